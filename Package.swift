@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SketchPrep",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "SketchCore", targets: ["SketchCore"]),
+        .library(name: "SketchIO", targets: ["SketchIO"]),
+        .executable(name: "sketchprep", targets: ["sketchprep"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
+        .target(name: "SketchCore"),
+        // zlib, for streaming .gz input.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
+        .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib"]),
+        .executableTarget(
+            name: "sketchprep",
+            dependencies: [
+                "SketchCore", "SketchIO",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
+        .testTarget(name: "SketchIOTests", dependencies: ["SketchIO"]),
+    ]
+)

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The `sketchprep` command-line tool: one subcommand per job.
+@main
+struct SketchPrepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sketchprep",
+        abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
+        subcommands: [
+            // Each subcommand lives in its own file; keep this list sorted.
+        ]
+    )
+}

@@ -1,0 +1,16 @@
+"""Shared fixtures for the Python cross-checks: where the repo, the CLI and the shared data are."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SHARED = pathlib.Path(os.environ.get("SKETCHPREP_SHARED", REPO.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def sketchprep():
+    """Path to a release-built `sketchprep`, built once per test session."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "sketchprep"], cwd=REPO, check=True)
+    return REPO / ".build" / "release" / "sketchprep"
