@@ -24,3 +24,13 @@ test: setup
 
 clean:
 	rm -rf .build out
+
+## parity: our simplification vs Google's simplified files (shared data, else SampleData); reports in out/parity/
+QUICKDRAW := $(if $(wildcard $(SHARED)/quickdraw/raw),$(SHARED)/quickdraw,SampleData/quickdraw)
+parity: build
+	$(BIN) parity --raw $(QUICKDRAW)/raw --simplified $(QUICKDRAW)/simplified \
+	  --report-json out/parity/parity.json --report-md out/parity/parity.md
+
+## bench: throughput and peak-memory benchmarks (release build, one command per line)
+bench: build
+	$(BIN) bench simplify $(QUICKDRAW)/raw --python-reference scripts/bench_reference_simplify.py --report-json out/bench/simplify.json
