@@ -9,8 +9,9 @@ import Darwin
 /// Between two kept points, the interior point farthest from the chord is kept when its
 /// distance is strictly greater than `epsilon` (the first one wins ties), and both halves are
 /// processed the same way; the end points are always kept. Iterative, with reusable buffers.
-/// The line distance is `|dx·(a.y − p.y) − dy·(a.x − p.x)| / hypot(dx, dy)`, evaluated in that
-/// order so it agrees bit for bit with the Python reference.
+/// The line distance is `|dx·(a.y − p.y) − dy·(a.x − p.x)| / sqrt(dx·dx + dy·dy)`, and with
+/// coincident ends `sqrt(px·px + py·py)` to the end point, each evaluated in exactly that order
+/// so it agrees bit for bit with the parity reference (docs/parity.md).
 public struct RamerDouglasPeucker: Sendable {
     /// Tolerance; points at exactly `epsilon` are dropped.
     public var epsilon: Double
@@ -55,7 +56,7 @@ public struct RamerDouglasPeucker: Sendable {
                                start: Int, end: Int) -> (Int, Double) {
         let ax = x[start], ay = y[start]
         let dx = x[end] - ax, dy = y[end] - ay
-        let chord = hypot(dx, dy)
+        let chord = (dx * dx + dy * dy).squareRoot()
         var best = start + 1
         var maximum = -Double.infinity
         switch distance {
@@ -77,7 +78,8 @@ public struct RamerDouglasPeucker: Sendable {
             }
         case .line:
             for index in (start + 1)..<end {
-                let value = hypot(x[index] - ax, y[index] - ay)
+                let px = x[index] - ax, py = y[index] - ay
+                let value = (px * px + py * py).squareRoot()
                 if value > maximum {
                     maximum = value
                     best = index
