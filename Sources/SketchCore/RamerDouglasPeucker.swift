@@ -25,14 +25,14 @@ public struct RamerDouglasPeucker: Sendable {
         self.distance = distance
     }
 
-    /// Sets `keep[i]` for every point of the polyline `x`/`y` that survives (`keep` is resized).
-    public mutating func markKept(x: [Double], y: [Double], keep: inout [Bool]) {
+    /// Replaces `kept` with the indices of the points of the polyline `x`/`y` that survive, in
+    /// increasing order (the two end points included).
+    public mutating func keptIndices(x: [Double], y: [Double], into kept: inout [Int]) {
         let count = x.count
-        keep.removeAll(keepingCapacity: true)
-        keep.append(contentsOf: repeatElement(false, count: count))
+        kept.removeAll(keepingCapacity: true)
         guard count > 0 else { return }
-        keep[0] = true
-        keep[count - 1] = true
+        kept.append(0)
+        if count > 1 { kept.append(count - 1) }
         stack.removeAll(keepingCapacity: true)
         stack.append((0, count - 1))
         x.withUnsafeBufferPointer { x in
@@ -41,13 +41,14 @@ public struct RamerDouglasPeucker: Sendable {
                     guard end - start >= 2 else { continue }
                     let (farthest, maximum) = farthestPoint(x: x, y: y, start: start, end: end)
                     if maximum > epsilon {
-                        keep[farthest] = true
+                        kept.append(farthest)
                         stack.append((start, farthest))
                         stack.append((farthest, end))
                     }
                 }
             }
         }
+        kept.sort()
     }
 
     /// The first interior point at the largest distance from the chord `start`–`end`, and that distance.
