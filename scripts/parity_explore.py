@@ -110,7 +110,28 @@ def resample_interp(x, y):
     return np.vstack([q, p[-1]])
 
 
-RESAMPLERS = {"carry_loop": resample_carry_loop, "interp": resample_interp}
+def resample_lerp(x, y):
+    """Cumulative arc length (segment length sqrt(dx*dx+dy*dy), running sum), sample at integer
+    arc length j < L; in the segment i with c[i] <= j < c[i+1]: t = (j - c[i]) / seg[i],
+    point = a*(1-t) + b*t; then the original last point."""
+    if len(x) == 1:
+        return np.array([[x[0], y[0]], [x[0], y[0]]])
+    dx = np.diff(x)
+    dy = np.diff(y)
+    seg = np.sqrt(dx * dx + dy * dy)
+    c = np.concatenate([[0.0], np.cumsum(seg)])
+    L = c[-1]
+    if L == 0:
+        return np.array([[x[0], y[0]], [x[-1], y[-1]]])
+    j = np.arange(0.0, L, 1.0)
+    i = np.searchsorted(c, j, side="right") - 1
+    t = (j - c[i]) / seg[i]
+    u = 1.0 - t
+    q = np.stack([x[i] * u + x[i + 1] * t, y[i] * u + y[i + 1] * t], 1)
+    return np.vstack([q, [x[-1], y[-1]]])
+
+
+RESAMPLERS = {"carry_loop": resample_carry_loop, "interp": resample_interp, "lerp": resample_lerp}
 
 
 # ---------------------------------------------------------------- step 4: RDP
@@ -161,6 +182,9 @@ VARIANTS = {
     "carry_loop_muldiv": make_variant("mul_div", "carry_loop", "line"),
     "interp_mulrecip": make_variant("mul_recip", "interp", "line"),
     "interp_muldiv": make_variant("mul_div", "interp", "line"),
+    "lerp_muldiv": make_variant("mul_div", "lerp", "line"),
+    "lerp_divmul": make_variant("div_mul", "lerp", "line"),
+    "lerp_mulrecip": make_variant("mul_recip", "lerp", "line"),
 }
 
 
