@@ -179,6 +179,38 @@ def dist_line(norm="sqrt", point="sqrt", degenerate="point"):
     return distance
 
 
+def rdp_argmax_cross(squared=False):
+    """RDP that picks the split by |cross| (or by the squared distance c*c/(dx*dx+dy*dy)) before
+    dividing by the chord length; the epsilon test is unchanged."""
+    def keep_mask(points, epsilon=ref.EPSILON):
+        n = len(points)
+        keep = np.zeros(n, bool)
+        keep[0] = keep[-1] = True
+        stack = [(0, n - 1)]
+        while stack:
+            s, e = stack.pop()
+            if e - s < 2:
+                continue
+            a, b, q = points[s], points[e], points[s + 1:e]
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            nd2 = dx * dx + dy * dy
+            if nd2 == 0:
+                score = (q[:, 0] - a[0]) ** 2 + (q[:, 1] - a[1]) ** 2
+                k = int(np.argmax(score))
+                far = score[k] > epsilon * epsilon
+            else:
+                c = dx * (a[1] - q[:, 1]) - dy * (a[0] - q[:, 0])
+                score = c * c / nd2 if squared else np.abs(c)
+                k = int(np.argmax(score))
+                far = score[k] > epsilon * epsilon if squared else score[k] / math.sqrt(nd2) > epsilon
+            if far:
+                keep[s + 1 + k] = True
+                stack.append((s, s + 1 + k))
+                stack.append((s + 1 + k, e))
+        return keep
+    return keep_mask
+
+
 def dist_segment(q, a, b):
     d = b - a
     dd = d @ d
@@ -228,12 +260,15 @@ VARIANTS = {
     "resample seg=hypot": make_variant(resample=resample_lerp(lengths="hypot")),
     "resample t=(j-c)/(c[i+1]-c[i])": make_variant(resample=resample_lerp(t_from="c")),
     "resample a+(b-a)*t": make_variant(resample=resample_lerp(lerp="a+(b-a)*t")),
-    "resample np.interp (spec 93.6 % reading)": make_variant(resample=resample_np_interp),
+    "resample np.interp": make_variant(resample=resample_np_interp),
     "resample carry loop": make_variant(resample=resample_carry_loop),
     "no resampling": make_variant(resample=resample_none),
+    "SPEC.md reading (carry loop, v*(255/m))": make_variant(scale="v*(255/m)", resample=resample_carry_loop),
     # step 4
     "rdp chord length hypot": make_variant(rdp=rdp_with(dist_line(norm="hypot"))),
     "rdp lengths hypot (both)": make_variant(rdp=rdp_with(dist_line(norm="hypot", point="hypot"))),
+    "rdp split at argmax abs(cross)": make_variant(rdp=rdp_argmax_cross()),
+    "rdp squared distance c*c/(dx*dx+dy*dy)": make_variant(rdp=rdp_argmax_cross(squared=True)),
     "rdp A==B -> no split": make_variant(rdp=rdp_with(dist_line(degenerate="zero"))),
     "rdp >= (last max wins)": make_variant(rdp=rdp_with(dist_line(), compare=">=")),
     "rdp distance to segment": make_variant(rdp=rdp_with(dist_segment)),
@@ -284,6 +319,35 @@ def evaluate(fn, data, show=0):
     return exact / n, same_count / n, kinds, misses
 
 
+ENDPOINT_SCALES = {
+    "(v-min)*255/m": lambda v, mn, m: (v - mn) * 255.0 / m,
+    "(v-min)/m*255": lambda v, mn, m: (v - mn) / m * 255.0,
+    "(v-min)*(255/m)": lambda v, mn, m: (v - mn) * (255.0 / m),
+    "(v-min)/(m/255)": lambda v, mn, m: (v - mn) / (m / 255.0),
+    "float32 (v-min)*255/m": lambda v, mn, m: float(
+        (np.float32(v) - np.float32(mn)) * np.float32(255) / np.float32(m)),
+}
+ENDPOINT_ROUNDINGS = {"half-even": np.round, "half-up": lambda a: np.floor(a + 0.5), "floor": np.floor}
+
+
+def endpoint_table(pairs):
+    """Steps 1-2 alone: share of drawings whose every stroke's first and last point match."""
+    print("| scale formula | rounding | drawings whose stroke end points all match |")
+    print("|---|---|---|")
+    for name, f in ENDPOINT_SCALES.items():
+        for rname, rnd in ENDPOINT_ROUNDINGS.items():
+            ok = 0
+            for _, raw, official in pairs:
+                mx = min(min(s[0]) for s in raw)
+                my = min(min(s[1]) for s in raw)
+                m = max(max(max(s[0]) - mx for s in raw), max(max(s[1]) - my for s in raw))
+                ours = np.array([[f(s[0][0], mx, m), f(s[1][0], my, m), f(s[0][-1], mx, m), f(s[1][-1], my, m)]
+                                 for s in raw])
+                google = np.array([[s[0][0], s[1][0], s[0][-1], s[1][-1]] for s in official])
+                ok += ours.shape == google.shape and bool((rnd(ours) == google).all())
+            print(f"| {name} | {rname} | {100 * ok / len(pairs):.2f} % ({ok}/{len(pairs)}) |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--variant", action="append", choices=list(VARIANTS), help="repeatable; default all")
@@ -293,7 +357,12 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="only the first N pairs of each half")
     ap.add_argument("--show", type=int, default=0, help="print the first N misses")
     ap.add_argument("--misses", action="store_true", help="list missed key_ids")
+    ap.add_argument("--endpoints", action="store_true",
+                    help="only check steps 1-2 on stroke end points (all pairs) and exit")
     args = ap.parse_args()
+    if args.endpoints:
+        endpoint_table(load_pairs())
+        return
     dev, hold = split(load_pairs())
     halves = {"dev": dev, "holdout": hold}
     print("| variant | half | n | exact | same point count | commonest miss kinds |")
