@@ -129,6 +129,8 @@ def simplify_drawing(drawing, rdp="numpy"):
     """Raw strokes [[x...], [y...], (t...)] -> simplified strokes [[x...], [y...]] of ints 0-255.
 
     rdp="numpy" is the parity rule; rdp="simplification" swaps in the PyPI package for step 4."""
+    if rdp not in ("numpy", "simplification"):
+        raise ValueError(f"unknown rdp implementation {rdp!r}")
     out = []
     for x, y in align_and_scale(drawing):
         points = resample_stroke(x, y)
