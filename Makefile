@@ -33,4 +33,4 @@ parity: build
 
 ## bench: throughput and peak-memory benchmarks (release build, one command per line)
 bench: build
-	$(BIN) bench simplify $(QUICKDRAW)/raw --python-reference scripts/bench_reference_simplify.py --report-json out/bench/simplify.json
+	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
