@@ -85,6 +85,7 @@ import Testing
             let text = integerDigits == 0 ? "0." + digits : String(digits.prefix(integerDigits)) + "." + digits.dropFirst(integerDigits)
             tokens.append(text)
         }
+        #expect(tokens.count == 20_006)
         for token in tokens {
             var cursor = Array(token.utf8)
             let parsed = cursor.withUnsafeMutableBufferPointer { bytes -> Double? in
