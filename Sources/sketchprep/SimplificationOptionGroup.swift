@@ -58,8 +58,12 @@ struct SimplificationOptionGroup: ParsableArguments {
         if let resampleStep, !(resampleStep > 0 && resampleStep.isFinite) {
             throw ValidationError("--resample-step must be a finite number > 0")
         }
-        if let scaleTarget, !(scaleTarget > 0 && scaleTarget.isFinite) {
-            throw ValidationError("--scale-target must be a finite number > 0")
+        if let scaleTarget, !(scaleTarget > 0 && scaleTarget <= 1_000_000) {
+            throw ValidationError("--scale-target must be > 0 and ≤ 1000000 (output coordinates are integers)")
+        }
+        let resolved = options
+        if resolved.resampling != .none && resolved.scaleTarget / resolved.resampleStep > 1_000_000 {
+            throw ValidationError("--scale-target / --resample-step must be ≤ 1000000 (it bounds the number of resampled points per stroke)")
         }
     }
 
