@@ -13,14 +13,24 @@ WIDTH, HEIGHT = 13, 11  # odd sizes exercise partial bytes of sub-8-bit rows and
 
 
 def expected_gray(path):
-    """Pillow's reading of the file, alpha composited over white, then Pillow's "L" (BT.601)."""
-    image = Image.open(path)
-    if image.mode in ("I;16", "I;16B", "I"):  # Pillow keeps 16-bit gray as integers: scale to 8 bits
-        values = np.asarray(image, dtype=np.float64)
-        return np.floor(values * 255 / 65535 + 0.5).astype(np.uint8)
-    rgba = image.convert("RGBA")
-    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-    return np.asarray(Image.alpha_composite(white, rgba).convert("L"))
+    """Pillow's reading of the file, alpha composited over white, then Pillow's "L" (BT.601).
+
+    Pillow reduces 16-bit samples to 8 bits before compositing (and keeps 16-bit gray as integers),
+    so for 16-bit files the reference is computed in floating point from the 16-bit samples as
+    decoded by pypng (also independent of libpng): over white, then BT.601, then rounded.
+    """
+    width, height, rows, info = png.Reader(filename=str(path)).asDirect()
+    if info["bitdepth"] != 16:
+        rgba = Image.open(path).convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return np.asarray(Image.alpha_composite(white, rgba).convert("L"))
+    samples = np.array(list(rows), dtype=np.float64).reshape(height, width, info["planes"]) / 65535
+    colour = samples[..., :-1] if info["alpha"] else samples
+    alpha = samples[..., -1:] if info["alpha"] else 1.0
+    composited = colour * alpha + (1 - alpha)
+    if composited.shape[-1] == 3:
+        composited = composited @ np.array([0.299, 0.587, 0.114])[:, None]
+    return np.floor(composited[..., 0] * 255 + 0.5).astype(np.uint8)
 
 
 def variants():
