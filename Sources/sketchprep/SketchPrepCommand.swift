@@ -8,7 +8,9 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
+            EncodeCommand.self,
             ParityCommand.self,
+            PreprocessCommand.self,
             RasterCommand.self,
             SimplifyCommand.self,
         ]
