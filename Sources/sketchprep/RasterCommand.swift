@@ -33,7 +33,7 @@ struct RasterCommand: ParsableCommand {
     @Flag(help: "Write float32 values in [0, 1] (pixel / 255) instead of uint8.")
     var float32 = false
 
-    @Option(help: "Where the paths of rejected files go, one per line (default: OUTPUT.quarantine.txt).")
+    @Option(help: "Where the paths of rejected files go, one per line. (default: OUTPUT with .npy replaced by .rejected.txt)")
     var quarantine: String?
 
     func validate() throws {
@@ -42,7 +42,8 @@ struct RasterCommand: ParsableCommand {
 
     func run() throws {
         let files = try ImageInputs.expand(inputs)
-        let rejected = try QuarantineWriter(path: quarantine ?? output + ".quarantine.txt")
+        try OutputPaths.createParentDirectory(of: output)
+        let rejected = try QuarantineWriter(path: quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt"))
         let resampler = AreaDownscaler(side: size)
         var writer: NPYWriter?
         var tally = RunTally()
