@@ -9,6 +9,7 @@ struct SketchPrepCommand: ParsableCommand {
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
             EncodeCommand.self,
+            ParityCommand.self,
             PreprocessCommand.self,
             SimplifyCommand.self,
         ]
