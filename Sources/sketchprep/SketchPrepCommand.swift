@@ -9,6 +9,7 @@ struct SketchPrepCommand: ParsableCommand {
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
             BitmapCommand.self,
+            ContactSheetCommand.self,
             EncodeCommand.self,
             ParityCommand.self,
             PreprocessCommand.self,
