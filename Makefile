@@ -29,11 +29,16 @@ preprocess: build
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
 
 ## bench: throughput benchmarks, each next to its Python reference
-bench: bench-preprocess
+bench: bench-preprocess bench-raster
 
 .PHONY: bench-preprocess
 bench-preprocess: build
 	$(PYTHON) scripts/bench_preprocess.py --input $(SHARED)/quickdraw/raw
+
+.PHONY: bench-raster
+## bench-raster: 28×28 render rate vs pycairo, PNG decode+resample rate vs Pillow, one core each
+bench-raster: build
+	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)
 
 clean:
 	rm -rf .build out

@@ -14,8 +14,8 @@ import SketchCore
 ///   most 2×2 source pixels and is their area-weighted blend (no ringing, no new extrema); an output
 ///   pixel entirely inside one source pixel copies it.
 ///
-/// The filter is separable: a horizontal pass into a `Double` buffer, then a vertical pass, rounding
-/// only once at the end.
+/// The filter is separable: a horizontal pass into a `Double` buffer (white padding rows are never
+/// computed: they are 255), then a vertical pass over whole rows, rounding only once at the end.
 public struct AreaDownscaler: Sendable {
     /// Output width and height in pixels.
     public let side: Int
@@ -31,27 +31,35 @@ public struct AreaDownscaler: Sendable {
         let square = max(image.width, image.height)
         let columns = AxisCoverage(sourceCount: image.width, frame: square, outputCount: side)
         let rows = AxisCoverage(sourceCount: image.height, frame: square, outputCount: side)
+        let side = self.side
         var horizontal = [Double](repeating: 0, count: image.height * side)
         image.pixels.withUnsafeBufferPointer { source in
             horizontal.withUnsafeMutableBufferPointer { target in
                 for row in 0..<image.height {
-                    let sourceRow = row * image.width
-                    for column in 0..<side {
-                        target[row * side + column] = columns.average(output: column) { source[sourceRow + $0] }
-                    }
+                    columns.apply(to: UnsafeBufferPointer(rebasing: source[(row * image.width)...]),
+                                  into: UnsafeMutableBufferPointer(rebasing: target[(row * side)...]))
                 }
             }
         }
-        let pixels = [UInt8](unsafeUninitializedCapacity: side * side) { output, count in
-            horizontal.withUnsafeBufferPointer { partial in
-                for row in 0..<side {
-                    for column in 0..<side {
-                        let value = rows.average(output: row) { partial[$0 * side + column] }
-                        output[row * side + column] = UInt8(min(255, (value + 0.5).rounded(.down)))
+        var pixels = [UInt8](repeating: 0, count: side * side)
+        var accumulator = [Double](repeating: 0, count: side)
+        horizontal.withUnsafeBufferPointer { partial in
+            accumulator.withUnsafeMutableBufferPointer { sum in
+                pixels.withUnsafeMutableBufferPointer { output in
+                    for row in 0..<side {
+                        let padding = rows.paddingWeight[row] * 255
+                        for column in 0..<side { sum[column] = padding }
+                        for tap in rows.taps(of: row) {
+                            let weight = rows.weights[tap.weightIndex]
+                            let sourceRow = tap.source * side
+                            for column in 0..<side { sum[column] += weight * partial[sourceRow + column] }
+                        }
+                        for column in 0..<side {
+                            output[row * side + column] = UInt8(min(255, sum[column] + 0.5))
+                        }
                     }
                 }
             }
-            count = side * side
         }
         return GrayImage(width: side, height: side, pixels: pixels)
     }
@@ -60,10 +68,14 @@ public struct AreaDownscaler: Sendable {
 /// Precomputed coverage weights of one axis: for each output pixel, the source pixels it overlaps
 /// and the fraction of its footprint each covers, plus the fraction that falls in the white padding.
 struct AxisCoverage {
-    private var firstSource: [Int] = []
-    private var weightStart: [Int] = []
-    private var weights: [Double] = []
-    private var paddingWeight: [Double] = []
+    /// Source index of each output pixel's first tap.
+    private(set) var firstSource: [Int] = []
+    /// Index into `weights` of each output pixel's first tap; one extra entry closes the last range.
+    private(set) var weightStart: [Int] = []
+    /// Coverage fractions, output pixel after output pixel.
+    private(set) var weights: [Double] = []
+    /// Fraction of each output pixel that lies in the white padding.
+    private(set) var paddingWeight: [Double] = []
 
     init(sourceCount: Int, frame: Int, outputCount: Int) {
         let footprint = Double(frame) / Double(outputCount)
@@ -88,19 +100,23 @@ struct AxisCoverage {
         weightStart.append(weights.count)
     }
 
-    /// Area-weighted mean for output pixel `output`, reading source values through `value(at:)`.
-    @inline(__always)
-    func average(output: Int, _ value: (Int) -> Double) -> Double {
-        var sum = paddingWeight[output] * 255
-        let first = firstSource[output]
-        for k in weightStart[output]..<weightStart[output + 1] {
-            sum += weights[k] * value(first + k - weightStart[output])
-        }
-        return sum
+    /// The (source index, weight index) pairs of output pixel `output`.
+    func taps(of output: Int) -> [(source: Int, weightIndex: Int)] {
+        (weightStart[output]..<weightStart[output + 1]).map { (firstSource[output] + $0 - weightStart[output], $0) }
     }
 
-    @inline(__always)
-    func average(output: Int, _ value: (Int) -> UInt8) -> Double {
-        average(output: output) { Double(value($0)) }
+    /// One line through this axis: `source` (sourceCount bytes) → `target` (outputCount values).
+    func apply(to source: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableBufferPointer<Double>) {
+        weights.withUnsafeBufferPointer { weights in
+            for output in 0..<paddingWeight.count {
+                var sum = paddingWeight[output] * 255
+                var sourceIndex = firstSource[output]
+                for k in weightStart[output]..<weightStart[output + 1] {
+                    sum += weights[k] * Double(source[sourceIndex])
+                    sourceIndex += 1
+                }
+                target[output] = sum
+            }
+        }
     }
 }
