@@ -9,7 +9,7 @@ import Testing
             let path = "\(root)/\(file)"
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data([1]))
+            try Data([1]).write(to: URL(fileURLWithPath: path))
         }
         return root
     }
