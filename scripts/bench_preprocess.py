@@ -7,7 +7,8 @@ Swift side: `sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml` into
 Python side (the reference): json.loads per line, the reference simplifier (the reading SPEC §2
 measured best: align, scale v*255/m, np.interp arc-length resampling at 1.0, RDP to the infinite
 line with eps 2.0, round half to even), the tutorial's numpy recipe, np.save of the (N, 75, 3)
-array. Both run single-threaded (`taskset -c 0` when available). Best of --repeat runs.
+array. Both run single-threaded (`taskset -c 0` when available). Best of --repeat runs; wall
+clock and CPU time (user + sys) are both reported, CPU time being the steadier on a shared machine.
 
 Usage: scripts/bench_preprocess.py [--input DIR_OR_FILE] [--repeat 3] [--sketchprep PATH]
 """
@@ -16,6 +17,7 @@ import json
 import math
 import os
 import pathlib
+import resource
 import shutil
 import subprocess
 import sys
@@ -110,27 +112,33 @@ def main():
     print(f"bench preprocess: {count} raw drawings, {len(files)} files, {size / 1e6:.1f} MB ({args.input})")
 
     with tempfile.TemporaryDirectory() as tmp:
-        swift_times = []
+        swift_wall, swift_cpu = [], []
         for i in range(args.repeat):
             out = pathlib.Path(tmp) / f"swift-{i}"
             cmd = pinned([args.sketchprep, "preprocess", "--pipeline", str(REPO / "Pipelines" / "quickdraw-rnn.yaml"),
                           "--input", args.input, "--output", str(out), "--quiet"])
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(cmd, check=True, capture_output=True)
-            swift_times.append(time.perf_counter() - start)
-        python_times = []
+            swift_wall.append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            swift_cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if shutil.which("taskset"):
+            os.sched_setaffinity(0, {0})
+        python_wall, python_cpu = [], []
         for i in range(args.repeat):
-            start = time.perf_counter()
-            if shutil.which("taskset"):
-                os.sched_setaffinity(0, {0})
+            cpu, start = time.process_time(), time.perf_counter()
             n = python_reference(files, pathlib.Path(tmp) / f"python-{i}.npy")
-            python_times.append(time.perf_counter() - start)
+            python_wall.append(time.perf_counter() - start)
+            python_cpu.append(time.process_time() - cpu)
         assert n == count
 
-    swift, python = min(swift_times), min(python_times)
-    print(f"  sketchprep preprocess (raw → NPY shards, 1 core): {swift:7.3f} s  {count / swift:10.0f} drawings/s")
-    print(f"  Python reference (json + numpy simplifier + recipe): {python:7.3f} s  {count / python:10.0f} drawings/s")
-    print(f"  speed-up: {python / swift:.1f}×  (best of {args.repeat})")
+    print(f"  {'':44s} {'wall s':>8s} {'drawings/s':>11s} {'CPU s':>8s} {'drawings/CPU-s':>15s}")
+    for label, wall, cpu in [("sketchprep preprocess (raw → NPY shards)", swift_wall, swift_cpu),
+                             ("Python reference (json+numpy simplify+recipe)", python_wall, python_cpu)]:
+        print(f"  {label:44s} {min(wall):8.3f} {count / min(wall):11.0f} {min(cpu):8.3f} {count / min(cpu):15.0f}")
+    print(f"  speed-up: {min(python_wall) / min(swift_wall):.1f}× wall, {min(python_cpu) / min(swift_cpu):.1f}× CPU"
+          f"  (best of {args.repeat}, one core)")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ struct PipelineRunner {
     let pipelineFile: String
     /// Print progress on stderr.
     let showProgress: Bool
+    /// Skip the up-to-date check (shards that already hold the right bytes are still left untouched).
+    let force: Bool
 
     static let manifestName = "manifest.json"
     static let quarantineName = "quarantine.ndjson"
@@ -37,7 +39,7 @@ struct PipelineRunner {
             file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
         }
         let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
-        if !reader.files.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+        if !force, !reader.files.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
         }
 
