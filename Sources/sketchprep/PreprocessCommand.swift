@@ -34,12 +34,8 @@ struct PreprocessCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        var config: PipelineConfig
-        do {
-            config = try PipelineConfig.load(path: pipeline)
-        } catch let error as PipelineConfigError {
-            throw ValidationError(error.description)
-        }
+        // Configuration errors name file, line and key; they are not usage errors, so no usage text.
+        var config = try PipelineConfig.load(path: pipeline)
         if !categories.isEmpty { config.filters.categories = categories }
         if !inputs.isEmpty { config.source.inputs = inputs }
         if let output { config.output.directory = output }
