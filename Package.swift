@@ -18,12 +18,14 @@ let package = Package(
         .target(name: "SketchCore"),
         // zlib, for streaming .gz input.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
+        .systemLibrary(name: "CMalloc"),
         // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
         .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib"]),
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO",
+                "SketchCore", "SketchIO", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
