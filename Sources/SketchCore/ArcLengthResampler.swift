@@ -63,40 +63,53 @@ public struct ArcLengthResampler: Sendable {
         }
         var sampleCount = 0
         while Double(sampleCount) * step < total { sampleCount += 1 }
-        outX.reserveCapacity(sampleCount + 1)
-        outY.reserveCapacity(sampleCount + 1)
+        outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
+        outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         cumulative.withUnsafeBufferPointer { c in
             x.withUnsafeBufferPointer { x in
                 y.withUnsafeBufferPointer { y in
-                    // t_j = j·step (numpy's arange); segment i is the last with c[i] <= t_j; the value
-                    // is X[i] when t_j == c[i], else slope·(t_j − c[i]) + X[i] with the slope of
-                    // segment i computed once, as np.interp does.
-                    var segment = 0
-                    var slopeX = 0.0, slopeY = 0.0
-                    var slopeSegment = -1
-                    for sampleIndex in 0..<sampleCount {
-                        let t = Double(sampleIndex) * step
-                        while c[segment + 1] <= t { segment += 1 }
-                        let start = c[segment]
-                        if start == t {
-                            outX.append(x[segment])
-                            outY.append(y[segment])
-                            continue
+                    outX.withUnsafeMutableBufferPointer { outX in
+                        outY.withUnsafeMutableBufferPointer { outY in
+                            Self.interpolate(c: c, x: x, y: y, step: step, sampleCount: sampleCount,
+                                             outX: outX, outY: outY)
                         }
-                        if slopeSegment != segment {
-                            let run = c[segment + 1] - start
-                            slopeX = (x[segment + 1] - x[segment]) / run
-                            slopeY = (y[segment + 1] - y[segment]) / run
-                            slopeSegment = segment
-                        }
-                        outX.append(slopeX * (t - start) + x[segment])
-                        outY.append(slopeY * (t - start) + y[segment])
                     }
                 }
             }
         }
-        outX.append(x[count - 1])
-        outY.append(y[count - 1])
+    }
+
+    /// Fills `outX`/`outY` (sampleCount + 1 slots) with the samples and the original last point.
+    ///
+    /// t_j = j·step (numpy's arange); segment i is the last with c[i] <= t_j; the value is X[i]
+    /// when t_j == c[i], else slope·(t_j − c[i]) + X[i] with the slope of segment i computed
+    /// once, exactly as np.interp does.
+    private static func interpolate(c: UnsafeBufferPointer<Double>, x: UnsafeBufferPointer<Double>,
+                                    y: UnsafeBufferPointer<Double>, step: Double, sampleCount: Int,
+                                    outX: UnsafeMutableBufferPointer<Double>, outY: UnsafeMutableBufferPointer<Double>) {
+        var segment = 0
+        var slopeX = 0.0, slopeY = 0.0
+        var slopeSegment = -1
+        for sampleIndex in 0..<sampleCount {
+            let t = Double(sampleIndex) * step
+            while c[segment + 1] <= t { segment += 1 }
+            let start = c[segment]
+            if start == t {
+                outX[sampleIndex] = x[segment]
+                outY[sampleIndex] = y[segment]
+                continue
+            }
+            if slopeSegment != segment {
+                let run = c[segment + 1] - start
+                slopeX = (x[segment + 1] - x[segment]) / run
+                slopeY = (y[segment + 1] - y[segment]) / run
+                slopeSegment = segment
+            }
+            outX[sampleIndex] = slopeX * (t - start) + x[segment]
+            outY[sampleIndex] = slopeY * (t - start) + y[segment]
+        }
+        outX[sampleCount] = x[x.count - 1]
+        outY[sampleCount] = y[y.count - 1]
     }
 
     /// Segment walk carrying the distance still needed to the next sample.
