@@ -43,6 +43,10 @@ struct PipelineRunner {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
         }
 
+        // From here until the new manifest is written the directory is incomplete: a manifest
+        // present always describes the shards next to it.
+        let manifestPath = "\(directory)/\(Self.manifestName)"
+        if FileManager.default.fileExists(atPath: manifestPath) { try FileManager.default.removeItem(atPath: manifestPath) }
         let collected = try collect(reader)
         let classes = config.filters.categories.isEmpty
             ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -74,7 +78,7 @@ struct PipelineRunner {
             pipeline: pipelineInfo, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
-        try AtomicOutputFile.write(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
+        try AtomicOutputFile.write(try manifest.encoded(), to: manifestPath)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
     }
 
