@@ -61,28 +61,55 @@ public struct ArcLengthResampler: Sendable {
             outY.append(contentsOf: [y[0], y[count - 1]])
             return
         }
+        var sampleCount = 0
+        while Double(sampleCount) * step < total { sampleCount += 1 }
+        outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
+        outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         cumulative.withUnsafeBufferPointer { c in
-            // t_j = j·step (numpy's arange) for j while t_j < total; segment i is the last with c[i] <= t.
-            var segment = 0
-            var sampleIndex = 0
-            while true {
-                let t = Double(sampleIndex) * step
-                if !(t < total) { break }
-                while c[segment + 1] <= t { segment += 1 }
-                if c[segment] == t {
-                    outX.append(x[segment])
-                    outY.append(y[segment])
-                } else {
-                    let run = c[segment + 1] - c[segment]
-                    let offset = t - c[segment]
-                    outX.append((x[segment + 1] - x[segment]) / run * offset + x[segment])
-                    outY.append((y[segment + 1] - y[segment]) / run * offset + y[segment])
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    outX.withUnsafeMutableBufferPointer { outX in
+                        outY.withUnsafeMutableBufferPointer { outY in
+                            Self.interpolate(c: c, x: x, y: y, step: step, sampleCount: sampleCount,
+                                             outX: outX, outY: outY)
+                        }
+                    }
                 }
-                sampleIndex += 1
             }
         }
-        outX.append(x[count - 1])
-        outY.append(y[count - 1])
+    }
+
+    /// Fills `outX`/`outY` (sampleCount + 1 slots) with the samples and the original last point.
+    ///
+    /// t_j = j·step (numpy's arange); segment i is the last with c[i] <= t_j; the value is X[i]
+    /// when t_j == c[i], else slope·(t_j − c[i]) + X[i] with the slope of segment i computed
+    /// once, exactly as np.interp does.
+    private static func interpolate(c: UnsafeBufferPointer<Double>, x: UnsafeBufferPointer<Double>,
+                                    y: UnsafeBufferPointer<Double>, step: Double, sampleCount: Int,
+                                    outX: UnsafeMutableBufferPointer<Double>, outY: UnsafeMutableBufferPointer<Double>) {
+        var segment = 0
+        var slopeX = 0.0, slopeY = 0.0
+        var slopeSegment = -1
+        for sampleIndex in 0..<sampleCount {
+            let t = Double(sampleIndex) * step
+            while c[segment + 1] <= t { segment += 1 }
+            let start = c[segment]
+            if start == t {
+                outX[sampleIndex] = x[segment]
+                outY[sampleIndex] = y[segment]
+                continue
+            }
+            if slopeSegment != segment {
+                let run = c[segment + 1] - start
+                slopeX = (x[segment + 1] - x[segment]) / run
+                slopeY = (y[segment + 1] - y[segment]) / run
+                slopeSegment = segment
+            }
+            outX[sampleIndex] = slopeX * (t - start) + x[segment]
+            outY[sampleIndex] = slopeY * (t - start) + y[segment]
+        }
+        outX[sampleCount] = x[x.count - 1]
+        outY[sampleCount] = y[y.count - 1]
     }
 
     /// Segment walk carrying the distance still needed to the next sample.

@@ -60,11 +60,19 @@ public struct RamerDouglasPeucker: Sendable {
         var maximum = -Double.infinity
         switch distance {
         case .line where chord != 0:
+            // The quotient |cross| / chord is monotonic in |cross|, so a point can only raise the
+            // maximum distance when its |cross| exceeds the largest seen; dividing only then gives
+            // the same first maximum as dividing at every point.
+            var largestCross = -1.0
             for index in (start + 1)..<end {
-                let value = abs(dx * (ay - y[index]) - dy * (ax - x[index])) / chord
-                if value > maximum {
-                    maximum = value
-                    best = index
+                let cross = abs(dx * (ay - y[index]) - dy * (ax - x[index]))
+                if cross > largestCross {
+                    largestCross = cross
+                    let value = cross / chord
+                    if value > maximum {
+                        maximum = value
+                        best = index
+                    }
                 }
             }
         case .line:

@@ -1,10 +1,9 @@
 import ArgumentParser
 
-/// `sketchprep bench`: throughput measurements, run by `make bench` next to their Python references.
+/// `sketchprep bench`: throughput and memory measurements, one subcommand per job.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure throughput (single thread); see `make bench` for the side-by-side Python figures.",
-        subcommands: [RasterBenchCommand.self]
-    )
+        abstract: "Measure throughput and peak memory (release builds; see `make bench`).",
+        subcommands: [BenchPreprocessCommand.self, BenchSimplifyCommand.self, RasterBenchCommand.self])
 }

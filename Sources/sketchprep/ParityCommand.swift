@@ -54,7 +54,8 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
-        let rawReader = try QuickDrawReader(inputs: raw)
+        var rawReader = try QuickDrawReader(inputs: raw)
+        rawReader.keepsTimestamps = false
         let officialReader = try QuickDrawReader(inputs: simplified)
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)

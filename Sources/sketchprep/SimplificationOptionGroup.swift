@@ -74,6 +74,19 @@ struct SimplificationOptionGroup: ParsableArguments {
     }
 }
 
+extension SimplificationOptionGroup {
+    /// The resolved options as explicit command-line arguments (to pass to a child process).
+    var commandLineArguments: [String] {
+        let options = self.options
+        return [
+            "--scale-target", "\(options.scaleTarget)", "--scale-formula", options.scaleFormula.rawValue,
+            "--resampling", options.resampling.rawValue, "--resample-step", "\(options.resampleStep)",
+            "--epsilon", "\(options.epsilon)", "--rdp-distance", options.rdpDistance.rawValue,
+            "--rounding", options.rounding.rawValue,
+        ]
+    }
+}
+
 extension SimplificationOptions {
     /// The options as a flat JSON-friendly description for reports.
     var reportFields: [String: String] {

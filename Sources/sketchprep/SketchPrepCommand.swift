@@ -18,4 +18,10 @@ struct SketchPrepCommand: ParsableCommand {
             SimplifyCommand.self,
         ]
     )
+
+    /// Entry point: tunes the allocator, then parses the arguments and runs the subcommand.
+    static func main() {
+        AllocatorTuning.keepFreedMemoryForReuse()
+        main(nil)
+    }
 }
