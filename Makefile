@@ -39,6 +39,6 @@ parity: build
 
 ## bench: throughput and peak-memory benchmarks (release build, one command per line)
 bench: build
-	$(BIN) bench simplify $(QUICKDRAW)/raw --python-reference scripts/bench_reference_simplify.py --report-json out/bench/simplify.json
+	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
 	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
 	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)

@@ -13,7 +13,7 @@ public struct Simplifier: Sendable {
     private var scaledY: [Double] = []
     private var sampledX: [Double] = []
     private var sampledY: [Double] = []
-    private var keep: [Bool] = []
+    private var kept: [Int] = []
 
     /// Creates a simplifier with `options`.
     public init(options: SimplificationOptions = .google) {
@@ -32,29 +32,23 @@ public struct Simplifier: Sendable {
             frame.scale(stroke.x, minimum: frame.minimumX, options: options, into: &scaledX)
             frame.scale(stroke.y, minimum: frame.minimumY, options: options, into: &scaledY)
             resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
-            rdp.markKept(x: sampledX, y: sampledY, keep: &keep)
+            rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
             strokes.append(roundedKeptPoints())
         }
         return Drawing(strokes: strokes)
     }
 
     private func roundedKeptPoints() -> Stroke {
-        var keptCount = 0
-        for flag in keep where flag { keptCount += 1 }
         let halfUp = options.rounding == .halfUp
         func rounded(_ values: [Double]) -> [Double] {
-            [Double](unsafeUninitializedCapacity: keptCount) { output, initialized in
+            [Double](unsafeUninitializedCapacity: kept.count) { output, initialized in
                 values.withUnsafeBufferPointer { values in
-                    keep.withUnsafeBufferPointer { keep in
-                        var next = 0
-                        for index in 0..<keep.count where keep[index] {
-                            let value = values[index]
-                            output[next] = halfUp ? IntegerRounding.floor(value + 0.5) : IntegerRounding.halfToEven(value)
-                            next += 1
-                        }
+                    for (slot, index) in kept.enumerated() {
+                        let value = values[index]
+                        output[slot] = halfUp ? IntegerRounding.floor(value + 0.5) : IntegerRounding.halfToEven(value)
                     }
                 }
-                initialized = keptCount
+                initialized = kept.count
             }
         }
         return Stroke(x: rounded(sampledX), y: rounded(sampledY))

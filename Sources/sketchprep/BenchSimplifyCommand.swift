@@ -13,9 +13,10 @@ struct BenchSimplifyCommand: ParsableCommand {
         1. In this process, on one core: N passes over the inputs for each stage (read+parse, \
         +simplify, full `simplify` writing NDJSON to a temporary file); the best pass is reported \
         as drawings/s and MB/s of input, by wall clock and by CPU time. \
-        2. The Python reference script on the same inputs (numpy + simplification). \
-        3. A temporary file of at least --large-mb MiB made by repeating the inputs, converted by a \
-        child `sketchprep simplify`; its peak RSS comes from getrusage. Temporary files are deleted.
+        2. A temporary file of at least --large-mb MiB made by repeating the inputs, converted by a \
+        child `sketchprep simplify`; its peak RSS and CPU time come from wait4. \
+        3. The Python reference on the same inputs (numpy + simplification), measured the same way. \
+        Temporary files are deleted.
         """)
 
     @Argument(help: "Raw NDJSON inputs. (default: ../shared/data/quickdraw/raw or $SKETCHPREP_SHARED/quickdraw/raw, else SampleData/quickdraw/raw)")
@@ -24,8 +25,8 @@ struct BenchSimplifyCommand: ParsableCommand {
     @Option(help: "Passes per in-process stage; the best is reported.")
     var passes = 3
 
-    @Option(name: .customLong("python-reference"), help: "Python reference script (prints one JSON line).")
-    var pythonReference = "scripts/bench_reference_simplify.py"
+    @Option(name: .customLong("python-reference"), help: "Python reference script, run as SCRIPT --rdp simplification FILE... > OUT (the parity engineer's numpy reference with the PyPI simplification RDP).")
+    var pythonReference = "scripts/reference_simplify.py"
 
     @Option(help: "Python interpreter.")
     var python = "python3"
@@ -65,14 +66,13 @@ struct BenchSimplifyCommand: ParsableCommand {
         report.drawings = report.stages.first?.drawings ?? 0
         for stage in report.stages { print(stage.line) }
 
-        // The large run must come before the Python child: RUSAGE_CHILDREN keeps the largest child's peak.
         if largeMegabytes > 0 {
             let large = try measureLargeInput(reader: reader, work: work)
             print(large.line)
             report.large = large
         }
         if !skipPython {
-            let python = try measurePython(reader: reader)
+            let python = try measurePython(reader: reader, drawings: report.drawings, work: work)
             print(python.line)
             report.python = python
             if let swift = report.stages.last, python.seconds > 0 {
@@ -153,44 +153,34 @@ struct BenchSimplifyCommand: ParsableCommand {
         printToStandardError("bench: generated \(Self.megabytes(written)) MB input, running sketchprep simplify on it")
 
         let report = work.appendingPathComponent("bench-large.json")
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL
-        process.arguments = ["simplify", large.path, "-o", work.appendingPathComponent("bench-large-out.ndjson").path,
-                             "--report-json", report.path, "--quiet"] + simplification.commandLineArguments
-        let start = ResourceUsage.wallSeconds()
-        try process.run()
-        process.waitUntilExit()
-        let seconds = ResourceUsage.wallSeconds() - start
-        guard process.terminationStatus == 0 else {
-            throw CommandError("the large-input simplify run failed with status \(process.terminationStatus)")
-        }
-        let usage = ResourceUsage.children()
-        let counts = try JSONDecoder().decode(LargeRunCounts.self, from: Data(contentsOf: report))
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let child = try ChildProcess.run(
+            [executable, "simplify", large.path, "-o", work.appendingPathComponent("bench-large-out.ndjson").path,
+             "--report-json", report.path, "--quiet"] + simplification.commandLineArguments,
+            standardOutput: "/dev/null")
         try? FileManager.default.removeItem(at: large)
+        guard child.status == 0 else {
+            throw CommandError("the large-input simplify run failed with status \(child.status)")
+        }
+        let counts = try JSONDecoder().decode(LargeRunCounts.self, from: Data(contentsOf: report))
         var measurement = BenchMeasurement(stage: "simplify command on the large input (child process)",
-                                           drawings: counts.read, bytes: written, seconds: seconds,
-                                           cpuSeconds: usage.cpuSeconds)
-        measurement.peakResidentBytes = usage.peakResidentBytes
+                                           drawings: counts.read, bytes: written, seconds: child.seconds,
+                                           cpuSeconds: child.usage.cpuSeconds)
+        measurement.peakResidentBytes = child.usage.peakResidentBytes
         return measurement
     }
 
-    private func measurePython(reader: QuickDrawReader) throws -> BenchMeasurement {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, pythonReference] + reader.files
-        let output = Pipe()
-        process.standardOutput = output
+    private func measurePython(reader: QuickDrawReader, drawings: Int, work: URL) throws -> BenchMeasurement {
         printToStandardError("bench: running the Python reference \(pythonReference)")
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CommandError("the Python reference failed with status \(process.terminationStatus) (is `make setup` done?)")
+        let child = try ChildProcess.run([python, pythonReference, "--rdp", "simplification"] + reader.files,
+                                         standardOutput: work.appendingPathComponent("bench-python-out.ndjson").path)
+        guard child.status == 0 else {
+            throw CommandError("the Python reference failed with status \(child.status) (is `make setup` done?)")
         }
-        let result = try JSONDecoder().decode(PythonResult.self, from: data)
-        var measurement = BenchMeasurement(stage: "Python reference (numpy + simplification)", drawings: result.drawings,
-                                           bytes: result.bytes, seconds: result.seconds, cpuSeconds: result.cpu_seconds)
-        measurement.peakResidentBytes = result.peak_rss_kb * 1024
+        var measurement = BenchMeasurement(stage: "Python reference (numpy + simplification)", drawings: drawings,
+                                           bytes: reader.inputByteCount ?? 0, seconds: child.seconds,
+                                           cpuSeconds: child.usage.cpuSeconds)
+        measurement.peakResidentBytes = child.usage.peakResidentBytes
         return measurement
     }
 
@@ -198,13 +188,6 @@ struct BenchSimplifyCommand: ParsableCommand {
 
     private struct LargeRunCounts: Decodable { var read: Int }
 
-    private struct PythonResult: Decodable {
-        var drawings: Int
-        var bytes: Int
-        var seconds: Double
-        var cpu_seconds: Double
-        var peak_rss_kb: Int
-    }
 }
 
 /// A user-facing failure of a command (printed without a stack trace).

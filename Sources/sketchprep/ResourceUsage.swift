@@ -4,30 +4,39 @@ import Glibc
 import Darwin
 #endif
 
-/// CPU time and peak memory of this process or of its waited-for children (`getrusage`).
+/// CPU time and peak memory of this process (`getrusage`) or of one child (`wait4`).
 struct ResourceUsage {
     /// User plus system CPU seconds.
     var cpuSeconds: Double
-    /// Peak resident set size in bytes (for children: the largest single child so far).
+    /// Peak resident set size in bytes.
     var peakResidentBytes: Int
 
     /// Usage of this process so far.
-    static func current() -> ResourceUsage { read(children: false) }
-
-    /// Usage of all children that have been waited for.
-    static func children() -> ResourceUsage { read(children: true) }
-
-    private static func read(children: Bool) -> ResourceUsage {
+    static func current() -> ResourceUsage {
         var usage = rusage()
         #if canImport(Glibc)
-        getrusage(__rusage_who_t((children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &usage)
-        let peak = usage.ru_maxrss * 1024  // kilobytes on Linux
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         #else
-        getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
-        let peak = usage.ru_maxrss  // bytes on Darwin
+        getrusage(RUSAGE_SELF, &usage)
         #endif
+        return ResourceUsage(usage)
+    }
+
+    /// Converts a `rusage` record.
+    init(_ usage: rusage) {
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return ResourceUsage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakResidentBytes: peak)
+        cpuSeconds = seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        #if canImport(Glibc)
+        peakResidentBytes = usage.ru_maxrss * 1024  // kilobytes on Linux
+        #else
+        peakResidentBytes = usage.ru_maxrss  // bytes on Darwin
+        #endif
+    }
+
+    /// Creates a usage record.
+    init(cpuSeconds: Double, peakResidentBytes: Int) {
+        self.cpuSeconds = cpuSeconds
+        self.peakResidentBytes = peakResidentBytes
     }
 
     /// Monotonic wall-clock seconds.

@@ -11,6 +11,16 @@ import Testing
         return zip(outX, outY).map { [$0, $1] }
     }
 
+    @Test func lerpPlacesAPointAtEveryIntegerArcLengthBeforeTheEndThenTheLastPoint() {
+        // c = [0, 2, 6]: t = 1 is halfway along the first segment, t = 2 starts the second.
+        #expect(resample([(0, 0), (2, 0), (2, 4)], .lerp) == [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [2, 3], [2, 4]])
+        #expect(resample([(0, 0), (2.5, 0)], .lerp) == [[0, 0], [1, 0], [2, 0], [2.5, 0]])
+    }
+
+    @Test func lerpSkipsZeroLengthSegments() {
+        #expect(resample([(0, 0), (0, 0), (2, 0), (2, 0)], .lerp) == [[0, 0], [1, 0], [2, 0]])
+    }
+
     @Test func interpolatedPlacesAPointEveryStepBeforeTheEndThenTheLastPoint() {
         #expect(resample([(0, 0), (2.5, 0)], .interpolated) == [[0, 0], [1, 0], [2, 0], [2.5, 0]])
         // t = 3 is not < L = 3, so the end appears once, as the original last point.
@@ -33,12 +43,13 @@ import Testing
         #expect(resample([(0, 0), (2, 0)], .carried) == [[0, 0], [1, 0], [2, 0], [2, 0]])
     }
 
-    @Test(arguments: [SimplificationOptions.Resampling.interpolated, .carried, .none])
+    @Test(arguments: [SimplificationOptions.Resampling.lerp, .interpolated, .carried, .none])
     func aOnePointStrokeBecomesTwoIdenticalPoints(method: SimplificationOptions.Resampling) {
         #expect(resample([(7, 9)], method) == [[7, 9], [7, 9]])
     }
 
     @Test func aZeroLengthStrokeKeepsItsFirstAndLastPoint() {
+        #expect(resample([(4, 4), (4, 4), (4, 4)], .lerp) == [[4, 4], [4, 4]])
         #expect(resample([(4, 4), (4, 4), (4, 4)], .interpolated) == [[4, 4], [4, 4]])
     }
 

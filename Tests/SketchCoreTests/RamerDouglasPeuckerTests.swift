@@ -5,9 +5,9 @@ import Testing
     private func kept(_ points: [(Double, Double)], epsilon: Double = 2,
                       distance: SimplificationOptions.RDPDistance = .line) -> [Int] {
         var rdp = RamerDouglasPeucker(epsilon: epsilon, distance: distance)
-        var keep: [Bool] = []
-        rdp.markKept(x: points.map(\.0), y: points.map(\.1), keep: &keep)
-        return keep.indices.filter { keep[$0] }
+        var kept: [Int] = []
+        rdp.keptIndices(x: points.map(\.0), y: points.map(\.1), into: &kept)
+        return kept
     }
 
     @Test func pointsWithinEpsilonOfTheChordAreDropped() {

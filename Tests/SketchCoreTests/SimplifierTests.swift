@@ -72,3 +72,20 @@ import Testing
         }
     }
 }
+
+@Suite struct PythonHypotTests {
+    @Test func matchesCPythonMathHypotWhereTheCLibraryDiffers() {
+        // Pairs where glibc's hypot (numpy's np.hypot) and Python 3.11's math.hypot disagree in
+        // the last bit; the expected values are math.hypot's.
+        #expect(PythonHypot.hypot(195.46160271325306, -56.255422764495364) == 203.3959456961856)
+        #expect(PythonHypot.hypot(-33.32897943021957, -206.0) == 208.67875040324543)
+        #expect(PythonHypot.hypot(-35.04493680721877, 170.0) == 173.57461679583787)
+        #expect(PythonHypot.hypot(3, 4) == 5)
+        #expect(PythonHypot.hypot(-3, 4) == 5)
+        #expect(PythonHypot.hypot(0, 0) == 0)
+        #expect(PythonHypot.hypot(.infinity, .nan) == .infinity)
+        // Subnormal inputs take the rescaling path.
+        let tiny = Double.leastNormalMagnitude / 4
+        #expect(PythonHypot.hypot(tiny, 3 * tiny) == Double(sign: .plus, exponent: -1022, significand: 0x0.ca62c1d6d2daap0))
+    }
+}
