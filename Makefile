@@ -22,6 +22,12 @@ test: setup
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python
 
+## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on SampleData raw $(CATEGORY)
+preprocess: build
+	@test -f "SampleData/quickdraw/raw/$(CATEGORY).ndjson" || { echo "no SampleData/quickdraw/raw/$(CATEGORY).ndjson" >&2; exit 1; }
+	@$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "SampleData/quickdraw/raw/$(CATEGORY).ndjson" \
+		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
+
 clean:
 	rm -rf .build out
 
@@ -34,3 +40,5 @@ parity: build
 ## bench: throughput and peak-memory benchmarks (release build, one command per line)
 bench: build
 	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
+	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
+	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)

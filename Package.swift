@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SketchCore", targets: ["SketchCore"]),
         .library(name: "SketchIO", targets: ["SketchIO"]),
+        .library(name: "SketchRaster", targets: ["SketchRaster"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
     ],
     dependencies: [
@@ -21,16 +22,22 @@ let package = Package(
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),
         // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
-        .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib"]),
+        .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib", "CPNG"]),
+        // libpng (PNG decode/encode in SketchIO) and cairo (vector rendering in SketchRaster).
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
+        .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "CMalloc",
+                "SketchCore", "SketchIO", "SketchRaster", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
         .testTarget(name: "SketchIOTests", dependencies: ["SketchIO"]),
+        .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchIO"]),
     ]
 )

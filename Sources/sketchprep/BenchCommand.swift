@@ -5,5 +5,5 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure throughput and peak memory (release builds; see `make bench`).",
-        subcommands: [BenchSimplifyCommand.self])
+        subcommands: [BenchPreprocessCommand.self, BenchSimplifyCommand.self, RasterBenchCommand.self])
 }

@@ -9,7 +9,12 @@ struct SketchPrepCommand: ParsableCommand {
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
             BenchCommand.self,
+            BitmapCommand.self,
+            ContactSheetCommand.self,
+            EncodeCommand.self,
             ParityCommand.self,
+            PreprocessCommand.self,
+            RasterCommand.self,
             SimplifyCommand.self,
         ]
     )

@@ -1,0 +1,86 @@
+import ArgumentParser
+import SketchCore
+import SketchIO
+import SketchRaster
+
+/// `sketchprep raster`: PNG images (e.g. TU-Berlin) → gray, resampled, one NPY array.
+struct RasterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "raster",
+        abstract: "Decode PNG images to gray and resample them to SIZE×SIZE into one NPY array.",
+        discussion: """
+            Any PNG is accepted (1–16-bit gray, gray+alpha, RGB, RGBA, palette, interlaced); alpha is \
+            composited over white and colour converted with BT.601 luma (Pillow's "L"). Images are \
+            resampled by exact area averaging to SIZE×SIZE, non-square ones centred on white (aspect \
+            kept). Output: uint8 (N, SIZE, SIZE) in input order, or float32 pixel/255 with --float32 \
+            (white background = 1.0, the book's CNN input). Unreadable or corrupt files are listed in \
+            the quarantine file and reported; they never stop the run.
+            """
+    )
+
+    @Argument(help: "PNG files, or directories searched recursively for *.png (sorted by path).")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "Output .npy file.")
+    var output: String
+
+    @Option(help: "Output side in pixels (256 is the book's TU-Berlin CNN input).")
+    var size = 256
+
+    @Flag(help: "Keep the images' own size instead of resampling (all inputs must share it).")
+    var keepSize = false
+
+    @Flag(help: "Write float32 values in [0, 1] (pixel / 255) instead of uint8.")
+    var float32 = false
+
+    @Option(help: "Where the paths of rejected files go, one per line. (default: OUTPUT with .npy replaced by .rejected.txt)")
+    var quarantine: String?
+
+    func validate() throws {
+        guard (1...8192).contains(size) else { throw ValidationError("--size must be between 1 and 8192") }
+    }
+
+    @Flag(name: .shortAndLong, help: "No progress on stderr.")
+    var quiet = false
+
+    func run() throws {
+        let files = try ImageInputs.expand(inputs)
+        try OutputPaths.createParentDirectory(of: output)
+        let rejected = try QuarantineWriter(path: quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt"))
+        let resampler = AreaDownscaler(side: size)
+        let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: !quiet)
+        var writer: NPYWriter?
+        var tally = RunTally()
+        for path in files {
+            tally.read += 1
+            progress.advance()
+            do {
+                let decoded = try PNGImage.readGray(path: path)
+                let image = keepSize ? decoded : resampler.resample(decoded)
+                let shape = [image.height, image.width]
+                let target = try writer ?? NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: shape)
+                writer = target
+                guard target.itemShape == shape else {
+                    throw PNGError("size \(image.width)x\(image.height) differs from the first image's "
+                        + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)")
+                }
+                if float32 {
+                    try target.append(image.pixels.map { Float($0) / 255 })
+                } else {
+                    try target.append(image.pixels)
+                }
+                tally.written += 1
+            } catch let error as PNGError {
+                tally.rejected += 1
+                try rejected.add(RejectedLine(location: SourceLocation(file: path, line: 0), reason: error.reason,
+                                              bytes: Array(path.utf8)))
+            }
+        }
+        progress.finish()
+        // With no decodable image the output is still written: an empty (0, SIZE, SIZE) array.
+        try (writer ?? NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: [size, size])).commit()
+        try rejected.finish()
+        print("raster: \(tally) → \(output)")
+        guard tally.isReconciled else { throw ExitCode.failure }
+    }
+}
