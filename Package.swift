@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SketchCore", targets: ["SketchCore"]),
         .library(name: "SketchIO", targets: ["SketchIO"]),
+        .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
     ],
     dependencies: [
@@ -20,15 +21,20 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
         .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib"]),
+        // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
+        // Model evaluation: ORT wrapper, metrics, reports.
+        .target(name: "SketchEval", dependencies: ["SketchCore", "SketchIO", "COnnxRuntime"]),
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO",
+                "SketchCore", "SketchIO", "SketchEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
         .testTarget(name: "SketchIOTests", dependencies: ["SketchIO"]),
+        .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval"], exclude: ["Fixtures"]),
     ]
 )
