@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SketchCore", targets: ["SketchCore"]),
         .library(name: "SketchIO", targets: ["SketchIO"]),
+        .library(name: "SketchRaster", targets: ["SketchRaster"]),
         .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
     ],
@@ -20,7 +21,12 @@ let package = Package(
         // zlib, for streaming .gz input.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
-        .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib"]),
+        .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib", "CPNG"]),
+        // libpng (PNG decode/encode in SketchIO) and cairo (vector rendering in SketchRaster).
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
+        .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
         // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
         // Model evaluation: ORT wrapper, metrics, reports.
@@ -28,13 +34,14 @@ let package = Package(
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchEval",
+                "SketchCore", "SketchIO", "SketchRaster", "SketchEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
         .testTarget(name: "SketchIOTests", dependencies: ["SketchIO"]),
+        .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchIO"]),
         .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval"], exclude: ["Fixtures"]),
     ]
 )

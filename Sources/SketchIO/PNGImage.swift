@@ -1,0 +1,63 @@
+import CPNG
+import Foundation
+import SketchCore
+
+/// Decodes PNG files of any kind to 8-bit gray with libpng's setjmp-free "simplified" API.
+///
+/// Every PNG variant is accepted: 1/2/4/8/16-bit gray, gray+alpha, RGB, RGBA, palette (with or
+/// without tRNS transparency), interlaced or not. libpng expands the file to 8-bit non-premultiplied
+/// RGBA (`PNG_FORMAT_RGBA`; 16-bit samples are declared sRGB-encoded with
+/// `PNG_IMAGE_FLAG_16BIT_sRGB`, so they are scaled to 8 bits rather than treated as linear light),
+/// then `GrayConversion` composites alpha over white and takes BT.601 luma.
+/// Corrupt, truncated or non-PNG input throws `PNGError` (libpng reports errors without longjmp
+/// escaping into Swift: the simplified API catches them internally).
+public enum PNGImage {
+    /// Largest accepted pixel count (guards the RGBA buffer against absurd headers).
+    public static let maximumPixelCount = 1 << 28
+
+    /// Decodes PNG bytes to gray (alpha over white).
+    public static func decodeGray(_ bytes: [UInt8]) throws(PNGError) -> GrayImage {
+        guard bytes.count >= 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw PNGError("not a PNG file (bad signature)")
+        }
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        let began = bytes.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        guard began != 0 else { throw PNGError(message(of: &image)) }
+        let width = Int(image.width)
+        let height = Int(image.height)
+        guard width > 0, height > 0, width * height <= maximumPixelCount else {
+            throw PNGError("unsupported image size \(width)x\(height)")
+        }
+        image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
+        image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = rgba.withUnsafeMutableBytes { raw in
+            png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(width * 4), nil)
+        }
+        guard finished != 0 else { throw PNGError(message(of: &image)) }
+        let gray = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
+            rgba.withUnsafeBufferPointer { GrayConversion.grayOverWhite(rgba: $0, into: buffer) }
+            count = width * height
+        }
+        return GrayImage(width: width, height: height, pixels: gray)
+    }
+
+    /// Reads and decodes a PNG file; I/O failures are reported as `PNGError` naming the path.
+    public static func readGray(path: String) throws(PNGError) -> GrayImage {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PNGError("cannot read file")
+        }
+        return try decodeGray([UInt8](data))
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        let text = withUnsafeBytes(of: &image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng could not decode the image" : text
+    }
+}
