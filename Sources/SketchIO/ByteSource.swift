@@ -1,0 +1,152 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why an input stream stopped early.
+struct ByteSourceError: Error, Sendable {
+    /// Human-readable reason, e.g. `truncated gzip stream`.
+    var reason: String
+}
+
+/// Reads the bytes of one input (a file or stdin), inflating gzip transparently.
+///
+/// Gzip is detected from the magic bytes `1f 8b`, not from the file name, so compressed stdin
+/// works too. Concatenated gzip members are inflated one after another, as `gzip -d` does.
+/// Memory use is two fixed buffers whatever the input size.
+final class ByteSource {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var input: [UInt8]
+    private var inputStart = 0
+    private var inputEnd = 0
+    private var sawEndOfInput = false
+    private var isGzip = false
+    private var zlib = z_stream()
+    private var zlibReady = false
+    private var memberFinished = false
+    /// Raw (possibly compressed) bytes taken from the descriptor so far.
+    private(set) var consumedInputBytes = 0
+
+    /// Opens `path`, or wraps stdin when `path` is `-`.
+    init(path: String, chunkSize: Int = 1 << 18) throws {
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            ownsDescriptor = true
+            if descriptor < 0 { throw ByteSourceError(reason: String(cString: strerror(errno))) }
+        }
+        input = [UInt8](repeating: 0, count: chunkSize)
+        try fillInput()
+        isGzip = inputEnd - inputStart >= 2 && input[inputStart] == 0x1f && input[inputStart + 1] == 0x8b
+        if isGzip { try startGzipMember() }
+    }
+
+    deinit {
+        if zlibReady { inflateEnd(&zlib) }
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Fills `buffer` with up to `buffer.count` decoded bytes; returns 0 only at the end of input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        isGzip ? try inflate(into: buffer) : try readPlain(into: buffer)
+    }
+
+    private func readPlain(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if inputStart == inputEnd {
+            if sawEndOfInput { return 0 }
+            try fillInput()
+            if inputStart == inputEnd { return 0 }
+        }
+        let count = min(buffer.count, inputEnd - inputStart)
+        input.withUnsafeBytes { raw in
+            buffer.baseAddress!.copyMemory(from: raw.baseAddress! + inputStart, byteCount: count)
+        }
+        inputStart += count
+        return count
+    }
+
+    private func fillInput() throws {
+        inputStart = 0
+        inputEnd = 0
+        while !sawEndOfInput && inputEnd == 0 {
+            let count = input.withUnsafeMutableBytes { raw in
+                systemRead(descriptor, raw.baseAddress!, raw.count)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ByteSourceError(reason: "read error: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { sawEndOfInput = true }
+            inputEnd = count
+            consumedInputBytes += count
+        }
+    }
+
+    private func startGzipMember() throws {
+        if zlibReady {
+            inflateReset(&zlib)
+        } else {
+            // 15 window bits + 16: gzip wrapper only.
+            let status = inflateInit2_(&zlib, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            guard status == Z_OK else { throw ByteSourceError(reason: "zlib initialisation failed (\(status))") }
+            zlibReady = true
+        }
+        memberFinished = false
+    }
+
+    private func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            if memberFinished {
+                // Skip the padding zeros some tools append, then look for another member.
+                while true {
+                    if inputStart == inputEnd {
+                        if sawEndOfInput { return 0 }
+                        try fillInput()
+                        continue
+                    }
+                    if input[inputStart] == 0 { inputStart += 1 } else { break }
+                }
+                try startGzipMember()
+            }
+            if inputStart == inputEnd && !sawEndOfInput { try fillInput() }
+            let available = inputEnd - inputStart
+            let (status, produced, used) = input.withUnsafeMutableBytes { raw in
+                zlib.next_in = raw.baseAddress!.assumingMemoryBound(to: Bytef.self) + inputStart
+                zlib.avail_in = uInt(available)
+                zlib.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                zlib.avail_out = uInt(buffer.count)
+                let status = CZlib.inflate(&zlib, Z_NO_FLUSH)
+                return (status, buffer.count - Int(zlib.avail_out), available - Int(zlib.avail_in))
+            }
+            inputStart += used
+            switch status {
+            case Z_STREAM_END:
+                memberFinished = true
+                if produced > 0 { return produced }
+            case Z_OK:
+                if produced > 0 { return produced }
+            case Z_BUF_ERROR where available == 0 && sawEndOfInput:
+                throw ByteSourceError(reason: "truncated gzip stream (input ends before the end-of-stream marker)")
+            case Z_BUF_ERROR:
+                continue
+            default:
+                let message = zlib.msg.map { String(cString: $0) } ?? "error \(status)"
+                throw ByteSourceError(reason: "corrupt gzip data: \(message)")
+            }
+            if available == 0 && used == 0 && produced == 0 && sawEndOfInput {
+                throw ByteSourceError(reason: "truncated gzip stream (input ends before the end-of-stream marker)")
+            }
+        }
+    }
+}
+
+/// `read(2)`, named apart from `ByteSource.read(into:)` so the call is unambiguous.
+@inline(__always)
+private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, pointer, count)
+}

@@ -1,0 +1,331 @@
+/// The keys of a Quick, Draw! record, recognised from their bytes without building a String.
+enum QuickDrawKey {
+    case word, countryCode, timestamp, recognized, keyID, drawing, other
+}
+
+/// A forward-only position in one line's bytes, with the JSON token readers the record parser
+/// needs. Errors carry the byte offset (1-based column) where reading failed.
+struct JSONCursor {
+    private let base: UnsafePointer<UInt8>?
+    private let count: Int
+    private(set) var index = 0
+
+    /// Deepest nesting `skipValue` accepts inside an unknown key's value.
+    static let maximumSkipDepth = 256
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        base = bytes.baseAddress
+        count = bytes.count
+    }
+
+    var isAtEnd: Bool { index >= count }
+
+    /// The current byte, or 0 at the end (0 is never valid JSON outside strings).
+    @inline(__always)
+    func peek() -> UInt8 { index < count ? base.unsafelyUnwrapped[index] : 0 }
+
+    @inline(__always)
+    mutating func advance() { index += 1 }
+
+    func error(_ reason: String) -> LineParseError {
+        LineParseError(isAtEnd ? "\(reason) (line ends at column \(index + 1))" : "\(reason) (column \(index + 1))")
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < count {
+            switch base.unsafelyUnwrapped[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ reason: @autoclosure () -> String) throws(LineParseError) {
+        guard peek() == byte else { throw error(reason()) }
+        index += 1
+    }
+
+    /// Reads an object key and classifies it; keys with escapes are compared after decoding.
+    mutating func parseKey() throws(LineParseError) -> QuickDrawKey {
+        guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+        let start = index + 1
+        var end = start
+        while end < count, base.unsafelyUnwrapped[end] != UInt8(ascii: "\""), base.unsafelyUnwrapped[end] != UInt8(ascii: "\\") {
+            end += 1
+        }
+        if end < count, base.unsafelyUnwrapped[end] == UInt8(ascii: "\"") {
+            index = end + 1
+            return Self.classify(UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: end - start))
+        }
+        var scratch: [UInt8] = []
+        let decoded = try parseString(scratch: &scratch)
+        return Array(decoded.utf8).withUnsafeBufferPointer { Self.classify($0) }
+    }
+
+    private static func classify(_ key: UnsafeBufferPointer<UInt8>) -> QuickDrawKey {
+        func equals(_ literal: StaticString) -> Bool {
+            guard literal.utf8CodeUnitCount == key.count else { return false }
+            let bytes = literal.utf8Start
+            for offset in 0..<key.count where bytes[offset] != key[offset] { return false }
+            return true
+        }
+        switch key.count {
+        case 4: return equals("word") ? .word : .other
+        case 6: return equals("key_id") ? .keyID : .other
+        case 7: return equals("drawing") ? .drawing : .other
+        case 9: return equals("timestamp") ? .timestamp : .other
+        case 10: return equals("recognized") ? .recognized : .other
+        case 11: return equals("countrycode") ? .countryCode : .other
+        default: return .other
+        }
+    }
+
+    /// Reads a JSON string (cursor on its opening quote), decoding escapes; rejects raw control
+    /// characters, bad escapes, lone surrogates and invalid UTF-8.
+    mutating func parseString(scratch: inout [UInt8]) throws(LineParseError) -> String {
+        index += 1
+        let start = index
+        while index < count {
+            let byte = base.unsafelyUnwrapped[index]
+            if byte == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: index - start)
+                index += 1
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw LineParseError("string is not valid UTF-8 (column \(start))")
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("control character inside a string") }
+            index += 1
+        }
+        if index >= count { throw error("unterminated string") }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: index - start))
+        while index < count {
+            let byte = base.unsafelyUnwrapped[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: scratch, as: UTF8.self) else {
+                    throw LineParseError("string is not valid UTF-8 (column \(start))")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                try decodeEscape(into: &scratch)
+            case 0..<0x20:
+                index -= 1
+                throw error("control character inside a string")
+            default:
+                scratch.append(byte)
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func decodeEscape(into scratch: inout [UInt8]) throws(LineParseError) {
+        let escaped = peek()
+        index += 1
+        switch escaped {
+        case UInt8(ascii: "\""): scratch.append(0x22)
+        case UInt8(ascii: "\\"): scratch.append(0x5C)
+        case UInt8(ascii: "/"): scratch.append(0x2F)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard peek() == UInt8(ascii: "\\") else { throw error("unpaired surrogate escape") }
+                index += 1
+                guard peek() == UInt8(ascii: "u") else { throw error("unpaired surrogate escape") }
+                index += 1
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate escape") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw error("unpaired surrogate escape")
+            }
+            scratch.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+        default:
+            index -= 1
+            throw error("invalid escape in a string")
+        }
+    }
+
+    private mutating func parseHex4() throws(LineParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = peek()
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    /// Reads `true` or `false`.
+    mutating func parseBool(key: String) throws(LineParseError) -> Bool {
+        if matchLiteral("true") { return true }
+        if matchLiteral("false") { return false }
+        throw error("key \"\(key)\": expected true or false")
+    }
+
+    private mutating func matchLiteral(_ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard count - index >= length else { return false }
+        let bytes = literal.utf8Start
+        for offset in 0..<length where base.unsafelyUnwrapped[index + offset] != bytes[offset] { return false }
+        index += length
+        return true
+    }
+
+    /// Reads `[n, n, ...]` into `values` (cleared first). `what` names the array in errors.
+    @inline(__always)
+    mutating func parseNumberArray(into values: inout [Double], what: @autoclosure () -> String) throws(LineParseError) {
+        values.removeAll(keepingCapacity: true)
+        guard peek() == UInt8(ascii: "[") else { throw error("\(what()): expected an array of numbers") }
+        index += 1
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
+        while true {
+            guard let value = parseNumber() else {
+                throw error("\(what()): non-numeric value at position \(values.count + 1)")
+            }
+            guard value.isFinite else {
+                throw error("\(what()): number out of range at position \(values.count + 1)")
+            }
+            values.append(value)
+            skipWhitespace()
+            let byte = peek()
+            index += 1
+            if byte == UInt8(ascii: ",") {
+                skipWhitespace()
+                continue
+            }
+            if byte == UInt8(ascii: "]") { return }
+            index -= 1
+            throw error("\(what()): expected ',' or ']' after a number")
+        }
+    }
+
+    /// Reads one JSON number, or returns nil (cursor unchanged) when the bytes are not one.
+    /// A number too large for `Double` (e.g. `1e400`) reads as infinity.
+    @inline(__always)
+    mutating func parseNumber() -> Double? {
+        let start = index
+        var position = index
+        let bytes = base.unsafelyUnwrapped
+        @inline(__always) func digit(_ at: Int) -> UInt8? {
+            guard at < count else { return nil }
+            let value = bytes[at] &- UInt8(ascii: "0")
+            return value < 10 ? value : nil
+        }
+        let negative = position < count && bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard let first = digit(position) else { return nil }
+        var mantissa = UInt64(first)
+        var exponent = 0
+        var exact = true
+        position += 1
+        if first != 0 {
+            while let next = digit(position) {
+                if mantissa < 100_000_000_000_000_000 {
+                    mantissa = mantissa &* 10 &+ UInt64(next)
+                } else {
+                    exact = false
+                }
+                position += 1
+            }
+        }
+        if position < count && bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digit(position) != nil else { return nil }
+            while let next = digit(position) {
+                if mantissa < 100_000_000_000_000_000 {
+                    mantissa = mantissa &* 10 &+ UInt64(next)
+                    exponent -= 1
+                } else {
+                    exact = false
+                }
+                position += 1
+            }
+        }
+        if position < count && (bytes[position] | 0x20) == UInt8(ascii: "e") {
+            position += 1
+            var exponentNegative = false
+            if position < count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+                exponentNegative = bytes[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            guard digit(position) != nil else { return nil }
+            var written = 0
+            while let next = digit(position) {
+                if written < 100_000 { written = written * 10 + Int(next) }
+                position += 1
+            }
+            exponent += exponentNegative ? -written : written
+        }
+        index = position
+        if exact, let value = JSONNumberParser.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
+            return value
+        }
+        return JSONNumberParser.slowPath(UnsafeBufferPointer(start: bytes + start, count: position - start))
+    }
+
+    /// Skips any JSON value (the value of an unknown key), checking its grammar.
+    mutating func skipValue(depth: Int) throws(LineParseError) {
+        guard depth < Self.maximumSkipDepth else { throw error("value nested too deeply") }
+        switch peek() {
+        case UInt8(ascii: "\""):
+            var scratch: [UInt8] = []
+            _ = try parseString(scratch: &scratch)
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") { index += 1; return }
+            while true {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                var scratch: [UInt8] = []
+                _ = try parseString(scratch: &scratch)
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"), "expected ':' after a key")
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                if peek() == UInt8(ascii: ",") { index += 1; continue }
+                try expect(UInt8(ascii: "}"), "expected ',' or '}' in an object")
+                return
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") { index += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                if peek() == UInt8(ascii: ",") { index += 1; continue }
+                try expect(UInt8(ascii: "]"), "expected ',' or ']' in an array")
+                return
+            }
+        default:
+            if matchLiteral("true") || matchLiteral("false") || matchLiteral("null") { return }
+            if parseNumber() == nil { throw error("expected a JSON value") }
+        }
+    }
+}

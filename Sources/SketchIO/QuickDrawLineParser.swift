@@ -1,0 +1,161 @@
+import SketchCore
+
+/// Why one NDJSON line could not become a `SketchRecord`.
+public struct LineParseError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Human-readable reason naming the key, stroke or byte offset at fault.
+    public var reason: String
+
+    /// Creates an error with `reason`.
+    public init(_ reason: String) { self.reason = reason }
+
+    /// The reason.
+    public var description: String { reason }
+}
+
+/// Parses one Quick, Draw! NDJSON line (raw or simplified) straight from its bytes.
+///
+/// A hand-written reader for exactly this schema: an object with the keys `word`,
+/// `countrycode`, `timestamp`, `recognized`, `key_id` and `drawing` in any order (all required;
+/// unknown keys are skipped whatever their value; a repeated key keeps its last value).
+/// `drawing` is a non-empty array of strokes, each `[x, y]` or `[x, y, t]` with equally long,
+/// non-empty number arrays. Strings are decoded with every JSON escape and must be valid UTF-8.
+/// Numbers follow the JSON grammar and convert exactly (see `JSONNumberParser`). Anything else is
+/// a `LineParseError` whose reason names what was wrong and where.
+///
+/// The parser keeps scratch buffers between lines, so reuse one instance for a whole stream.
+public struct QuickDrawLineParser {
+    private var xs: [Double] = []
+    private var ys: [Double] = []
+    private var ts: [Double] = []
+    private var stringScratch: [UInt8] = []
+
+    /// Creates a parser.
+    public init() {
+        xs.reserveCapacity(4096)
+        ys.reserveCapacity(4096)
+        ts.reserveCapacity(4096)
+    }
+
+    /// Parses `line` (without its newline).
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord {
+        var cursor = JSONCursor(line)
+        return try parseRecord(&cursor)
+    }
+
+    /// Parses `line` (without its newline).
+    public mutating func parse(_ line: [UInt8]) throws(LineParseError) -> SketchRecord {
+        let result: Result<SketchRecord, LineParseError> = line.withUnsafeBufferPointer { bytes in
+            do throws(LineParseError) { return .success(try parse(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private mutating func parseRecord(_ cursor: inout JSONCursor) throws(LineParseError) -> SketchRecord {
+        var word: String?
+        var countryCode: String?
+        var timestamp: String?
+        var recognized: Bool?
+        var keyID: String?
+        var drawing: Drawing?
+
+        cursor.skipWhitespace()
+        try cursor.expect(UInt8(ascii: "{"), "expected '{' at the start of the line")
+        cursor.skipWhitespace()
+        if cursor.peek() == UInt8(ascii: "}") {
+            cursor.advance()
+        } else {
+            while true {
+                cursor.skipWhitespace()
+                let key = try cursor.parseKey()
+                cursor.skipWhitespace()
+                try cursor.expect(UInt8(ascii: ":"), "expected ':' after a key")
+                cursor.skipWhitespace()
+                switch key {
+                case .word: word = try parseString(&cursor, key: "word")
+                case .countryCode: countryCode = try parseString(&cursor, key: "countrycode")
+                case .timestamp: timestamp = try parseString(&cursor, key: "timestamp")
+                case .keyID: keyID = try parseString(&cursor, key: "key_id")
+                case .recognized: recognized = try cursor.parseBool(key: "recognized")
+                case .drawing: drawing = try parseDrawing(&cursor)
+                case .other: try cursor.skipValue(depth: 0)
+                }
+                cursor.skipWhitespace()
+                if cursor.peek() == UInt8(ascii: ",") {
+                    cursor.advance()
+                    continue
+                }
+                try cursor.expect(UInt8(ascii: "}"), "expected ',' or '}' after a value")
+                break
+            }
+        }
+        cursor.skipWhitespace()
+        if !cursor.isAtEnd { throw cursor.error("unexpected bytes after the closing '}'") }
+
+        guard let word else { throw LineParseError("missing key \"word\"") }
+        guard let countryCode else { throw LineParseError("missing key \"countrycode\"") }
+        guard let timestamp else { throw LineParseError("missing key \"timestamp\"") }
+        guard let recognized else { throw LineParseError("missing key \"recognized\"") }
+        guard let keyID else { throw LineParseError("missing key \"key_id\"") }
+        guard let drawing else { throw LineParseError("missing key \"drawing\"") }
+        return SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
+                            recognized: recognized, keyID: keyID, drawing: drawing)
+    }
+
+    private mutating func parseString(_ cursor: inout JSONCursor, key: String) throws(LineParseError) -> String {
+        guard cursor.peek() == UInt8(ascii: "\"") else {
+            throw cursor.error("key \"\(key)\": expected a string")
+        }
+        return try cursor.parseString(scratch: &stringScratch)
+    }
+
+    private mutating func parseDrawing(_ cursor: inout JSONCursor) throws(LineParseError) -> Drawing {
+        try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
+        var strokes: [Stroke] = []
+        cursor.skipWhitespace()
+        if cursor.peek() == UInt8(ascii: "]") {
+            throw cursor.error("empty drawing: no strokes")
+        }
+        while true {
+            cursor.skipWhitespace()
+            strokes.append(try parseStroke(&cursor, number: strokes.count + 1))
+            cursor.skipWhitespace()
+            if cursor.peek() == UInt8(ascii: ",") {
+                cursor.advance()
+                continue
+            }
+            try cursor.expect(UInt8(ascii: "]"), "key \"drawing\": expected ',' or ']' after a stroke")
+            return Drawing(strokes: strokes)
+        }
+    }
+
+    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> Stroke {
+        try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
+        cursor.skipWhitespace()
+        try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
+        cursor.skipWhitespace()
+        try cursor.expect(UInt8(ascii: ","), "stroke \(number): expected the y array after x")
+        cursor.skipWhitespace()
+        try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y")
+        cursor.skipWhitespace()
+        var hasTimes = false
+        if cursor.peek() == UInt8(ascii: ",") {
+            cursor.advance()
+            cursor.skipWhitespace()
+            try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
+            hasTimes = true
+            cursor.skipWhitespace()
+        }
+        if cursor.peek() == UInt8(ascii: ",") {
+            throw cursor.error("stroke \(number): more than 3 arrays (expected [x, y] or [x, y, t])")
+        }
+        try cursor.expect(UInt8(ascii: "]"), "stroke \(number): expected ']' after its arrays")
+        if xs.isEmpty { throw LineParseError("stroke \(number) has no points") }
+        if xs.count != ys.count {
+            throw LineParseError("stroke \(number): x has \(xs.count) values but y has \(ys.count)")
+        }
+        if hasTimes && ts.count != xs.count {
+            throw LineParseError("stroke \(number): x has \(xs.count) values but t has \(ts.count)")
+        }
+        return Stroke(x: Array(xs), y: Array(ys), t: hasTimes ? Array(ts) : [])
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import SketchCore
+
+/// A user error about the inputs themselves (missing path, unreadable directory).
+public struct InputError: Error, CustomStringConvertible, Sendable {
+    /// The message, naming the path.
+    public var description: String
+
+    /// Creates an error with `description`.
+    public init(_ description: String) { self.description = description }
+}
+
+/// Streams Quick, Draw! records (raw or simplified NDJSON) from files, directories, gzip files
+/// or stdin, in constant memory.
+///
+/// Inputs are expanded once at creation: a directory becomes its `*.ndjson` and `*.ndjson.gz`
+/// files (not recursive) in byte-wise name order; `-` is standard input. Gzip is recognised by
+/// its magic bytes. Blank lines are skipped. Every other line becomes either a record
+/// (`onRecord`) or a `RejectedLine` (`onRejected`) with the reason; a failing input (truncated or
+/// corrupt gzip, read error) rejects its unfinished line and the reader moves on to the next
+/// input. Nothing in the data stops a run; only errors thrown by the callbacks do.
+public struct QuickDrawReader: Sendable {
+    /// The files to read in order (`-` for stdin), after directory expansion.
+    public let files: [String]
+    /// Longest line accepted; longer lines are rejected with their first this-many bytes.
+    public var maximumLineLength = 64 << 20
+
+    /// Expands `inputs`; throws `InputError` for a path that does not exist or a directory
+    /// without NDJSON files.
+    public init(inputs: [String]) throws {
+        var files: [String] = []
+        let fileManager = FileManager.default
+        for input in inputs {
+            if input == "-" {
+                files.append(input)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                throw InputError("input not found: \(input)")
+            }
+            if isDirectory.boolValue {
+                let names: [String]
+                do {
+                    names = try fileManager.contentsOfDirectory(atPath: input)
+                } catch {
+                    throw InputError("cannot list directory \(input): \(error.localizedDescription)")
+                }
+                let selected = names.filter { $0.hasSuffix(".ndjson") || $0.hasSuffix(".ndjson.gz") }
+                    .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                guard !selected.isEmpty else { throw InputError("no *.ndjson or *.ndjson.gz files in \(input)") }
+                let directory = input.hasSuffix("/") ? String(input.dropLast()) : input
+                files += selected.map { "\(directory)/\($0)" }
+            } else {
+                files.append(input)
+            }
+        }
+        self.files = files
+    }
+
+    /// Total size in bytes of the inputs as stored (compressed size for gzip), or nil when one
+    /// of them is stdin. Compare with the byte counts passed to `onProgress`.
+    public var inputByteCount: Int? {
+        var total = 0
+        for file in files {
+            guard file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
+            else { return nil }
+            total += size
+        }
+        return total
+    }
+
+    /// Reads every input in order.
+    ///
+    /// - Parameters:
+    ///   - onRecord: called for each valid record with its location.
+    ///   - onRejected: called for each unusable line (and for each input that cannot be opened).
+    ///   - onProgress: called after each chunk with the stored bytes consumed so far over all inputs.
+    public func read(
+        onRecord: (SketchRecord, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        var parser = QuickDrawLineParser()
+        var finishedBytes = 0
+        for file in files {
+            let source: ByteSource
+            do {
+                source = try ByteSource(path: file)
+            } catch {
+                let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
+                try onRejected(RejectedLine(location: SourceLocation(file: file, line: 0),
+                                            reason: "cannot read input: \(reason)", bytes: []))
+                continue
+            }
+            var splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
+            defer { splitter.deallocate() }
+            var lineNumber = 0
+            var reportedBytes = 0
+            while let piece = splitter.next() {
+                lineNumber += 1
+                let location = SourceLocation(file: file, line: lineNumber)
+                switch piece {
+                case .line(let bytes):
+                    if Self.isBlank(bytes) { continue }
+                    let record: SketchRecord
+                    do {
+                        record = try parser.parse(bytes)
+                    } catch {
+                        try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(bytes)))
+                        continue
+                    }
+                    try onRecord(record, location)
+                case .overlong(let prefix):
+                    try onRejected(RejectedLine(
+                        location: location,
+                        reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
+                        bytes: prefix))
+                case .failed(let reason, let partial):
+                    try onRejected(RejectedLine(location: location, reason: reason, bytes: partial))
+                }
+                if source.consumedInputBytes != reportedBytes {
+                    reportedBytes = source.consumedInputBytes
+                    onProgress(finishedBytes + reportedBytes)
+                }
+            }
+            finishedBytes += source.consumedInputBytes
+        }
+    }
+
+    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return true
+    }
+}

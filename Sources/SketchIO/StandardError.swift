@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes `message` and a newline to standard error in one `write(2)` call (unbuffered, so
+/// diagnostics interleave correctly with progress lines).
+public func printToStandardError(_ message: String) {
+    var bytes = Array(message.utf8)
+    bytes.append(0x0A)
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let written = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

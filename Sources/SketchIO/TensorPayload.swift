@@ -1,0 +1,48 @@
+/// One example's features: a fixed-shape array of float32 or uint8 values, row-major.
+public enum TensorPayload: Sendable, Equatable {
+    /// Float32 values and their shape (e.g. a `(75, 3)` stroke tensor).
+    case float32([Float], shape: [Int])
+    /// Byte values and their shape (e.g. a `(28, 28)` bitmap).
+    case uint8([UInt8], shape: [Int])
+
+    /// The array's shape.
+    public var shape: [Int] {
+        switch self {
+        case let .float32(_, shape), let .uint8(_, shape): return shape
+        }
+    }
+
+    /// The NPY element type.
+    public var dtype: NPYDType {
+        switch self {
+        case .float32: return .float32
+        case .uint8: return .uint8
+        }
+    }
+
+    /// Number of values.
+    public var count: Int {
+        switch self {
+        case let .float32(values, _): return values.count
+        case let .uint8(values, _): return values.count
+        }
+    }
+}
+
+/// One labelled example for a sharded dataset.
+public struct DatasetExample: Sendable, Equatable {
+    /// The drawing's id (decides the split; listed in `.keys.txt`).
+    public var keyID: String
+    /// Class index.
+    public var label: Int32
+    /// The features.
+    public var payload: TensorPayload
+
+    /// Creates an example; the payload's value count must match its shape.
+    public init(keyID: String, label: Int32, payload: TensorPayload) {
+        precondition(payload.count == payload.shape.reduce(1, *), "payload value count does not match its shape")
+        self.keyID = keyID
+        self.label = label
+        self.payload = payload
+    }
+}

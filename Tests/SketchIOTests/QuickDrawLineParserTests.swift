@@ -1,0 +1,114 @@
+import Foundation
+import SketchCore
+import Testing
+@testable import SketchIO
+
+@Suite struct QuickDrawLineParserTests {
+    @Test func everySharedLineParsesToTheSameValuesAsJSONSerialization() throws {
+        var checked = 0
+        for kind in ["raw", "simplified"] {
+            let directory = TestSupport.quickDrawDirectory(kind)
+            let reader = try QuickDrawReader(inputs: [directory.path])
+            for file in reader.files {
+                let lines = try Data(contentsOf: URL(fileURLWithPath: file)).split(separator: 0x0A)
+                var parser = QuickDrawLineParser()
+                for (index, line) in lines.enumerated() {
+                    let record = try parser.parse(Array(line))
+                    let reference = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+                    let matches = Self.record(record, equals: reference)
+                    #expect(matches, "\(file):\(index + 1)")
+                    if !matches { return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    /// Whether `record` holds exactly the values of the reference JSON object. On Linux,
+    /// JSONSerialization keeps decimals as exact NSDecimalNumbers whose `doubleValue` is not
+    /// correctly rounded, so numbers are compared through their exact decimal text.
+    private static func record(_ record: SketchRecord, equals json: [String: Any]) -> Bool {
+        guard record.word == json["word"] as? String,
+              record.countryCode == json["countrycode"] as? String,
+              record.timestamp == json["timestamp"] as? String,
+              record.keyID == json["key_id"] as? String,
+              record.recognized == (json["recognized"] as? NSNumber)?.boolValue,
+              let strokes = json["drawing"] as? [[[NSNumber]]],
+              strokes.count == record.drawing.strokes.count
+        else { return false }
+        for (stroke, arrays) in zip(record.drawing.strokes, strokes) {
+            func values(_ numbers: [NSNumber]) -> [Double?] { numbers.map { Double($0.stringValue) } }
+            let expectedT = arrays.count == 3 ? values(arrays[2]) : []
+            guard stroke.x == values(arrays[0]), stroke.y == values(arrays[1]), stroke.t == expectedT
+            else { return false }
+        }
+        return true
+    }
+
+    @Test func keysMayComeInAnyOrderAndUnknownKeysAreSkipped() throws {
+        let record = try TestSupport.parse(
+            #"{"drawing":[[[1,2],[3,4]]],"extra":{"a":[1,{"b":null}],"c":"\"x\""},"key_id":"9","#
+            + #""recognized":false,"timestamp":"t","countrycode":"DE","word":"cat","more":-1.5e3}"#)
+        #expect(record == SketchRecord(word: "cat", countryCode: "DE", timestamp: "t", recognized: false,
+                                       keyID: "9", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])])))
+    }
+
+    @Test func decimalsConvertExactlyLikeStrtod() throws {
+        let record = try TestSupport.parse(
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","#
+            + #""drawing":[[[0.1,-2.5,123.456789,1e2,1E-2,0.30000000000000004,12345678901234567890.5],"#
+            + #"[7,-0,4.9406564584124654e-324,3.141592653589793238462643,100000000000000000000000,9007199254740993,1.7976931348623157e308],"#
+            + #"[0,1,2,3,4,5,6]]]}"#)
+        let stroke = record.drawing.strokes[0]
+        #expect(stroke.x == [0.1, -2.5, 123.456789, 100, 0.01, 0.30000000000000004, 12345678901234567890.5])
+        #expect(stroke.y == [7, -0.0, .leastNonzeroMagnitude, 3.141592653589793, 1e23, 9007199254740992, 1.7976931348623157e308])
+        #expect(stroke.y[1].sign == .minus)
+    }
+
+    @Test func stringEscapesAreDecoded() throws {
+        let record = try TestSupport.parse(
+            #"{"word":"a\"b\\c\/\u00e9\ud83d\ude00\n","countrycode":"US","timestamp":"t","#
+            + #""recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#)
+        #expect(record.word == "a\"b\\c/é😀\n")
+    }
+
+    @Test(arguments: [
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2],[3]]]}"#,
+         "stroke 1: x has 2 values but y has 1"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3],[1,2]]]}"#,
+         "stroke 1: x has 1 values but t has 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"drawing":[[[1],[3]]]}"#,
+         "missing key \"key_id\""),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[]}"#,
+         "empty drawing: no strokes"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[],[]]]}"#,
+         "stroke 1 has no points"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,"2"],[3,4]]]}"#,
+         "stroke 1 x: non-numeric value at position 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,null],[3,4]]]}"#,
+         "stroke 1 x: non-numeric value at position 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,01],[3,4]]]}"#,
+         "stroke 1 x: expected ',' or ']' after a number"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,1e999],[3,4]]]}"#,
+         "stroke 1 x: number out of range at position 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":"yes","key_id":"1","drawing":[[[1],[3]]]}"#,
+         "key \"recognized\": expected true or false"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":1,"drawing":[[[1],[3]]]}"#,
+         "key \"key_id\": expected a string"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]"#,
+         "expected ',' or '}' after a value"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]} x"#,
+         "unexpected bytes after the closing '}'"),
+        (#"[1,2,3]"#, "expected '{' at the start of the line"),
+        (#"{"word":"w\u00"}"#, "invalid \\u escape"),
+    ])
+    func malformedLinesAreRejectedWithTheirReason(line: String, reason: String) {
+        #expect(throws: LineParseError.self) { try TestSupport.parse(line) }
+        do {
+            _ = try TestSupport.parse(line)
+        } catch {
+            #expect(error.reason.hasPrefix(reason), "got: \(error.reason)")
+        }
+    }
+}
