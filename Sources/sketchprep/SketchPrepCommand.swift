@@ -8,6 +8,7 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
+            EvalCommand.self,
         ]
     )
 }
