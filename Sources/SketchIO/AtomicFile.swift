@@ -36,8 +36,9 @@ public final class AtomicFileWriter {
     private var buffer: [UInt8] = []
     private let bufferCapacity = 1 << 20
     private var finished = false
-    /// Number of bytes accepted so far.
-    public private(set) var bytesWritten = 0
+    private var flushedBytes = 0
+    /// Number of bytes accepted so far (buffered or flushed).
+    public var bytesWritten: Int { flushedBytes + buffer.count }
 
     /// Opens the temporary file; creates no directories.
     public init(path: String) throws {
@@ -84,7 +85,7 @@ public final class AtomicFileWriter {
             }
             offset += written
         }
-        bytesWritten += buffer.count
+        flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -7,9 +7,12 @@ import Darwin
 /// Writes `message` and a newline to standard error in one `write(2)` call (unbuffered, so
 /// diagnostics interleave correctly with progress lines).
 public func printToStandardError(_ message: String) {
-    var bytes = Array(message.utf8)
-    bytes.append(0x0A)
-    bytes.withUnsafeBytes { raw in
+    printToStandardErrorRaw(message + "\n")
+}
+
+/// Writes `text` to standard error as is (no newline added).
+public func printToStandardErrorRaw(_ text: String) {
+    Array(text.utf8).withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {
             let written = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)

@@ -8,7 +8,10 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
+            EncodeCommand.self,
             EvalCommand.self,
+            PreprocessCommand.self,
+            SimplifyCommand.self,
         ]
     )
 }

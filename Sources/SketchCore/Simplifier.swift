@@ -1,0 +1,112 @@
+/// Converts raw drawings to Google's simplified form: align to the top-left, scale uniformly so
+/// the larger extent becomes `scaleTarget`, resample every stroke, simplify it with RDP, round.
+///
+/// Holds scratch buffers, so one instance per thread converts a whole stream without per-point
+/// allocations (only the output strokes are allocated). Output coordinates are integral
+/// `Double`s; timestamps are dropped, as in Google's simplified files.
+public struct Simplifier: Sendable {
+    /// The parameters in use.
+    public let options: SimplificationOptions
+    private var resampler: ArcLengthResampler
+    private var rdp: RamerDouglasPeucker
+    private var scaledX: [Double] = []
+    private var scaledY: [Double] = []
+    private var sampledX: [Double] = []
+    private var sampledY: [Double] = []
+    private var keep: [Bool] = []
+
+    /// Creates a simplifier with `options`.
+    public init(options: SimplificationOptions = .google) {
+        self.options = options
+        resampler = ArcLengthResampler(method: options.resampling, step: options.resampleStep)
+        rdp = RamerDouglasPeucker(epsilon: options.epsilon, distance: options.rdpDistance)
+    }
+
+    /// Simplifies `drawing`. Empty strokes are dropped; an empty drawing stays empty.
+    /// A drawing with no extent (all points equal) maps every point to 0.
+    public mutating func simplify(_ drawing: Drawing) -> Drawing {
+        guard let frame = AlignmentFrame(drawing) else { return Drawing(strokes: []) }
+        var strokes: [Stroke] = []
+        strokes.reserveCapacity(drawing.strokes.count)
+        for stroke in drawing.strokes where stroke.count > 0 {
+            frame.scale(stroke.x, minimum: frame.minimumX, options: options, into: &scaledX)
+            frame.scale(stroke.y, minimum: frame.minimumY, options: options, into: &scaledY)
+            resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
+            rdp.markKept(x: sampledX, y: sampledY, keep: &keep)
+            strokes.append(roundedKeptPoints())
+        }
+        return Drawing(strokes: strokes)
+    }
+
+    private func roundedKeptPoints() -> Stroke {
+        var x: [Double] = []
+        var y: [Double] = []
+        var keptCount = 0
+        for flag in keep where flag { keptCount += 1 }
+        x.reserveCapacity(keptCount)
+        y.reserveCapacity(keptCount)
+        let rule: FloatingPointRoundingRule = .toNearestOrEven
+        for index in keep.indices where keep[index] {
+            switch options.rounding {
+            case .halfToEven:
+                x.append(sampledX[index].rounded(rule))
+                y.append(sampledY[index].rounded(rule))
+            case .halfUp:
+                x.append((sampledX[index] + 0.5).rounded(.down))
+                y.append((sampledY[index] + 0.5).rounded(.down))
+            }
+        }
+        return Stroke(x: x, y: y)
+    }
+}
+
+/// One-shot entry points for callers that do not keep a `Simplifier`.
+public enum GoogleSimplifier {
+    /// Simplifies `drawing` with `options` (see `Simplifier`).
+    public static func simplify(_ drawing: Drawing, options: SimplificationOptions = .google) -> Drawing {
+        var simplifier = Simplifier(options: options)
+        return simplifier.simplify(drawing)
+    }
+}
+
+/// Steps 1 and 2: the drawing's minimum corner and its larger extent.
+struct AlignmentFrame {
+    let minimumX: Double
+    let minimumY: Double
+    /// The larger extent after alignment, or 1 when the drawing has none.
+    let extent: Double
+
+    /// Measures `drawing`; nil when it has no points.
+    init?(_ drawing: Drawing) {
+        var minimumX = Double.infinity, minimumY = Double.infinity
+        for stroke in drawing.strokes {
+            for value in stroke.x where value < minimumX { minimumX = value }
+            for value in stroke.y where value < minimumY { minimumY = value }
+        }
+        guard minimumX.isFinite else { return nil }
+        // Maxima of the aligned values, as the reference computes them (max of v − min).
+        var extent = 0.0
+        for stroke in drawing.strokes {
+            for value in stroke.x where value - minimumX > extent { extent = value - minimumX }
+            for value in stroke.y where value - minimumY > extent { extent = value - minimumY }
+        }
+        self.minimumX = minimumX
+        self.minimumY = minimumY
+        self.extent = extent == 0 ? 1 : extent
+    }
+
+    /// Aligns and scales `values` into `output` (replacing its contents).
+    func scale(_ values: [Double], minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
+        output.removeAll(keepingCapacity: true)
+        let target = options.scaleTarget
+        switch options.scaleFormula {
+        case .multiplyThenDivide:
+            for value in values { output.append((value - minimum) * target / extent) }
+        case .divideThenMultiply:
+            for value in values { output.append((value - minimum) / extent * target) }
+        case .multiplyByFactor:
+            let factor = target / extent
+            for value in values { output.append((value - minimum) * factor) }
+        }
+    }
+}

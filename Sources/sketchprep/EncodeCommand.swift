@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import SketchCore
+import SketchIO
+
+extension SequenceSide: ExpressibleByArgument {}
+
+/// `sketchprep encode`: Quick, Draw! NDJSON → one `.npy` of stroke tensors in input line order.
+struct EncodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Encode drawings as (N, 75, 3) float32 stroke tensors in one .npy, in input line order.",
+        discussion: """
+        The book's recipe (docs/tensors.md): points (x, y, end-of-stroke), per-axis min-max \
+        normalisation to [0, 1], deltas, first 75 rows kept, zero rows padded at the front; all \
+        float32. Raw drawings (strokes with timestamps) are simplified first with Google's steps. \
+        Unusable lines go to the quarantine file and are reported; the run reconciles \
+        read = written + rejected.
+        """)
+
+    @Argument(help: "Input NDJSON file(s) or directories (raw or simplified, .gz allowed, - for stdin).")
+    var inputs: [String]
+
+    @Option(name: [.short, .customLong("output")], help: "Output .npy file.")
+    var output: String
+
+    @Option(help: "Rows per tensor.")
+    var length = 75
+
+    @Option(help: "Where zero rows go when a drawing is shorter: front or back.")
+    var padding: SequenceSide = .front
+
+    @Option(help: "Where rows are dropped when a drawing is longer: back (keep the first rows) or front (keep the last).")
+    var truncation: SequenceSide = .back
+
+    @Option(name: .customLong("input-format"), help: "auto (simplify drawings that have timestamps), raw (always simplify) or simplified (never).")
+    var inputFormat: InputFormat = .auto
+
+    @Option(help: "Quarantine file for rejected lines. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
+    var quarantine: String?
+
+    @OptionGroup(title: "Simplification of raw input")
+    var simplification: SimplificationOptionGroup
+
+    @Flag(name: .long, help: "Do not print progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        guard length >= 1 else { throw ValidationError("--length must be at least 1") }
+    }
+
+    func run() throws {
+        let reader = try QuickDrawReader(inputs: inputs)
+        try OutputPaths.createParentDirectory(of: output)
+        let quarantinePath = quarantine ?? (output.hasSuffix(".npy") ? String(output.dropLast(4)) : output) + ".rejected.ndjson"
+        let quarantineWriter = try QuarantineWriter(path: quarantinePath)
+        let writer = try NPYWriter(path: output, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
+        let options = StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation)
+        var simplifier = Simplifier(options: simplification.options)
+        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
+        var tally = RunTally()
+        var batch: [Float] = []
+        let batchRows = 4096
+        batch.reserveCapacity(batchRows * length * StrokeTensorEncoder.columns)
+
+        try reader.read(
+            onRecord: { record, _ in
+                tally.read += 1
+                let raw = inputFormat == .raw || (inputFormat == .auto && record.drawing.strokes.contains { !$0.t.isEmpty })
+                let drawing = raw ? simplifier.simplify(record.drawing) : record.drawing
+                StrokeTensorEncoder.encode(drawing, options: options, appendingTo: &batch)
+                tally.written += 1
+                if batch.count >= batchRows * length * StrokeTensorEncoder.columns {
+                    try writer.append(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                progress.advance()
+            },
+            onRejected: { rejected in
+                tally.read += 1
+                tally.rejected += 1
+                try quarantineWriter.add(rejected)
+                progress.advance()
+            },
+            onProgress: { progress.update(bytesConsumed: $0) })
+        try writer.append(batch)
+        progress.finish()
+        try quarantineWriter.finish()
+        try writer.commit()
+        printToStandardError("encode: \(tally) → \(output) (\(writer.count) × \(length) × 3 float32)")
+        guard tally.isReconciled else { throw ValidationFailure("record counts do not reconcile: \(tally)") }
+    }
+}
+
+extension InputFormat: ExpressibleByArgument {}

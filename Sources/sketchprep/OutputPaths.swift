@@ -1,0 +1,29 @@
+import Foundation
+import SketchIO
+
+/// Small helpers for the files a command writes.
+enum OutputPaths {
+    /// `OUT.rejected.ndjson` next to `output` (replacing a trailing `.ndjson`).
+    static func defaultQuarantine(for output: String) -> String {
+        let stem = output.hasSuffix(".ndjson") ? String(output.dropLast(".ndjson".count)) : output
+        return stem + ".rejected.ndjson"
+    }
+
+    /// Creates the directory that will hold `path`, if missing.
+    static func createParentDirectory(of path: String) throws {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: parent) {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
+    }
+
+    /// Writes `value` as pretty, key-sorted JSON to `path`, atomically.
+    static func writeJSON<Value: Encodable>(_ value: Value, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try createParentDirectory(of: path)
+        var data = try encoder.encode(value)
+        data.append(0x0A)
+        try writeAtomically(data, to: path)
+    }
+}

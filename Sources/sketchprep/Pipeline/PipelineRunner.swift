@@ -1,0 +1,186 @@
+import Foundation
+import SketchCore
+import SketchIO
+
+/// What a pipeline run did, for the command's summary.
+struct PipelineOutcome {
+    /// The manifest written (or found up to date).
+    var manifest: Manifest
+    /// Output directory.
+    var directory: String
+    /// True when an existing output already matched inputs and configuration, and nothing was redone.
+    var upToDate: Bool
+    /// Shard files already complete and left untouched.
+    var reusedFiles: Int
+}
+
+/// Runs a ``PipelineConfig``: read → filter → simplify raw drawings → encode → split → shards,
+/// then writes `manifest.json` and `quarantine.ndjson` into the output directory.
+struct PipelineRunner {
+    let config: PipelineConfig
+    /// The pipeline file as given on the command line (recorded in the manifest).
+    let pipelineFile: String
+    /// Print progress on stderr.
+    let showProgress: Bool
+
+    static let manifestName = "manifest.json"
+    static let quarantineName = "quarantine.ndjson"
+
+    func run() throws -> PipelineOutcome {
+        guard !config.source.inputs.isEmpty else {
+            throw ValidationFailure("\(pipelineFile): source.inputs is empty and no --input was given")
+        }
+        let reader = try QuickDrawReader(inputs: config.source.inputs)
+        let directory = config.output.directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let sources = try reader.files.map { file in
+            file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
+        }
+        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
+        if !reader.files.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+            return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
+        }
+
+        let collected = try collect(reader)
+        let classes = config.filters.categories.isEmpty
+            ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            : config.filters.categories
+        let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
+
+        let writer = ShardedDatasetWriter(directory: directory, options: ShardingOptions(
+            format: config.output.format, examplesPerShard: config.output.examplesPerShard,
+            seed: config.output.seed, split: config.split))
+        for example in collected.examples {
+            try writer.add(DatasetExample(keyID: example.keyID, label: labelOf[example.word]!, payload: example.payload))
+        }
+        let written = try writer.finish()
+
+        var counts: [String: Manifest.SplitCounts] = [:]
+        for split in SplitName.allCases {
+            let perLabel = written.counts[split] ?? [:]
+            var perClass: [String: Int] = [:]
+            for (label, count) in perLabel { perClass[classes[Int(label)]] = count }
+            counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
+        }
+        let records = Manifest.RecordCounts(read: collected.read, written: collected.examples.count,
+                                            filtered: collected.filtered, rejected: collected.rejected)
+        guard records.reconciles else {
+            throw ValidationFailure("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
+                + " + filtered \(records.filtered) + rejected \(records.rejected)")
+        }
+        let manifest = Manifest(
+            pipeline: pipelineInfo, sources: sources,
+            classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
+            counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
+        try AtomicOutputFile.write(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
+        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
+    }
+
+    /// One encoded drawing waiting for its class index.
+    private struct PendingExample {
+        var keyID: String
+        var word: String
+        var payload: TensorPayload
+    }
+
+    private struct Collected {
+        var examples: [PendingExample] = []
+        var read = 0
+        var filtered = 0
+        var rejected = 0
+    }
+
+    /// Reads every input, quarantining bad lines, filtering, simplifying and encoding the rest.
+    private func collect(_ reader: QuickDrawReader) throws -> Collected {
+        var collected = Collected()
+        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
+        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showProgress)
+        var filter = RecordFilter(config.filters)
+        var simplifier = Simplifier(options: config.simplification)
+        try reader.read(
+            onRecord: { record, _ in
+                collected.read += 1
+                progress.advance()
+                guard filter.accepts(record) else {
+                    collected.filtered += 1
+                    return
+                }
+                let drawing = needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+                collected.examples.append(PendingExample(keyID: record.keyID, word: record.word, payload: encode(drawing)))
+            },
+            onRejected: { rejected in
+                collected.read += 1
+                collected.rejected += 1
+                progress.advance()
+                try quarantine.add(rejected)
+            },
+            onProgress: { progress.update(bytesConsumed: $0) })
+        progress.finish()
+        try quarantine.finish()
+        return collected
+    }
+
+    private func needsSimplification(_ drawing: Drawing) -> Bool {
+        switch config.source.format {
+        case .raw: return true
+        case .simplified: return false
+        case .auto: return drawing.strokes.contains { !$0.t.isEmpty }
+        }
+    }
+
+    private func encode(_ drawing: Drawing) -> TensorPayload {
+        switch config.encode {
+        case let .strokes(options):
+            let tensor = StrokeTensorEncoder.encode(drawing, options: options)
+            return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
+        }
+    }
+
+    /// The existing manifest when it was made from the same configuration and sources and every
+    /// shard it lists is present with its recorded SHA-256; nil otherwise.
+    private func upToDateManifest(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]) -> Manifest? {
+        let directory = config.output.directory
+        guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)"),
+              existing.pipeline.config == pipeline.config, existing.sources == sources else { return nil }
+        for shard in existing.shards {
+            guard let data = FileManager.default.contents(atPath: "\(directory)/\(shard.file)"),
+                  data.count == shard.bytes, SHA256.hash([UInt8](data)).hexString == shard.sha256 else { return nil }
+        }
+        return existing
+    }
+}
+
+/// The `filters:` stage as a predicate, applied in order: recognized, country, category, per-class cap.
+struct RecordFilter {
+    private let recognizedOnly: Bool
+    private let countries: Set<String>
+    private let categories: Set<String>
+    private let maxPerClass: Int?
+    private var keptPerClass: [String: Int] = [:]
+
+    init(_ stage: FilterStage) {
+        recognizedOnly = stage.recognizedOnly
+        countries = Set(stage.countries)
+        categories = Set(stage.categories)
+        maxPerClass = stage.maxPerClass
+    }
+
+    /// Whether to keep `record` (counts it against its class's cap when kept).
+    mutating func accepts(_ record: SketchRecord) -> Bool {
+        if recognizedOnly && !record.recognized { return false }
+        if !countries.isEmpty && !countries.contains(record.countryCode) { return false }
+        if !categories.isEmpty && !categories.contains(record.word) { return false }
+        if let maxPerClass {
+            let kept = keptPerClass[record.word, default: 0]
+            if kept >= maxPerClass { return false }
+            keptPerClass[record.word] = kept + 1
+        }
+        return true
+    }
+}
+
+/// A user-facing failure with a plain message (printed without a stack trace).
+struct ValidationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

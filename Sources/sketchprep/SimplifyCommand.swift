@@ -1,0 +1,92 @@
+import ArgumentParser
+import SketchCore
+import SketchIO
+
+/// `sketchprep simplify`: raw Quick, Draw! NDJSON → simplified NDJSON in Google's layout.
+struct SimplifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simplify",
+        abstract: "Simplify raw Quick, Draw! drawings the way Google's simplified files are made.",
+        discussion: """
+        Aligns each drawing to the top-left, scales it uniformly to 255, resamples every stroke at \
+        1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), then writes NDJSON with Google's \
+        keys, key order and compact layout. Inputs may be files, directories (their *.ndjson and \
+        *.ndjson.gz files), gzip files or - for stdin. Bad lines are reported, quarantined and \
+        counted; the run ends with read = written + rejected. See docs/foundation.md.
+        """)
+
+    @Argument(help: "Raw NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "Output NDJSON file (written atomically).")
+    var output: String
+
+    @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .ndjson replaced by .rejected.ndjson)")
+    var quarantine: String?
+
+    @Option(name: .customLong("report-json"), help: "Also write the run's counts and settings to this JSON file.")
+    var reportJSON: String?
+
+    @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
+    var quiet = false
+
+    @OptionGroup(title: "Simplification parameters")
+    var simplification: SimplificationOptionGroup
+
+    func run() throws {
+        let reader = try QuickDrawReader(inputs: inputs)
+        let quarantinePath = quarantine ?? OutputPaths.defaultQuarantine(for: output)
+        try OutputPaths.createParentDirectory(of: output)
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let options = simplification.options
+        let job = SimplifyJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
+                              options: options, showsProgress: !quiet)
+        let result = try job.run()
+        let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
+        print("simplify: \(result.tally) → \(output) (\(rate) drawings/s)")
+        if result.tally.rejected > 0 { print("simplify: rejected lines in \(quarantinePath)") }
+        if let reportJSON {
+            try OutputPaths.writeJSON(SimplifyReport(result: result, inputs: reader.files, output: output,
+                                                     quarantine: quarantinePath, options: options), to: reportJSON)
+        }
+        guard result.tally.isReconciled else { throw ExitCode.failure }
+    }
+}
+
+/// The `--report-json` document of `simplify`.
+struct SimplifyReport: Encodable {
+    var inputs: [String]
+    var output: String
+    var quarantine: String
+    var read: Int
+    var written: Int
+    var rejected: Int
+    var reconciled: Bool
+    var rejectedByReason: [String: Int]
+    var inputBytes: Int
+    var outputBytes: Int
+    var seconds: Double
+    var options: [String: String]
+
+    init(result: SimplifyResult, inputs: [String], output: String, quarantine: String, options: SimplificationOptions) {
+        self.inputs = inputs
+        self.output = output
+        self.quarantine = quarantine
+        read = result.tally.read
+        written = result.tally.written
+        rejected = result.tally.rejected
+        reconciled = result.tally.isReconciled
+        rejectedByReason = result.rejectedByReason
+        inputBytes = result.inputBytes
+        outputBytes = result.outputBytes
+        seconds = result.seconds
+        self.options = options.reportFields
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case inputs, output, quarantine, read, written, rejected, reconciled, seconds, options
+        case rejectedByReason = "rejected_by_reason"
+        case inputBytes = "input_bytes"
+        case outputBytes = "output_bytes"
+    }
+}
