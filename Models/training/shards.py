@@ -28,6 +28,47 @@ def class_names(directory):
     return [entry["word"] for entry in classes]
 
 
+def load_splits(directories, split, classes=None):
+    """`split` of several shard directories holding preprocessings of overlapping drawings, joined:
+    a key_id already seen in an earlier directory is skipped (the first directory wins), and labels
+    are re-indexed to `classes` (words; default: the first directory's class map), dropping examples
+    of other classes. Returns (Split, classes)."""
+    classes = classes or class_names(directories[0])
+    index = {word: i for i, word in enumerate(classes)}
+    seen, features, labels, keys = set(), [], [], []
+    for directory in directories:
+        words = class_names(directory)
+        part = load_split(directory, split)
+        for x, y, key in zip(part.features, part.labels, part.keys):
+            word = words[y]
+            if key in seen or word not in index:
+                continue
+            seen.add(key)
+            features.append(x)
+            labels.append(index[word])
+            keys.append(key)
+    if not features:
+        raise ValueError(f"no '{split}' examples of the chosen classes in {directories}")
+    return Split(np.stack(features), np.array(labels, dtype=np.int64), keys), classes
+
+
+def most_drawn_classes(directories, count):
+    """The `count` class words with the most distinct key_ids over every split of `directories`
+    (ties broken alphabetically)."""
+    keys_per_word = {}
+    for directory in directories:
+        words = class_names(directory)
+        for split in ("train", "val", "test"):
+            try:
+                part = load_split(directory, split)
+            except FileNotFoundError:
+                continue
+            for y, key in zip(part.labels, part.keys):
+                keys_per_word.setdefault(words[y], set()).add(key)
+    ranked = sorted(keys_per_word, key=lambda word: (-len(keys_per_word[word]), word))
+    return sorted(ranked[:count])
+
+
 def load_split(directory, split):
     """All shards of `split` in `directory`, in shard order. Raises if there are none."""
     directory = pathlib.Path(directory)

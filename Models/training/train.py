@@ -20,7 +20,7 @@ from torch import nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from architectures import BitmapCNN, SketchCNN, StrokeRNN, WithSoftmax  # noqa: E402
-from shards import class_names, load_split  # noqa: E402
+from shards import load_splits, most_drawn_classes  # noqa: E402
 
 # name: (network factory, ONNX input name, per-example input shape, default epochs, batch, learning rate, augment)
 MODELS = {
@@ -70,7 +70,11 @@ def accuracy(network, features, labels, batch=256):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", choices=sorted(MODELS))
-    parser.add_argument("--shards", required=True, help="SketchPrep NPY shard directory (train and val splits)")
+    parser.add_argument("--shards", required=True, nargs="+",
+                        help="SketchPrep NPY shard directories (train and val splits); a key_id seen in an earlier "
+                             "directory is skipped in later ones")
+    parser.add_argument("--top-classes", type=int, default=0,
+                        help="train on the N classes with the most distinct drawings (0 = every class of the first directory)")
     parser.add_argument("--out", required=True, help="model directory to write")
     parser.add_argument("--epochs", type=int, help="training epochs (default per model)")
     parser.add_argument("--max-per-class", type=int, default=0,
@@ -82,9 +86,9 @@ def main():
     factory, input_name, input_shape, default_epochs, batch, learning_rate, augment = MODELS[args.model]
     epochs = args.epochs or default_epochs
     seed_everything(args.seed, args.threads)
-    classes = class_names(args.shards)
-    train = load_split(args.shards, "train")
-    val = load_split(args.shards, "val")
+    chosen = most_drawn_classes(args.shards, args.top_classes) if args.top_classes else None
+    train, classes = load_splits(args.shards, "train", chosen)
+    val, _ = load_splits(args.shards, "val", classes)
     train_x = torch.from_numpy(train.features).reshape(-1, *input_shape)
     train_y = torch.from_numpy(train.labels)
     if args.max_per_class:
@@ -104,17 +108,19 @@ def main():
         started = time.time()
         network.train()
         order = torch.randperm(len(train_x), generator=generator)
-        total_loss = 0.0
+        total_loss, correct = 0.0, 0
         for start in range(0, len(order), batch):
             index = order[start:start + batch]
             inputs = shift_and_flip(train_x[index], generator) if augment else train_x[index]
             optimiser.zero_grad()
-            loss = loss_function(network(inputs), train_y[index])
+            logits = network(inputs)
+            loss = loss_function(logits, train_y[index])
             loss.backward()
             optimiser.step()
             total_loss += loss.item() * len(index)
+            correct += int((logits.argmax(1) == train_y[index]).sum())
         record = {"epoch": epoch, "loss": round(total_loss / len(order), 5),
-                  "train_accuracy": round(accuracy(network, train_x, train_y), 5),
+                  "train_accuracy_running": round(correct / len(order), 5),
                   "val_accuracy": round(accuracy(network, val_x, val_y), 5),
                   "seconds": round(time.time() - started, 1)}
         history.append(record)
@@ -129,7 +135,7 @@ def main():
     (out / "classes.txt").write_text("".join(word + "\n" for word in classes))
     summary = {"model": args.model, "shards": args.shards, "seed": args.seed, "threads": args.threads,
                "epochs": epochs, "batch": batch, "learning_rate": learning_rate, "augment": augment,
-               "max_per_class": args.max_per_class, "train_examples": len(train_x), "val_examples": len(val_x),
+               "max_per_class": args.max_per_class, "top_classes": args.top_classes, "train_examples": len(train_x), "val_examples": len(val_x),
                "torch": torch.__version__, "history": history}
     (out / "training.json").write_text(json.dumps(summary, indent=1) + "\n")
 

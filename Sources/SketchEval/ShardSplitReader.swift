@@ -28,8 +28,10 @@ public struct ShardSplitReader: Sendable {
 
     /// The shard directory.
     public let directory: String
-    /// The split name (`train`, `val`, `test`).
+    /// The split name (`train`, `val`, `test`), or ``allSplits`` for every shard of the directory.
     public let split: String
+    /// The split name that selects every split (train, val and test shards, in that order).
+    public static let allSplits = "all"
     /// Class words by index, from manifest.json.
     public let classNames: [String]
     /// Shard file stems (`val-00000-of-00002`, …) in order.
@@ -40,7 +42,7 @@ public struct ShardSplitReader: Sendable {
         let classes: [Entry]
     }
 
-    /// Finds the split's shards and reads the class map; throws when the directory has neither.
+    /// Finds the split's shards and reads the class map; throws when either is missing.
     public init(directory: String, split: String) throws {
         let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
@@ -56,8 +58,10 @@ public struct ShardSplitReader: Sendable {
             throw ReadError(path: manifestPath, reason: "class indices are not 0..<\(entries.count)")
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let stems = names.filter { $0.hasPrefix(split + "-") && $0.hasSuffix(".x.npy") }
-            .map { String($0.dropLast(".x.npy".count)) }.sorted()
+        let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
+        let stems = splits.flatMap { name in
+            names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".x.npy") }.map { String($0.dropLast(".x.npy".count)) }.sorted()
+        }
         guard !stems.isEmpty else {
             throw ReadError(path: directory, reason: "no '\(split)' shards (\(split)-*-of-*.x.npy)")
         }

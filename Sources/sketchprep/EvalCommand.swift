@@ -21,7 +21,7 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Shard directory written by `sketchprep preprocess` (NPY shards + manifest.json).")
     var shards: String
 
-    @Option(help: "Split to evaluate (train, val or test).")
+    @Option(help: "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).")
     var split = "val"
 
     @Option(help: "Directory for report.json, report.md and report.html (created if missing).")

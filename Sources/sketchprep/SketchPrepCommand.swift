@@ -10,6 +10,7 @@ struct SketchPrepCommand: ParsableCommand {
             // Each subcommand lives in its own file; keep this list sorted.
             EncodeCommand.self,
             EvalCommand.self,
+            ImportBitmapsCommand.self,
             PreprocessCommand.self,
             SimplifyCommand.self,
         ]
