@@ -36,6 +36,7 @@ def seed_everything(seed, threads):
     np.random.seed(seed)
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
+    torch.set_flush_denormal(True)  # denormal LSTM gradients are very slow on CPU
     torch.use_deterministic_algorithms(True)
 
 
@@ -80,7 +81,8 @@ def main():
     parser.add_argument("--max-per-class", type=int, default=0,
                         help="cap on training examples per class, first ones in shard order (0 = no cap)")
     parser.add_argument("--seed", type=int, default=20261121)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads (1 is fastest on a busy 2-core machine: no thread barriers)")
     args = parser.parse_args()
 
     factory, input_name, input_shape, default_epochs, batch, learning_rate, augment = MODELS[args.model]

@@ -28,8 +28,8 @@ public struct EvalReport: Sendable, Codable {
     public let model: String
     /// Model input name and declared shape, e.g. "strokeSeq [?, 75, 3]".
     public let modelInput: String
-    /// Evaluated shard directory.
-    public let shards: String
+    /// Evaluated shard directories (joined by key_id, first wins).
+    public let shards: [String]
     /// Evaluated split.
     public let split: String
     /// ONNX Runtime version used.
@@ -52,7 +52,7 @@ public struct EvalReport: Sendable, Codable {
     public let agreement: Agreement?
 
     /// Builds the report from labelled predictions; keeps the first `misclassifiedLimit` errors.
-    public init(model: String, modelInput: String, shards: String, split: String, onnxRuntime: String, threads: Int,
+    public init(model: String, modelInput: String, shards: [String], split: String, onnxRuntime: String, threads: Int,
                 batchSize: Int, predictions: Evaluator.SplitPredictions, classNames: [String], inferenceSeconds: Double,
                 misclassifiedLimit: Int = 48, agreement: Agreement? = nil) {
         let labelled = predictions.labelled

@@ -6,8 +6,10 @@ import SketchIO
 public struct EvaluationJob: Sendable {
     /// Model directory (model.onnx + classes.txt).
     public var modelDirectory: String
-    /// Shard directory to evaluate.
-    public var shards: String
+    /// Shard directories to evaluate, joined by key_id: a drawing already read from an earlier
+    /// directory is skipped in later ones (e.g. official simplified first, then SketchPrep's
+    /// simplification of raw drawings that have no official counterpart).
+    public var shards: [String]
     /// Split to evaluate.
     public var split: String
     /// Where the reports go (created if needed).
@@ -26,7 +28,7 @@ public struct EvaluationJob: Sendable {
     public var misclassifiedLimit: Int
 
     /// Creates a job; see the properties.
-    public init(modelDirectory: String, shards: String, split: String, reportDirectory: String, compareShards: String?,
+    public init(modelDirectory: String, shards: [String], split: String, reportDirectory: String, compareShards: String?,
                 compareSplit: String, batchSize: Int, threads: Int, libraryPath: String, misclassifiedLimit: Int) {
         self.modelDirectory = modelDirectory
         self.shards = shards
@@ -47,11 +49,17 @@ public struct EvaluationJob: Sendable {
         let runtime = try OnnxRuntime(libraryPath: libraryPath)
         let session = try InferenceSession(runtime: runtime, modelPath: bundle.modelPath, threads: threads)
         let evaluator = try Evaluator(session: session, classNames: bundle.classNames)
-        let reader = try ShardSplitReader(directory: shards, split: split)
+        let readers = try shards.map { try ShardSplitReader(directory: $0, split: split) }
         let comparisonReader = try compareShards.map { try ShardSplitReader(directory: $0, split: compareSplit) }
 
         let started = Date()
-        let predictions = try predict(evaluator, reader, label: shards, progress: progress)
+        var seen = Set<String>()
+        var joined: [RankedPrediction] = []
+        for reader in readers {
+            let part = try predict(evaluator, reader, label: reader.directory, progress: progress)
+            joined += part.predictions.filter { seen.insert($0.key).inserted }
+        }
+        let predictions = Evaluator.SplitPredictions(predictions: joined)
         let seconds = Date().timeIntervalSince(started)
         var agreement: EvalReport.Agreement?
         var comparisonInputs: [String: [Float]] = [:]
@@ -70,7 +78,11 @@ public struct EvaluationJob: Sendable {
             split: split, onnxRuntime: runtime.version, threads: threads, batchSize: batchSize, predictions: predictions,
             classNames: bundle.classNames, inferenceSeconds: seconds, misclassifiedLimit: misclassifiedLimit, agreement: agreement)
         thumbnailKeys.formUnion(report.misclassified.map(\.key))
-        let primaryInputs = try Evaluator.inputs(forKeys: thumbnailKeys, in: reader)
+        var primaryInputs: [String: [Float]] = [:]
+        for reader in readers {
+            let missing = thumbnailKeys.subtracting(primaryInputs.keys)
+            primaryInputs.merge(try Evaluator.inputs(forKeys: missing, in: reader)) { first, _ in first }
+        }
         let thumbnails = HTMLReportWriter.Thumbnails(
             primary: primaryInputs.mapValues { SketchThumbnail.html(input: $0[...], shape: evaluator.exampleShape) },
             comparison: comparisonInputs.mapValues { SketchThumbnail.html(input: $0[...], shape: evaluator.exampleShape) })

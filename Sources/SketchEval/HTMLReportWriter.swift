@@ -24,7 +24,7 @@ public enum HTMLReportWriter {
         var body = """
         <h1>Evaluation: \(escape(report.model))</h1>
         <table class="summary">
-        <tr><th>shards</th><td><code>\(escape(report.shards))</code> (split <code>\(escape(report.split))</code>)</td></tr>
+        <tr><th>shards</th><td>\(report.shards.map { "<code>\(escape($0))</code>" }.joined(separator: " + ")) (split <code>\(escape(report.split))</code>)</td></tr>
         <tr><th>model input</th><td><code>\(escape(report.modelInput))</code></td></tr>
         <tr><th>examples</th><td>\(m.examples) (skipped, class not in model: \(report.skippedUnknownClass))</td></tr>
         <tr><th>top-1 accuracy</th><td><b>\(percent(m.top1Accuracy))</b></td></tr>

@@ -18,8 +18,10 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "Model directory holding model.onnx and classes.txt.")
     var model: String
 
-    @Option(help: "Shard directory written by `sketchprep preprocess` (NPY shards + manifest.json).")
-    var shards: String
+    @Option(help: ArgumentHelp(
+        "Shard directory written by `sketchprep preprocess` (NPY shards + manifest.json); repeatable.",
+        discussion: "Several directories are joined by key_id: a drawing already read from an earlier one is skipped."))
+    var shards: [String]
 
     @Option(help: "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).")
     var split = "val"
@@ -48,6 +50,7 @@ struct EvalCommand: ParsableCommand {
     var misclassifiedLimit = 48
 
     func validate() throws {
+        guard !shards.isEmpty else { throw ValidationError("--shards is required") }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
         guard threads >= 0 else { throw ValidationError("--threads must be 0 or more") }
         guard misclassifiedLimit >= 0 else { throw ValidationError("--misclassified-limit must be 0 or more") }
