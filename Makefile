@@ -23,5 +23,18 @@ test: setup
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python
 
+## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on SampleData raw $(CATEGORY)
+preprocess: build
+	@test -f "SampleData/quickdraw/raw/$(CATEGORY).ndjson" || { echo "no SampleData/quickdraw/raw/$(CATEGORY).ndjson" >&2; exit 1; }
+	@$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "SampleData/quickdraw/raw/$(CATEGORY).ndjson" \
+		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
+
+## bench: throughput benchmarks, each next to its Python reference
+bench: bench-preprocess
+
+.PHONY: bench-preprocess
+bench-preprocess: build
+	$(PYTHON) scripts/bench_preprocess.py --input $(SHARED)/quickdraw/raw
+
 clean:
 	rm -rf .build out

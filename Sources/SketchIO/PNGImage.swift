@@ -5,12 +5,16 @@ import SketchCore
 /// Decodes PNG files of any kind to 8-bit gray with libpng's setjmp-free "simplified" API.
 ///
 /// Every PNG variant is accepted: 1/2/4/8/16-bit gray, gray+alpha, RGB, RGBA, palette (with or
-/// without tRNS transparency), interlaced or not. libpng expands the file to 8-bit non-premultiplied
-/// RGBA (`PNG_FORMAT_RGBA`; 16-bit samples are declared sRGB-encoded with
-/// `PNG_IMAGE_FLAG_16BIT_sRGB`, so they are scaled to 8 bits rather than treated as linear light),
-/// then `GrayConversion` composites alpha over white and takes BT.601 luma.
-/// Corrupt, truncated or non-PNG input throws `PNGError` (libpng reports errors without longjmp
-/// escaping into Swift: the simplified API catches them internally).
+/// without tRNS transparency), interlaced or not. Then `GrayConversion` composites alpha over white
+/// and takes BT.601 luma:
+/// - files of up to 8 bits per sample are expanded by libpng to 8-bit non-premultiplied RGBA
+///   (`PNG_FORMAT_RGBA`);
+/// - 16-bit files are read as 16-bit RGBA (`PNG_FORMAT_LINEAR_RGB_ALPHA`, which libpng returns
+///   with premultiplied colour and, for files without gAMA, no gamma change) and reduced to 8 bits
+///   by us, rounding `v * 255 / 65535`. Asking libpng for 8-bit output instead would hit
+///   libpng bug #853 (wrong pixels for Adam7-interlaced 16-bit files, 1.6.39 included).
+/// Corrupt, truncated or non-PNG input throws `PNGError` (the simplified API catches libpng's
+/// errors internally; no longjmp crosses Swift frames).
 public enum PNGImage {
     /// Largest accepted pixel count (guards the RGBA buffer against absurd headers).
     public static let maximumPixelCount = 1 << 28
@@ -32,16 +36,25 @@ public enum PNGImage {
         guard width > 0, height > 0, width * height <= maximumPixelCount else {
             throw PNGError("unsupported image size \(width)x\(height)")
         }
-        image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
-        image.flags |= png_uint_32(PNG_IMAGE_FLAG_16BIT_sRGB)
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = rgba.withUnsafeMutableBytes { raw in
-            png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(width * 4), nil)
-        }
-        guard finished != 0 else { throw PNGError(message(of: &image)) }
-        let gray = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
-            rgba.withUnsafeBufferPointer { GrayConversion.grayOverWhite(rgba: $0, into: buffer) }
-            count = width * height
+        let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
+        let gray: [UInt8]
+        if sixteenBit {
+            // PNG_FORMAT_LINEAR_RGB_ALPHA
+            image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_LINEAR)
+            var rgba = [UInt16](repeating: 0, count: width * height * 4)
+            try finishRead(&image, into: &rgba, componentsPerRow: width * 4)
+            gray = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
+                rgba.withUnsafeBufferPointer { GrayConversion.grayOverWhite(premultipliedRGBA16: $0, into: buffer) }
+                count = width * height
+            }
+        } else {
+            image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)  // PNG_FORMAT_RGBA
+            var rgba = [UInt8](repeating: 0, count: width * height * 4)
+            try finishRead(&image, into: &rgba, componentsPerRow: width * 4)
+            gray = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, count in
+                rgba.withUnsafeBufferPointer { GrayConversion.grayOverWhite(rgba: $0, into: buffer) }
+                count = width * height
+            }
         }
         return GrayImage(width: width, height: height, pixels: gray)
     }
@@ -52,6 +65,15 @@ public enum PNGImage {
             throw PNGError("cannot read file")
         }
         return try decodeGray([UInt8](data))
+    }
+
+    /// Decodes the pixels; `componentsPerRow` is libpng's row stride, counted in samples, not bytes.
+    private static func finishRead<Component>(_ image: inout png_image, into buffer: inout [Component],
+                                              componentsPerRow: Int) throws(PNGError) {
+        let finished = buffer.withUnsafeMutableBytes { raw in
+            png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(componentsPerRow), nil)
+        }
+        guard finished != 0 else { throw PNGError(message(of: &image)) }
     }
 
     private static func message(of image: inout png_image) -> String {

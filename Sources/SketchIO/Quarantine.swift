@@ -25,35 +25,36 @@ public struct RunTally: Equatable, Codable, Sendable, CustomStringConvertible {
 }
 
 /// Collects rejected lines into a quarantine file (verbatim, one per line, written atomically)
-/// and reports each on stderr as `file:line: reason`.
+/// and reports each on stderr as `file:line: reason`. Without a path, lines are only reported
+/// and counted (for read-only analyses such as `parity`).
 ///
 /// Only the first `maximumMessages` rejections are printed; the rest are summarised by
 /// `finish()`, so a badly broken input does not flood the terminal. The quarantine file always
 /// receives all of them, and it is created (possibly empty) on `finish()`.
 public final class QuarantineWriter {
-    /// Where rejected lines go.
-    public let path: String
+    /// Where rejected lines go, or nil when they are only reported and counted.
+    public let path: String?
     /// How many rejections are printed individually.
     public let maximumMessages: Int
-    private let file: AtomicFileWriter
+    private let file: AtomicFileWriter?
     /// Rejected lines so far.
     public private(set) var count = 0
     /// Count of rejections per reason prefix (the reason up to its first `:` or `(`), for reports.
     public private(set) var countsByReason: [String: Int] = [:]
 
-    /// Opens the quarantine file for writing.
-    public init(path: String, maximumMessages: Int = 20) throws {
+    /// Opens the quarantine file for writing (none when `path` is nil).
+    public init(path: String?, maximumMessages: Int = 20) throws {
         self.path = path
         self.maximumMessages = maximumMessages
-        file = try AtomicFileWriter(path: path)
+        file = try path.map { try AtomicFileWriter(path: $0) }
     }
 
     /// Records one rejected line.
     public func add(_ rejected: RejectedLine) throws {
         count += 1
         countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1
-        try file.write(rejected.bytes)
-        try file.write(CollectionOfOne(UInt8(ascii: "\n")))
+        try file?.write(rejected.bytes)
+        try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
         if count <= maximumMessages {
             printToStandardError("rejected \(rejected)")
         }
@@ -61,11 +62,11 @@ public final class QuarantineWriter {
 
     /// Commits the quarantine file and prints how many lines it holds (if any).
     public func finish() throws {
-        try file.commit()
+        try file?.commit()
         if count > maximumMessages {
             printToStandardError("… \(count - maximumMessages) more rejected lines not shown")
         }
-        if count > 0 {
+        if count > 0, let path {
             printToStandardError("\(count) rejected lines written to \(path)")
         }
     }

@@ -37,6 +37,9 @@ public struct ShardingOptions: Sendable, Equatable {
     public var split: DatasetSplit
     /// Feature names for TFRecord output.
     public var tfrecordFeatures: TFRecordFeatureNames
+    /// TFRecord output of 2-D uint8 payloads (gray rasters) as PNG images with the TF image
+    /// feature names instead (see `TFExample.pngImage`).
+    public var storesImagesAsPNG = false
 
     /// Creates options; `examplesPerShard` must be at least 1.
     public init(format: ShardFormat, examplesPerShard: Int, seed: UInt64, split: DatasetSplit,

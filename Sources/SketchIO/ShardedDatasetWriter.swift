@@ -61,8 +61,9 @@ public final class ShardedDatasetWriter {
     }
 
     /// Adds an example. NPY shards need one shape and element type for all examples; the first
-    /// example fixes them and a mismatching one throws ``ShardWriterError``.
-    public func add(_ example: DatasetExample) throws {
+    /// example fixes them and a mismatching one throws ``ShardWriterError``. `split` overrides the
+    /// key_id hash split (a dataset's own train/test directories, e.g. TU-Berlin's).
+    public func add(_ example: DatasetExample, split: SplitName? = nil) throws {
         if options.format == .npy {
             if let shape = itemShape, let dtype = itemDType {
                 guard shape == example.payload.shape, dtype == example.payload.dtype else {
@@ -74,7 +75,7 @@ public final class ShardedDatasetWriter {
                 itemDType = example.payload.dtype
             }
         }
-        examples[options.split.split(forKeyID: example.keyID), default: []].append(example)
+        examples[split ?? options.split.split(forKeyID: example.keyID), default: []].append(example)
     }
 
     /// Shuffles, writes every shard, removes stale ones and reports the files.
@@ -93,7 +94,7 @@ public final class ShardedDatasetWriter {
                 let start = index * options.examplesPerShard
                 let shard = shuffled[start..<min(start + options.examplesPerShard, shuffled.count)]
                 let stem = ShardingOptions.shardStem(split: split, index: index, count: shardCount)
-                for (suffix, bytes) in encode(shard) {
+                for (suffix, bytes) in try encode(shard) {
                     let entry = ShardFileEntry(file: stem + suffix, split: split, examples: shard.count,
                                                bytes: bytes.count, sha256: SHA256.hash(bytes).hexString)
                     if try isComplete(entry) {
@@ -110,7 +111,7 @@ public final class ShardedDatasetWriter {
     }
 
     /// The files of one shard: suffix → bytes.
-    private func encode(_ shard: ArraySlice<DatasetExample>) -> [(String, [UInt8])] {
+    private func encode(_ shard: ArraySlice<DatasetExample>) throws -> [(String, [UInt8])] {
         switch options.format {
         case .npy:
             let shape = [shard.count] + (itemShape ?? [])
@@ -133,6 +134,11 @@ public final class ShardedDatasetWriter {
             var bytes: [UInt8] = []
             let names = options.tfrecordFeatures
             for example in shard {
+                if options.storesImagesAsPNG, case let .uint8(pixels, shape) = example.payload, shape.count == 2 {
+                    bytes += TFRecordWriter.frame(try TFExample.pngImage(pixels: pixels, height: shape[0], width: shape[1],
+                                                                         label: example.label).serialized())
+                    continue
+                }
                 let values: TFExample.Feature
                 switch example.payload {
                 case let .float32(v, _): values = .floats(v)

@@ -8,10 +8,14 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
+            BitmapCommand.self,
+            ContactSheetCommand.self,
             EncodeCommand.self,
             EvalCommand.self,
             ImportBitmapsCommand.self,
+            ParityCommand.self,
             PreprocessCommand.self,
+            RasterCommand.self,
             SimplifyCommand.self,
         ]
     )

@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 
 /// Locations of the shared real data (../shared/data from the repo root, or $SKETCHPREP_SHARED).
 enum SharedData {
@@ -23,12 +24,11 @@ enum SharedData {
         }
     }
 
-    /// Rows `0..<limit` of an official numpy_bitmap file (uint8, shape (N, 784)).
+    /// Rows `0..<limit` of an official numpy_bitmap file (uint8, 784 bytes per row; the shared
+    /// files are shaped (N, 784) or (N, 1, 784)).
     static func officialBitmaps(_ category: String, limit: Int) throws -> [[UInt8]] {
-        let bytes = [UInt8](try Data(contentsOf: root.appendingPathComponent("quickdraw/bitmap/\(category).npy")))
-        // NPY v1: magic(6) version(2) header_len(2, little-endian) header; data follows.
-        let headerLength = Int(bytes[8]) | Int(bytes[9]) << 8
-        let dataStart = 10 + headerLength
-        return (0..<limit).map { row in Array(bytes[(dataStart + row * 784)..<(dataStart + (row + 1) * 784)]) }
+        let array = try NPYReader.read(path: root.appendingPathComponent("quickdraw/bitmap/\(category).npy").path)
+        precondition(array.dtype == .uint8 && array.shape.dropFirst().reduce(1, *) == 784, "unexpected bitmap layout")
+        return (0..<limit).map { row in Array(array.data[(row * 784)..<((row + 1) * 784)]) }
     }
 }

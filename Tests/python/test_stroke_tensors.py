@@ -1,4 +1,5 @@
 """`sketchprep encode` equals an independent numpy implementation of the recipe, bit for bit."""
+import pathlib
 import subprocess
 
 import numpy as np
@@ -68,3 +69,15 @@ def _numpy_save_bytes(array, tmp_path):
     path = tmp_path / "numpy-saved.npy"
     np.save(path, array)
     return path.read_bytes()
+
+
+def test_raw_input_is_simplified_then_encoded(sketchprep, tmp_path):
+    """Raw drawings: `encode` equals the numpy recipe over `sketchprep simplify`'s output."""
+    raw = sorted((pathlib.Path(__file__).resolve().parents[2] / "SampleData" / "quickdraw" / "raw").glob("*.ndjson"))
+    if not raw:
+        pytest.skip("no SampleData raw files")
+    simplified = tmp_path / "simplified.ndjson"
+    subprocess.run([sketchprep, "simplify", *map(str, raw), "--output", str(simplified)], check=True, capture_output=True)
+    ours = encode(sketchprep, raw, tmp_path / "raw.npy")
+    reference = np.stack([book_tensor(s) for _, _, s in read_drawings([simplified])])
+    assert ours.shape == reference.shape and ours.tobytes() == reference.tobytes()

@@ -40,6 +40,7 @@ extension PipelineConfig {
             encode: try parseEncode(top),
             split: try parseSplit(top),
             output: try parseOutput(top, name: name))
+        try config.validateRasterCombination(top)
         if case let .strokes(options) = config.encode, options.length == nil, config.output.format == .npy {
             throw top.error("encode.length", top.value("encode"),
                             "variable-length tensors (null) cannot go into NPY shards; set a length or use output.format: tfrecord")
@@ -86,13 +87,15 @@ extension PipelineConfig {
         guard let node = top.value("encode") else { throw top.error("encode", nil, "missing (it needs at least `kind`)") }
         // Read `kind` first, then check the keys that kind allows.
         let kindOnly = try YAMLSection(node, file: top.file, path: "encode",
-                                       allowed: ["kind", "length", "padding", "truncation"])
+                                       allowed: ["kind", "length", "padding", "truncation"] + RasterEncodeOptions.yamlKeys)
         guard let kind = try kindOnly.choice("kind", of: EncodeKind.self) else {
             throw kindOnly.error("kind", nil, "missing (one of: \(EncodeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         switch kind {
+        case .raster:
+            return .raster(try RasterEncodeOptions(kindOnly))
         case .strokes:
-            let section = kindOnly
+            let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "length", "padding", "truncation"])
             // Absent: the book's 75 rows; `null`: variable length.
             let length = section.has("length") ? try section.int("length", in: 1...100_000) : StrokeTensorOptions.book.length
             return .strokes(StrokeTensorOptions(

@@ -18,11 +18,13 @@ struct PipelineConfig {
 enum SourceKind: String, CaseIterable {
     /// Quick, Draw! NDJSON (raw or simplified; files, directories, `.gz`).
     case quickdrawNDJSON = "quickdraw-ndjson"
+    /// A directory of `<class>/*.png` images, optionally under `train/`, `val/`, `test/` (TU-Berlin).
+    case imageDirectory = "image-directory"
 }
 
 /// Whether drawings need Google's simplification before encoding.
 enum InputFormat: String, CaseIterable {
-    /// Simplify drawings that carry timestamps (raw), keep the others (simplified).
+    /// Simplify drawings detected as raw by `DrawingKind.detect` (a `t` array or a coordinate outside 0–255).
     case auto
     /// Simplify every drawing.
     case raw
@@ -54,11 +56,14 @@ struct FilterStage {
 enum EncodeKind: String, CaseIterable {
     /// Stroke tensors (the book's / TF tutorial's recipe).
     case strokes
+    /// Gray rasters: drawings rendered with cairo, or PNG images resampled (see `RasterEncodeOptions`).
+    case raster
 }
 
 /// `encode:` — how a drawing becomes an example.
 enum EncodeStage {
     case strokes(StrokeTensorOptions)
+    case raster(RasterEncodeOptions)
 }
 
 /// `output:` — where and how shards are written.
@@ -81,6 +86,8 @@ extension PipelineConfig {
                 "padding": .string(options.paddingSide.rawValue),
                 "truncation": .string(options.truncationSide.rawValue),
             ])
+        case let .raster(options):
+            encodeJSON = options.json
         }
         return .object([
             "name": .string(name),

@@ -1,6 +1,7 @@
 import Foundation
 import SketchCore
 import SketchIO
+import SketchRaster
 
 /// What a pipeline run did, for the command's summary.
 struct PipelineOutcome {
@@ -30,28 +31,42 @@ struct PipelineRunner {
         guard !config.source.inputs.isEmpty else {
             throw ValidationFailure("\(pipelineFile): source.inputs is empty and no --input was given")
         }
-        let reader = try QuickDrawReader(inputs: config.source.inputs)
         let directory = config.output.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let sources = try reader.files.map { file in
+        let sourcePaths: [String]
+        let collectExamples: () throws -> Collected
+        switch config.source.kind {
+        case .quickdrawNDJSON:
+            let reader = try QuickDrawReader(inputs: config.source.inputs)
+            sourcePaths = reader.files
+            collectExamples = { try collect(reader) }
+        case .imageDirectory:
+            let images = try imageFiles()
+            sourcePaths = images.map(\.path)
+            collectExamples = { try collectImages(images) }
+        }
+        let sources = try sourcePaths.map { file in
             file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
         }
         let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
-        if !reader.files.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+        if !sourcePaths.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
         }
 
-        let collected = try collect(reader)
+        let collected = try collectExamples()
         let classes = config.filters.categories.isEmpty
             ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             : config.filters.categories
         let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
 
-        let writer = ShardedDatasetWriter(directory: directory, options: ShardingOptions(
+        var sharding = ShardingOptions(
             format: config.output.format, examplesPerShard: config.output.examplesPerShard,
-            seed: config.output.seed, split: config.split))
+            seed: config.output.seed, split: config.split)
+        if case .raster = config.encode { sharding.storesImagesAsPNG = true }
+        let writer = ShardedDatasetWriter(directory: directory, options: sharding)
         for example in collected.examples {
-            try writer.add(DatasetExample(keyID: example.keyID, label: labelOf[example.word]!, payload: example.payload))
+            try writer.add(DatasetExample(keyID: example.keyID, label: labelOf[example.word]!, payload: example.payload),
+                           split: example.split)
         }
         let written = try writer.finish()
 
@@ -76,14 +91,16 @@ struct PipelineRunner {
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
     }
 
-    /// One encoded drawing waiting for its class index.
-    private struct PendingExample {
+    /// One encoded drawing (or image) waiting for its class index.
+    struct PendingExample {
         var keyID: String
         var word: String
         var payload: TensorPayload
+        /// The split the source itself assigns (image split directories); nil: split by key hash.
+        var split: SplitName? = nil
     }
 
-    private struct Collected {
+    struct Collected {
         var examples: [PendingExample] = []
         var read = 0
         var filtered = 0
@@ -97,6 +114,7 @@ struct PipelineRunner {
         let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showProgress)
         var filter = RecordFilter(config.filters)
         var simplifier = Simplifier(options: config.simplification)
+        let encode = drawingEncoder()
         try reader.read(
             onRecord: { record, _ in
                 collected.read += 1
@@ -124,15 +142,21 @@ struct PipelineRunner {
         switch config.source.format {
         case .raw: return true
         case .simplified: return false
-        case .auto: return drawing.strokes.contains { !$0.t.isEmpty }
+        case .auto: return DrawingKind.detect(drawing) == .raw
         }
     }
 
-    private func encode(_ drawing: Drawing) -> TensorPayload {
+    /// The encoding stage as a function (a raster encoder owns one cairo surface for the whole run).
+    private func drawingEncoder() -> (Drawing) -> TensorPayload {
         switch config.encode {
         case let .strokes(options):
-            let tensor = StrokeTensorEncoder.encode(drawing, options: options)
-            return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
+            return { drawing in
+                let tensor = StrokeTensorEncoder.encode(drawing, options: options)
+                return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
+            }
+        case let .raster(options):
+            let renderer = StrokeRenderer(options: options.stroke)
+            return { options.payload(renderer.render($0)) }
         }
     }
 

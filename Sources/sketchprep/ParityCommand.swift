@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import SketchCore
+import SketchIO
+
+/// `sketchprep parity`: how closely our simplification reproduces Google's simplified files.
+struct ParityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parity",
+        abstract: "Compare our raw→simplified output with Google's official simplified drawings.",
+        discussion: """
+        Joins raw and official simplified records by key_id (any order, any files), simplifies the \
+        raw side and compares drawing by drawing. Prints a summary; --report-json / --report-md \
+        write the full report (exact rate, same-point-count rate, deviation histogram, worst \
+        drawings, per-category rates). The official side is held in memory keyed by key_id.
+        """)
+
+    @Option(name: .customLong("raw"), help: "Raw NDJSON input (file, directory, .gz or -); repeatable.")
+    var raw: [String]
+
+    @Option(name: .customLong("simplified"), help: "Official simplified NDJSON input (file, directory or .gz); repeatable.")
+    var simplified: [String]
+
+    @Option(name: .customLong("report-json"), help: "Write the report as JSON here (keys include pairs, exact, exact_rate).")
+    var reportJSON: String?
+
+    @Option(name: .customLong("report-md"), help: "Write the report as Markdown here.")
+    var reportMarkdown: String?
+
+    @Option(name: .customLong("min-exact"), help: "Exit with status 1 when the exact rate (0…1) is below this.")
+    var minimumExactRate: Double?
+
+    @Option(help: "File that receives rejected input lines verbatim. (default: rejected lines are only listed on stderr and counted)")
+    var quarantine: String?
+
+    @Option(name: .customLong("worst"), help: "How many of the worst drawings to list.")
+    var worstCount = 25
+
+    @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
+    var quiet = false
+
+    @OptionGroup(title: "Simplification parameters")
+    var simplification: SimplificationOptionGroup
+
+    func validate() throws {
+        if raw.isEmpty || simplified.isEmpty { throw ValidationError("give at least one --raw and one --simplified input") }
+        if let minimumExactRate, !(0...1).contains(minimumExactRate) {
+            throw ValidationError("--min-exact is a rate between 0 and 1, e.g. 0.94")
+        }
+        if worstCount < 0 { throw ValidationError("--worst must be ≥ 0") }
+    }
+
+    func run() throws {
+        let rawReader = try QuickDrawReader(inputs: raw)
+        let officialReader = try QuickDrawReader(inputs: simplified)
+        if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
+        let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)
+        let options = simplification.options
+        let start = Date()
+
+        var official: [String: (word: String, drawing: Drawing)] = [:]
+        var officialTally = RunTally()
+        var duplicateOfficial = 0
+        try officialReader.read(
+            onRecord: { record, _ in
+                officialTally.read += 1
+                officialTally.written += 1
+                if official.updateValue((record.word, record.drawing), forKey: record.keyID) != nil {
+                    duplicateOfficial += 1
+                }
+            },
+            onRejected: { line in
+                officialTally.read += 1
+                officialTally.rejected += 1
+                try rejects.add(line)
+            })
+
+        var comparison = ParityComparison(worstLimit: worstCount)
+        var simplifier = Simplifier(options: options)
+        var rawTally = RunTally()
+        var unmatchedRaw = 0
+        let progress = ProgressReporter(unit: "raw drawings", totalBytes: rawReader.inputByteCount, enabled: !quiet)
+        try rawReader.read(
+            onRecord: { record, _ in
+                rawTally.read += 1
+                rawTally.written += 1
+                progress.advance()
+                guard let match = official.removeValue(forKey: record.keyID) else {
+                    unmatchedRaw += 1
+                    return
+                }
+                comparison.add(keyID: record.keyID, word: match.word,
+                               ours: simplifier.simplify(record.drawing), official: match.drawing)
+            },
+            onRejected: { line in
+                rawTally.read += 1
+                rawTally.rejected += 1
+                try rejects.add(line)
+            },
+            onProgress: { progress.update(bytesConsumed: $0) })
+        progress.finish()
+        try rejects.finish()
+
+        let report = ParityReport(comparison: comparison, unmatchedRaw: unmatchedRaw,
+                                  unmatchedOfficial: official.count, duplicateOfficial: duplicateOfficial,
+                                  rawTally: rawTally, officialTally: officialTally, options: options,
+                                  seconds: Date().timeIntervalSince(start))
+        print(report.summary)
+        if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
+        if let reportMarkdown {
+            try OutputPaths.createParentDirectory(of: reportMarkdown)
+            try writeAtomically(report.markdown, to: reportMarkdown)
+        }
+        if let minimumExactRate, report.exactRate < minimumExactRate {
+            print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))")
+            throw ExitCode.failure
+        }
+    }
+}

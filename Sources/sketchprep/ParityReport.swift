@@ -1,0 +1,122 @@
+import Foundation
+import SketchCore
+import SketchIO
+
+/// The report of `sketchprep parity`, as JSON (`Encodable`), Markdown and a summary line.
+struct ParityReport: Encodable {
+    /// Per-category counts.
+    struct Category: Encodable {
+        var pairs: Int
+        var exact: Int
+        var exactRate: Double
+
+        enum CodingKeys: String, CodingKey {
+            case pairs, exact
+            case exactRate = "exact_rate"
+        }
+    }
+
+    var pairs: Int
+    var exact: Int
+    var exactRate: Double
+    var samePointCount: Int
+    var samePointCountRate: Double
+    var unmatchedRaw: Int
+    var unmatchedOfficial: Int
+    var duplicateOfficial: Int
+    var rawTally: RunTally
+    var officialTally: RunTally
+    var deviationHistogram: [String: Int]
+    var worst: [ParityComparison.Miss]
+    var categories: [String: Category]
+    var options: [String: String]
+    var seconds: Double
+
+    init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int, duplicateOfficial: Int,
+         rawTally: RunTally, officialTally: RunTally, options: SimplificationOptions, seconds: Double) {
+        pairs = comparison.pairs
+        exact = comparison.exact
+        exactRate = comparison.exactRate
+        samePointCount = comparison.samePointCount
+        samePointCountRate = comparison.samePointCountRate
+        self.unmatchedRaw = unmatchedRaw
+        self.unmatchedOfficial = unmatchedOfficial
+        self.duplicateOfficial = duplicateOfficial
+        self.rawTally = rawTally
+        self.officialTally = officialTally
+        deviationHistogram = comparison.deviationHistogram
+        worst = comparison.worst
+        categories = comparison.byCategory.mapValues {
+            Category(pairs: $0.pairs, exact: $0.exact, exactRate: Double($0.exact) / Double($0.pairs))
+        }
+        self.options = options.reportFields
+        self.seconds = seconds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pairs, exact, worst, categories, options, seconds
+        case exactRate = "exact_rate"
+        case samePointCount = "same_point_count"
+        case samePointCountRate = "same_point_count_rate"
+        case unmatchedRaw = "unmatched_raw"
+        case unmatchedOfficial = "unmatched_official"
+        case duplicateOfficial = "duplicate_official_key_ids"
+        case rawTally = "raw_records"
+        case officialTally = "official_records"
+        case deviationHistogram = "deviation_histogram"
+    }
+
+    /// `12.34 %`.
+    static func percent(_ rate: Double) -> String { String(format: "%.2f %%", rate * 100) }
+
+    /// Histogram buckets in display order.
+    static let bucketOrder = ["0", "1", "2", "3-5", "6-10", ">10", "point count differs"]
+
+    /// A few lines for the terminal.
+    var summary: String {
+        """
+        parity: \(pairs) pairs joined by key_id; exact \(exact) (\(Self.percent(exactRate))); \
+        same point count \(samePointCount) (\(Self.percent(samePointCountRate)))
+        parity: unmatched raw \(unmatchedRaw), unmatched official \(unmatchedOfficial); \
+        raw \(rawTally), official \(officialTally)
+        """
+    }
+
+    /// The Markdown report.
+    var markdown: String {
+        var text = """
+        # Parity: our simplification vs Google's simplified drawings
+
+        | measure | value |
+        |---|---|
+        | pairs joined by key_id | \(pairs) |
+        | exact drawings | \(exact) (\(Self.percent(exactRate))) |
+        | same point count | \(samePointCount) (\(Self.percent(samePointCountRate))) |
+        | unmatched raw / official | \(unmatchedRaw) / \(unmatchedOfficial) |
+        | raw records | \(rawTally) |
+        | official records | \(officialTally) |
+        | options | \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) |
+
+        ## Largest coordinate deviation per drawing
+
+        | deviation | drawings |
+        |---|---|
+
+        """
+        for bucket in Self.bucketOrder {
+            text += "| \(bucket) | \(deviationHistogram[bucket] ?? 0) |\n"
+        }
+        text += "\n## Worst drawings\n\n| key_id | category | kind | point-count difference | max deviation |\n|---|---|---|---|---|\n"
+        for miss in worst {
+            text += "| \(miss.keyID) | \(miss.word) | \(miss.kind) | \(miss.pointCountDifference) | \(miss.maximumDeviation) |\n"
+        }
+        text += "\n## Categories with the lowest exact rate\n\n| category | pairs | exact | rate |\n|---|---|---|---|\n"
+        let lowest = categories.sorted {
+            $0.value.exactRate != $1.value.exactRate ? $0.value.exactRate < $1.value.exactRate : $0.key < $1.key
+        }.prefix(15)
+        for (word, category) in lowest {
+            text += "| \(word) | \(category.pairs) | \(category.exact) | \(Self.percent(category.exactRate)) |\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Python reference side of `make bench` for rasters (one core, single-threaded):
+
+1. 28x28 render rate of Google's `vector_to_raster` recipe in pycairo (the settings of SPEC 4:
+   ARGB32, antialias BEST, round caps/joins, line width 16, padding 16, white on black,
+   one byte per pixel), on the same simplified drawings `sketchprep bench raster` renders.
+2. PNG decode + gray + 256x256 box resize rate with Pillow (`Image.open(...).convert("L")
+   .resize((256, 256), Image.BOX)`), on the same TU-Berlin files, bytes preloaded in memory.
+
+Prints one line per measurement: `<name>: <items> in <seconds> s = <rate> items/s`.
+"""
+import argparse
+import io
+import json
+import pathlib
+import time
+
+import cairo
+import numpy as np
+from PIL import Image
+
+
+def load_drawings(directory, limit):
+    drawings = []
+    for path in sorted(pathlib.Path(directory).glob("*.ndjson")):
+        for line in path.read_text().splitlines():
+            drawings.append([np.array(stroke, dtype=float) for stroke in json.loads(line)["drawing"]])
+            if len(drawings) == limit:
+                return drawings
+    return drawings
+
+
+def render_all(drawings, side=28, line_diameter=16, padding=16):
+    """Google's vector_to_raster, verbatim in its cairo calls (one surface reused)."""
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
+    ctx = cairo.Context(surface)
+    ctx.set_antialias(cairo.ANTIALIAS_BEST)
+    ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+    ctx.set_line_width(line_diameter)
+    total_padding = padding * 2.0 + line_diameter
+    new_scale = float(side) / float(256.0 + total_padding)
+    ctx.scale(new_scale, new_scale)
+    ctx.translate(total_padding / 2.0, total_padding / 2.0)
+    out = []
+    for strokes in drawings:
+        ctx.set_source_rgb(0, 0, 0)
+        ctx.paint()
+        bbox = np.hstack(strokes).max(axis=1)
+        offset = ((256.0, 256.0) - bbox) / 2.0
+        offset = offset.reshape(-1, 1)
+        ctx.set_source_rgb(1, 1, 1)
+        for xv, yv in (stroke + offset for stroke in strokes):
+            ctx.move_to(xv[0], yv[0])
+            for x, y in zip(xv, yv):
+                ctx.line_to(x, y)
+            ctx.stroke()
+        out.append(np.copy(np.asarray(surface.get_data())[::4]))
+    return out
+
+
+def report(name, count, seconds):
+    print(f"{name}: {count} in {seconds:.3f} s = {count / seconds:,.0f} items/s", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", default="../shared/data", help="shared data directory")
+    parser.add_argument("--drawings", type=int, default=7100, help="simplified drawings to render")
+    parser.add_argument("--images", type=int, default=3200, help="TU-Berlin PNGs to decode and resize")
+    parser.add_argument("--size", type=int, default=256, help="resize target side")
+    args = parser.parse_args()
+    shared = pathlib.Path(args.shared)
+
+    drawings = load_drawings(shared / "quickdraw" / "simplified", args.drawings)
+    start = time.perf_counter()
+    render_all(drawings)
+    report("pycairo render 28x28", len(drawings), time.perf_counter() - start)
+
+    files = sorted((shared / "tuberlin").glob("*/*/*.png"))[: args.images]
+    blobs = [f.read_bytes() for f in files]
+    start = time.perf_counter()
+    for blob in blobs:
+        Image.open(io.BytesIO(blob)).convert("L").resize((args.size, args.size), Image.BOX)
+    report(f"PIL decode+box {args.size}x{args.size}", len(blobs), time.perf_counter() - start)
+
+
+if __name__ == "__main__":
+    main()
