@@ -29,6 +29,10 @@ preprocess: build
 	@$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "SampleData/quickdraw/raw/$(CATEGORY).ndjson" \
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
 
+## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
+eval: build
+	@scripts/eval.sh $(BIN) $(SHARED)
+
 ## bench: throughput benchmarks, each next to its Python reference
 bench: bench-preprocess
 

@@ -90,14 +90,17 @@ def main():
     seed_everything(args.seed, args.threads)
     chosen = most_drawn_classes(args.shards, args.top_classes) if args.top_classes else None
     train, classes = load_splits(args.shards, "train", chosen)
-    val, _ = load_splits(args.shards, "val", classes)
+    try:
+        val, _ = load_splits(args.shards, "val", classes)
+    except (FileNotFoundError, ValueError):  # e.g. TU-Berlin: train/test only; the test split is never looked at here
+        val = None
     train_x = torch.from_numpy(train.features).reshape(-1, *input_shape)
     train_y = torch.from_numpy(train.labels)
     if args.max_per_class:
         keep = torch.cat([torch.nonzero(train_y == c).flatten()[:args.max_per_class] for c in range(len(classes))]).sort().values
         train_x, train_y = train_x[keep], train_y[keep]
-    val_x = torch.from_numpy(val.features).reshape(-1, *input_shape)
-    val_y = torch.from_numpy(val.labels)
+    val_x = torch.from_numpy(val.features).reshape(-1, *input_shape) if val else torch.zeros(0, *input_shape)
+    val_y = torch.from_numpy(val.labels) if val else torch.zeros(0, dtype=torch.int64)
     print(f"{args.model}: {len(classes)} classes, {len(train_x)} train, {len(val_x)} val, {epochs} epochs", file=sys.stderr)
 
     network = factory(len(classes))
@@ -123,7 +126,7 @@ def main():
             correct += int((logits.argmax(1) == train_y[index]).sum())
         record = {"epoch": epoch, "loss": round(total_loss / len(order), 5),
                   "train_accuracy_running": round(correct / len(order), 5),
-                  "val_accuracy": round(accuracy(network, val_x, val_y), 5),
+                  "val_accuracy": round(accuracy(network, val_x, val_y), 5) if len(val_x) else None,
                   "seconds": round(time.time() - started, 1)}
         history.append(record)
         print(json.dumps(record), file=sys.stderr)
