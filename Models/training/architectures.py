@@ -43,7 +43,9 @@ class BitmapCNN(nn.Module):
 
 class SketchCNN(nn.Module):
     """The book's TU-Berlin CNN: Conv 16 7×7 stride 3 → pool → 32 5×5 → pool → 64 5×5 → pool →
-    128 5×5 → pool → Dense 512 → Dense softmax. Input (N, 1, 256, 256), white background = 1.0."""
+    128 5×5 → pool → Dense 512 → Dense softmax. Input (N, 1, 256, 256), white background = 1.0
+    (the book's input, unchanged); the first step inside the network is 1 − x, so that the mostly
+    white paper is zero and only ink activates the convolutions (without it training stalls at chance)."""
 
     def __init__(self, classes):
         super().__init__()
@@ -57,7 +59,7 @@ class SketchCNN(nn.Module):
                                         nn.Dropout(0.5), nn.Linear(512, classes))
 
     def forward(self, image):
-        return self.classifier(self.features(image))
+        return self.classifier(self.features(1.0 - image))
 
 
 class WithSoftmax(nn.Module):

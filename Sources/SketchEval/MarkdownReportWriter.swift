@@ -9,7 +9,7 @@ public enum MarkdownReportWriter {
         var lines = [
             "# Evaluation: \(report.model)", "",
             "| | |", "|---|---|",
-            "| shards | \(report.shards.map { "`\($0)`" }.joined(separator: " + ")) (split `\(report.split)`, joined by key_id) |",
+            "| shards | \(report.shards.map { "`\($0)`" }.joined(separator: " + ")) (split `\(report.split)`\(report.shards.count > 1 ? ", joined by key_id, first wins" : "")) |",
             "| model input | `\(report.modelInput)` |",
             "| examples | \(m.examples) (skipped, class not in model: \(report.skippedUnknownClass)) |",
             "| top-1 accuracy | **\(percent(m.top1Accuracy))** |",
