@@ -33,12 +33,17 @@ preprocess: build
 eval: build
 	@scripts/eval.sh $(BIN) $(SHARED)
 
-## bench: throughput benchmarks, each next to its Python reference
-bench: bench-preprocess
-
-.PHONY: bench-preprocess
-bench-preprocess: build
-	$(PYTHON) scripts/bench_preprocess.py --input $(SHARED)/quickdraw/raw
-
 clean:
 	rm -rf .build out
+
+## parity: our simplification vs Google's simplified files (shared data, else SampleData); reports in out/parity/
+QUICKDRAW := $(if $(wildcard $(SHARED)/quickdraw/raw),$(SHARED)/quickdraw,SampleData/quickdraw)
+parity: build
+	$(BIN) parity --raw $(QUICKDRAW)/raw --simplified $(QUICKDRAW)/simplified \
+	  --report-json out/parity/parity.json --report-md out/parity/parity.md
+
+## bench: throughput and peak-memory benchmarks (release build, one command per line)
+bench: build
+	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
+	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
+	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)

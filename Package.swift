@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "SketchCore"),
         // zlib, for streaming .gz input.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
+        .systemLibrary(name: "CMalloc"),
         // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
         .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib", "CPNG"]),
         // libpng (PNG decode/encode in SketchIO) and cairo (vector rendering in SketchRaster).
@@ -34,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchRaster", "SketchEval",
+                "SketchCore", "SketchIO", "SketchRaster", "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -7,12 +7,14 @@
 2. PNG decode + gray + 256x256 box resize rate with Pillow (`Image.open(...).convert("L")
    .resize((256, 256), Image.BOX)`), on the same TU-Berlin files, bytes preloaded in memory.
 
-Prints one line per measurement: `<name>: <items> in <seconds> s = <rate> items/s`.
+With --sketchprep BIN it first runs `BIN bench raster --json` on the same data and prints the two
+sides next to each other. Every measurement is the fastest of --repeats runs, inputs preloaded.
 """
 import argparse
 import io
 import json
 import pathlib
+import subprocess
 import time
 
 import cairo
@@ -59,8 +61,13 @@ def render_all(drawings, side=28, line_diameter=16, padding=16):
     return out
 
 
-def report(name, count, seconds):
-    print(f"{name}: {count} in {seconds:.3f} s = {count / seconds:,.0f} items/s", flush=True)
+def fastest(work, repeats):
+    best = float("inf")
+    for _ in range(max(1, repeats)):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def main():
@@ -69,20 +76,38 @@ def main():
     parser.add_argument("--drawings", type=int, default=7100, help="simplified drawings to render")
     parser.add_argument("--images", type=int, default=3200, help="TU-Berlin PNGs to decode and resize")
     parser.add_argument("--size", type=int, default=256, help="resize target side")
+    parser.add_argument("--repeats", type=int, default=3, help="keep the fastest of this many runs")
+    parser.add_argument("--sketchprep", help="sketchprep binary to run `bench raster` with on the same inputs")
     args = parser.parse_args()
     shared = pathlib.Path(args.shared)
 
-    drawings = load_drawings(shared / "quickdraw" / "simplified", args.drawings)
-    start = time.perf_counter()
-    render_all(drawings)
-    report("pycairo render 28x28", len(drawings), time.perf_counter() - start)
+    swift = None
+    if args.sketchprep:
+        swift = json.loads(subprocess.run(
+            [args.sketchprep, "bench", "raster", "--json", "--shared", str(shared), "--drawings", str(args.drawings),
+             "--images", str(args.images), "--size", str(args.size), "--repeats", str(args.repeats)],
+            check=True, capture_output=True, text=True).stdout)
 
+    drawings = load_drawings(shared / "quickdraw" / "simplified", args.drawings)
+    render_seconds = fastest(lambda: render_all(drawings), args.repeats)
     files = sorted((shared / "tuberlin").glob("*/*/*.png"))[: args.images]
     blobs = [f.read_bytes() for f in files]
-    start = time.perf_counter()
-    for blob in blobs:
-        Image.open(io.BytesIO(blob)).convert("L").resize((args.size, args.size), Image.BOX)
-    report(f"PIL decode+box {args.size}x{args.size}", len(blobs), time.perf_counter() - start)
+
+    def decode_all():
+        for blob in blobs:
+            Image.open(io.BytesIO(blob)).convert("L").resize((args.size, args.size), Image.BOX)
+
+    decode_seconds = fastest(decode_all, args.repeats)
+    rows = [("render 28x28 (Google recipe)", "render_28", len(drawings), render_seconds, "pycairo"),
+            (f"PNG decode + box {args.size}x{args.size}", "png_decode_resample", len(blobs), decode_seconds, "Pillow")]
+    for title, key, count, seconds, reference in rows:
+        python_rate = count / seconds
+        line = f"{title}: {reference} {python_rate:,.0f}/s ({count} in {seconds:.3f} s)"
+        if swift:
+            ours = swift[key]
+            line += f" | sketchprep {ours['per_second']:,.0f}/s ({ours['items']} in {ours['seconds']:.3f} s)"
+            line += f" | {ours['per_second'] / python_rate:.2f}x"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

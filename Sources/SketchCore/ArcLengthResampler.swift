@@ -6,16 +6,19 @@ import Darwin
 
 /// Step 3 of the simplification: places points at a fixed spacing along a stroke's path.
 ///
-/// Both methods emit the first point, then one point per `step` of arc length strictly before
+/// Every method emits the first point, then one point per `step` of arc length strictly before
 /// the path's end, then the original last point. A one-point stroke becomes two identical
-/// points; a stroke of zero length becomes its first and last point. Segment lengths use the C
-/// library's `hypot`, as numpy does, so results agree bit for bit with the Python reference.
+/// points; a stroke of zero length becomes its first and last point. Each method evaluates its
+/// formulas in the order of the Python reading it reproduces (docs/parity.md): `.lerp` with
+/// `sqrt(dx² + dy²)` lengths, `.interpolated` with the C library's `hypot` (numpy's), `.carried`
+/// with Python's `math.hypot`, so results agree with them bit for bit.
 public struct ArcLengthResampler: Sendable {
     /// Placement method (`.none` copies the input).
     public var method: SimplificationOptions.Resampling
     /// Spacing between emitted points.
     public var step: Double
     private var cumulative: [Double] = []
+    private var lengths: [Double] = []
 
     /// Creates a resampler.
     public init(method: SimplificationOptions.Resampling, step: Double) {
@@ -39,10 +42,64 @@ public struct ArcLengthResampler: Sendable {
         case .none:
             outX.append(contentsOf: x)
             outY.append(contentsOf: y)
+        case .lerp:
+            lerp(x: x, y: y, outX: &outX, outY: &outY)
         case .interpolated:
             interpolate(x: x, y: y, outX: &outX, outY: &outY)
         case .carried:
             carry(x: x, y: y, outX: &outX, outY: &outY)
+        }
+    }
+
+    /// Samples at `t = j·step < L`; in segment i, `u = (t − c[i]) / seg[i]` and the point is
+    /// `x[i]·(1 − u) + x[i+1]·u` (the reference's numpy expression, evaluated in that order).
+    private mutating func lerp(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
+        let count = x.count
+        lengths.removeAll(keepingCapacity: true)
+        cumulative.removeAll(keepingCapacity: true)
+        cumulative.append(0)
+        var total = 0.0
+        for index in 0..<(count - 1) {
+            let dx = x[index + 1] - x[index]
+            let dy = y[index + 1] - y[index]
+            let length = (dx * dx + dy * dy).squareRoot()
+            lengths.append(length)
+            total += length
+            cumulative.append(total)
+        }
+        if total == 0 {
+            outX.append(contentsOf: [x[0], x[count - 1]])
+            outY.append(contentsOf: [y[0], y[count - 1]])
+            return
+        }
+        var sampleCount = 0
+        while Double(sampleCount) * step < total { sampleCount += 1 }
+        outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
+        outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
+        let step = self.step
+        cumulative.withUnsafeBufferPointer { c in
+            lengths.withUnsafeBufferPointer { lengths in
+                x.withUnsafeBufferPointer { x in
+                    y.withUnsafeBufferPointer { y in
+                        outX.withUnsafeMutableBufferPointer { outX in
+                            outY.withUnsafeMutableBufferPointer { outY in
+                                var segment = 0
+                                for sampleIndex in 0..<sampleCount {
+                                    let t = Double(sampleIndex) * step
+                                    // The last segment with c[i] <= t (numpy's searchsorted(side="right") − 1).
+                                    while c[segment + 1] <= t { segment += 1 }
+                                    let fraction = (t - c[segment]) / lengths[segment]
+                                    let complement = 1.0 - fraction
+                                    outX[sampleIndex] = x[segment] * complement + x[segment + 1] * fraction
+                                    outY[sampleIndex] = y[segment] * complement + y[segment + 1] * fraction
+                                }
+                                outX[sampleCount] = x[count - 1]
+                                outY[sampleCount] = y[count - 1]
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -61,28 +118,55 @@ public struct ArcLengthResampler: Sendable {
             outY.append(contentsOf: [y[0], y[count - 1]])
             return
         }
+        var sampleCount = 0
+        while Double(sampleCount) * step < total { sampleCount += 1 }
+        outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
+        outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         cumulative.withUnsafeBufferPointer { c in
-            // t_j = j·step (numpy's arange) for j while t_j < total; segment i is the last with c[i] <= t.
-            var segment = 0
-            var sampleIndex = 0
-            while true {
-                let t = Double(sampleIndex) * step
-                if !(t < total) { break }
-                while c[segment + 1] <= t { segment += 1 }
-                if c[segment] == t {
-                    outX.append(x[segment])
-                    outY.append(y[segment])
-                } else {
-                    let run = c[segment + 1] - c[segment]
-                    let offset = t - c[segment]
-                    outX.append((x[segment + 1] - x[segment]) / run * offset + x[segment])
-                    outY.append((y[segment + 1] - y[segment]) / run * offset + y[segment])
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    outX.withUnsafeMutableBufferPointer { outX in
+                        outY.withUnsafeMutableBufferPointer { outY in
+                            Self.interpolate(c: c, x: x, y: y, step: step, sampleCount: sampleCount,
+                                             outX: outX, outY: outY)
+                        }
+                    }
                 }
-                sampleIndex += 1
             }
         }
-        outX.append(x[count - 1])
-        outY.append(y[count - 1])
+    }
+
+    /// Fills `outX`/`outY` (sampleCount + 1 slots) with the samples and the original last point.
+    ///
+    /// t_j = j·step (numpy's arange); segment i is the last with c[i] <= t_j; the value is X[i]
+    /// when t_j == c[i], else slope·(t_j − c[i]) + X[i] with the slope of segment i computed
+    /// once, exactly as np.interp does.
+    private static func interpolate(c: UnsafeBufferPointer<Double>, x: UnsafeBufferPointer<Double>,
+                                    y: UnsafeBufferPointer<Double>, step: Double, sampleCount: Int,
+                                    outX: UnsafeMutableBufferPointer<Double>, outY: UnsafeMutableBufferPointer<Double>) {
+        var segment = 0
+        var slopeX = 0.0, slopeY = 0.0
+        var slopeSegment = -1
+        for sampleIndex in 0..<sampleCount {
+            let t = Double(sampleIndex) * step
+            while c[segment + 1] <= t { segment += 1 }
+            let start = c[segment]
+            if start == t {
+                outX[sampleIndex] = x[segment]
+                outY[sampleIndex] = y[segment]
+                continue
+            }
+            if slopeSegment != segment {
+                let run = c[segment + 1] - start
+                slopeX = (x[segment + 1] - x[segment]) / run
+                slopeY = (y[segment + 1] - y[segment]) / run
+                slopeSegment = segment
+            }
+            outX[sampleIndex] = slopeX * (t - start) + x[segment]
+            outY[sampleIndex] = slopeY * (t - start) + y[segment]
+        }
+        outX[sampleCount] = x[x.count - 1]
+        outY[sampleCount] = y[y.count - 1]
     }
 
     /// Segment walk carrying the distance still needed to the next sample.
@@ -94,7 +178,7 @@ public struct ArcLengthResampler: Sendable {
         for index in 0..<(count - 1) {
             let dx = x[index + 1] - x[index]
             let dy = y[index + 1] - y[index]
-            let length = hypot(dx, dy)
+            let length = PythonHypot.hypot(dx, dy)
             var position = needed
             while position <= length {
                 let fraction = position / length

@@ -9,8 +9,9 @@ import Darwin
 /// Between two kept points, the interior point farthest from the chord is kept when its
 /// distance is strictly greater than `epsilon` (the first one wins ties), and both halves are
 /// processed the same way; the end points are always kept. Iterative, with reusable buffers.
-/// The line distance is `|dx·(a.y − p.y) − dy·(a.x − p.x)| / hypot(dx, dy)`, evaluated in that
-/// order so it agrees bit for bit with the Python reference.
+/// The line distance is `|dx·(a.y − p.y) − dy·(a.x − p.x)| / sqrt(dx·dx + dy·dy)`, and with
+/// coincident ends `sqrt(px·px + py·py)` to the end point, each evaluated in exactly that order
+/// so it agrees bit for bit with the parity reference (docs/parity.md).
 public struct RamerDouglasPeucker: Sendable {
     /// Tolerance; points at exactly `epsilon` are dropped.
     public var epsilon: Double
@@ -24,14 +25,14 @@ public struct RamerDouglasPeucker: Sendable {
         self.distance = distance
     }
 
-    /// Sets `keep[i]` for every point of the polyline `x`/`y` that survives (`keep` is resized).
-    public mutating func markKept(x: [Double], y: [Double], keep: inout [Bool]) {
+    /// Replaces `kept` with the indices of the points of the polyline `x`/`y` that survive, in
+    /// increasing order (the two end points included).
+    public mutating func keptIndices(x: [Double], y: [Double], into kept: inout [Int]) {
         let count = x.count
-        keep.removeAll(keepingCapacity: true)
-        keep.append(contentsOf: repeatElement(false, count: count))
+        kept.removeAll(keepingCapacity: true)
         guard count > 0 else { return }
-        keep[0] = true
-        keep[count - 1] = true
+        kept.append(0)
+        if count > 1 { kept.append(count - 1) }
         stack.removeAll(keepingCapacity: true)
         stack.append((0, count - 1))
         x.withUnsafeBufferPointer { x in
@@ -40,13 +41,14 @@ public struct RamerDouglasPeucker: Sendable {
                     guard end - start >= 2 else { continue }
                     let (farthest, maximum) = farthestPoint(x: x, y: y, start: start, end: end)
                     if maximum > epsilon {
-                        keep[farthest] = true
+                        kept.append(farthest)
                         stack.append((start, farthest))
                         stack.append((farthest, end))
                     }
                 }
             }
         }
+        kept.sort()
     }
 
     /// The first interior point at the largest distance from the chord `start`–`end`, and that distance.
@@ -55,21 +57,30 @@ public struct RamerDouglasPeucker: Sendable {
                                start: Int, end: Int) -> (Int, Double) {
         let ax = x[start], ay = y[start]
         let dx = x[end] - ax, dy = y[end] - ay
-        let chord = hypot(dx, dy)
+        let chord = (dx * dx + dy * dy).squareRoot()
         var best = start + 1
         var maximum = -Double.infinity
         switch distance {
         case .line where chord != 0:
+            // The quotient |cross| / chord is monotonic in |cross|, so a point can only raise the
+            // maximum distance when its |cross| exceeds the largest seen; dividing only then gives
+            // the same first maximum as dividing at every point.
+            var largestCross = -1.0
             for index in (start + 1)..<end {
-                let value = abs(dx * (ay - y[index]) - dy * (ax - x[index])) / chord
-                if value > maximum {
-                    maximum = value
-                    best = index
+                let cross = abs(dx * (ay - y[index]) - dy * (ax - x[index]))
+                if cross > largestCross {
+                    largestCross = cross
+                    let value = cross / chord
+                    if value > maximum {
+                        maximum = value
+                        best = index
+                    }
                 }
             }
         case .line:
             for index in (start + 1)..<end {
-                let value = hypot(x[index] - ax, y[index] - ay)
+                let px = x[index] - ax, py = y[index] - ay
+                let value = (px * px + py * py).squareRoot()
                 if value > maximum {
                     maximum = value
                     best = index

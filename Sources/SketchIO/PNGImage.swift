@@ -7,7 +7,9 @@ import SketchCore
 /// Every PNG variant is accepted: 1/2/4/8/16-bit gray, gray+alpha, RGB, RGBA, palette (with or
 /// without tRNS transparency), interlaced or not. Then `GrayConversion` composites alpha over white
 /// and takes BT.601 luma:
-/// - files of up to 8 bits per sample are expanded by libpng to 8-bit non-premultiplied RGBA
+/// - gray files of up to 8 bits without transparency are read as gray (`PNG_FORMAT_GRAY`: the
+///   samples themselves, 1/2/4-bit ones scaled to 0–255; no luma or compositing is involved);
+/// - other files of up to 8 bits per sample are expanded by libpng to 8-bit non-premultiplied RGBA
 ///   (`PNG_FORMAT_RGBA`);
 /// - 16-bit files are read as 16-bit RGBA (`PNG_FORMAT_LINEAR_RGB_ALPHA`, which libpng returns
 ///   with premultiplied colour and, for files without gAMA, no gamma change) and reduced to 8 bits
@@ -38,7 +40,12 @@ public enum PNGImage {
         }
         let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
         let gray: [UInt8]
-        if sixteenBit {
+        if image.format == png_uint_32(PNG_FORMAT_GRAY) {
+            // 8-bit (or less) gray without transparency: libpng hands the samples over unchanged.
+            var samples = [UInt8](repeating: 0, count: width * height)
+            try finishRead(&image, into: &samples, componentsPerRow: width)
+            gray = samples
+        } else if sixteenBit {
             // PNG_FORMAT_LINEAR_RGB_ALPHA
             image.format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA | PNG_FORMAT_FLAG_LINEAR)
             var rgba = [UInt16](repeating: 0, count: width * height * 4)

@@ -23,14 +23,19 @@ public struct LineParseError: Error, Equatable, Sendable, CustomStringConvertibl
 /// a `LineParseError` whose reason names what was wrong and where.
 ///
 /// The parser keeps scratch buffers between lines, so reuse one instance for a whole stream.
+/// With `keepsTimestamps == false`, `t` arrays are still checked but not stored (strokes get
+/// an empty `t`), which saves work when only coordinates are needed.
 public struct QuickDrawLineParser {
+    /// Whether strokes keep their `t` arrays.
+    public var keepsTimestamps: Bool
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var ts: [Double] = []
     private var stringScratch: [UInt8] = []
 
     /// Creates a parser.
-    public init() {
+    public init(keepsTimestamps: Bool = true) {
+        self.keepsTimestamps = keepsTimestamps
         xs.reserveCapacity(4096)
         ys.reserveCapacity(4096)
         ts.reserveCapacity(4096)
@@ -156,6 +161,6 @@ public struct QuickDrawLineParser {
         if hasTimes && ts.count != xs.count {
             throw LineParseError("stroke \(number): x has \(xs.count) values but t has \(ts.count)")
         }
-        return Stroke(x: Array(xs), y: Array(ys), t: hasTimes ? Array(ts) : [])
+        return Stroke(x: Array(xs), y: Array(ys), t: hasTimes && keepsTimestamps ? Array(ts) : [])
     }
 }

@@ -24,6 +24,8 @@ public struct QuickDrawReader: Sendable {
     public let files: [String]
     /// Longest line accepted; longer lines are rejected with their first this-many bytes.
     public var maximumLineLength = 64 << 20
+    /// Whether records keep their strokes' `t` arrays (they are validated either way).
+    public var keepsTimestamps = true
 
     /// Expands `inputs`; throws `InputError` for a path that does not exist or a directory
     /// without NDJSON files.
@@ -81,7 +83,7 @@ public struct QuickDrawReader: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        var parser = QuickDrawLineParser()
+        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         var finishedBytes = 0
         for file in files {
             let source: ByteSource

@@ -33,13 +33,14 @@ public struct SHA256: Sendable {
             pending.append(contentsOf: buffer[0..<take])
             i = take
             if pending.count == 64 {
-                pending.withUnsafeBufferPointer { compress($0.baseAddress!) }
+                pending.withUnsafeBufferPointer { compress($0.baseAddress!, count: 1) }
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        while i + 64 <= buffer.count {
-            compress(buffer.baseAddress! + i)
-            i += 64
+        let wholeBlocks = (buffer.count - i) / 64
+        if wholeBlocks > 0 {
+            compress(buffer.baseAddress! + i, count: wholeBlocks)
+            i += 64 * wholeBlocks
         }
         if i < buffer.count { pending.append(contentsOf: buffer[i...]) }
     }
@@ -51,10 +52,7 @@ public struct SHA256: Sendable {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBufferPointer { buf in
-            var offset = 0
-            while offset < buf.count { compress(buf.baseAddress! + offset); offset += 64 }
-        }
+        tail.withUnsafeBufferPointer { compress($0.baseAddress!, count: $0.count / 64) }
         pending.removeAll()
         let s = state
         var bytes: [UInt8] = []
@@ -90,33 +88,37 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    /// Processes one 64-byte block at `block`.
-    private mutating func compress(_ block: UnsafePointer<UInt8>) {
+    /// Processes `count` consecutive 64-byte blocks starting at `blocks`.
+    private mutating func compress(_ blocks: UnsafePointer<UInt8>, count: Int) {
         @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+        var (h0, h1, h2, h3, h4, h5, h6, h7) = state
         SHA256.k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                for i in 0..<16 {
-                    w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
-                        | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+                for blockIndex in 0..<count {
+                    let block = blocks + 64 * blockIndex
+                    for i in 0..<16 {
+                        w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16
+                            | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+                    }
+                    for i in 16..<64 {
+                        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    }
+                    var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+                    for i in 0..<64 {
+                        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                        let ch = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+                        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                        let maj = (a & b) ^ (a & c) ^ (b & c)
+                        h = g; g = f; f = e; e = d &+ t1
+                        d = c; c = b; b = a; a = t1 &+ s0 &+ maj
+                    }
+                    h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
                 }
-                for i in 16..<64 {
-                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                }
-                var (a, b, c, d, e, f, g, h) = state
-                for i in 0..<64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-                }
-                state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                         state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
             }
         }
+        state = (h0, h1, h2, h3, h4, h5, h6, h7)
     }
 }

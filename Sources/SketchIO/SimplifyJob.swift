@@ -18,7 +18,7 @@ public struct SimplifyResult: Sendable {
 ///
 /// Streams: one record in memory at a time, so memory stays flat whatever the input size.
 public struct SimplifyJob {
-    /// Inputs as given to `QuickDrawReader`.
+    /// The inputs (timestamps are not read: the output has none).
     public var reader: QuickDrawReader
     /// Output file (written atomically).
     public var outputPath: String
@@ -33,6 +33,7 @@ public struct SimplifyJob {
     public init(reader: QuickDrawReader, outputPath: String, quarantinePath: String,
                 options: SimplificationOptions = .google, showsProgress: Bool = true) {
         self.reader = reader
+        self.reader.keepsTimestamps = false
         self.outputPath = outputPath
         self.quarantinePath = quarantinePath
         self.options = options

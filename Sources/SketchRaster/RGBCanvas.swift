@@ -4,6 +4,8 @@ import SketchCore
 /// A white cairo RGB24 canvas for diagnostic pictures: sketches fitted into boxes, gray rasters,
 /// short text labels (cairo's "toy" text API, default sans font).
 public final class RGBCanvas {
+    /// Largest side cairo image surfaces support.
+    public static let maximumSide = 32767
     /// Canvas width in pixels.
     public let width: Int
     /// Canvas height in pixels.
@@ -13,10 +15,12 @@ public final class RGBCanvas {
 
     /// Creates a canvas filled with white.
     public init(width: Int, height: Int) {
-        precondition(width > 0 && height > 0, "canvas size must be positive")
+        precondition((1...Self.maximumSide).contains(width) && (1...Self.maximumSide).contains(height),
+                     "canvas sides must be in 1...\(Self.maximumSide)")
         self.width = width
         self.height = height
         surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
+        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "cairo could not allocate the canvas")
         context = cairo_create(surface)
         cairo_set_source_rgb(context, 1, 1, 1)
         cairo_paint(context)

@@ -13,6 +13,8 @@ import SketchCore
 ///
 /// One renderer owns one cairo surface: reuse it for many drawings, do not share it across threads.
 public final class StrokeRenderer {
+    /// Largest side cairo image surfaces support.
+    public static let maximumSide = 32767
     /// The geometry and colours this renderer was created with.
     public let options: StrokeRenderOptions
     private let surface: OpaquePointer
@@ -22,9 +24,10 @@ public final class StrokeRenderer {
 
     /// Creates a renderer (allocates the cairo surface).
     public init(options: StrokeRenderOptions) {
-        precondition(options.side > 0, "raster side must be positive")
+        precondition((1...Self.maximumSide).contains(options.side), "raster side must be in 1...\(Self.maximumSide)")
         self.options = options
         surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(options.side), Int32(options.side))
+        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "cairo could not allocate the surface")
         context = cairo_create(surface)
         (ink, background) = options.polarity == .whiteOnBlack ? (1, 0) : (0, 1)
         cairo_set_antialias(context, CAIRO_ANTIALIAS_BEST)
@@ -91,7 +94,7 @@ public final class StrokeRenderer {
         cairo_surface_flush(surface)
         let side = options.side
         let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let data = cairo_image_surface_get_data(surface)!
         for row in 0..<side {
             let words = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
             for column in 0..<side {

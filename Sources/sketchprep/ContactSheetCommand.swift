@@ -31,6 +31,11 @@ struct ContactSheetCommand: ParsableCommand {
 
     func validate() throws {
         guard limit > 0, columns > 0, cell > 8 else { throw ValidationError("--limit and --columns must be > 0, --cell > 8") }
+        let rows = (limit + columns - 1) / columns
+        guard columns * cell <= RGBCanvas.maximumSide, rows * (cell + ContactSheet(columns: columns, cellSide: cell).labelHeight)
+                <= RGBCanvas.maximumSide else {
+            throw ValidationError("the sheet would exceed \(RGBCanvas.maximumSide) pixels; lower --limit, --columns or --cell")
+        }
     }
 
     func run() throws {

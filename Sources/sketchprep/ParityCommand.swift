@@ -36,6 +36,9 @@ struct ParityCommand: ParsableCommand {
     @Option(name: .customLong("worst"), help: "How many of the worst drawings to list.")
     var worstCount = 25
 
+    @Option(name: .customLong("overlays"), help: "Write PNG overlays of the worst drawings (official blue, ours orange) into this directory and link them from --report-md.")
+    var overlaysDirectory: String?
+
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
     var quiet = false
 
@@ -51,7 +54,8 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
-        let rawReader = try QuickDrawReader(inputs: raw)
+        var rawReader = try QuickDrawReader(inputs: raw)
+        rawReader.keepsTimestamps = false
         let officialReader = try QuickDrawReader(inputs: simplified)
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)
@@ -79,6 +83,7 @@ struct ParityCommand: ParsableCommand {
         var simplifier = Simplifier(options: options)
         var rawTally = RunTally()
         var unmatchedRaw = 0
+        var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
         let progress = ProgressReporter(unit: "raw drawings", totalBytes: rawReader.inputByteCount, enabled: !quiet)
         try rawReader.read(
             onRecord: { record, _ in
@@ -89,8 +94,9 @@ struct ParityCommand: ParsableCommand {
                     unmatchedRaw += 1
                     return
                 }
-                comparison.add(keyID: record.keyID, word: match.word,
-                               ours: simplifier.simplify(record.drawing), official: match.drawing)
+                let ours = simplifier.simplify(record.drawing)
+                comparison.add(keyID: record.keyID, word: match.word, ours: ours, official: match.drawing)
+                overlays?.add(keyID: record.keyID, ours: ours, official: match.drawing, comparison: comparison)
             },
             onRejected: { line in
                 rawTally.read += 1
@@ -107,9 +113,10 @@ struct ParityCommand: ParsableCommand {
                                   seconds: Date().timeIntervalSince(start))
         print(report.summary)
         if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
+        let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
         if let reportMarkdown {
             try OutputPaths.createParentDirectory(of: reportMarkdown)
-            try writeAtomically(report.markdown, to: reportMarkdown)
+            try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
         }
         if let minimumExactRate, report.exactRate < minimumExactRate {
             print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))")

@@ -27,21 +27,20 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .long, help: "Output directory (replaces output.directory).")
     var output: String?
 
+    @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
+    var force = false
+
     @Flag(name: .long, help: "Do not print progress on stderr.")
     var quiet = false
 
     func run() throws {
-        var config: PipelineConfig
-        do {
-            config = try PipelineConfig.load(path: pipeline)
-        } catch let error as PipelineConfigError {
-            throw ValidationError(error.description)
-        }
+        // Configuration errors name file, line and key; they are not usage errors, so no usage text.
+        var config = try PipelineConfig.load(path: pipeline)
         if !categories.isEmpty { config.filters.categories = categories }
         if !inputs.isEmpty { config.source.inputs = inputs }
         if let output { config.output.directory = output }
 
-        let outcome = try PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet).run()
+        let outcome = try PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force).run()
         print(Self.summary(outcome))
     }
 

@@ -37,33 +37,37 @@ struct RasterCommand: ParsableCommand {
     var quarantine: String?
 
     func validate() throws {
-        guard size > 0 else { throw ValidationError("--size must be positive") }
+        guard (1...8192).contains(size) else { throw ValidationError("--size must be between 1 and 8192") }
     }
+
+    @Flag(name: .shortAndLong, help: "No progress on stderr.")
+    var quiet = false
 
     func run() throws {
         let files = try ImageInputs.expand(inputs)
         try OutputPaths.createParentDirectory(of: output)
         let rejected = try QuarantineWriter(path: quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt"))
         let resampler = AreaDownscaler(side: size)
+        let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: !quiet)
         var writer: NPYWriter?
         var tally = RunTally()
         for path in files {
             tally.read += 1
+            progress.advance()
             do {
-                var image = try PNGImage.readGray(path: path)
-                if !keepSize { image = resampler.resample(image) }
-                if writer == nil {
-                    writer = try NPYWriter(path: output, dtype: float32 ? .float32 : .uint8,
-                                           itemShape: [image.height, image.width])
-                }
-                guard let writer, writer.itemShape == [image.height, image.width] else {
+                let decoded = try PNGImage.readGray(path: path)
+                let image = keepSize ? decoded : resampler.resample(decoded)
+                let shape = [image.height, image.width]
+                let target = try writer ?? NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: shape)
+                writer = target
+                guard target.itemShape == shape else {
                     throw PNGError("size \(image.width)x\(image.height) differs from the first image's "
-                        + "\(writer?.itemShape[1] ?? 0)x\(writer?.itemShape[0] ?? 0) (--keep-size)")
+                        + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)")
                 }
                 if float32 {
-                    try writer.append(image.pixels.map { Float($0) / 255 })
+                    try target.append(image.pixels.map { Float($0) / 255 })
                 } else {
-                    try writer.append(image.pixels)
+                    try target.append(image.pixels)
                 }
                 tally.written += 1
             } catch let error as PNGError {
@@ -72,11 +76,11 @@ struct RasterCommand: ParsableCommand {
                                               bytes: Array(path.utf8)))
             }
         }
-        if writer == nil {
-            writer = try NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: [size, size])
-        }
-        try writer?.commit()
+        progress.finish()
+        // With no decodable image the output is still written: an empty (0, SIZE, SIZE) array.
+        try (writer ?? NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: [size, size])).commit()
         try rejected.finish()
-        printToStandardError("raster: \(tally) → \(output)")
+        print("raster: \(tally) → \(output)")
+        guard tally.isReconciled else { throw ExitCode.failure }
     }
 }

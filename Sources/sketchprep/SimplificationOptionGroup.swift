@@ -10,12 +10,15 @@ extension SimplificationOptions.Rounding: ExpressibleByArgument {}
 enum SimplificationPreset: String, CaseIterable, ExpressibleByArgument {
     /// `SimplificationOptions.google`.
     case google
+    /// `SimplificationOptions.parityV1`.
+    case parityV1 = "parity-v1"
     /// `SimplificationOptions.specBaseline`.
     case specBaseline = "spec-baseline"
 
     var options: SimplificationOptions {
         switch self {
         case .google: .google
+        case .parityV1: .parityV1
         case .specBaseline: .specBaseline
         }
     }
@@ -24,7 +27,7 @@ enum SimplificationPreset: String, CaseIterable, ExpressibleByArgument {
 /// The simplification parameters as command-line options, shared by `simplify`, `parity` and
 /// `bench simplify`. Each option overrides the chosen preset.
 struct SimplificationOptionGroup: ParsableArguments {
-    @Option(help: "Starting parameter set: google (most faithful to Google's files, see docs/parity.md) or spec-baseline (SPEC.md §2 reading).")
+    @Option(help: "Starting parameter set: google (most faithful to Google's files, docs/parity.md rule v2), parity-v1 (np.interp resampling, rule v1) or spec-baseline (SPEC.md §2 reading).")
     var preset: SimplificationPreset = .google
 
     @Option(help: "RDP tolerance in scaled pixels; a point is kept when strictly farther. (default: 2.0)")
@@ -39,7 +42,7 @@ struct SimplificationOptionGroup: ParsableArguments {
     @Option(name: .customLong("scale-formula"), help: "Float formula of the scaling step: mul-div = v*255/m, div-mul = v/m*255, mul-factor = v*(255/m). (default: mul-div)")
     var scaleFormula: SimplificationOptions.ScaleFormula?
 
-    @Option(help: "Resampling method: interp (np.interp over arc length), carry (segment walk carrying the remainder) or none. (default: interp)")
+    @Option(help: "Resampling method: lerp (a·(1−u)+b·u at integer arc lengths), interp (np.interp over arc length), carry (segment walk carrying the remainder) or none. (default: lerp)")
     var resampling: SimplificationOptions.Resampling?
 
     @Option(name: .customLong("rdp-distance"), help: "RDP distance: line (to the infinite line through the end points) or segment. (default: line)")
@@ -71,6 +74,19 @@ struct SimplificationOptionGroup: ParsableArguments {
         if let rdpDistance { options.rdpDistance = rdpDistance }
         if let rounding { options.rounding = rounding }
         return options
+    }
+}
+
+extension SimplificationOptionGroup {
+    /// The resolved options as explicit command-line arguments (to pass to a child process).
+    var commandLineArguments: [String] {
+        let options = self.options
+        return [
+            "--scale-target", "\(options.scaleTarget)", "--scale-formula", options.scaleFormula.rawValue,
+            "--resampling", options.resampling.rawValue, "--resample-step", "\(options.resampleStep)",
+            "--epsilon", "\(options.epsilon)", "--rdp-distance", options.rdpDistance.rawValue,
+            "--rounding", options.rounding.rawValue,
+        ]
     }
 }
 

@@ -8,6 +8,7 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
+            BenchCommand.self,
             BitmapCommand.self,
             ContactSheetCommand.self,
             EncodeCommand.self,
@@ -19,4 +20,10 @@ struct SketchPrepCommand: ParsableCommand {
             SimplifyCommand.self,
         ]
     )
+
+    /// Entry point: tunes the allocator, then parses the arguments and runs the subcommand.
+    static func main() {
+        AllocatorTuning.keepFreedMemoryForReuse()
+        main(nil)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SketchIO
 
@@ -35,4 +36,16 @@ import Testing
 @Test func tfExampleWritesBytesListValues() {
     let example = TFExample(features: ["b": .bytes([[7, 8]])]).serialized()
     #expect(example.suffix(6) == [0x0A, 4, 0x0A, 2, 7, 8])
+}
+
+@Test func tfrecordWriterStreamsFramedRecordsAndAppearsOnlyOnCommit() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tfr-\(UUID().uuidString).tfrecord").path
+    let writer = try TFRecordWriter(path: path)
+    try writer.write(record: [1, 2, 3])
+    try writer.write(record: [])
+    #expect(!FileManager.default.fileExists(atPath: path))
+    try writer.commit()
+    #expect(writer.count == 2)
+    let bytes = [UInt8](FileManager.default.contents(atPath: path)!)
+    #expect(bytes == TFRecordWriter.frame([1, 2, 3]) + TFRecordWriter.frame([]))
 }

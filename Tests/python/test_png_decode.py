@@ -96,6 +96,6 @@ def test_broken_files_are_quarantined_and_the_rest_written(sketchprep, tmp_path)
     decoded = np.load(tmp_path / "out.npy")
     assert decoded.shape == (2, 5, 5) and (decoded == 40).all()
     assert sorted(quarantine.read_text().splitlines()) == sorted(str(tmp_path / name) for name in broken)
-    assert "read 6 = written 2 + rejected 4" in result.stderr
+    assert "read 6 = written 2 + rejected 4" in result.stdout
     for name in broken:
         assert name in result.stderr

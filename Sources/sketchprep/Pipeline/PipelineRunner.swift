@@ -23,6 +23,8 @@ struct PipelineRunner {
     let pipelineFile: String
     /// Print progress on stderr.
     let showProgress: Bool
+    /// Skip the up-to-date check (shards that already hold the right bytes are still left untouched).
+    let force: Bool
 
     static let manifestName = "manifest.json"
     static let quarantineName = "quarantine.ndjson"
@@ -49,10 +51,14 @@ struct PipelineRunner {
             file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
         }
         let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
-        if !sourcePaths.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+        if !force, !sourcePaths.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
         }
 
+        // From here until the new manifest is written the directory is incomplete: a manifest
+        // present always describes the shards next to it.
+        let manifestPath = "\(directory)/\(Self.manifestName)"
+        if FileManager.default.fileExists(atPath: manifestPath) { try FileManager.default.removeItem(atPath: manifestPath) }
         let collected = try collectExamples()
         let classes = config.filters.categories.isEmpty
             ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -87,7 +93,7 @@ struct PipelineRunner {
             pipeline: pipelineInfo, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
-        try AtomicOutputFile.write(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
+        try AtomicOutputFile.write(try manifest.encoded(), to: manifestPath)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
     }
 

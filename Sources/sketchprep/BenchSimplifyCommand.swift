@@ -1,0 +1,255 @@
+import ArgumentParser
+import Foundation
+import SketchCore
+import SketchIO
+
+/// `sketchprep bench simplify`: raw → simplified throughput (one core) next to the Python
+/// reference, and peak memory of `simplify` on an input of at least 1 GB.
+struct BenchSimplifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simplify",
+        abstract: "Benchmark raw→simplified throughput, the Python reference, and peak RSS on ≥ 1 GB.",
+        discussion: """
+        1. In this process, on one core: N passes over the inputs for each stage (read+parse, \
+        +simplify, full `simplify` writing NDJSON to a temporary file); the best pass is reported \
+        as drawings/s and MB/s of input, by wall clock and by CPU time. \
+        2. A temporary file of at least --large-mb MiB made by repeating the inputs, converted by a \
+        child `sketchprep simplify`; its peak RSS and CPU time come from wait4. \
+        3. The Python reference on the same inputs (numpy + simplification), measured the same way. \
+        Temporary files are deleted.
+        """)
+
+    @Argument(help: "Raw NDJSON inputs. (default: ../shared/data/quickdraw/raw or $SKETCHPREP_SHARED/quickdraw/raw, else SampleData/quickdraw/raw)")
+    var inputs: [String] = []
+
+    @Option(help: "Passes per in-process stage; the best is reported.")
+    var passes = 3
+
+    @Option(name: .customLong("python-reference"), help: "Python reference script, run as SCRIPT --rdp simplification FILE... > OUT (the parity engineer's numpy reference with the PyPI simplification RDP).")
+    var pythonReference = "scripts/reference_simplify.py"
+
+    @Option(help: "Python interpreter.")
+    var python = "python3"
+
+    @Flag(name: .customLong("skip-python"), help: "Do not run the Python reference.")
+    var skipPython = false
+
+    @Option(name: .customLong("large-mb"), help: "Size of the generated large input in MiB (0 skips the peak-memory run).")
+    var largeMegabytes = 1024
+
+    @Option(name: .customLong("work-dir"), help: "Directory for temporary files. (default: the system temporary directory)")
+    var workDirectory: String?
+
+    @Option(name: .customLong("report-json"), help: "Also write the measurements to this JSON file.")
+    var reportJSON: String?
+
+    @OptionGroup(title: "Simplification parameters")
+    var simplification: SimplificationOptionGroup
+
+    func validate() throws {
+        if passes < 1 { throw ValidationError("--passes must be ≥ 1") }
+        if largeMegabytes < 0 { throw ValidationError("--large-mb must be ≥ 0") }
+    }
+
+    func run() throws {
+        let reader = try QuickDrawReader(inputs: inputs.isEmpty ? [Self.defaultInput()] : inputs)
+        let options = simplification.options
+        let work = URL(fileURLWithPath: workDirectory ?? NSTemporaryDirectory())
+            .appendingPathComponent("sketchprep-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        var report = BenchSimplifyReport(inputs: reader.files, inputBytes: reader.inputByteCount ?? 0,
+                                         options: options.reportFields)
+        print("bench simplify: \(reader.files.count) input files, \(Self.megabytes(report.inputBytes)) MB, best of \(passes) passes, one core")
+        report.stages = try measureStages(reader: reader, options: options, work: work)
+        report.drawings = report.stages.first?.drawings ?? 0
+        for stage in report.stages { print(stage.line) }
+
+        if largeMegabytes > 0 {
+            let large = try measureLargeInput(reader: reader, work: work)
+            print(large.line)
+            report.large = large
+        }
+        if !skipPython {
+            let python = try measurePython(reader: reader, drawings: report.drawings, work: work)
+            print(python.line)
+            report.python = python
+            if let swift = report.stages.last, python.seconds > 0 {
+                print(String(format: "speed-up of sketchprep simplify over the Python reference: %.1f× (wall), %.1f× (CPU)",
+                             swift.drawingsPerSecond / python.drawingsPerSecond,
+                             swift.drawingsPerCPUSecond / python.drawingsPerCPUSecond))
+            }
+        }
+        if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
+    }
+
+    /// The shared raw directory when present, else the bundled sample.
+    static func defaultInput() -> String {
+        let shared = ProcessInfo.processInfo.environment["SKETCHPREP_SHARED"] ?? "../shared/data"
+        let raw = "\(shared)/quickdraw/raw"
+        return FileManager.default.fileExists(atPath: raw) ? raw : "SampleData/quickdraw/raw"
+    }
+
+    private func measureStages(reader: QuickDrawReader, options: SimplificationOptions, work: URL) throws -> [BenchMeasurement] {
+        var timestampFree = reader
+        timestampFree.keepsTimestamps = false
+        let bytes = reader.inputByteCount ?? 0
+        let parse = try best(of: passes, stage: "read+parse", bytes: bytes) {
+            var count = 0
+            try timestampFree.read(onRecord: { _, _ in count += 1 }, onRejected: { _ in count += 1 })
+            return count
+        }
+        let simplify = try best(of: passes, stage: "read+parse+simplify", bytes: bytes) {
+            var simplifier = Simplifier(options: options)
+            var count = 0
+            try timestampFree.read(onRecord: { record, _ in
+                _ = simplifier.simplify(record.drawing)
+                count += 1
+            }, onRejected: { _ in count += 1 })
+            return count
+        }
+        let output = work.appendingPathComponent("bench-out.ndjson").path
+        let full = try best(of: passes, stage: "simplify command (writes NDJSON)", bytes: bytes) {
+            let job = SimplifyJob(reader: reader, outputPath: output,
+                                  quarantinePath: work.appendingPathComponent("bench-rejected.ndjson").path,
+                                  options: options, showsProgress: false)
+            return try job.run().tally.read
+        }
+        return [parse, simplify, full]
+    }
+
+    private func best(of passes: Int, stage: String, bytes: Int, _ body: () throws -> Int) throws -> BenchMeasurement {
+        var best: BenchMeasurement?
+        for _ in 0..<passes {
+            let startUsage = ResourceUsage.current()
+            let start = ResourceUsage.wallSeconds()
+            let drawings = try body()
+            let seconds = ResourceUsage.wallSeconds() - start
+            let cpu = ResourceUsage.current().cpuSeconds - startUsage.cpuSeconds
+            let measurement = BenchMeasurement(stage: stage, drawings: drawings, bytes: bytes, seconds: seconds, cpuSeconds: cpu)
+            if best == nil || measurement.cpuSeconds < best!.cpuSeconds { best = measurement }
+        }
+        return best!
+    }
+
+    private func measureLargeInput(reader: QuickDrawReader, work: URL) throws -> BenchMeasurement {
+        let large = work.appendingPathComponent("bench-large.ndjson")
+        let target = largeMegabytes << 20
+        guard FileManager.default.createFile(atPath: large.path, contents: nil) else {
+            throw CommandError("cannot create \(large.path)")
+        }
+        let handle = try FileHandle(forWritingTo: large)
+        var written = 0
+        let contents = try reader.files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        while written < target {
+            for data in contents {
+                try handle.write(contentsOf: data)
+                if data.last != 0x0A { try handle.write(contentsOf: Data([0x0A])) }
+                written += data.count
+            }
+        }
+        try handle.close()
+        printToStandardError("bench: generated \(Self.megabytes(written)) MB input, running sketchprep simplify on it")
+
+        let report = work.appendingPathComponent("bench-large.json")
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let child = try ChildProcess.run(
+            [executable, "simplify", large.path, "-o", work.appendingPathComponent("bench-large-out.ndjson").path,
+             "--report-json", report.path, "--quiet"] + simplification.commandLineArguments,
+            standardOutput: "/dev/null")
+        try? FileManager.default.removeItem(at: large)
+        guard child.status == 0 else {
+            throw CommandError("the large-input simplify run failed with status \(child.status)")
+        }
+        let counts = try JSONDecoder().decode(LargeRunCounts.self, from: Data(contentsOf: report))
+        var measurement = BenchMeasurement(stage: "simplify command on the large input (child process)",
+                                           drawings: counts.read, bytes: written, seconds: child.seconds,
+                                           cpuSeconds: child.usage.cpuSeconds)
+        measurement.peakResidentBytes = child.usage.peakResidentBytes
+        return measurement
+    }
+
+    private func measurePython(reader: QuickDrawReader, drawings: Int, work: URL) throws -> BenchMeasurement {
+        printToStandardError("bench: running the Python reference \(pythonReference)")
+        let child = try ChildProcess.run([python, pythonReference, "--rdp", "simplification"] + reader.files,
+                                         standardOutput: work.appendingPathComponent("bench-python-out.ndjson").path)
+        guard child.status == 0 else {
+            throw CommandError("the Python reference failed with status \(child.status) (is `make setup` done?)")
+        }
+        var measurement = BenchMeasurement(stage: "Python reference (numpy + simplification)", drawings: drawings,
+                                           bytes: reader.inputByteCount ?? 0, seconds: child.seconds,
+                                           cpuSeconds: child.usage.cpuSeconds)
+        measurement.peakResidentBytes = child.usage.peakResidentBytes
+        return measurement
+    }
+
+    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1e6) }
+
+    private struct LargeRunCounts: Decodable { var read: Int }
+
+}
+
+/// A user-facing failure of a command (printed without a stack trace).
+struct CommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One measured stage.
+struct BenchMeasurement: Encodable {
+    var stage: String
+    var drawings: Int
+    var bytes: Int
+    var seconds: Double
+    var cpuSeconds: Double
+    var peakResidentBytes: Int?
+
+    var drawingsPerSecond: Double { Double(drawings) / seconds }
+    var drawingsPerCPUSecond: Double { Double(drawings) / cpuSeconds }
+
+    var line: String {
+        let label = stage.count < 52 ? stage + String(repeating: " ", count: 52 - stage.count) : stage
+        var text = label + String(format: " %9.0f drawings/s %7.1f MB/s (wall %.2f s) | %9.0f drawings/s %7.1f MB/s (CPU %.2f s)",
+                          drawingsPerSecond, Double(bytes) / seconds / 1e6, seconds,
+                          drawingsPerCPUSecond, Double(bytes) / cpuSeconds / 1e6, cpuSeconds)
+        if let peakResidentBytes { text += String(format: ", peak RSS %.1f MB", Double(peakResidentBytes) / 1e6) }
+        return text
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case stage, drawings, bytes, seconds
+        case cpuSeconds = "cpu_seconds"
+        case peakResidentBytes = "peak_rss_bytes"
+        case drawingsPerSecond = "drawings_per_second"
+        case drawingsPerCPUSecond = "drawings_per_cpu_second"
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(stage, forKey: .stage)
+        try container.encode(drawings, forKey: .drawings)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(cpuSeconds, forKey: .cpuSeconds)
+        try container.encodeIfPresent(peakResidentBytes, forKey: .peakResidentBytes)
+        try container.encode(drawingsPerSecond, forKey: .drawingsPerSecond)
+        try container.encode(drawingsPerCPUSecond, forKey: .drawingsPerCPUSecond)
+    }
+}
+
+/// The `--report-json` document of `bench simplify`.
+struct BenchSimplifyReport: Encodable {
+    var inputs: [String]
+    var inputBytes: Int
+    var options: [String: String]
+    var drawings = 0
+    var stages: [BenchMeasurement] = []
+    var large: BenchMeasurement?
+    var python: BenchMeasurement?
+
+    enum CodingKeys: String, CodingKey {
+        case inputs, options, drawings, stages, large, python
+        case inputBytes = "input_bytes"
+    }
+}

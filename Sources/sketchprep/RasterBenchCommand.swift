@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import SketchCore
+import SketchIO
+import SketchRaster
+
+/// `sketchprep bench raster`: 28×28 render rate and PNG decode + 256×256 resample rate, one thread,
+/// inputs preloaded in memory (the same work `scripts/bench_raster.py` times with pycairo and Pillow).
+struct RasterBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "raster",
+        abstract: "Time Google-bitmap rendering and PNG decode+resample on the shared data (one thread).")
+
+    @Option(help: "Shared data directory (holds quickdraw/simplified and tuberlin).")
+    var shared = "../shared/data"
+
+    @Option(help: "Simplified drawings to render (the first ones of the sorted files).")
+    var drawings = 7100
+
+    @Option(help: "TU-Berlin PNGs to decode and resample.")
+    var images = 3200
+
+    @Option(help: "Resample target side.")
+    var size = 256
+
+    @Option(help: "Repeat each measurement this many times and keep the fastest.")
+    var repeats = 3
+
+    @Flag(help: "Print one JSON object instead of text lines.")
+    var json = false
+
+    func run() throws {
+        let inputs = try loadDrawings()
+        let blobs = try ImageInputs.expand(["\(shared)/tuberlin"]).prefix(images).map { path in
+            guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
+            return [UInt8](data)
+        }
+        let renderer = GoogleBitmapRenderer()
+        var checksum = 0
+        let renderSeconds = fastest {
+            for drawing in inputs { checksum &+= Int(renderer.render(drawing)[14 * 28 + 14]) }
+        }
+        let resampler = AreaDownscaler(side: size)
+        var failures = 0
+        let decodeSeconds = fastest {
+            for blob in blobs {
+                do {
+                    checksum &+= Int(resampler.resample(try PNGImage.decodeGray(blob)).pixels[0])
+                } catch {
+                    failures += 1
+                }
+            }
+        }
+        let renderRate = Double(inputs.count) / renderSeconds
+        let decodeRate = Double(blobs.count) / decodeSeconds
+        if json {
+            print("""
+                {"render_28": {"items": \(inputs.count), "seconds": \(renderSeconds), "per_second": \(renderRate)}, \
+                "png_decode_resample": {"items": \(blobs.count), "seconds": \(decodeSeconds), "per_second": \(decodeRate), \
+                "size": \(size), "failures": \(failures)}, "checksum": \(checksum)}
+                """)
+        } else {
+            print(Self.line("sketchprep render 28x28", inputs.count, renderSeconds))
+            print(Self.line("sketchprep decode+area \(size)x\(size)", blobs.count, decodeSeconds))
+        }
+    }
+
+    private func loadDrawings() throws -> [Drawing] {
+        struct Enough: Error {}
+        var loaded: [Drawing] = []
+        do {
+            try QuickDrawReader(inputs: ["\(shared)/quickdraw/simplified"]).read(
+                onRecord: { record, _ in
+                    loaded.append(record.drawing)
+                    if loaded.count == drawings { throw Enough() }
+                },
+                onRejected: { _ in })
+        } catch is Enough {}
+        return loaded
+    }
+
+    /// Wall-clock seconds of the fastest of `repeats` runs of `work`.
+    private func fastest(_ work: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<max(1, repeats) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            work()
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return best
+    }
+
+    private static func line(_ name: String, _ count: Int, _ seconds: Double) -> String {
+        "\(name): \(count) in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds)) items/s"
+    }
+}

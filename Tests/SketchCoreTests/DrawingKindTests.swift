@@ -1,0 +1,22 @@
+import SketchCore
+import Testing
+
+@Suite struct DrawingKindTests {
+    @Test("a drawing with timestamps is raw")
+    func timestampsMeanRaw() {
+        let drawing = Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4], t: [0, 16])])
+        #expect(DrawingKind.detect(drawing) == .raw)
+    }
+
+    @Test("a coordinate outside 0...255 means raw even without timestamps")
+    func outOfRangeMeansRaw() {
+        #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 256], y: [0, 10])])) == .raw)
+        #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 10], y: [-1, 10])])) == .raw)
+    }
+
+    @Test("integer coordinates in 0...255 without timestamps are simplified, as is an empty drawing")
+    func inRangeMeansSimplified() {
+        #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 255], y: [255, 0])])) == .simplified)
+        #expect(DrawingKind.detect(Drawing(strokes: [])) == .simplified)
+    }
+}

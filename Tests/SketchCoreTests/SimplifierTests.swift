@@ -1,0 +1,91 @@
+import Testing
+@testable import SketchCore
+
+@Suite struct SimplifierTests {
+    private func drawing(_ strokes: [[(Double, Double)]]) -> Drawing {
+        Drawing(strokes: strokes.map { Stroke(x: $0.map(\.0), y: $0.map(\.1)) })
+    }
+
+    private func points(_ drawing: Drawing) -> [[[Double]]] {
+        drawing.strokes.map { [$0.x, $0.y] }
+    }
+
+    @Test func alignsToTheTopLeftAndScalesTheLargerExtentTo255() {
+        // Extent 100 (x) vs 50 (y): factor 2.55 for both axes; RDP keeps the three corners.
+        let result = GoogleSimplifier.simplify(drawing([[(100, 300), (200, 300), (200, 350)]]))
+        #expect(points(result) == [[[0, 255, 255], [0, 0, 128]]])
+    }
+
+    @Test func strokesKeepTheirOrderAndShareOneFrame() {
+        let result = GoogleSimplifier.simplify(drawing([[(10, 10), (20, 10)], [(10, 20), (10, 30)]]))
+        #expect(points(result) == [[[0, 128], [0, 0]], [[0, 0], [128, 255]]])
+    }
+
+    @Test func roundsHalfToEvenByDefaultAndHalfUpOnRequest() {
+        // y = 1 · 255 / 510 = 0.5 exactly.
+        let raw = drawing([[(0, 0), (510, 1)]])
+        var options = SimplificationOptions.google
+        options.resampling = .none
+        #expect(points(GoogleSimplifier.simplify(raw, options: options)) == [[[0, 255], [0, 0]]])
+        options.rounding = .halfUp
+        #expect(points(GoogleSimplifier.simplify(raw, options: options)) == [[[0, 255], [0, 1]]])
+    }
+
+    @Test func aOnePointStrokeBecomesTwoIdenticalPoints() {
+        let result = GoogleSimplifier.simplify(drawing([[(0, 0), (10, 0)], [(10, 10)]]))
+        #expect(points(result) == [[[0, 255], [0, 0]], [[255, 255], [255, 255]]])
+    }
+
+    @Test func aDrawingWithoutExtentMapsToTheOrigin() {
+        let result = GoogleSimplifier.simplify(drawing([[(7, 7), (7, 7)], [(7, 7)]]))
+        #expect(points(result) == [[[0, 0], [0, 0]], [[0, 0], [0, 0]]])
+    }
+
+    @Test func decimalCoordinatesAreHandledLikeIntegers() {
+        let decimal = GoogleSimplifier.simplify(drawing([[(0.5, 0.25), (50.5, 0.25), (50.5, 25.25)]]))
+        let integral = GoogleSimplifier.simplify(drawing([[(0, 0), (50, 0), (50, 25)]]))
+        #expect(decimal == integral)
+    }
+
+    @Test func outputCoordinatesAreIntegersWithinTheTarget() {
+        let wiggle = (0..<200).map { index in (Double(index) * 1.37, (Double(index) * 0.71).truncatingRemainder(dividingBy: 9)) }
+        let result = GoogleSimplifier.simplify(drawing([wiggle]))
+        for stroke in result.strokes {
+            for value in stroke.x + stroke.y {
+                #expect(value == value.rounded() && value >= 0 && value <= 255)
+            }
+        }
+    }
+
+    @Test func aReusedSimplifierGivesTheSameResultAsAFreshOne() {
+        var reused = Simplifier()
+        let first = drawing([[(0, 0), (30, 40), (60, 0), (90, 40)]])
+        let second = drawing([[(5, 5), (6, 9)], [(1, 1)]])
+        _ = reused.simplify(first)
+        #expect(reused.simplify(second) == GoogleSimplifier.simplify(second))
+    }
+
+    @Test func integerRoundingMatchesTheStandardLibrary() {
+        for value in [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 127.5, 254.49999999999997, 3.7, -3.7, 0x1p52 + 1, 1e300] {
+            #expect(IntegerRounding.halfToEven(value) == value.rounded(.toNearestOrEven))
+            #expect(IntegerRounding.floor(value) == value.rounded(.down))
+        }
+    }
+}
+
+@Suite struct PythonHypotTests {
+    @Test func matchesCPythonMathHypotWhereTheCLibraryDiffers() {
+        // Pairs where glibc's hypot (numpy's np.hypot) and Python 3.11's math.hypot disagree in
+        // the last bit; the expected values are math.hypot's.
+        #expect(PythonHypot.hypot(195.46160271325306, -56.255422764495364) == 203.3959456961856)
+        #expect(PythonHypot.hypot(-33.32897943021957, -206.0) == 208.67875040324543)
+        #expect(PythonHypot.hypot(-35.04493680721877, 170.0) == 173.57461679583787)
+        #expect(PythonHypot.hypot(3, 4) == 5)
+        #expect(PythonHypot.hypot(-3, 4) == 5)
+        #expect(PythonHypot.hypot(0, 0) == 0)
+        #expect(PythonHypot.hypot(.infinity, .nan) == .infinity)
+        // Subnormal inputs take the rescaling path.
+        let tiny = Double.leastNormalMagnitude / 4
+        #expect(PythonHypot.hypot(tiny, 3 * tiny) == Double(sign: .plus, exponent: -1022, significand: 0x0.ca62c1d6d2daap0))
+    }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Python reference for `sketchprep bench preprocess`: raw Quick, Draw! NDJSON -> (N, 75, 3) float32
+stroke tensors. json.loads per line, the simplification of scripts/bench_reference_simplify.py
+(numpy + the PyPI `simplification` package) for raw drawings, the numpy recipe of
+Tests/python/stroke_reference.py (the TF tutorial's float32 code), then np.save of the stacked
+array. Split, shuffle and sharding are left out (they cost a few ms here). Prints one JSON line
+with drawings, bytes, seconds (wall), cpu_seconds and peak_rss_kb.
+
+    python3 scripts/bench_reference_preprocess.py INPUT... [-o OUT.npy]
+"""
+import argparse
+import json
+import os
+import pathlib
+import resource
+import sys
+import time
+
+import numpy as np
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO / "Tests" / "python"))
+from bench_reference_simplify import input_files, simplify_drawing  # noqa: E402
+from stroke_reference import book_tensor  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("inputs", nargs="+")
+    parser.add_argument("-o", "--output", default=os.devnull)
+    args = parser.parse_args()
+    size = 0
+    tensors = []
+    wall, cpu = time.perf_counter(), time.process_time()
+    for path in input_files(args.inputs):
+        size += os.path.getsize(path)
+        with open(path, "rb") as lines:
+            for line in lines:
+                if not line.strip():
+                    continue
+                strokes = json.loads(line)["drawing"]
+                if len(strokes[0]) == 3:
+                    strokes = simplify_drawing(strokes)
+                tensors.append(book_tensor(strokes))
+    with open(args.output, "wb") as out:
+        np.save(out, np.stack(tensors))
+    report = {
+        "drawings": len(tensors),
+        "bytes": size,
+        "seconds": time.perf_counter() - wall,
+        "cpu_seconds": time.process_time() - cpu,
+        "peak_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    }
+    json.dump(report, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()
