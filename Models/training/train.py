@@ -8,6 +8,7 @@ loss/accuracy). Same shards + same seed + same torch version → same weights (d
 algorithms, fixed thread count, seeded shuffles). See Models/README.md.
 """
 import argparse
+import hashlib
 import json
 import pathlib
 import random
@@ -138,7 +139,9 @@ def main():
                       output_names=[OUTPUT_NAME], dynamic_axes={input_name: {0: "batch"}, OUTPUT_NAME: {0: "batch"}},
                       opset_version=17, dynamo=False)
     (out / "classes.txt").write_text("".join(word + "\n" for word in classes))
-    summary = {"model": args.model, "shards": args.shards, "seed": args.seed, "threads": args.threads,
+    manifests = {directory: hashlib.sha256((pathlib.Path(directory) / "manifest.json").read_bytes()).hexdigest()
+                 for directory in args.shards}
+    summary = {"model": args.model, "shards": args.shards, "shard_manifest_sha256": manifests, "seed": args.seed, "threads": args.threads,
                "epochs": epochs, "batch": batch, "learning_rate": learning_rate, "augment": augment,
                "max_per_class": args.max_per_class, "top_classes": args.top_classes, "train_examples": len(train_x), "val_examples": len(val_x),
                "torch": torch.__version__, "history": history}
