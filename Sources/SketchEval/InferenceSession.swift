@@ -80,7 +80,7 @@ public final class InferenceSession {
         for name in wanted where !outputs.contains(where: { $0.name == name }) {
             throw OnnxRuntimeError.inputMismatch("the model has no output '\(name)' (outputs: \(outputs.map(\.name).joined(separator: ", ")))")
         }
-        let ordered = inputs.map { ($0.name, feeds[$0.name]!) }
+        let ordered = inputs.compactMap { input in feeds[input.name].map { (input.name, $0) } }  // all present: validated
         let shapes = ordered.flatMap { $0.1.shape.map(Int64.init) }
         let ranks = ordered.map { $0.1.shape.count }
         var outputData = [UnsafeMutablePointer<Float>?](repeating: nil, count: wanted.count)
