@@ -27,29 +27,39 @@ public struct RamerDouglasPeucker: Sendable {
 
     /// Replaces `kept` with the indices of the points of the polyline `x`/`y` that survive, in
     /// increasing order (the two end points included).
+    ///
+    /// Ranges are visited in order (left part, then the split point, then the right part), so
+    /// the indices come out sorted without a sort.
     public mutating func keptIndices(x: [Double], y: [Double], into kept: inout [Int]) {
         let count = x.count
         kept.removeAll(keepingCapacity: true)
         guard count > 0 else { return }
         kept.append(0)
-        if count > 1 { kept.append(count - 1) }
+        guard count > 1 else { return }
         stack.removeAll(keepingCapacity: true)
         stack.append((0, count - 1))
         x.withUnsafeBufferPointer { x in
             y.withUnsafeBufferPointer { y in
                 while let (start, end) = stack.popLast() {
+                    if end == Self.emitMarker {
+                        kept.append(start)
+                        continue
+                    }
                     guard end - start >= 2 else { continue }
                     let (farthest, maximum) = farthestPoint(x: x, y: y, start: start, end: end)
                     if maximum > epsilon {
-                        kept.append(farthest)
-                        stack.append((start, farthest))
                         stack.append((farthest, end))
+                        stack.append((farthest, Self.emitMarker))
+                        stack.append((start, farthest))
                     }
                 }
             }
         }
-        kept.sort()
+        kept.append(count - 1)
     }
+
+    /// Marks a stack entry `(index, emitMarker)` that emits `index` instead of splitting a range.
+    private static let emitMarker = -1
 
     /// The first interior point at the largest distance from the chord `start`–`end`, and that distance.
     @inline(__always)

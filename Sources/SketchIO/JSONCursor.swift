@@ -283,6 +283,10 @@ struct JSONCursor {
         if exact, let value = JSONNumberParser.fastPath(mantissa: mantissa, exponent: exponent, negative: negative) {
             return value
         }
+        if exact, exponent < 0,
+           let value = JSONNumberParser.decimalPath(mantissa: mantissa, fractionDigits: -exponent, negative: negative) {
+            return value
+        }
         return JSONNumberParser.slowPath(UnsafeBufferPointer(start: bytes + start, count: position - start))
     }
 

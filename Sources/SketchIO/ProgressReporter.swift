@@ -39,12 +39,12 @@ public final class ProgressReporter {
     /// Seconds since the reporter was created.
     public var elapsedSeconds: Double { Self.now() - start }
 
-    /// Records `count` more items done and the stored input bytes consumed so far.
+    /// Records `count` more items done (prints when a line is due).
     @inline(__always)
-    public func advance(by count: Int = 1, bytesConsumed: Int? = nil) {
+    public func advance(by count: Int = 1) {
+        let before = items
         items += count
-        if let bytesConsumed { bytes = bytesConsumed }
-        if isEnabled && items & 255 == 0 { printIfDue() }
+        if isEnabled && (before >> 8) != (items >> 8) { printIfDue() }
     }
 
     /// Records the stored input bytes consumed so far.

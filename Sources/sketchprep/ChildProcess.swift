@@ -28,7 +28,12 @@ struct ChildProcess {
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let start = ResourceUsage.wallSeconds()
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        #if canImport(Glibc)
+        let environment = environ
+        #else
+        let environment = _NSGetEnviron().pointee
+        #endif
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environment)
         guard spawned == 0 else {
             throw CommandError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }

@@ -27,7 +27,7 @@ enum SimplificationPreset: String, CaseIterable, ExpressibleByArgument {
 /// The simplification parameters as command-line options, shared by `simplify`, `parity` and
 /// `bench simplify`. Each option overrides the chosen preset.
 struct SimplificationOptionGroup: ParsableArguments {
-    @Option(help: "Starting parameter set: google (most faithful to Google's files, docs/parity.md rule v2), parity-v1 (np.interp resampling, rule v1) or spec-baseline (SPEC.md §2 reading).")
+    @Option(help: "Starting parameter set: google (most faithful to Google's files, docs/parity.md rule v3), parity-v1 (np.interp resampling, rule v1) or spec-baseline (SPEC.md §2 reading).")
     var preset: SimplificationPreset = .google
 
     @Option(help: "RDP tolerance in scaled pixels; a point is kept when strictly farther. (default: 2.0)")
@@ -58,8 +58,12 @@ struct SimplificationOptionGroup: ParsableArguments {
         if let resampleStep, !(resampleStep > 0 && resampleStep.isFinite) {
             throw ValidationError("--resample-step must be a finite number > 0")
         }
-        if let scaleTarget, !(scaleTarget > 0 && scaleTarget.isFinite) {
-            throw ValidationError("--scale-target must be a finite number > 0")
+        if let scaleTarget, !(scaleTarget > 0 && scaleTarget <= 1_000_000) {
+            throw ValidationError("--scale-target must be > 0 and ≤ 1000000 (output coordinates are integers)")
+        }
+        let resolved = options
+        if resolved.resampling != .none && resolved.scaleTarget / resolved.resampleStep > 1_000_000 {
+            throw ValidationError("--scale-target / --resample-step must be ≤ 1000000 (it bounds the number of resampled points per stroke)")
         }
     }
 

@@ -66,6 +66,18 @@ import Testing
         #expect(Self.goodLine.utf8.starts(with: rejected[0].bytes))
     }
 
+    @Test func corruptGzipDataIsRejectedWithItsReason() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var compressed = try Self.gzip(Data(((0..<50).map { _ in Self.goodLine }.joined(separator: "\n") + "\n").utf8))
+        for offset in 20..<60 { compressed[offset] ^= 0xA5 }
+        let file = directory.appendingPathComponent("bad.ndjson.gz")
+        try compressed.write(to: file)
+        let (_, rejected) = try TestSupport.readAll([file.path])
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.reason.hasPrefix("corrupt gzip data") == true)
+    }
+
     @Test func readsStandardInputGivenAsDash() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,7 +2,7 @@
 import json
 import subprocess
 
-from conftest import REPO
+from conftest import REPO, SHARED
 
 SAMPLE = REPO / "SampleData" / "quickdraw"
 KEY_ORDER = ["word", "countrycode", "timestamp", "recognized", "key_id", "drawing"]
@@ -39,3 +39,26 @@ def test_parity_reports_rates_and_fails_below_min_exact(sketchprep, tmp_path):
     assert "# Parity" in (tmp_path / "parity.md").read_text()
     failing = subprocess.run(args + ["--min-exact", "1.0"], capture_output=True, text=True)
     assert failing.returncode != 0 or result["exact_rate"] == 1.0
+
+
+def test_simplify_matches_the_python_reference_bit_for_bit(sketchprep, tmp_path):
+    """The default rule is a port of scripts/reference_simplify.py: identical output drawings."""
+    import sys
+    sys.path.insert(0, str(REPO / "scripts"))
+    import reference_simplify
+
+    raw_dir = SHARED / "quickdraw" / "raw" if (SHARED / "quickdraw" / "raw").is_dir() else SAMPLE / "raw"
+    out = tmp_path / "out.ndjson"
+    subprocess.run([sketchprep, "simplify", raw_dir, "-o", out, "--quiet"], check=True, capture_output=True)
+    ours = {}
+    for line in out.read_text().splitlines():
+        record = json.loads(line)
+        ours[record["key_id"]] = record["drawing"]
+    compared = 0
+    for path in sorted(raw_dir.glob("*.ndjson")):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                record = json.loads(line)
+                assert ours[record["key_id"]] == reference_simplify.simplify_drawing(record["drawing"]), record["key_id"]
+                compared += 1
+    assert compared == len(ours)
