@@ -15,8 +15,8 @@ import SketchCore
 ///   pixel entirely inside one source pixel copies it.
 ///
 /// The filter is separable: a horizontal pass into a `Float` buffer, then a vertical pass that
-/// combines whole rows eight pixels at a time (SIMD), rounding only once at the end. Float sums of at
-/// most a few hundred terms of 0–255 are exact to about 1e-4, far below the final rounding step.
+/// combines whole rows eight pixels at a time (SIMD), rounding only once at the end. Each pass sums
+/// a handful of terms of 0–255 in Float, accurate to about 1e-4, far below the final rounding step.
 public struct AreaDownscaler: Sendable {
     /// Output width and height in pixels.
     public let side: Int
@@ -27,8 +27,9 @@ public struct AreaDownscaler: Sendable {
         self.side = side
     }
 
-    /// The resampled image.
+    /// The resampled image (all white for an empty input).
     public func resample(_ image: GrayImage) -> GrayImage {
+        guard image.width > 0, image.height > 0 else { return GrayImage(width: side, height: side, filledWith: 255) }
         let square = max(image.width, image.height)
         let columns = AxisCoverage(sourceCount: image.width, frame: square, outputCount: side)
         let rows = AxisCoverage(sourceCount: image.height, frame: square, outputCount: side)

@@ -42,4 +42,17 @@ import Testing
         let out = AreaDownscaler(side: 4).resample(tall)
         #expect(out.pixels == [255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255])
     }
+
+    @Test("an empty image resamples to all white")
+    func emptyIsWhite() {
+        #expect(AreaDownscaler(side: 3).resample(GrayImage(width: 0, height: 0, pixels: [])).pixels == [UInt8](repeating: 255, count: 9))
+    }
+
+    @Test("a 1111-pixel downscale to 256 keeps a uniform image uniform and averages a half-black one to gray")
+    func largeDownscale() {
+        #expect(AreaDownscaler(side: 256).resample(GrayImage(width: 1111, height: 1111, filledWith: 77)).pixels
+                .allSatisfy { $0 == 77 })
+        let halves = GrayImage(width: 2, height: 2, pixels: [0, 255, 0, 255])
+        #expect(AreaDownscaler(side: 1).resample(halves).pixels == [128])
+    }
 }
