@@ -50,7 +50,6 @@ struct EvalCommand: ParsableCommand {
     var misclassifiedLimit = 48
 
     func validate() throws {
-        guard !shards.isEmpty else { throw ValidationError("--shards is required") }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
         guard threads >= 0 else { throw ValidationError("--threads must be 0 or more") }
         guard misclassifiedLimit >= 0 else { throw ValidationError("--misclassified-limit must be 0 or more") }
