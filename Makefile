@@ -11,6 +11,7 @@ BIN      := .build/release/sketchprep
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
 	@scripts/setup.sh
+	@scripts/setup-onnxruntime.sh
 
 ## build: release build of the CLI
 build: setup
@@ -27,6 +28,10 @@ preprocess: build
 	@test -f "SampleData/quickdraw/raw/$(CATEGORY).ndjson" || { echo "no SampleData/quickdraw/raw/$(CATEGORY).ndjson" >&2; exit 1; }
 	@$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "SampleData/quickdraw/raw/$(CATEGORY).ndjson" \
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
+
+## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
+eval: build
+	@scripts/eval.sh $(BIN) $(SHARED)
 
 clean:
 	rm -rf .build out

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SketchCore", targets: ["SketchCore"]),
         .library(name: "SketchIO", targets: ["SketchIO"]),
         .library(name: "SketchRaster", targets: ["SketchRaster"]),
+        .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
     ],
     dependencies: [
@@ -28,10 +29,14 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
+        // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
+        // Model evaluation: ORT wrapper, metrics, reports.
+        .target(name: "SketchEval", dependencies: ["SketchCore", "SketchIO", "COnnxRuntime"]),
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchRaster", "CMalloc",
+                "SketchCore", "SketchIO", "SketchRaster", "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -39,5 +44,6 @@ let package = Package(
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
         .testTarget(name: "SketchIOTests", dependencies: ["SketchIO"]),
         .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchIO"]),
+        .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval"], exclude: ["Fixtures"]),
     ]
 )

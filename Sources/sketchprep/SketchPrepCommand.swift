@@ -12,6 +12,8 @@ struct SketchPrepCommand: ParsableCommand {
             BitmapCommand.self,
             ContactSheetCommand.self,
             EncodeCommand.self,
+            EvalCommand.self,
+            ImportBitmapsCommand.self,
             ParityCommand.self,
             PreprocessCommand.self,
             RasterCommand.self,

@@ -1,0 +1,77 @@
+import ArgumentParser
+import SketchEval
+import SketchIO
+
+/// `sketchprep eval`: accuracy report of a bundled ONNX model on SketchPrep shards.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Evaluate an ONNX model on SketchPrep shards and write report.json, report.md and report.html.",
+        discussion: """
+        Reports top-1/top-3 accuracy, per-class precision and recall, the confusion matrix, the most \
+        confused pairs and thumbnails of misclassified sketches. With --compare-shards, also runs the model \
+        on a second preprocessing of the same drawings (joined by key_id) and reports how often the \
+        predictions agree. ONNX Runtime is loaded at run time (see --ort-library).
+        """
+    )
+
+    @Option(help: "Model directory holding model.onnx and classes.txt.")
+    var model: String
+
+    @Option(help: ArgumentHelp(
+        "Shard directory written by `sketchprep preprocess` (NPY shards + manifest.json); repeatable.",
+        discussion: "Several directories are joined by key_id: a drawing already read from an earlier one is skipped."))
+    var shards: [String]
+
+    @Option(help: "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).")
+    var split = "val"
+
+    @Option(help: "Directory for report.json, report.md and report.html (created if missing).")
+    var report: String
+
+    @Option(help: "Second shard directory with the same drawings preprocessed differently (agreement mode).")
+    var compareShards: String?
+
+    @Option(help: "Split of --compare-shards (default: the same as --split).")
+    var compareSplit: String?
+
+    @Option(help: "Examples per inference call.")
+    var batchSize = 256
+
+    @Option(help: "ONNX Runtime intra-op threads (0 = ONNX Runtime's default: one per core).")
+    var threads = 0
+
+    @Option(help: ArgumentHelp(
+        "Path of libonnxruntime.so.",
+        discussion: "Default: $SKETCHPREP_ORT_LIBRARY, else the path `make setup` records in .deps/onnxruntime/library-path."))
+    var ortLibrary: String?
+
+    @Option(help: "How many misclassified (and disagreeing) sketches the report lists with thumbnails.")
+    var misclassifiedLimit = 48
+
+    func validate() throws {
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
+        guard threads >= 0 else { throw ValidationError("--threads must be 0 or more") }
+        guard misclassifiedLimit >= 0 else { throw ValidationError("--misclassified-limit must be 0 or more") }
+    }
+
+    func run() throws {
+        do {
+            let job = EvaluationJob(
+                modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
+                compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,
+                libraryPath: try OnnxRuntimeLibraryLocator.resolve(explicit: ortLibrary), misclassifiedLimit: misclassifiedLimit)
+            let result = try job.run(progress: printToStandardError)
+            var summary = String(format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
+                                 result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
+            if let agreement = result.agreement?.metrics {
+                summary += String(format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,
+                                  agreement.agreeing, agreement.matched)
+            }
+            printToStandardError(summary + " → \(report)/report.{json,md,html}")
+        } catch {
+            printToStandardError("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

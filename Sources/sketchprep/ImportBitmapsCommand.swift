@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import SketchIO
+
+/// `sketchprep import-bitmaps`: Google's official numpy_bitmap files → SketchPrep NPY shards.
+struct ImportBitmapsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import-bitmaps",
+        abstract: "Turn Google's official 28×28 numpy_bitmap files (<word>.npy) into NPY shards with a manifest.",
+        discussion: """
+        One class per file (class order: sorted words); examples are uint8 28×28, white ink on black, as \
+        published. Row i of <word>.npy is line i+1 of Google's simplified <word>.ndjson: with --simplified, \
+        rows are keyed by that key_id (so they join with SketchPrep's renders in `sketchprep eval \
+        --compare-shards`), otherwise by <word>/<row>. Use --first-row/--row-count to hold rows out, e.g. \
+        rows 0–24 (the ones with vectors here) as a test-only set: --row-count 25 --split 0/0/100.
+        """)
+
+    @Option(name: .customLong("input"), help: "A <word>.npy file or a directory of them (repeatable).")
+    var inputs: [String]
+
+    @Option(help: "Directory of Google's simplified <word>.ndjson files, to key rows by key_id.")
+    var simplified: String?
+
+    @Option(help: "First row to import from each file.")
+    var firstRow = 0
+
+    @Option(help: "Rows to import from each file (default: all from --first-row on).")
+    var rowCount: Int?
+
+    @Option(help: "train/val/test percentages, by key_id hash (e.g. 90/10/0).")
+    var split = "80/10/10"
+
+    @Option(help: "Maximum examples per shard.")
+    var examplesPerShard = 10_000
+
+    @Option(help: "Seed of the per-split shuffle.")
+    var seed: UInt64 = 42
+
+    @Option(help: "Output directory.")
+    var output: String
+
+    func run() throws {
+        let shares = split.split(separator: "/").compactMap { Double($0) }
+        guard shares.count == 3 else { throw ValidationError("--split must be three percentages like 80/10/10, got '\(split)'") }
+        guard firstRow >= 0, (rowCount ?? 0) >= 0, examplesPerShard >= 1 else {
+            throw ValidationError("--first-row and --row-count must be 0 or more, --examples-per-shard at least 1")
+        }
+        do {
+            let job = NumpyBitmapImport(
+                bitmapFiles: try Self.expand(inputs), simplifiedDirectory: simplified,
+                rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),
+                sharding: ShardingOptions(format: .npy, examplesPerShard: examplesPerShard, seed: seed,
+                                          split: try DatasetSplit(train: shares[0], val: shares[1], test: shares[2])),
+                outputDirectory: output)
+            let manifest = try job.run()
+            let perSplit = manifest.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.total)" }.joined(separator: ", ")
+            printToStandardError("import-bitmaps: \(manifest.records.written) bitmaps of \(manifest.classes.count) classes (\(perSplit)) → \(output)/")
+        } catch {
+            printToStandardError("error: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Files as given, directories expanded to their sorted *.npy files.
+    static func expand(_ inputs: [String]) throws -> [String] {
+        try inputs.flatMap { input -> [String] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+                throw ValidationError("no such file or directory: \(input)")
+            }
+            guard isDirectory.boolValue else { return [input] }
+            return try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".npy") }.sorted()
+                .map { (input as NSString).appendingPathComponent($0) }
+        }
+    }
+}
