@@ -23,15 +23,14 @@ test: setup
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python
 
-## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on SampleData raw $(CATEGORY)
+## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on raw $(CATEGORY) drawings:
+## SampleData's file when it has one, else ../shared/data's
 preprocess: build
-	@test -f "SampleData/quickdraw/raw/$(CATEGORY).ndjson" || { echo "no SampleData/quickdraw/raw/$(CATEGORY).ndjson" >&2; exit 1; }
-	@$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "SampleData/quickdraw/raw/$(CATEGORY).ndjson" \
+	@in="SampleData/quickdraw/raw/$(CATEGORY).ndjson"; \
+	[ -f "$$in" ] || in="$(SHARED)/quickdraw/raw/$(CATEGORY).ndjson"; \
+	[ -f "$$in" ] || { echo "make preprocess: no raw drawings for CATEGORY='$(CATEGORY)' in SampleData/quickdraw/raw or $(SHARED)/quickdraw/raw" >&2; exit 1; }; \
+	$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "$$in" \
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
-
-## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
-eval: build
-	@scripts/eval.sh $(BIN) $(SHARED)
 
 clean:
 	rm -rf .build out
