@@ -25,7 +25,7 @@ extension PipelineRunner {
         var collected = Collected()
         let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
-        let resampler = AreaDownscaler(side: options.stroke.side)
+        let resampler = BoxResampler(side: options.stroke.side)
         let categories = Set(config.filters.categories)
         var keptPerClass: [String: Int] = [:]
         for file in files {
