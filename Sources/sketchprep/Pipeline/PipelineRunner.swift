@@ -93,7 +93,7 @@ struct PipelineRunner {
             pipeline: pipelineInfo, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
-        try AtomicOutputFile.write(try manifest.encoded(), to: manifestPath)
+        try writeAtomically(try manifest.encoded(), to: manifestPath)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
     }
 
