@@ -72,8 +72,7 @@ struct RasterCommand: ParsableCommand {
                 tally.written += 1
             } catch let error as PNGError {
                 tally.rejected += 1
-                try rejected.add(RejectedLine(location: SourceLocation(file: path, line: 0), reason: error.reason,
-                                              bytes: Array(path.utf8)))
+                try rejected.add(.file(path, reason: error.reason))
             }
         }
         progress.finish()
