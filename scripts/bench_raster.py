@@ -15,11 +15,14 @@ import io
 import json
 import pathlib
 import subprocess
+import sys
 import time
 
-import cairo
 import numpy as np
 from PIL import Image
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "Tests" / "python"))
+from raster_reference import vector_to_raster  # noqa: E402  (the same recipe the tests compare against)
 
 
 def load_drawings(directory, limit):
@@ -30,35 +33,6 @@ def load_drawings(directory, limit):
             if len(drawings) == limit:
                 return drawings
     return drawings
-
-
-def render_all(drawings, side=28, line_diameter=16, padding=16):
-    """Google's vector_to_raster, verbatim in its cairo calls (one surface reused)."""
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
-    ctx = cairo.Context(surface)
-    ctx.set_antialias(cairo.ANTIALIAS_BEST)
-    ctx.set_line_cap(cairo.LINE_CAP_ROUND)
-    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-    ctx.set_line_width(line_diameter)
-    total_padding = padding * 2.0 + line_diameter
-    new_scale = float(side) / float(256.0 + total_padding)
-    ctx.scale(new_scale, new_scale)
-    ctx.translate(total_padding / 2.0, total_padding / 2.0)
-    out = []
-    for strokes in drawings:
-        ctx.set_source_rgb(0, 0, 0)
-        ctx.paint()
-        bbox = np.hstack(strokes).max(axis=1)
-        offset = ((256.0, 256.0) - bbox) / 2.0
-        offset = offset.reshape(-1, 1)
-        ctx.set_source_rgb(1, 1, 1)
-        for xv, yv in (stroke + offset for stroke in strokes):
-            ctx.move_to(xv[0], yv[0])
-            for x, y in zip(xv, yv):
-                ctx.line_to(x, y)
-            ctx.stroke()
-        out.append(np.copy(np.asarray(surface.get_data())[::4]))
-    return out
 
 
 def fastest(work, repeats):
@@ -89,7 +63,7 @@ def main():
             check=True, capture_output=True, text=True).stdout)
 
     drawings = load_drawings(shared / "quickdraw" / "simplified", args.drawings)
-    render_seconds = fastest(lambda: render_all(drawings), args.repeats)
+    render_seconds = fastest(lambda: vector_to_raster(drawings), args.repeats)
     files = sorted((shared / "tuberlin").glob("*/*/*.png"))[: args.images]
     blobs = [f.read_bytes() for f in files]
 

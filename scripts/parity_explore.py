@@ -143,24 +143,33 @@ def resample_none(x, y):
 
 
 # ------------------------------------------------------------------ step 4 alternatives
+def iterative_rdp(points, split):
+    """Iterative RDP skeleton: `split(points, s, e)` returns (k, far) for the span s..e, k indexing
+    the interior points s+1..e-1; a far point is kept and both halves are examined."""
+    n = len(points)
+    keep = np.zeros(n, bool)
+    keep[0] = keep[-1] = True
+    stack = [(0, n - 1)]
+    while stack:
+        s, e = stack.pop()
+        if e - s < 2:
+            continue
+        k, far = split(points, s, e)
+        if far:
+            keep[s + 1 + k] = True
+            stack.append((s, s + 1 + k))
+            stack.append((s + 1 + k, e))
+    return keep
+
+
 def rdp_with(distance, compare=">"):
     """Iterative RDP with a different distance(inner, a, b) or '>=' (last maximum wins)."""
     def keep_mask(points, epsilon=ref.EPSILON):
-        n = len(points)
-        keep = np.zeros(n, bool)
-        keep[0] = keep[-1] = True
-        stack = [(0, n - 1)]
-        while stack:
-            s, e = stack.pop()
-            if e - s < 2:
-                continue
+        def split(points, s, e):
             dist = distance(points[s + 1:e], points[s], points[e])
             k = int(np.argmax(dist)) if compare == ">" else len(dist) - 1 - int(np.argmax(dist[::-1]))
-            if dist[k] > epsilon:
-                keep[s + 1 + k] = True
-                stack.append((s, s + 1 + k))
-                stack.append((s + 1 + k, e))
-        return keep
+            return k, dist[k] > epsilon
+        return iterative_rdp(points, split)
     return keep_mask
 
 
@@ -183,31 +192,19 @@ def rdp_argmax_cross(squared=False):
     """RDP that picks the split by |cross| (or by the squared distance c*c/(dx*dx+dy*dy)) before
     dividing by the chord length; the epsilon test is unchanged."""
     def keep_mask(points, epsilon=ref.EPSILON):
-        n = len(points)
-        keep = np.zeros(n, bool)
-        keep[0] = keep[-1] = True
-        stack = [(0, n - 1)]
-        while stack:
-            s, e = stack.pop()
-            if e - s < 2:
-                continue
+        def split(points, s, e):
             a, b, q = points[s], points[e], points[s + 1:e]
             dx, dy = b[0] - a[0], b[1] - a[1]
             nd2 = dx * dx + dy * dy
             if nd2 == 0:
                 score = (q[:, 0] - a[0]) ** 2 + (q[:, 1] - a[1]) ** 2
                 k = int(np.argmax(score))
-                far = score[k] > epsilon * epsilon
-            else:
-                c = dx * (a[1] - q[:, 1]) - dy * (a[0] - q[:, 0])
-                score = c * c / nd2 if squared else np.abs(c)
-                k = int(np.argmax(score))
-                far = score[k] > epsilon * epsilon if squared else score[k] / math.sqrt(nd2) > epsilon
-            if far:
-                keep[s + 1 + k] = True
-                stack.append((s, s + 1 + k))
-                stack.append((s + 1 + k, e))
-        return keep
+                return k, score[k] > epsilon * epsilon
+            c = dx * (a[1] - q[:, 1]) - dy * (a[0] - q[:, 0])
+            score = c * c / nd2 if squared else np.abs(c)
+            k = int(np.argmax(score))
+            return k, (score[k] > epsilon * epsilon if squared else score[k] / math.sqrt(nd2) > epsilon)
+        return iterative_rdp(points, split)
     return keep_mask
 
 

@@ -22,11 +22,15 @@ public struct FileWriteError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Streams bytes to a temporary file next to `path` (`path.tmp-<pid>`) and renames it over
-/// `path` on `commit()`, so readers never see a half-written file.
+/// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
+/// the project: text, NDJSON, NPY and TFRecord outputs, manifests and PNGs all go through it.
 ///
-/// If the writer is discarded without `commit()`, the temporary file is removed. When `path`
-/// already exists and is not a regular file (e.g. `/dev/null` or a FIFO), bytes are written to it
-/// directly, because such a target cannot be replaced by a rename. Writes are buffered.
+/// If the writer is discarded without `commit()`, or the rename fails, the temporary file is
+/// removed. When `path` already exists and is not a regular file (e.g. `/dev/null` or a FIFO),
+/// bytes are written to it directly, because such a target cannot be replaced by a rename. Writes
+/// are buffered; bytes already written can be patched in place with ``overwrite(_:at:)`` (an NPY
+/// header whose row count is known only at the end). No `fsync`: atomic against readers and
+/// crashes of this process, not against power loss.
 public final class AtomicFileWriter {
     /// The final destination.
     public let path: String
@@ -70,6 +74,29 @@ public final class AtomicFileWriter {
     /// Appends the UTF-8 encoding of `text`.
     public func write(_ text: String) throws {
         try write(text.utf8)
+    }
+
+    /// Appends the raw bytes of `values` (machine byte order).
+    public func write<T: BitwiseCopyable>(rawValuesOf values: [T]) throws {
+        values.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        if buffer.count >= bufferCapacity { try flush() }
+    }
+
+    /// Replaces already written bytes at `offset` (the range must lie within ``bytesWritten``).
+    public func overwrite(_ bytes: [UInt8], at offset: Int) throws {
+        precondition(offset >= 0 && offset + bytes.count <= bytesWritten, "AtomicFileWriter.overwrite past the end")
+        try flush()
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+            }
+            done += written
+        }
     }
 
     /// Hands buffered bytes to the operating system.

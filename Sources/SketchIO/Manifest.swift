@@ -69,7 +69,7 @@ public struct Manifest: Sendable, Equatable, Codable {
         /// Hashes the file at `path` in 1 MiB chunks.
         public static func measuring(path: String) throws -> SourceFileEntry {
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw OutputFileError.system("cannot open \(path)", errno)
+                throw InputError("cannot open \(path): \(String(cString: strerror(errno)))")
             }
             defer { try? handle.close() }
             var hash = SHA256()

@@ -9,7 +9,7 @@ public final class NPYWriter {
     public let itemShape: [Int]
     /// Rows appended so far.
     public private(set) var count = 0
-    private let file: AtomicOutputFile
+    private let file: AtomicFileWriter
     private let headerLength: Int
     private let elementsPerRow: Int
 
@@ -18,7 +18,7 @@ public final class NPYWriter {
         self.dtype = dtype
         self.itemShape = itemShape
         elementsPerRow = itemShape.reduce(1, *)
-        file = try AtomicOutputFile(path: path)
+        file = try AtomicFileWriter(path: path)
         let header = NPYFormat.header(dtype: dtype, shape: [0] + itemShape)
         headerLength = header.count
         try file.write(header)

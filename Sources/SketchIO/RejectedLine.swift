@@ -14,6 +14,12 @@ public struct RejectedLine: Equatable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
+    /// A whole input file that could not be used (e.g. an undecodable PNG): located at `path:0`,
+    /// with the path itself as the quarantined bytes, so the quarantine file lists one path a line.
+    public static func file(_ path: String, reason: String) -> RejectedLine {
+        RejectedLine(location: SourceLocation(file: path, line: 0), reason: reason, bytes: Array(path.utf8))
+    }
+
     /// `file:line: reason`, the diagnostic form.
     public var description: String { "\(location): \(reason)" }
 }

@@ -100,7 +100,7 @@ public final class ShardedDatasetWriter {
                     if try isComplete(entry) {
                         result.reusedFiles += 1
                     } else {
-                        try AtomicOutputFile.write(bytes, to: path(entry.file))
+                        try writeAtomically(bytes, to: path(entry.file))
                     }
                     result.files.append(entry)
                 }

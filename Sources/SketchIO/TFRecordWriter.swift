@@ -5,11 +5,11 @@
 public final class TFRecordWriter {
     /// Records written so far.
     public private(set) var count = 0
-    private let file: AtomicOutputFile
+    private let file: AtomicFileWriter
 
     /// Starts writing `path`.
     public init(path: String) throws {
-        file = try AtomicOutputFile(path: path)
+        file = try AtomicFileWriter(path: path)
     }
 
     /// Appends one record (usually a serialized ``TFExample``).

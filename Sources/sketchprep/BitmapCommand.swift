@@ -3,16 +3,6 @@ import SketchCore
 import SketchIO
 import SketchRaster
 
-/// Which drawings `bitmap` simplifies before rendering.
-enum InputKindChoice: String, ExpressibleByArgument, CaseIterable {
-    /// Decide per drawing with `DrawingKind.detect` (timestamps or coordinates outside 0–255 → raw).
-    case auto
-    /// Simplify every drawing.
-    case raw
-    /// Render drawings as they are.
-    case simplified
-}
-
 /// `sketchprep bitmap`: Quick, Draw! NDJSON → Google-style bitmaps in one NPY array.
 struct BitmapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,7 +23,7 @@ struct BitmapCommand: ParsableCommand {
     var output: String
 
     @Option(help: "auto, raw (simplify all) or simplified (render as is).")
-    var inputKind = InputKindChoice.auto
+    var inputKind = InputFormat.auto
 
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
@@ -46,7 +36,7 @@ struct BitmapCommand: ParsableCommand {
 
     func run() throws {
         let reader = try QuickDrawReader(inputs: inputs)
-        let quarantinePath = quarantine ?? OutputPaths.defaultQuarantine(for: output.replacingSuffix(".npy", with: ".ndjson"))
+        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         try OutputPaths.createParentDirectory(of: output)
         let rejected = try QuarantineWriter(path: quarantinePath)
         let side = raster.size
@@ -60,7 +50,7 @@ struct BitmapCommand: ParsableCommand {
             onRecord: { record, _ in
                 tally.read += 1
                 progress.advance()
-                let drawing = needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+                let drawing = inputKind.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
                 pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }
                 try writer.append(pixels)
                 tally.written += 1
@@ -77,20 +67,5 @@ struct BitmapCommand: ParsableCommand {
         try rejected.finish()
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
         guard tally.isReconciled else { throw ExitCode.failure }
-    }
-
-    private func needsSimplification(_ drawing: Drawing) -> Bool {
-        switch inputKind {
-        case .auto: return DrawingKind.detect(drawing) == .raw
-        case .raw: return true
-        case .simplified: return false
-        }
-    }
-}
-
-extension String {
-    /// The string with `suffix` replaced by `replacement` (or `replacement` appended when absent).
-    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
-        (hasSuffix(suffix) ? String(dropLast(suffix.count)) : self) + replacement
     }
 }

@@ -33,7 +33,7 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Where rows are dropped when a drawing is longer: back (keep the first rows) or front (keep the last).")
     var truncation: SequenceSide = .back
 
-    @Option(name: .customLong("input-format"), help: "auto (simplify drawings that have timestamps), raw (always simplify) or simplified (never).")
+    @Option(name: .customLong("input-format"), help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (never).")
     var inputFormat: InputFormat = .auto
 
     @Option(help: "Quarantine file for rejected lines. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
@@ -52,7 +52,7 @@ struct EncodeCommand: ParsableCommand {
     func run() throws {
         let reader = try QuickDrawReader(inputs: inputs)
         try OutputPaths.createParentDirectory(of: output)
-        let quarantinePath = quarantine ?? (output.hasSuffix(".npy") ? String(output.dropLast(4)) : output) + ".rejected.ndjson"
+        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         let quarantineWriter = try QuarantineWriter(path: quarantinePath)
         let writer = try NPYWriter(path: output, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
         let options = StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation)
@@ -66,8 +66,7 @@ struct EncodeCommand: ParsableCommand {
         try reader.read(
             onRecord: { record, _ in
                 tally.read += 1
-                let raw = inputFormat == .raw || (inputFormat == .auto && record.drawing.strokes.contains { !$0.t.isEmpty })
-                let drawing = raw ? simplifier.simplify(record.drawing) : record.drawing
+                let drawing = inputFormat.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
                 StrokeTensorEncoder.encode(drawing, options: options, appendingTo: &batch)
                 tally.written += 1
                 if batch.count >= batchRows * length * StrokeTensorEncoder.columns {
@@ -91,5 +90,3 @@ struct EncodeCommand: ParsableCommand {
         guard tally.isReconciled else { throw ValidationFailure("record counts do not reconcile: \(tally)") }
     }
 }
-
-extension InputFormat: ExpressibleByArgument {}

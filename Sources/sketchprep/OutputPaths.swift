@@ -3,12 +3,6 @@ import SketchIO
 
 /// Small helpers for the files a command writes.
 enum OutputPaths {
-    /// `OUT.rejected.ndjson` next to `output` (replacing a trailing `.ndjson`).
-    static func defaultQuarantine(for output: String) -> String {
-        let stem = output.hasSuffix(".ndjson") ? String(output.dropLast(".ndjson".count)) : output
-        return stem + ".rejected.ndjson"
-    }
-
     /// Creates the directory that will hold `path`, if missing.
     static func createParentDirectory(of path: String) throws {
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -25,5 +19,13 @@ enum OutputPaths {
         var data = try encoder.encode(value)
         data.append(0x0A)
         try writeAtomically(data, to: path)
+    }
+}
+
+extension String {
+    /// The string with `suffix` replaced by `replacement` (or `replacement` appended when absent):
+    /// how commands derive their default quarantine path, e.g. `out.npy` → `out.rejected.ndjson`.
+    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+        (hasSuffix(suffix) ? String(dropLast(suffix.count)) : self) + replacement
     }
 }

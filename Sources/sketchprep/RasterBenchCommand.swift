@@ -40,7 +40,7 @@ struct RasterBenchCommand: ParsableCommand {
         let renderSeconds = fastest {
             for drawing in inputs { checksum &+= Int(renderer.render(drawing)[14 * 28 + 14]) }
         }
-        let resampler = AreaDownscaler(side: size)
+        let resampler = BoxResampler(side: size)
         var failures = 0
         let decodeSeconds = fastest {
             for blob in blobs {
@@ -61,7 +61,7 @@ struct RasterBenchCommand: ParsableCommand {
                 """)
         } else {
             print(Self.line("sketchprep render 28x28", inputs.count, renderSeconds))
-            print(Self.line("sketchprep decode+area \(size)x\(size)", blobs.count, decodeSeconds))
+            print(Self.line("sketchprep decode+box \(size)x\(size)", blobs.count, decodeSeconds))
         }
     }
 

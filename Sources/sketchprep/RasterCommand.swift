@@ -11,7 +11,7 @@ struct RasterCommand: ParsableCommand {
         discussion: """
             Any PNG is accepted (1–16-bit gray, gray+alpha, RGB, RGBA, palette, interlaced); alpha is \
             composited over white and colour converted with BT.601 luma (Pillow's "L"). Images are \
-            resampled by exact area averaging to SIZE×SIZE, non-square ones centred on white (aspect \
+            resampled to SIZE×SIZE with Pillow's BOX filter (resize(BOX)), non-square ones centred on white (aspect \
             kept). Output: uint8 (N, SIZE, SIZE) in input order, or float32 pixel/255 with --float32 \
             (white background = 1.0, the book's CNN input). Unreadable or corrupt files are listed in \
             the quarantine file and reported; they never stop the run.
@@ -47,7 +47,7 @@ struct RasterCommand: ParsableCommand {
         let files = try ImageInputs.expand(inputs)
         try OutputPaths.createParentDirectory(of: output)
         let rejected = try QuarantineWriter(path: quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt"))
-        let resampler = AreaDownscaler(side: size)
+        let resampler = BoxResampler(side: size)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: !quiet)
         var writer: NPYWriter?
         var tally = RunTally()
@@ -72,8 +72,7 @@ struct RasterCommand: ParsableCommand {
                 tally.written += 1
             } catch let error as PNGError {
                 tally.rejected += 1
-                try rejected.add(RejectedLine(location: SourceLocation(file: path, line: 0), reason: error.reason,
-                                              bytes: Array(path.utf8)))
+                try rejected.add(.file(path, reason: error.reason))
             }
         }
         progress.finish()

@@ -35,7 +35,7 @@ struct SimplifyCommand: ParsableCommand {
 
     func run() throws {
         let reader = try QuickDrawReader(inputs: inputs)
-        let quarantinePath = quarantine ?? OutputPaths.defaultQuarantine(for: output)
+        let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options

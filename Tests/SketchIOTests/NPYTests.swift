@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import SketchIO
 
-private func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "sketchprep-test-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 @Test func npyHeaderIsByteIdenticalToNumpySave() {
     // numpy.save(np.zeros((3, 75, 3), np.float32)): header dict, 21-digit growth room, 64-byte alignment.
     let header = NPYFormat.header(dtype: .float32, shape: [3, 75, 3])
@@ -27,7 +21,7 @@ private func temporaryDirectory() throws -> String {
 }
 
 @Test func npyStreamingWriterPatchesRowCountAndRoundTrips() throws {
-    let dir = try temporaryDirectory()
+    let dir = try TestSupport.temporaryDirectory().path
     let path = dir + "/a.npy"
     let writer = try NPYWriter(path: path, dtype: .float32, itemShape: [2, 3])
     try writer.append([Float](repeating: 1.5, count: 6))

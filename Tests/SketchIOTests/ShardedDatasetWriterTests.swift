@@ -2,12 +2,6 @@ import Foundation
 import Testing
 @testable import SketchIO
 
-private func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "sketchprep-shards-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 private func examples(_ n: Int) -> [DatasetExample] {
     (0..<n).map { (i: Int) -> DatasetExample in
         let values: [Float] = (0..<6).map { Float(i * 6 + $0) }
@@ -24,7 +18,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func npyShardsHoldEveryExampleOnceWithMatchingLabelsAndKeys() throws {
-    let dir = try temporaryDirectory()
+    let dir = try TestSupport.temporaryDirectory().path
     let items = examples(200)
     let result = try write(items, to: dir, format: .npy)
     var seen: [String: DatasetExample] = [:]
@@ -46,7 +40,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func rerunWithSameInputReusesEveryShardAndGivesIdenticalHashes() throws {
-    let dir = try temporaryDirectory()
+    let dir = try TestSupport.temporaryDirectory().path
     let first = try write(examples(200), to: dir, format: .tfrecord)
     #expect(first.reusedFiles == 0)
     let second = try write(examples(200), to: dir, format: .tfrecord)
@@ -55,7 +49,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func rerunReplacesACorruptedShard() throws {
-    let dir = try temporaryDirectory()
+    let dir = try TestSupport.temporaryDirectory().path
     let first = try write(examples(200), to: dir, format: .npy)
     let victim = "\(dir)/\(first.files[0].file)"
     try Data([1, 2, 3]).write(to: URL(fileURLWithPath: victim))
@@ -66,7 +60,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func staleShardsFromALargerRunAreRemoved() throws {
-    let dir = try temporaryDirectory()
+    let dir = try TestSupport.temporaryDirectory().path
     _ = try write(examples(300), to: dir, format: .tfrecord)
     let second = try write(examples(50), to: dir, format: .tfrecord)
     let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
@@ -75,7 +69,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func npyShardsRejectMixedShapesNamingTheExample() throws {
-    let dir = try temporaryDirectory()
+    let dir = try TestSupport.temporaryDirectory().path
     let writer = ShardedDatasetWriter(directory: dir, options: ShardingOptions(
         format: .npy, examplesPerShard: 10, seed: 1, split: .standard))
     try writer.add(DatasetExample(keyID: "1", label: 0, payload: .float32([0, 0, 0], shape: [1, 3])))

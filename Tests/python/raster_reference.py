@@ -5,7 +5,8 @@ import numpy as np
 
 
 def vector_to_raster(drawings, side=28, line_diameter=16, padding=16, white_on_black=True):
-    """One uint8 row of side*side per drawing; each drawing is a list of (x, y) coordinate lists."""
+    """One uint8 row of side*side per drawing; each drawing is a list of (x, y) coordinate lists or
+    (2, n) float arrays (used as they are, so `scripts/bench_raster.py` times only the rendering)."""
     background, ink = ((0, 0, 0), (1, 1, 1)) if white_on_black else ((1, 1, 1), (0, 0, 0))
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
     ctx = cairo.Context(surface)
@@ -19,7 +20,7 @@ def vector_to_raster(drawings, side=28, line_diameter=16, padding=16, white_on_b
     ctx.translate(total_padding / 2.0, total_padding / 2.0)
     rows = []
     for strokes in drawings:
-        strokes = [np.array(stroke, dtype=float) for stroke in strokes]
+        strokes = [np.asarray(stroke, dtype=float) for stroke in strokes]
         ctx.set_source_rgb(*background)
         ctx.paint()
         offset = (((256.0, 256.0) - np.hstack(strokes).max(axis=1)) / 2.0).reshape(-1, 1)

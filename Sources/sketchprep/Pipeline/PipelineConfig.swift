@@ -22,16 +22,6 @@ enum SourceKind: String, CaseIterable {
     case imageDirectory = "image-directory"
 }
 
-/// Whether drawings need Google's simplification before encoding.
-enum InputFormat: String, CaseIterable {
-    /// Simplify drawings detected as raw by `DrawingKind.detect` (a `t` array or a coordinate outside 0–255).
-    case auto
-    /// Simplify every drawing.
-    case raw
-    /// Never simplify.
-    case simplified
-}
-
 /// `source:` — what to read.
 struct SourceStage {
     var kind: SourceKind

@@ -25,17 +25,12 @@ extension PipelineRunner {
         var collected = Collected()
         let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
-        let resampler = AreaDownscaler(side: options.stroke.side)
-        let categories = Set(config.filters.categories)
-        var keptPerClass: [String: Int] = [:]
+        let resampler = BoxResampler(side: options.stroke.side)
+        var filter = RecordFilter(config.filters)
         for file in files {
             collected.read += 1
             progress.advance()
-            if !categories.isEmpty && !categories.contains(file.className) {
-                collected.filtered += 1
-                continue
-            }
-            if let cap = config.filters.maxPerClass, keptPerClass[file.className, default: 0] >= cap {
+            guard filter.wantsClass(file.className) else {
                 collected.filtered += 1
                 continue
             }
@@ -44,11 +39,10 @@ extension PipelineRunner {
                 image = try PNGImage.readGray(path: file.path)
             } catch {
                 collected.rejected += 1
-                try quarantine.add(RejectedLine(location: SourceLocation(file: file.path, line: 0),
-                                                reason: error.reason, bytes: Array(file.path.utf8)))
+                try quarantine.add(.file(file.path, reason: error.reason))
                 continue
             }
-            keptPerClass[file.className, default: 0] += 1
+            filter.keep(file.className)
             collected.examples.append(PendingExample(
                 keyID: file.keyID, word: file.className, payload: options.payload(resampler.resample(image).pixels),
                 split: file.directorySplit.flatMap(SplitName.init(rawValue:))))

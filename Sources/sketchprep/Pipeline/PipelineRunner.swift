@@ -93,7 +93,7 @@ struct PipelineRunner {
             pipeline: pipelineInfo, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
-        try AtomicOutputFile.write(try manifest.encoded(), to: manifestPath)
+        try writeAtomically(try manifest.encoded(), to: manifestPath)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
     }
 
@@ -129,7 +129,7 @@ struct PipelineRunner {
                     collected.filtered += 1
                     return
                 }
-                let drawing = needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+                let drawing = config.source.format.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
                 collected.examples.append(PendingExample(keyID: record.keyID, word: record.word, payload: encode(drawing)))
             },
             onRejected: { rejected in
@@ -142,14 +142,6 @@ struct PipelineRunner {
         progress.finish()
         try quarantine.finish()
         return collected
-    }
-
-    private func needsSimplification(_ drawing: Drawing) -> Bool {
-        switch config.source.format {
-        case .raw: return true
-        case .simplified: return false
-        case .auto: return DrawingKind.detect(drawing) == .raw
-        }
     }
 
     /// The encoding stage as a function (a raster encoder owns one cairo surface for the whole run).
@@ -199,13 +191,21 @@ struct RecordFilter {
     mutating func accepts(_ record: SketchRecord) -> Bool {
         if recognizedOnly && !record.recognized { return false }
         if !countries.isEmpty && !countries.contains(record.countryCode) { return false }
-        if !categories.isEmpty && !categories.contains(record.word) { return false }
-        if let maxPerClass {
-            let kept = keptPerClass[record.word, default: 0]
-            if kept >= maxPerClass { return false }
-            keptPerClass[record.word] = kept + 1
-        }
+        guard wantsClass(record.word) else { return false }
+        keep(record.word)
         return true
+    }
+
+    /// Whether one more example of class `word` is wanted (category list, per-class cap); counts nothing.
+    func wantsClass(_ word: String) -> Bool {
+        if !categories.isEmpty && !categories.contains(word) { return false }
+        if let maxPerClass, keptPerClass[word, default: 0] >= maxPerClass { return false }
+        return true
+    }
+
+    /// Counts one kept example of class `word` against its cap.
+    mutating func keep(_ word: String) {
+        keptPerClass[word, default: 0] += 1
     }
 }
 

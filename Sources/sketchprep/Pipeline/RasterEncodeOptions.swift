@@ -5,7 +5,7 @@ import SketchRaster
 ///
 /// Quick, Draw! drawings are rendered with cairo (`StrokeRenderer`: Google's recipe, with this
 /// line width, padding and polarity; raw drawings are simplified first); PNG images are decoded to
-/// gray and resampled by exact area averaging (`AreaDownscaler`). Values are stored as uint8
+/// gray and resampled with Pillow's BOX filter (`BoxResampler`). Values are stored as uint8
 /// (0–255, `unit_scale` = 1/255 in the manifest: multiply to get [0, 1], white = 1.0) or float32
 /// already in [0, 1]. TFRecord output of uint8 rasters holds PNG images (`TFExample.pngImage`).
 struct RasterEncodeOptions: Equatable {
