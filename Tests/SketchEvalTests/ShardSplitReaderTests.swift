@@ -11,8 +11,8 @@ struct ShardSplitReaderTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try writeAtomically(#"{"classes":[{"index":1,"word":"dog"},{"index":0,"word":"cat"}]}"#, to: "\(directory)/manifest.json")
         func shard(_ stem: String, _ pixels: [UInt8], _ labels: [Int32], _ keys: [String]) throws {
-            try AtomicOutputFile.write(NPYWriter.encode(pixels, dtype: .uint8, shape: [keys.count, 2, 2]), to: "\(directory)/\(stem).x.npy")
-            try AtomicOutputFile.write(NPYWriter.encode(labels, dtype: .int32, shape: [keys.count]), to: "\(directory)/\(stem).y.npy")
+            try writeAtomically(NPYWriter.encode(pixels, dtype: .uint8, shape: [keys.count, 2, 2]), to: "\(directory)/\(stem).x.npy")
+            try writeAtomically(NPYWriter.encode(labels, dtype: .int32, shape: [keys.count]), to: "\(directory)/\(stem).y.npy")
             try writeAtomically(keys.map { $0 + "\n" }.joined(), to: "\(directory)/\(stem).keys.txt")
         }
         try shard("val-00001-of-00002", [255, 0, 0, 0], [1], ["k3"])

@@ -14,7 +14,7 @@ struct NumpyBitmapImportTests {
         try FileManager.default.createDirectory(atPath: "\(root)/bitmap", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(root)/simplified", withIntermediateDirectories: true)
         let pixels = (0..<3).flatMap { row in [UInt8](repeating: UInt8(row * 100), count: 784) }
-        try AtomicOutputFile.write(NPYWriter.encode(pixels, dtype: .uint8, shape: [3, 1, 784]), to: "\(root)/bitmap/cat.npy")
+        try writeAtomically(NPYWriter.encode(pixels, dtype: .uint8, shape: [3, 1, 784]), to: "\(root)/bitmap/cat.npy")
         try writeAtomically(Self.line("111") + "\n" + Self.line("222") + "\n", to: "\(root)/simplified/cat.ndjson")
 
         let manifest = try NumpyBitmapImport(
@@ -35,7 +35,7 @@ struct NumpyBitmapImportTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("bitmap-import-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try AtomicOutputFile.write(NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3]),
+        try writeAtomically(NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3]),
                                    to: "\(root)/dog.npy")
         let job = NumpyBitmapImport(bitmapFiles: ["\(root)/dog.npy"], simplifiedDirectory: nil, rows: 0..<10,
                                     sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: .standard),
