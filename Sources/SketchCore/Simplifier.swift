@@ -72,19 +72,28 @@ struct AlignmentFrame {
     let extent: Double
 
     /// Measures `drawing`; nil when it has no points.
+    ///
+    /// The reference takes the maximum of the aligned values `v − min`; rounding is monotonic,
+    /// so that equals `max(v) − min` exactly and one pass over the points finds all four bounds.
     init?(_ drawing: Drawing) {
         var minimumX = Double.infinity, minimumY = Double.infinity
+        var maximumX = -Double.infinity, maximumY = -Double.infinity
         for stroke in drawing.strokes {
-            for value in stroke.x where value < minimumX { minimumX = value }
-            for value in stroke.y where value < minimumY { minimumY = value }
+            stroke.x.withUnsafeBufferPointer { values in
+                for value in values {
+                    minimumX = Swift.min(minimumX, value)
+                    maximumX = Swift.max(maximumX, value)
+                }
+            }
+            stroke.y.withUnsafeBufferPointer { values in
+                for value in values {
+                    minimumY = Swift.min(minimumY, value)
+                    maximumY = Swift.max(maximumY, value)
+                }
+            }
         }
         guard minimumX.isFinite else { return nil }
-        // Maxima of the aligned values, as the reference computes them (max of v − min).
-        var extent = 0.0
-        for stroke in drawing.strokes {
-            for value in stroke.x where value - minimumX > extent { extent = value - minimumX }
-            for value in stroke.y where value - minimumY > extent { extent = value - minimumY }
-        }
+        let extent = Swift.max(maximumX - minimumX, maximumY - minimumY)
         self.minimumX = minimumX
         self.minimumY = minimumY
         self.extent = extent == 0 ? 1 : extent
@@ -92,16 +101,19 @@ struct AlignmentFrame {
 
     /// Aligns and scales `values` into `output` (replacing its contents).
     func scale(_ values: [Double], minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
-        output.removeAll(keepingCapacity: true)
-        let target = options.scaleTarget
-        switch options.scaleFormula {
-        case .multiplyThenDivide:
-            for value in values { output.append((value - minimum) * target / extent) }
-        case .divideThenMultiply:
-            for value in values { output.append((value - minimum) / extent * target) }
-        case .multiplyByFactor:
-            let factor = target / extent
-            for value in values { output.append((value - minimum) * factor) }
+        let target = options.scaleTarget, extent = self.extent
+        output.replaceContents(count: values.count) { output in
+            values.withUnsafeBufferPointer { values in
+                switch options.scaleFormula {
+                case .multiplyThenDivide:
+                    for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
+                case .divideThenMultiply:
+                    for index in values.indices { output[index] = (values[index] - minimum) / extent * target }
+                case .multiplyByFactor:
+                    let factor = target / extent
+                    for index in values.indices { output[index] = (values[index] - minimum) * factor }
+                }
+            }
         }
     }
 }
