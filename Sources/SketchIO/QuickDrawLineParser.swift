@@ -36,9 +36,9 @@ public struct QuickDrawLineParser {
     /// Creates a parser.
     public init(keepsTimestamps: Bool = true) {
         self.keepsTimestamps = keepsTimestamps
-        xs.reserveCapacity(4096)
-        ys.reserveCapacity(4096)
-        ts.reserveCapacity(4096)
+        xs = Array(repeating: 0, count: 4096)
+        ys = Array(repeating: 0, count: 4096)
+        ts = Array(repeating: 0, count: 4096)
     }
 
     /// Parses `line` (without its newline).
@@ -136,31 +136,31 @@ public struct QuickDrawLineParser {
     private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> Stroke {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
-        try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
+        let xCount = try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: ","), "stroke \(number): expected the y array after x")
         cursor.skipWhitespace()
-        try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y")
+        let yCount = try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y")
         cursor.skipWhitespace()
-        var hasTimes = false
+        var tCount: Int?
         if cursor.peek() == UInt8(ascii: ",") {
             cursor.advance()
             cursor.skipWhitespace()
-            try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
-            hasTimes = true
+            tCount = try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
             cursor.skipWhitespace()
         }
         if cursor.peek() == UInt8(ascii: ",") {
             throw cursor.error("stroke \(number): more than 3 arrays (expected [x, y] or [x, y, t])")
         }
         try cursor.expect(UInt8(ascii: "]"), "stroke \(number): expected ']' after its arrays")
-        if xs.isEmpty { throw LineParseError("stroke \(number) has no points") }
-        if xs.count != ys.count {
-            throw LineParseError("stroke \(number): x has \(xs.count) values but y has \(ys.count)")
+        if xCount == 0 { throw LineParseError("stroke \(number) has no points") }
+        if xCount != yCount {
+            throw LineParseError("stroke \(number): x has \(xCount) values but y has \(yCount)")
         }
-        if hasTimes && ts.count != xs.count {
-            throw LineParseError("stroke \(number): x has \(xs.count) values but t has \(ts.count)")
+        if let tCount, tCount != xCount {
+            throw LineParseError("stroke \(number): x has \(xCount) values but t has \(tCount)")
         }
-        return Stroke(x: Array(xs), y: Array(ys), t: hasTimes && keepsTimestamps ? Array(ts) : [])
+        return Stroke(x: Array(xs[..<xCount]), y: Array(ys[..<xCount]),
+                      t: tCount != nil && keepsTimestamps ? Array(ts[..<xCount]) : [])
     }
 }
