@@ -222,6 +222,53 @@ struct JSONCursor {
         }
     }
 
+    /// Reads a JSON array of numbers like `parseNumberArray` (same errors, same count) but
+    /// without keeping the values: for arrays that are only validated, such as timestamps
+    /// nobody asked for. Arrays of plain integers are counted from their bytes alone; anything
+    /// else is read by `parseNumberArray` into `scratch`.
+    mutating func countNumberArray(scratch: inout [Double], what: @autoclosure () -> String) throws(LineParseError) -> Int {
+        if let count = countPlainIntegerArray() { return count }
+        return try parseNumberArray(into: &scratch, what: what())
+    }
+
+    /// Counts the values of an array of plain integers (`[` then non-negative integers of 1 to
+    /// 15 digits without leading zeros, separated by commas, then `]`, whitespace allowed where
+    /// JSON allows it) and moves past it; nil, cursor unchanged, for any other bytes. Every such
+    /// array is one `parseNumberArray` reads without error, with the same count.
+    private mutating func countPlainIntegerArray() -> Int? {
+        guard let bytes = base, index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
+        var position = index + 1
+        @inline(__always) func skipSpace() {
+            while position < count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+        skipSpace()
+        var values = 0
+        while true {
+            let numberStart = position
+            while position < count && bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            let digits = position - numberStart
+            guard digits > 0, digits <= 15, digits == 1 || bytes[numberStart] != UInt8(ascii: "0") else { return nil }
+            values += 1
+            skipSpace()
+            guard position < count else { return nil }
+            let separator = bytes[position]
+            position += 1
+            if separator == UInt8(ascii: ",") {
+                skipSpace()
+            } else if separator == UInt8(ascii: "]") {
+                index = position
+                return values
+            } else {
+                return nil
+            }
+        }
+    }
+
     /// How `parseNumbers` stopped.
     private enum NumberListOutcome {
         case finished, full, nonNumeric, outOfRange, badSeparator

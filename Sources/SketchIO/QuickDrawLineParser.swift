@@ -146,7 +146,9 @@ public struct QuickDrawLineParser {
         if cursor.peek() == UInt8(ascii: ",") {
             cursor.advance()
             cursor.skipWhitespace()
-            tCount = try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
+            tCount = keepsTimestamps
+                ? try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
+                : try cursor.countNumberArray(scratch: &ts, what: "stroke \(number) t")
             cursor.skipWhitespace()
         }
         if cursor.peek() == UInt8(ascii: ",") {
