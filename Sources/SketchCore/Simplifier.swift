@@ -14,6 +14,7 @@ public struct Simplifier: Sendable {
     private var sampledX: [Double] = []
     private var sampledY: [Double] = []
     private var kept: [Int] = []
+    private var reusedStrokes = FlatStrokes()
 
     /// Creates a simplifier with `options`.
     public init(options: SimplificationOptions = .google) {
@@ -25,33 +26,42 @@ public struct Simplifier: Sendable {
     /// Simplifies `drawing`. Empty strokes are dropped; an empty drawing stays empty.
     /// A drawing with no extent (all points equal) maps every point to 0.
     public mutating func simplify(_ drawing: Drawing) -> Drawing {
-        guard let frame = AlignmentFrame(drawing) else { return Drawing(strokes: []) }
-        var strokes: [Stroke] = []
-        strokes.reserveCapacity(drawing.strokes.count)
+        var strokes = FlatStrokes()
+        swap(&strokes, &reusedStrokes)
+        defer { swap(&strokes, &reusedStrokes) }
+        simplify(drawing, into: &strokes)
+        return strokes.drawing
+    }
+
+    /// Simplifies `drawing` into `strokes` (replacing its contents), as `simplify(_:)` does,
+    /// reusing the storage of `strokes` and of this simplifier: no allocation per stroke once
+    /// the buffers have grown to the largest drawing seen.
+    public mutating func simplify(_ drawing: Drawing, into strokes: inout FlatStrokes) {
+        strokes.removeAll()
+        guard let frame = AlignmentFrame(drawing) else { return }
         for stroke in drawing.strokes where stroke.count > 0 {
             frame.scale(stroke.x, minimum: frame.minimumX, options: options, into: &scaledX)
             frame.scale(stroke.y, minimum: frame.minimumY, options: options, into: &scaledY)
             resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
             rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
-            strokes.append(roundedKeptPoints())
+            appendRoundedKeptPoints(to: &strokes)
         }
-        return Drawing(strokes: strokes)
     }
 
-    private func roundedKeptPoints() -> Stroke {
+    private func appendRoundedKeptPoints(to strokes: inout FlatStrokes) {
         let halfUp = options.rounding == .halfUp
-        func rounded(_ values: [Double]) -> [Double] {
-            [Double](unsafeUninitializedCapacity: kept.count) { output, initialized in
-                values.withUnsafeBufferPointer { values in
-                    for (slot, index) in kept.enumerated() {
-                        let value = values[index]
-                        output[slot] = halfUp ? IntegerRounding.floor(value + 0.5) : IntegerRounding.halfToEven(value)
+        kept.withUnsafeBufferPointer { kept in
+            sampledX.withUnsafeBufferPointer { sampledX in
+                sampledY.withUnsafeBufferPointer { sampledY in
+                    strokes.appendStroke(count: kept.count) { x, y in
+                        for (slot, index) in kept.enumerated() {
+                            x[slot] = halfUp ? IntegerRounding.floor(sampledX[index] + 0.5) : IntegerRounding.halfToEven(sampledX[index])
+                            y[slot] = halfUp ? IntegerRounding.floor(sampledY[index] + 0.5) : IntegerRounding.halfToEven(sampledY[index])
+                        }
                     }
                 }
-                initialized = kept.count
             }
         }
-        return Stroke(x: rounded(sampledX), y: rounded(sampledY))
     }
 }
 
