@@ -91,14 +91,14 @@ struct AlignmentFrame {
         for stroke in drawing.strokes {
             stroke.x.withUnsafeBufferPointer { values in
                 for value in values {
-                    minimumX = Swift.min(minimumX, value)
-                    maximumX = Swift.max(maximumX, value)
+                    minimumX = value < minimumX ? value : minimumX
+                    maximumX = value > maximumX ? value : maximumX
                 }
             }
             stroke.y.withUnsafeBufferPointer { values in
                 for value in values {
-                    minimumY = Swift.min(minimumY, value)
-                    maximumY = Swift.max(maximumY, value)
+                    minimumY = value < minimumY ? value : minimumY
+                    maximumY = value > maximumY ? value : maximumY
                 }
             }
         }
