@@ -38,6 +38,25 @@ public struct FlatStrokes: Equatable, Sendable {
         strokeEnds.removeAll(keepingCapacity: true)
     }
 
+    /// Replaces the contents with the points of `drawing`'s strokes (timestamps are not kept).
+    public mutating func replaceContents(with drawing: Drawing) {
+        removeAll()
+        for stroke in drawing.strokes {
+            stroke.x.withUnsafeBufferPointer { x in
+                stroke.y.withUnsafeBufferPointer { y in appendStroke(x: x, y: y) }
+            }
+        }
+    }
+
+    /// Appends a stroke with the points `x`/`y` (equal counts).
+    public mutating func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
+        precondition(x.count == y.count, "FlatStrokes x/y length mismatch")
+        appendStroke(count: x.count) { outX, outY in
+            _ = outX.update(fromContentsOf: x)
+            _ = outY.update(fromContentsOf: y)
+        }
+    }
+
     /// Appends a stroke of `count` points whose coordinates `fill` writes into the two buffers
     /// it is given (x, then y), each exactly `count` slots long.
     @inline(__always)

@@ -14,7 +14,8 @@ public struct Simplifier: Sendable {
     private var sampledX: [Double] = []
     private var sampledY: [Double] = []
     private var kept: [Int] = []
-    private var reusedStrokes = FlatStrokes()
+    private var reusedInput = FlatStrokes()
+    private var reusedOutput = FlatStrokes()
 
     /// Creates a simplifier with `options`.
     public init(options: SimplificationOptions = .google) {
@@ -27,24 +28,39 @@ public struct Simplifier: Sendable {
     /// A drawing with no extent (all points equal) maps every point to 0.
     public mutating func simplify(_ drawing: Drawing) -> Drawing {
         var strokes = FlatStrokes()
-        swap(&strokes, &reusedStrokes)
-        defer { swap(&strokes, &reusedStrokes) }
+        swap(&strokes, &reusedOutput)
+        defer { swap(&strokes, &reusedOutput) }
         simplify(drawing, into: &strokes)
         return strokes.drawing
     }
 
-    /// Simplifies `drawing` into `strokes` (replacing its contents), as `simplify(_:)` does,
-    /// reusing the storage of `strokes` and of this simplifier: no allocation per stroke once
-    /// the buffers have grown to the largest drawing seen.
+    /// Simplifies `drawing` into `strokes` (replacing its contents), as `simplify(_:)` does.
     public mutating func simplify(_ drawing: Drawing, into strokes: inout FlatStrokes) {
+        var input = FlatStrokes()
+        swap(&input, &reusedInput)
+        defer { swap(&input, &reusedInput) }
+        input.replaceContents(with: drawing)
+        simplify(input, into: &strokes)
+    }
+
+    /// Simplifies the strokes in `input` into `strokes` (replacing its contents), as
+    /// `simplify(_:)` does, reusing the storage of `strokes` and of this simplifier: no
+    /// allocation per drawing once the buffers have grown to the largest drawing seen.
+    public mutating func simplify(_ input: FlatStrokes, into strokes: inout FlatStrokes) {
         strokes.removeAll()
-        guard let frame = AlignmentFrame(drawing) else { return }
-        for stroke in drawing.strokes where stroke.count > 0 {
-            frame.scale(stroke.x, minimum: frame.minimumX, options: options, into: &scaledX)
-            frame.scale(stroke.y, minimum: frame.minimumY, options: options, into: &scaledY)
-            resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
-            rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
-            appendRoundedKeptPoints(to: &strokes)
+        guard let frame = AlignmentFrame(x: input.x, y: input.y) else { return }
+        input.x.withUnsafeBufferPointer { x in
+            input.y.withUnsafeBufferPointer { y in
+                for index in 0..<input.strokeCount {
+                    let points = input.pointRange(ofStroke: index)
+                    guard !points.isEmpty else { continue }
+                    frame.scale(UnsafeBufferPointer(rebasing: x[points]), minimum: frame.minimumX, options: options, into: &scaledX)
+                    frame.scale(UnsafeBufferPointer(rebasing: y[points]), minimum: frame.minimumY, options: options, into: &scaledY)
+                    resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
+                    rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
+                    appendRoundedKeptPoints(to: &strokes)
+                }
+            }
         }
     }
 
@@ -81,27 +97,23 @@ struct AlignmentFrame {
     /// The larger extent after alignment, or 1 when the drawing has none.
     let extent: Double
 
-    /// Measures `drawing`; nil when it has no points.
+    /// Measures the points `x`/`y`; nil when there are none.
     ///
     /// The reference takes the maximum of the aligned values `v − min`; rounding is monotonic,
     /// so that equals `max(v) − min` exactly and one pass over the points finds all four bounds.
-    init?(_ drawing: Drawing) {
-        var minimumX = Double.infinity, minimumY = Double.infinity
-        var maximumX = -Double.infinity, maximumY = -Double.infinity
-        for stroke in drawing.strokes {
-            stroke.x.withUnsafeBufferPointer { values in
+    init?(x: [Double], y: [Double]) {
+        func bounds(_ values: [Double]) -> (minimum: Double, maximum: Double) {
+            var minimum = Double.infinity, maximum = -Double.infinity
+            values.withUnsafeBufferPointer { values in
                 for value in values {
-                    minimumX = value < minimumX ? value : minimumX
-                    maximumX = value > maximumX ? value : maximumX
+                    minimum = value < minimum ? value : minimum
+                    maximum = value > maximum ? value : maximum
                 }
             }
-            stroke.y.withUnsafeBufferPointer { values in
-                for value in values {
-                    minimumY = value < minimumY ? value : minimumY
-                    maximumY = value > maximumY ? value : maximumY
-                }
-            }
+            return (minimum, maximum)
         }
+        let (minimumX, maximumX) = bounds(x)
+        let (minimumY, maximumY) = bounds(y)
         guard minimumX.isFinite else { return nil }
         let extent = Swift.max(maximumX - minimumX, maximumY - minimumY)
         self.minimumX = minimumX
@@ -110,19 +122,17 @@ struct AlignmentFrame {
     }
 
     /// Aligns and scales `values` into `output` (replacing its contents).
-    func scale(_ values: [Double], minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
+    func scale(_ values: UnsafeBufferPointer<Double>, minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
         let target = options.scaleTarget, extent = self.extent
         output.replaceContents(count: values.count) { output in
-            values.withUnsafeBufferPointer { values in
-                switch options.scaleFormula {
-                case .multiplyThenDivide:
-                    for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
-                case .divideThenMultiply:
-                    for index in values.indices { output[index] = (values[index] - minimum) / extent * target }
-                case .multiplyByFactor:
-                    let factor = target / extent
-                    for index in values.indices { output[index] = (values[index] - minimum) * factor }
-                }
+            switch options.scaleFormula {
+            case .multiplyThenDivide:
+                for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
+            case .divideThenMultiply:
+                for index in values.indices { output[index] = (values[index] - minimum) / extent * target }
+            case .multiplyByFactor:
+                let factor = target / extent
+                for index in values.indices { output[index] = (values[index] - minimum) * factor }
             }
         }
     }

@@ -44,7 +44,19 @@ public struct QuickDrawLineParser {
     /// Parses `line` (without its newline).
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord {
         var cursor = JSONCursor(line)
-        return try parseRecord(&cursor)
+        var flat: FlatStrokes?
+        return try parseRecord(&cursor, flatStrokes: &flat)
+    }
+
+    /// Parses `line` (without its newline) with its strokes' points (no timestamps) put into
+    /// `strokes` (replacing its contents) instead of the record, whose `drawing` is empty.
+    /// Same checks and errors as `parse(_:)`; reusing `strokes` saves the arrays of every stroke.
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes) throws(LineParseError) -> SketchRecord {
+        var cursor = JSONCursor(line)
+        var flat: FlatStrokes? = FlatStrokes()
+        swap(&flat!, &strokes)
+        defer { swap(&flat!, &strokes) }
+        return try parseRecord(&cursor, flatStrokes: &flat)
     }
 
     /// Parses `line` (without its newline).
@@ -55,7 +67,8 @@ public struct QuickDrawLineParser {
         return try result.get()
     }
 
-    private mutating func parseRecord(_ cursor: inout JSONCursor) throws(LineParseError) -> SketchRecord {
+    /// Parses a record; with `flatStrokes` non-nil, the strokes go there and `drawing` is empty.
+    private mutating func parseRecord(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(LineParseError) -> SketchRecord {
         var word: String?
         var countryCode: String?
         var timestamp: String?
@@ -81,7 +94,7 @@ public struct QuickDrawLineParser {
                 case .timestamp: timestamp = try parseString(&cursor, key: "timestamp")
                 case .keyID: keyID = try parseString(&cursor, key: "key_id")
                 case .recognized: recognized = try cursor.parseBool(key: "recognized")
-                case .drawing: drawing = try parseDrawing(&cursor)
+                case .drawing: drawing = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
                 case .other: try cursor.skipValue(depth: 0)
                 }
                 cursor.skipWhitespace()
@@ -113,16 +126,29 @@ public struct QuickDrawLineParser {
         return try cursor.parseString(scratch: &stringScratch)
     }
 
-    private mutating func parseDrawing(_ cursor: inout JSONCursor) throws(LineParseError) -> Drawing {
+    private mutating func parseDrawing(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(LineParseError) -> Drawing {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
         var strokes: [Stroke] = []
+        var strokeCount = 0
+        flatStrokes?.removeAll()
         cursor.skipWhitespace()
         if cursor.peek() == UInt8(ascii: "]") {
             throw cursor.error("empty drawing: no strokes")
         }
         while true {
             cursor.skipWhitespace()
-            strokes.append(try parseStroke(&cursor, number: strokes.count + 1))
+            strokeCount += 1
+            let (count, hasTimes) = try parseStroke(&cursor, number: strokeCount)
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    let x = UnsafeBufferPointer(rebasing: xs[..<count]), y = UnsafeBufferPointer(rebasing: ys[..<count])
+                    if flatStrokes != nil {
+                        flatStrokes!.appendStroke(x: x, y: y)
+                    } else {
+                        strokes.append(Stroke(x: Array(x), y: Array(y), t: hasTimes && keepsTimestamps ? Array(ts[..<count]) : []))
+                    }
+                }
+            }
             cursor.skipWhitespace()
             if cursor.peek() == UInt8(ascii: ",") {
                 cursor.advance()
@@ -133,7 +159,9 @@ public struct QuickDrawLineParser {
         }
     }
 
-    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> Stroke {
+    /// Reads one stroke's arrays into `xs`/`ys` (and `ts` when timestamps are kept); returns
+    /// its point count and whether it had a `t` array.
+    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> (count: Int, hasTimes: Bool) {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
         let xCount = try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
@@ -162,7 +190,6 @@ public struct QuickDrawLineParser {
         if let tCount, tCount != xCount {
             throw LineParseError("stroke \(number): x has \(xCount) values but t has \(tCount)")
         }
-        return Stroke(x: Array(xs[..<xCount]), y: Array(ys[..<xCount]),
-                      t: tCount != nil && keepsTimestamps ? Array(ts[..<xCount]) : [])
+        return (xCount, tCount != nil)
     }
 }

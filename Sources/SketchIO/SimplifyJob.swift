@@ -49,10 +49,10 @@ public struct SimplifyJob {
         var strokes = FlatStrokes()
         var tally = RunTally()
         var inputBytes = 0
-        try reader.read(
-            onRecord: { record, _ in
+        try reader.readFlat(
+            onRecord: { record, points, _ in
                 tally.read += 1
-                simplifier.simplify(record.drawing, into: &strokes)
+                simplifier.simplify(points, into: &strokes)
                 try writer.write(record, strokes: strokes)
                 tally.written += 1
                 progress.advance()
