@@ -51,10 +51,9 @@ public struct FlatStrokes: Equatable, Sendable {
     /// Appends a stroke with the points `x`/`y` (equal counts).
     public mutating func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
         precondition(x.count == y.count, "FlatStrokes x/y length mismatch")
-        appendStroke(count: x.count) { outX, outY in
-            _ = outX.update(fromContentsOf: x)
-            _ = outY.update(fromContentsOf: y)
-        }
+        self.x.append(contentsOf: x)
+        self.y.append(contentsOf: y)
+        strokeEnds.append(self.x.count)
     }
 
     /// Appends a stroke of `count` points whose coordinates `fill` writes into the two buffers

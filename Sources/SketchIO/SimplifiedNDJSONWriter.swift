@@ -136,6 +136,19 @@ public final class SimplifiedNDJSONWriter {
             position += 1
         }
         var magnitude = value.magnitude
+        if magnitude < 1000 {
+            // The common case (simplified coordinates are 0–255), without a digit-count loop.
+            if magnitude >= 100 {
+                output[position] = UInt8(ascii: "0") + UInt8(magnitude / 100)
+                position += 1
+            }
+            if magnitude >= 10 {
+                output[position] = UInt8(ascii: "0") + UInt8(magnitude / 10 % 10)
+                position += 1
+            }
+            output[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            return position + 1
+        }
         // A magnitude is at most 2^63 < 10^19: 19 digits at most, and 10^19 fits in a UInt.
         var digitCount = 1
         var power: UInt = 10
@@ -157,8 +170,12 @@ public final class SimplifiedNDJSONWriter {
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
+        let copiedWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copiedWhole == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
