@@ -29,24 +29,28 @@ public struct ArcLengthResampler: Sendable {
 
     /// Replaces `outX`/`outY` with the resampled points of the stroke `x`/`y` (non-empty, equal counts).
     public mutating func resample(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
-        outX.removeAll(keepingCapacity: true)
-        outY.removeAll(keepingCapacity: true)
         let count = x.count
         precondition(count > 0 && y.count == count, "resample needs a non-empty stroke")
         if count == 1 {
-            outX.append(contentsOf: [x[0], x[0]])
-            outY.append(contentsOf: [y[0], y[0]])
+            outX.replaceContents(count: 2) { $0[0] = x[0]; $0[1] = x[0] }
+            outY.replaceContents(count: 2) { $0[0] = y[0]; $0[1] = y[0] }
             return
         }
+        // `.lerp` writes in place, reusing the storage of the previous stroke's output; the
+        // other methods append.
         switch method {
-        case .none:
-            outX.append(contentsOf: x)
-            outY.append(contentsOf: y)
         case .lerp:
             lerp(x: x, y: y, outX: &outX, outY: &outY)
+        case .none:
+            outX.replaceContents(count: count) { _ = $0.update(fromContentsOf: x) }
+            outY.replaceContents(count: count) { _ = $0.update(fromContentsOf: y) }
         case .interpolated:
+            outX.removeAll(keepingCapacity: true)
+            outY.removeAll(keepingCapacity: true)
             interpolate(x: x, y: y, outX: &outX, outY: &outY)
         case .carried:
+            outX.removeAll(keepingCapacity: true)
+            outY.removeAll(keepingCapacity: true)
             carry(x: x, y: y, outX: &outX, outY: &outY)
         }
     }
@@ -55,34 +59,20 @@ public struct ArcLengthResampler: Sendable {
     /// `x[i]·(1 − u) + x[i+1]·u` (the reference's numpy expression, evaluated in that order).
     private mutating func lerp(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
         let count = x.count
-        lengths.removeAll(keepingCapacity: true)
-        cumulative.removeAll(keepingCapacity: true)
-        cumulative.append(0)
-        var total = 0.0
-        for index in 0..<(count - 1) {
-            let dx = x[index + 1] - x[index]
-            let dy = y[index + 1] - y[index]
-            let length = (dx * dx + dy * dy).squareRoot()
-            lengths.append(length)
-            total += length
-            cumulative.append(total)
-        }
+        let total = measureSegments(x: x, y: y)
         if total == 0 {
-            outX.append(contentsOf: [x[0], x[count - 1]])
-            outY.append(contentsOf: [y[0], y[count - 1]])
+            outX.replaceContents(count: 2) { $0[0] = x[0]; $0[1] = x[count - 1] }
+            outY.replaceContents(count: 2) { $0[0] = y[0]; $0[1] = y[count - 1] }
             return
         }
-        var sampleCount = 0
-        while Double(sampleCount) * step < total { sampleCount += 1 }
-        outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
-        outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
+        let sampleCount = Self.sampleCount(below: total, step: step)
         let step = self.step
         cumulative.withUnsafeBufferPointer { c in
             lengths.withUnsafeBufferPointer { lengths in
                 x.withUnsafeBufferPointer { x in
                     y.withUnsafeBufferPointer { y in
-                        outX.withUnsafeMutableBufferPointer { outX in
-                            outY.withUnsafeMutableBufferPointer { outY in
+                        outX.replaceContents(count: sampleCount + 1) { outX in
+                            outY.replaceContents(count: sampleCount + 1) { outY in
                                 var segment = 0
                                 for sampleIndex in 0..<sampleCount {
                                     let t = Double(sampleIndex) * step
@@ -103,6 +93,41 @@ public struct ArcLengthResampler: Sendable {
         }
     }
 
+    /// Fills `lengths` with the segment lengths `sqrt(dx² + dy²)` and `cumulative` with their
+    /// running sum (starting at 0); returns the total length.
+    private mutating func measureSegments(x: [Double], y: [Double]) -> Double {
+        let segmentCount = x.count - 1
+        var total = 0.0
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+                lengths.replaceContents(count: segmentCount) { lengths in
+                    cumulative.replaceContents(count: segmentCount + 1) { cumulative in
+                        cumulative[0] = 0
+                        for index in 0..<segmentCount {
+                            let dx = x[index + 1] - x[index]
+                            let dy = y[index + 1] - y[index]
+                            let length = (dx * dx + dy * dy).squareRoot()
+                            lengths[index] = length
+                            total += length
+                            cumulative[index + 1] = total
+                        }
+                    }
+                }
+            }
+        }
+        return total
+    }
+
+    /// The number of samples `j·step` (j = 0, 1, …) strictly below `total` (> 0): the smallest
+    /// `n` with `Double(n)·step >= total`, found from the quotient and corrected with the same
+    /// products the sampling loop evaluates (they grow with `n`, so the correction is exact).
+    static func sampleCount(below total: Double, step: Double) -> Int {
+        var count = Int(min(total / step, 1e15))
+        while count > 0 && Double(count - 1) * step >= total { count -= 1 }
+        while Double(count) * step < total { count += 1 }
+        return count
+    }
+
     /// `np.interp(np.arange(0, L, step), c, x)` with `c` the running sum of segment lengths.
     private mutating func interpolate(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
         let count = x.count
@@ -118,8 +143,7 @@ public struct ArcLengthResampler: Sendable {
             outY.append(contentsOf: [y[0], y[count - 1]])
             return
         }
-        var sampleCount = 0
-        while Double(sampleCount) * step < total { sampleCount += 1 }
+        let sampleCount = Self.sampleCount(below: total, step: step)
         outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         cumulative.withUnsafeBufferPointer { c in

@@ -72,21 +72,7 @@ public struct RamerDouglasPeucker: Sendable {
         var maximum = -Double.infinity
         switch distance {
         case .line where chord != 0:
-            // The quotient |cross| / chord is monotonic in |cross|, so a point can only raise the
-            // maximum distance when its |cross| exceeds the largest seen; dividing only then gives
-            // the same first maximum as dividing at every point.
-            var largestCross = -1.0
-            for index in (start + 1)..<end {
-                let cross = abs(dx * (ay - y[index]) - dy * (ax - x[index]))
-                if cross > largestCross {
-                    largestCross = cross
-                    let value = cross / chord
-                    if value > maximum {
-                        maximum = value
-                        best = index
-                    }
-                }
-            }
+            (best, maximum) = Self.farthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
         case .line:
             for index in (start + 1)..<end {
                 let px = x[index] - ax, py = y[index] - ay
@@ -102,6 +88,34 @@ public struct RamerDouglasPeucker: Sendable {
                 var fraction = squaredChord == 0 ? 0 : ((x[index] - ax) * dx + (y[index] - ay) * dy) / squaredChord
                 fraction = min(max(fraction, 0), 1)
                 let value = hypot(x[index] - (ax + fraction * dx), y[index] - (ay + fraction * dy))
+                if value > maximum {
+                    maximum = value
+                    best = index
+                }
+            }
+        }
+        return (best, maximum)
+    }
+
+    /// The `.line` scan for a chord of non-zero length, in its own function so that its few
+    /// values stay in registers.
+    ///
+    /// The quotient |cross| / chord is monotonic in |cross|, so a point can only raise the
+    /// maximum distance when its |cross| exceeds the largest seen; dividing only then gives the
+    /// same first maximum as dividing at every point.
+    @inline(never)
+    private static func farthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+                                         start: Int, end: Int, chord: Double) -> (Int, Double) {
+        let ax = x[start], ay = y[start]
+        let dx = x[end] - ax, dy = y[end] - ay
+        var best = start + 1
+        var maximum = -Double.infinity
+        var largestCross = -1.0
+        for index in (start + 1)..<end {
+            let cross = abs(dx * (ay - y[index]) - dy * (ax - x[index]))
+            if cross > largestCross {
+                largestCross = cross
+                let value = cross / chord
                 if value > maximum {
                     maximum = value
                     best = index

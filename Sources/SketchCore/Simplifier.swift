@@ -14,6 +14,8 @@ public struct Simplifier: Sendable {
     private var sampledX: [Double] = []
     private var sampledY: [Double] = []
     private var kept: [Int] = []
+    private var reusedInput = FlatStrokes()
+    private var reusedOutput = FlatStrokes()
 
     /// Creates a simplifier with `options`.
     public init(options: SimplificationOptions = .google) {
@@ -25,33 +27,57 @@ public struct Simplifier: Sendable {
     /// Simplifies `drawing`. Empty strokes are dropped; an empty drawing stays empty.
     /// A drawing with no extent (all points equal) maps every point to 0.
     public mutating func simplify(_ drawing: Drawing) -> Drawing {
-        guard let frame = AlignmentFrame(drawing) else { return Drawing(strokes: []) }
-        var strokes: [Stroke] = []
-        strokes.reserveCapacity(drawing.strokes.count)
-        for stroke in drawing.strokes where stroke.count > 0 {
-            frame.scale(stroke.x, minimum: frame.minimumX, options: options, into: &scaledX)
-            frame.scale(stroke.y, minimum: frame.minimumY, options: options, into: &scaledY)
-            resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
-            rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
-            strokes.append(roundedKeptPoints())
-        }
-        return Drawing(strokes: strokes)
+        var strokes = FlatStrokes()
+        swap(&strokes, &reusedOutput)
+        defer { swap(&strokes, &reusedOutput) }
+        simplify(drawing, into: &strokes)
+        return strokes.drawing
     }
 
-    private func roundedKeptPoints() -> Stroke {
-        let halfUp = options.rounding == .halfUp
-        func rounded(_ values: [Double]) -> [Double] {
-            [Double](unsafeUninitializedCapacity: kept.count) { output, initialized in
-                values.withUnsafeBufferPointer { values in
-                    for (slot, index) in kept.enumerated() {
-                        let value = values[index]
-                        output[slot] = halfUp ? IntegerRounding.floor(value + 0.5) : IntegerRounding.halfToEven(value)
-                    }
+    /// Simplifies `drawing` into `strokes` (replacing its contents), as `simplify(_:)` does.
+    public mutating func simplify(_ drawing: Drawing, into strokes: inout FlatStrokes) {
+        var input = FlatStrokes()
+        swap(&input, &reusedInput)
+        defer { swap(&input, &reusedInput) }
+        input.replaceContents(with: drawing)
+        simplify(input, into: &strokes)
+    }
+
+    /// Simplifies the strokes in `input` into `strokes` (replacing its contents), as
+    /// `simplify(_:)` does, reusing the storage of `strokes` and of this simplifier: no
+    /// allocation per drawing once the buffers have grown to the largest drawing seen.
+    public mutating func simplify(_ input: FlatStrokes, into strokes: inout FlatStrokes) {
+        strokes.removeAll()
+        guard let frame = AlignmentFrame(x: input.x, y: input.y) else { return }
+        input.x.withUnsafeBufferPointer { x in
+            input.y.withUnsafeBufferPointer { y in
+                for index in 0..<input.strokeCount {
+                    let points = input.pointRange(ofStroke: index)
+                    guard !points.isEmpty else { continue }
+                    frame.scale(UnsafeBufferPointer(rebasing: x[points]), minimum: frame.minimumX, options: options, into: &scaledX)
+                    frame.scale(UnsafeBufferPointer(rebasing: y[points]), minimum: frame.minimumY, options: options, into: &scaledY)
+                    resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
+                    rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
+                    appendRoundedKeptPoints(to: &strokes)
                 }
-                initialized = kept.count
             }
         }
-        return Stroke(x: rounded(sampledX), y: rounded(sampledY))
+    }
+
+    private func appendRoundedKeptPoints(to strokes: inout FlatStrokes) {
+        let halfUp = options.rounding == .halfUp
+        kept.withUnsafeBufferPointer { kept in
+            sampledX.withUnsafeBufferPointer { sampledX in
+                sampledY.withUnsafeBufferPointer { sampledY in
+                    strokes.appendStroke(count: kept.count) { x, y in
+                        for (slot, index) in kept.enumerated() {
+                            x[slot] = halfUp ? IntegerRounding.floor(sampledX[index] + 0.5) : IntegerRounding.halfToEven(sampledX[index])
+                            y[slot] = halfUp ? IntegerRounding.floor(sampledY[index] + 0.5) : IntegerRounding.halfToEven(sampledY[index])
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -71,37 +97,43 @@ struct AlignmentFrame {
     /// The larger extent after alignment, or 1 when the drawing has none.
     let extent: Double
 
-    /// Measures `drawing`; nil when it has no points.
-    init?(_ drawing: Drawing) {
-        var minimumX = Double.infinity, minimumY = Double.infinity
-        for stroke in drawing.strokes {
-            for value in stroke.x where value < minimumX { minimumX = value }
-            for value in stroke.y where value < minimumY { minimumY = value }
+    /// Measures the points `x`/`y`; nil when there are none.
+    ///
+    /// The reference takes the maximum of the aligned values `v − min`; rounding is monotonic,
+    /// so that equals `max(v) − min` exactly and one pass over the points finds all four bounds.
+    init?(x: [Double], y: [Double]) {
+        func bounds(_ values: [Double]) -> (minimum: Double, maximum: Double) {
+            var minimum = Double.infinity, maximum = -Double.infinity
+            values.withUnsafeBufferPointer { values in
+                for value in values {
+                    minimum = value < minimum ? value : minimum
+                    maximum = value > maximum ? value : maximum
+                }
+            }
+            return (minimum, maximum)
         }
+        let (minimumX, maximumX) = bounds(x)
+        let (minimumY, maximumY) = bounds(y)
         guard minimumX.isFinite else { return nil }
-        // Maxima of the aligned values, as the reference computes them (max of v − min).
-        var extent = 0.0
-        for stroke in drawing.strokes {
-            for value in stroke.x where value - minimumX > extent { extent = value - minimumX }
-            for value in stroke.y where value - minimumY > extent { extent = value - minimumY }
-        }
+        let extent = Swift.max(maximumX - minimumX, maximumY - minimumY)
         self.minimumX = minimumX
         self.minimumY = minimumY
         self.extent = extent == 0 ? 1 : extent
     }
 
     /// Aligns and scales `values` into `output` (replacing its contents).
-    func scale(_ values: [Double], minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
-        output.removeAll(keepingCapacity: true)
-        let target = options.scaleTarget
-        switch options.scaleFormula {
-        case .multiplyThenDivide:
-            for value in values { output.append((value - minimum) * target / extent) }
-        case .divideThenMultiply:
-            for value in values { output.append((value - minimum) / extent * target) }
-        case .multiplyByFactor:
-            let factor = target / extent
-            for value in values { output.append((value - minimum) * factor) }
+    func scale(_ values: UnsafeBufferPointer<Double>, minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
+        let target = options.scaleTarget, extent = self.extent
+        output.replaceContents(count: values.count) { output in
+            switch options.scaleFormula {
+            case .multiplyThenDivide:
+                for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
+            case .divideThenMultiply:
+                for index in values.indices { output[index] = (values[index] - minimum) / extent * target }
+            case .multiplyByFactor:
+                let factor = target / extent
+                for index in values.indices { output[index] = (values[index] - minimum) * factor }
+            }
         }
     }
 }

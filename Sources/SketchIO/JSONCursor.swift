@@ -190,36 +190,113 @@ struct JSONCursor {
         return true
     }
 
-    /// Reads `[n, n, ...]` into `values` (cleared first). `what` names the array in errors.
-    @inline(__always)
-    mutating func parseNumberArray(into values: inout [Double], what: @autoclosure () -> String) throws(LineParseError) {
-        values.removeAll(keepingCapacity: true)
+    /// Reads a JSON array of numbers into the first slots of `storage` and returns how many it
+    /// read. `storage` is scratch space: it grows (never shrinks) when the array does not fit,
+    /// and the slots after the returned count are unspecified. Filling a buffer instead of
+    /// appending saves a uniqueness check per value.
+    mutating func parseNumberArray(into storage: inout [Double], what: @autoclosure () -> String) throws(LineParseError) -> Int {
         guard peek() == UInt8(ascii: "[") else { throw error("\(what()): expected an array of numbers") }
         index += 1
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             index += 1
-            return
+            return 0
         }
+        var count = 0
         while true {
-            guard let value = parseNumber() else {
-                throw error("\(what()): non-numeric value at position \(values.count + 1)")
+            let outcome = storage.withUnsafeMutableBufferPointer { slots in
+                parseNumbers(into: slots, count: &count)
             }
-            guard value.isFinite else {
-                throw error("\(what()): number out of range at position \(values.count + 1)")
+            switch outcome {
+            case .finished:
+                return count
+            case .full:
+                storage.append(contentsOf: repeatElement(0, count: Swift.max(storage.count, 256)))
+            case .nonNumeric:
+                throw error("\(what()): non-numeric value at position \(count + 1)")
+            case .outOfRange:
+                throw error("\(what()): number out of range at position \(count + 1)")
+            case .badSeparator:
+                throw error("\(what()): expected ',' or ']' after a number")
             }
-            values.append(value)
+        }
+    }
+
+    /// Reads a JSON array of numbers like `parseNumberArray` (same errors, same count) but
+    /// without keeping the values: for arrays that are only validated, such as timestamps
+    /// nobody asked for. Arrays of plain integers are counted from their bytes alone; anything
+    /// else is read by `parseNumberArray` into `scratch`.
+    mutating func countNumberArray(scratch: inout [Double], what: @autoclosure () -> String) throws(LineParseError) -> Int {
+        if let count = countPlainIntegerArray() { return count }
+        return try parseNumberArray(into: &scratch, what: what())
+    }
+
+    /// Counts the values of an array of plain integers (`[` then non-negative integers of 1 to
+    /// 15 digits without leading zeros, separated by commas, then `]`, whitespace allowed where
+    /// JSON allows it) and moves past it; nil, cursor unchanged, for any other bytes. Every such
+    /// array is one `parseNumberArray` reads without error, with the same count.
+    private mutating func countPlainIntegerArray() -> Int? {
+        guard let bytes = base, index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
+        var position = index + 1
+        @inline(__always) func skipSpace() {
+            while position < count {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                default: return
+                }
+            }
+        }
+        skipSpace()
+        var values = 0
+        while true {
+            let numberStart = position
+            while position < count && bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            let digits = position - numberStart
+            guard digits > 0, digits <= 15, digits == 1 || bytes[numberStart] != UInt8(ascii: "0") else { return nil }
+            values += 1
+            skipSpace()
+            guard position < count else { return nil }
+            let separator = bytes[position]
+            position += 1
+            if separator == UInt8(ascii: ",") {
+                skipSpace()
+            } else if separator == UInt8(ascii: "]") {
+                index = position
+                return values
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// How `parseNumbers` stopped.
+    private enum NumberListOutcome {
+        case finished, full, nonNumeric, outOfRange, badSeparator
+    }
+
+    /// Reads numbers and their separators into `slots[count...]` until the closing `]` (consumed),
+    /// a full buffer (before reading the next number) or an error (cursor at the fault).
+    @inline(__always)
+    private mutating func parseNumbers(into slots: UnsafeMutableBufferPointer<Double>, count: inout Int) -> NumberListOutcome {
+        while count < slots.count {
+            guard let value = parseNumber() else { return .nonNumeric }
+            guard value.isFinite else { return .outOfRange }
+            slots[count] = value
+            count += 1
             skipWhitespace()
             let byte = peek()
-            index += 1
             if byte == UInt8(ascii: ",") {
+                index += 1
                 skipWhitespace()
                 continue
             }
-            if byte == UInt8(ascii: "]") { return }
-            index -= 1
-            throw error("\(what()): expected ',' or ']' after a number")
+            if byte == UInt8(ascii: "]") {
+                index += 1
+                return .finished
+            }
+            return .badSeparator
         }
+        return .full
     }
 
     /// Reads one JSON number, or returns nil (cursor unchanged) when the bytes are not one.

@@ -36,15 +36,27 @@ public struct QuickDrawLineParser {
     /// Creates a parser.
     public init(keepsTimestamps: Bool = true) {
         self.keepsTimestamps = keepsTimestamps
-        xs.reserveCapacity(4096)
-        ys.reserveCapacity(4096)
-        ts.reserveCapacity(4096)
+        xs = Array(repeating: 0, count: 4096)
+        ys = Array(repeating: 0, count: 4096)
+        ts = Array(repeating: 0, count: 4096)
     }
 
     /// Parses `line` (without its newline).
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord {
         var cursor = JSONCursor(line)
-        return try parseRecord(&cursor)
+        var flat: FlatStrokes?
+        return try parseRecord(&cursor, flatStrokes: &flat)
+    }
+
+    /// Parses `line` (without its newline) with its strokes' points (no timestamps) put into
+    /// `strokes` (replacing its contents) instead of the record, whose `drawing` is empty.
+    /// Same checks and errors as `parse(_:)`; reusing `strokes` saves the arrays of every stroke.
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes) throws(LineParseError) -> SketchRecord {
+        var cursor = JSONCursor(line)
+        var flat: FlatStrokes? = FlatStrokes()
+        swap(&flat!, &strokes)
+        defer { swap(&flat!, &strokes) }
+        return try parseRecord(&cursor, flatStrokes: &flat)
     }
 
     /// Parses `line` (without its newline).
@@ -55,7 +67,8 @@ public struct QuickDrawLineParser {
         return try result.get()
     }
 
-    private mutating func parseRecord(_ cursor: inout JSONCursor) throws(LineParseError) -> SketchRecord {
+    /// Parses a record; with `flatStrokes` non-nil, the strokes go there and `drawing` is empty.
+    private mutating func parseRecord(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(LineParseError) -> SketchRecord {
         var word: String?
         var countryCode: String?
         var timestamp: String?
@@ -81,7 +94,7 @@ public struct QuickDrawLineParser {
                 case .timestamp: timestamp = try parseString(&cursor, key: "timestamp")
                 case .keyID: keyID = try parseString(&cursor, key: "key_id")
                 case .recognized: recognized = try cursor.parseBool(key: "recognized")
-                case .drawing: drawing = try parseDrawing(&cursor)
+                case .drawing: drawing = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
                 case .other: try cursor.skipValue(depth: 0)
                 }
                 cursor.skipWhitespace()
@@ -113,16 +126,29 @@ public struct QuickDrawLineParser {
         return try cursor.parseString(scratch: &stringScratch)
     }
 
-    private mutating func parseDrawing(_ cursor: inout JSONCursor) throws(LineParseError) -> Drawing {
+    private mutating func parseDrawing(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(LineParseError) -> Drawing {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
         var strokes: [Stroke] = []
+        var strokeCount = 0
+        flatStrokes?.removeAll()
         cursor.skipWhitespace()
         if cursor.peek() == UInt8(ascii: "]") {
             throw cursor.error("empty drawing: no strokes")
         }
         while true {
             cursor.skipWhitespace()
-            strokes.append(try parseStroke(&cursor, number: strokes.count + 1))
+            strokeCount += 1
+            let (count, hasTimes) = try parseStroke(&cursor, number: strokeCount)
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    let x = UnsafeBufferPointer(rebasing: xs[..<count]), y = UnsafeBufferPointer(rebasing: ys[..<count])
+                    if flatStrokes != nil {
+                        flatStrokes!.appendStroke(x: x, y: y)
+                    } else {
+                        strokes.append(Stroke(x: Array(x), y: Array(y), t: hasTimes && keepsTimestamps ? Array(ts[..<count]) : []))
+                    }
+                }
+            }
             cursor.skipWhitespace()
             if cursor.peek() == UInt8(ascii: ",") {
                 cursor.advance()
@@ -133,34 +159,37 @@ public struct QuickDrawLineParser {
         }
     }
 
-    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> Stroke {
+    /// Reads one stroke's arrays into `xs`/`ys` (and `ts` when timestamps are kept); returns
+    /// its point count and whether it had a `t` array.
+    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> (count: Int, hasTimes: Bool) {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
-        try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
+        let xCount = try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: ","), "stroke \(number): expected the y array after x")
         cursor.skipWhitespace()
-        try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y")
+        let yCount = try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y")
         cursor.skipWhitespace()
-        var hasTimes = false
+        var tCount: Int?
         if cursor.peek() == UInt8(ascii: ",") {
             cursor.advance()
             cursor.skipWhitespace()
-            try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
-            hasTimes = true
+            tCount = keepsTimestamps
+                ? try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
+                : try cursor.countNumberArray(scratch: &ts, what: "stroke \(number) t")
             cursor.skipWhitespace()
         }
         if cursor.peek() == UInt8(ascii: ",") {
             throw cursor.error("stroke \(number): more than 3 arrays (expected [x, y] or [x, y, t])")
         }
         try cursor.expect(UInt8(ascii: "]"), "stroke \(number): expected ']' after its arrays")
-        if xs.isEmpty { throw LineParseError("stroke \(number) has no points") }
-        if xs.count != ys.count {
-            throw LineParseError("stroke \(number): x has \(xs.count) values but y has \(ys.count)")
+        if xCount == 0 { throw LineParseError("stroke \(number) has no points") }
+        if xCount != yCount {
+            throw LineParseError("stroke \(number): x has \(xCount) values but y has \(yCount)")
         }
-        if hasTimes && ts.count != xs.count {
-            throw LineParseError("stroke \(number): x has \(xs.count) values but t has \(ts.count)")
+        if let tCount, tCount != xCount {
+            throw LineParseError("stroke \(number): x has \(xCount) values but t has \(tCount)")
         }
-        return Stroke(x: Array(xs), y: Array(ys), t: hasTimes && keepsTimestamps ? Array(ts) : [])
+        return (xCount, tCount != nil)
     }
 }

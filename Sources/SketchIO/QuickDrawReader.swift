@@ -83,6 +83,33 @@ public struct QuickDrawReader: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
+        try readLines(
+            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes) },
+            onRecord: onRecord, onRejected: onRejected, onProgress: onProgress)
+    }
+
+    /// Reads every input in order like `read(onRecord:onRejected:onProgress:)`, handing each
+    /// record's strokes (points only, no timestamps) in flat storage that is reused from record
+    /// to record; the record's own `drawing` is empty. For streams that only need the points.
+    public func readFlat(
+        onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        var strokes = FlatStrokes()
+        try readLines(
+            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes, strokesInto: &strokes) },
+            onRecord: { record, location in try onRecord(record, strokes, location) },
+            onRejected: onRejected, onProgress: onProgress)
+    }
+
+    /// The reading loop of both entry points; `parse` turns one non-blank line into a record.
+    private func readLines(
+        parse: (inout QuickDrawLineParser, UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord,
+        onRecord: (SketchRecord, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void
+    ) throws {
         var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         var finishedBytes = 0
         for file in files {
@@ -107,7 +134,7 @@ public struct QuickDrawReader: Sendable {
                     if Self.isBlank(bytes) { continue }
                     let record: SketchRecord
                     do {
-                        record = try parser.parse(bytes)
+                        record = try parse(&parser, bytes)
                     } catch {
                         try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(bytes)))
                         continue

@@ -24,6 +24,18 @@ public final class SimplifiedNDJSONWriter {
     public func write(_ record: SketchRecord) throws {
         line.removeAll(keepingCapacity: true)
         Self.encode(record, into: &line)
+        try finishLine()
+    }
+
+    /// Appends one record with `strokes` as its drawing (`record.drawing` is not read), as
+    /// `write(_:)` would write it with that drawing.
+    public func write(_ record: SketchRecord, strokes: FlatStrokes) throws {
+        line.removeAll(keepingCapacity: true)
+        Self.encode(record, strokes: strokes, into: &line)
+        try finishLine()
+    }
+
+    private func finishLine() throws {
         line.append(0x0A)
         try file.write(line)
         count += 1
@@ -36,6 +48,34 @@ public final class SimplifiedNDJSONWriter {
 
     /// Appends the JSON text of `record` (without a newline) to `bytes`.
     public static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) {
+        appendFields(of: record, to: &bytes)
+        for (index, stroke) in record.drawing.strokes.enumerated() {
+            stroke.x.withUnsafeBufferPointer { x in
+                stroke.y.withUnsafeBufferPointer { y in
+                    appendStroke(x: x, y: y, isFirst: index == 0, to: &bytes)
+                }
+            }
+        }
+        bytes.append(contentsOf: "]}".utf8)
+    }
+
+    /// Appends the JSON text of `record` with `strokes` as its drawing (without a newline) to `bytes`.
+    public static func encode(_ record: SketchRecord, strokes: FlatStrokes, into bytes: inout [UInt8]) {
+        appendFields(of: record, to: &bytes)
+        strokes.x.withUnsafeBufferPointer { x in
+            strokes.y.withUnsafeBufferPointer { y in
+                for index in 0..<strokes.strokeCount {
+                    let points = strokes.pointRange(ofStroke: index)
+                    appendStroke(x: UnsafeBufferPointer(rebasing: x[points]), y: UnsafeBufferPointer(rebasing: y[points]),
+                                 isFirst: index == 0, to: &bytes)
+                }
+            }
+        }
+        bytes.append(contentsOf: "]}".utf8)
+    }
+
+    /// The keys before the strokes, up to and including the `[` that opens the drawing.
+    private static func appendFields(of record: SketchRecord, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"word":"#.utf8)
         appendString(record.word, to: &bytes)
         bytes.append(contentsOf: #","countrycode":"#.utf8)
@@ -46,52 +86,99 @@ public final class SimplifiedNDJSONWriter {
                                                    : #","recognized":false,"key_id":"#.utf8)
         appendString(record.keyID, to: &bytes)
         bytes.append(contentsOf: #","drawing":["#.utf8)
-        for (index, stroke) in record.drawing.strokes.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            appendIntegers(stroke.x, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            appendIntegers(stroke.y, to: &bytes)
-            bytes.append(UInt8(ascii: "]"))
-        }
-        bytes.append(contentsOf: "]}".utf8)
     }
 
-    private static func appendIntegers(_ values: [Double], to bytes: inout [UInt8]) {
+    /// `[[x...],[y...]]`, preceded by a comma unless it is the first stroke.
+    private static func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+                                     isFirst: Bool, to bytes: inout [UInt8]) {
+        if !isFirst { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            // Simplified coordinates are integral already; truncation is exact for them and
-            // avoids a library call per value. Anything else is rounded half to even.
-            let truncated = Int(value)
-            appendInteger(Double(truncated) == value ? truncated : Int(value.rounded(.toNearestOrEven)), to: &bytes)
-        }
+        appendIntegers(x, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        appendIntegers(y, to: &bytes)
         bytes.append(UInt8(ascii: "]"))
     }
 
-    @inline(__always)
-    private static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        if magnitude < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude))
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var position = 20
-            while magnitude > 0 {
-                position -= 1
-                digits[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
+    /// Longest text of one value and its separator: a sign, 19 digits and a comma.
+    private static let maximumValueLength = 21
+
+    /// `[v,v,...]`, written into room reserved for the longest possible text and trimmed after.
+    private static func appendIntegers(_ values: UnsafeBufferPointer<Double>, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 2 + values.count * maximumValueLength))
+        let end = bytes.withUnsafeMutableBufferPointer { output in
+            var position = start
+            output[position] = UInt8(ascii: "[")
+            position += 1
+            for (index, value) in values.enumerated() {
+                if index > 0 {
+                    output[position] = UInt8(ascii: ",")
+                    position += 1
+                }
+                // Simplified coordinates are integral already; truncation is exact for them and
+                // avoids a library call per value. Anything else is rounded half to even.
+                let truncated = Int(value)
+                let integer = Double(truncated) == value ? truncated : Int(value.rounded(.toNearestOrEven))
+                position = writeInteger(integer, into: output, at: position)
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<20]))
+            output[position] = UInt8(ascii: "]")
+            return position + 1
         }
+        bytes.removeLast(bytes.count - end)
+    }
+
+    /// Writes the decimal digits of `value` at `position`; returns the position after them.
+    @inline(__always)
+    private static func writeInteger(_ value: Int, into output: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        var position = position
+        if value < 0 {
+            output[position] = UInt8(ascii: "-")
+            position += 1
+        }
+        var magnitude = value.magnitude
+        if magnitude < 1000 {
+            // The common case (simplified coordinates are 0–255), without a digit-count loop.
+            if magnitude >= 100 {
+                output[position] = UInt8(ascii: "0") + UInt8(magnitude / 100)
+                position += 1
+            }
+            if magnitude >= 10 {
+                output[position] = UInt8(ascii: "0") + UInt8(magnitude / 10 % 10)
+                position += 1
+            }
+            output[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            return position + 1
+        }
+        // A magnitude is at most 2^63 < 10^19: 19 digits at most, and 10^19 fits in a UInt.
+        var digitCount = 1
+        var power: UInt = 10
+        while digitCount < 19 && magnitude >= power {
+            digitCount += 1
+            power &*= 10
+        }
+        var cursor = position + digitCount
+        repeat {
+            cursor -= 1
+            output[cursor] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return position + digitCount
     }
 
     /// Appends `text` as a JSON string: `"` and `\` escaped, control characters as `\uXXXX`
     /// (or their short forms), everything else as UTF-8.
     static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole.
+        let copiedWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copiedWhole == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)

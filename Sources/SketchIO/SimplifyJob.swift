@@ -46,14 +46,14 @@ public struct SimplifyJob {
         let writer = try SimplifiedNDJSONWriter(path: outputPath)
         let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
         let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showsProgress)
+        var strokes = FlatStrokes()
         var tally = RunTally()
         var inputBytes = 0
-        try reader.read(
-            onRecord: { record, _ in
+        try reader.readFlat(
+            onRecord: { record, points, _ in
                 tally.read += 1
-                var simplified = record
-                simplified.drawing = simplifier.simplify(record.drawing)
-                try writer.write(simplified)
+                simplifier.simplify(points, into: &strokes)
+                try writer.write(record, strokes: strokes)
                 tally.written += 1
                 progress.advance()
             },

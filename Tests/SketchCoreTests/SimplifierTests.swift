@@ -16,6 +16,19 @@ import Testing
         #expect(points(result) == [[[0, 255, 255], [0, 0, 128]]])
     }
 
+    @Test func flatOutputHoldsTheSameStrokesAndIsReplacedOnEveryCall() {
+        var simplifier = Simplifier()
+        let first = drawing([[(0, 0), (50, 80), (100, 0), (150, 90)], [(5, 5)], [(20, 30), (20, 30)]])
+        let second = drawing([[(10, 10), (20, 10)]])
+        var strokes = FlatStrokes()
+        simplifier.simplify(first, into: &strokes)
+        #expect(strokes.drawing == GoogleSimplifier.simplify(first))
+        #expect(strokes.pointRange(ofStroke: 1).count == 2)
+        simplifier.simplify(second, into: &strokes)
+        #expect(strokes.drawing == GoogleSimplifier.simplify(second))
+        #expect(simplifier.simplify(first) == GoogleSimplifier.simplify(first))
+    }
+
     @Test func strokesKeepTheirOrderAndShareOneFrame() {
         let result = GoogleSimplifier.simplify(drawing([[(10, 10), (20, 10)], [(10, 20), (10, 30)]]))
         #expect(points(result) == [[[0, 128], [0, 0]], [[0, 0], [128, 255]]])

@@ -141,4 +141,26 @@ import Testing
             #expect(error.reason.hasPrefix(reason), "got: \(error.reason)")
         }
     }
+
+    /// Timestamps that are not kept are counted from their bytes when they are plain integers;
+    /// every `t` array must still be accepted or rejected exactly as when it is read.
+    @Test(arguments: [
+        "[10,20,30]", "[ 10 , 20 ,\t30 ]", "[0,1,2]", "[1.5,2,3]", "[-1,2,3]", "[1e3,2,3]", "[01,2,3]",
+        "[1,2]", "[1,2,3,4]", "[]", "[1,2,", "[1,2,3", "[1,,3]", "[1,\"2\",3]", "[1,2,3]x",
+        "[123456789012345,2,3]", "[1234567890123456,2,3]", "[1" + String(repeating: "0", count: 400) + ",2,3]",
+    ])
+    func unkeptTimestampsAreCheckedLikeKeptOnes(times: String) {
+        let line = #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2,3],[4,5,6],"#
+            + times + "]]}"
+        func outcome(keepingTimestamps: Bool) -> String {
+            var parser = QuickDrawLineParser(keepsTimestamps: keepingTimestamps)
+            do {
+                let record = try parser.parse(Array(line.utf8))
+                return "ok \(record.drawing.strokes.map { [$0.x, $0.y] })"
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(outcome(keepingTimestamps: false) == outcome(keepingTimestamps: true))
+    }
 }

@@ -1,0 +1,73 @@
+/// The strokes of one drawing in flat storage: every stroke's coordinates back to back in `x`
+/// and `y`, and where each stroke ends.
+///
+/// `Simplifier.simplify(_:into:)` fills one of these instead of allocating arrays per stroke,
+/// so a stream of drawings can be converted and written with storage reused from one drawing
+/// to the next. `drawing` gives the same strokes as a `Drawing`.
+public struct FlatStrokes: Equatable, Sendable {
+    /// Horizontal coordinates of all strokes, stroke after stroke.
+    public private(set) var x: [Double] = []
+    /// Vertical coordinates of all strokes (same count as `x`).
+    public private(set) var y: [Double] = []
+    /// For each stroke, the index in `x`/`y` just past its last point.
+    public private(set) var strokeEnds: [Int] = []
+
+    /// Creates empty storage.
+    public init() {}
+
+    /// Number of strokes.
+    public var strokeCount: Int { strokeEnds.count }
+
+    /// The indices in `x`/`y` of stroke `index`'s points.
+    public func pointRange(ofStroke index: Int) -> Range<Int> {
+        (index == 0 ? 0 : strokeEnds[index - 1])..<strokeEnds[index]
+    }
+
+    /// The strokes as a `Drawing` (without timestamps).
+    public var drawing: Drawing {
+        Drawing(strokes: (0..<strokeCount).map { index in
+            let points = pointRange(ofStroke: index)
+            return Stroke(x: Array(x[points]), y: Array(y[points]))
+        })
+    }
+
+    /// Removes every stroke, keeping the storage.
+    public mutating func removeAll() {
+        x.removeAll(keepingCapacity: true)
+        y.removeAll(keepingCapacity: true)
+        strokeEnds.removeAll(keepingCapacity: true)
+    }
+
+    /// Replaces the contents with the points of `drawing`'s strokes (timestamps are not kept).
+    public mutating func replaceContents(with drawing: Drawing) {
+        removeAll()
+        for stroke in drawing.strokes {
+            stroke.x.withUnsafeBufferPointer { x in
+                stroke.y.withUnsafeBufferPointer { y in appendStroke(x: x, y: y) }
+            }
+        }
+    }
+
+    /// Appends a stroke with the points `x`/`y` (equal counts).
+    public mutating func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
+        precondition(x.count == y.count, "FlatStrokes x/y length mismatch")
+        self.x.append(contentsOf: x)
+        self.y.append(contentsOf: y)
+        strokeEnds.append(self.x.count)
+    }
+
+    /// Appends a stroke of `count` points whose coordinates `fill` writes into the two buffers
+    /// it is given (x, then y), each exactly `count` slots long.
+    @inline(__always)
+    mutating func appendStroke(count: Int, _ fill: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void) {
+        let start = x.count
+        x.append(contentsOf: repeatElement(0, count: count))
+        y.append(contentsOf: repeatElement(0, count: count))
+        x.withUnsafeMutableBufferPointer { x in
+            y.withUnsafeMutableBufferPointer { y in
+                fill(UnsafeMutableBufferPointer(rebasing: x[start...]), UnsafeMutableBufferPointer(rebasing: y[start...]))
+            }
+        }
+        strokeEnds.append(start + count)
+    }
+}
