@@ -18,46 +18,24 @@ struct BenchPreprocessCommand: ParsableCommand {
         recipe, np.save). Temporary files are deleted.
         """)
 
-    @Argument(help: "Raw NDJSON inputs. (default: ../shared/data/quickdraw/raw or $SKETCHPREP_SHARED/quickdraw/raw, else SampleData/quickdraw/raw)")
-    var inputs: [String] = []
-
     @Option(help: "Pipeline whose encode, split and output settings are measured.")
     var pipeline = "Pipelines/quickdraw-rnn.yaml"
-
-    @Option(help: "Passes per in-process stage; the best is reported.")
-    var passes = 3
 
     @Option(name: .customLong("python-reference"), help: "Python reference script (prints one JSON line).")
     var pythonReference = "scripts/bench_reference_preprocess.py"
 
-    @Option(help: "Python interpreter.")
-    var python = "python3"
-
-    @Flag(name: .customLong("skip-python"), help: "Do not run the Python reference.")
-    var skipPython = false
-
-    @Option(name: .customLong("work-dir"), help: "Directory for temporary files. (default: the system temporary directory)")
-    var workDirectory: String?
-
-    @Option(name: .customLong("report-json"), help: "Also write the measurements to this JSON file.")
-    var reportJSON: String?
-
-    func validate() throws {
-        if passes < 1 { throw ValidationError("--passes must be ≥ 1") }
-    }
+    @OptionGroup var common: BenchRunOptions
 
     func run() throws {
         var config = try PipelineConfig.load(path: pipeline)
-        config.source.inputs = inputs.isEmpty ? [BenchSimplifyCommand.defaultInput()] : inputs
+        config.source.inputs = common.resolvedInputs
         let reader = try QuickDrawReader(inputs: config.source.inputs)
-        let work = URL(fileURLWithPath: workDirectory ?? NSTemporaryDirectory())
-            .appendingPathComponent("sketchprep-bench-preprocess-\(getpid())")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try common.makeWorkDirectory(named: "bench-preprocess")
         defer { try? FileManager.default.removeItem(at: work) }
 
         let bytes = reader.inputByteCount ?? 0
-        print("bench preprocess: \(reader.files.count) input files, \(BenchSimplifyCommand.megabytes(bytes)) MB, "
-            + "pipeline \(pipeline), best of \(passes) passes, one core")
+        print("bench preprocess: \(reader.files.count) input files, \(BenchRunOptions.megabytes(bytes)) MB, "
+            + "pipeline \(pipeline), best of \(common.passes) passes, one core")
         var report = BenchPreprocessReport(inputs: reader.files, inputBytes: bytes, pipeline: pipeline)
         report.stages.append(try best(stage: "read+parse+simplify+encode", bytes: bytes) {
             try encodeOnly(reader: reader, config: config)
@@ -73,17 +51,13 @@ struct BenchPreprocessCommand: ParsableCommand {
         })
         for stage in report.stages { print(stage.line) }
 
-        if !skipPython {
+        if !common.skipPython {
             let python = try measurePython(files: reader.files)
             print(python.line)
             report.python = python
-            if let swift = report.stages.last, python.seconds > 0 {
-                print(String(format: "speed-up of sketchprep preprocess over the Python reference: %.1f× (wall), %.1f× (CPU)",
-                             swift.drawingsPerSecond / python.drawingsPerSecond,
-                             swift.drawingsPerCPUSecond / python.drawingsPerCPUSecond))
-            }
+            BenchRunOptions.printSpeedUp(of: "preprocess", stages: report.stages, python: python)
         }
-        if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
+        if let reportJSON = common.reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
     }
 
     /// Reads, simplifies what is raw and encodes every drawing into one reused buffer.
@@ -107,7 +81,7 @@ struct BenchPreprocessCommand: ParsableCommand {
 
     private func best(stage: String, bytes: Int, _ body: () throws -> Int) throws -> BenchMeasurement {
         var best: BenchMeasurement?
-        for _ in 0..<passes {
+        for _ in 0..<common.passes {
             let startUsage = ResourceUsage.current()
             let start = ResourceUsage.wallSeconds()
             let drawings = try body()
@@ -122,7 +96,7 @@ struct BenchPreprocessCommand: ParsableCommand {
     private func measurePython(files: [String]) throws -> BenchMeasurement {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, pythonReference] + files
+        process.arguments = [common.python, pythonReference] + files
         let output = Pipe()
         process.standardOutput = output
         printToStandardError("bench: running the Python reference \(pythonReference)")

@@ -20,49 +20,30 @@ struct BenchSimplifyCommand: ParsableCommand {
         Temporary files are deleted.
         """)
 
-    @Argument(help: "Raw NDJSON inputs. (default: ../shared/data/quickdraw/raw or $SKETCHPREP_SHARED/quickdraw/raw, else SampleData/quickdraw/raw)")
-    var inputs: [String] = []
-
-    @Option(help: "Passes per in-process stage; the best is reported.")
-    var passes = 3
-
     @Option(name: .customLong("python-reference"), help: "Python reference script, run as SCRIPT --rdp simplification FILE... > OUT (the parity engineer's numpy reference with the PyPI simplification RDP).")
     var pythonReference = "scripts/reference_simplify.py"
-
-    @Option(help: "Python interpreter.")
-    var python = "python3"
-
-    @Flag(name: .customLong("skip-python"), help: "Do not run the Python reference.")
-    var skipPython = false
 
     @Option(name: .customLong("large-mb"), help: "Size of the generated large input in MiB (0 skips the peak-memory run).")
     var largeMegabytes = 1024
 
-    @Option(name: .customLong("work-dir"), help: "Directory for temporary files. (default: the system temporary directory)")
-    var workDirectory: String?
-
-    @Option(name: .customLong("report-json"), help: "Also write the measurements to this JSON file.")
-    var reportJSON: String?
+    @OptionGroup var common: BenchRunOptions
 
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
     func validate() throws {
-        if passes < 1 { throw ValidationError("--passes must be ≥ 1") }
         if largeMegabytes < 0 { throw ValidationError("--large-mb must be ≥ 0") }
     }
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs.isEmpty ? [Self.defaultInput()] : inputs)
+        let reader = try QuickDrawReader(inputs: common.resolvedInputs)
         let options = simplification.options
-        let work = URL(fileURLWithPath: workDirectory ?? NSTemporaryDirectory())
-            .appendingPathComponent("sketchprep-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try common.makeWorkDirectory(named: "bench")
         defer { try? FileManager.default.removeItem(at: work) }
 
         var report = BenchSimplifyReport(inputs: reader.files, inputBytes: reader.inputByteCount ?? 0,
                                          options: options.reportFields)
-        print("bench simplify: \(reader.files.count) input files, \(Self.megabytes(report.inputBytes)) MB, best of \(passes) passes, one core")
+        print("bench simplify: \(reader.files.count) input files, \(BenchRunOptions.megabytes(report.inputBytes)) MB, best of \(common.passes) passes, one core")
         report.stages = try measureStages(reader: reader, options: options, work: work)
         report.drawings = report.stages.first?.drawings ?? 0
         for stage in report.stages { print(stage.line) }
@@ -76,36 +57,25 @@ struct BenchSimplifyCommand: ParsableCommand {
             print(large.line)
             report.large = large
         }
-        if !skipPython {
+        if !common.skipPython {
             let python = try measurePython(reader: reader, drawings: report.drawings, work: work)
             print(python.line)
             report.python = python
-            if let swift = report.stages.last, python.seconds > 0 {
-                print(String(format: "speed-up of sketchprep simplify over the Python reference: %.1f× (wall), %.1f× (CPU)",
-                             swift.drawingsPerSecond / python.drawingsPerSecond,
-                             swift.drawingsPerCPUSecond / python.drawingsPerCPUSecond))
-            }
+            BenchRunOptions.printSpeedUp(of: "simplify", stages: report.stages, python: python)
         }
-        if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
-    }
-
-    /// The shared raw directory when present, else the bundled sample.
-    static func defaultInput() -> String {
-        let shared = ProcessInfo.processInfo.environment["SKETCHPREP_SHARED"] ?? "../shared/data"
-        let raw = "\(shared)/quickdraw/raw"
-        return FileManager.default.fileExists(atPath: raw) ? raw : "SampleData/quickdraw/raw"
+        if let reportJSON = common.reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
     }
 
     private func measureStages(reader: QuickDrawReader, options: SimplificationOptions, work: URL) throws -> [BenchMeasurement] {
         var timestampFree = reader
         timestampFree.keepsTimestamps = false
         let bytes = reader.inputByteCount ?? 0
-        let parse = try best(of: passes, stage: "read+parse", bytes: bytes) {
+        let parse = try best(of: common.passes, stage: "read+parse", bytes: bytes) {
             var count = 0
             try timestampFree.readFlat(onRecord: { _, _, _ in count += 1 }, onRejected: { _ in count += 1 })
             return count
         }
-        let simplify = try best(of: passes, stage: "read+parse+simplify", bytes: bytes) {
+        let simplify = try best(of: common.passes, stage: "read+parse+simplify", bytes: bytes) {
             var simplifier = Simplifier(options: options)
             var simplified = FlatStrokes()
             var count = 0
@@ -116,7 +86,7 @@ struct BenchSimplifyCommand: ParsableCommand {
             return count
         }
         let output = work.appendingPathComponent("bench-out.ndjson").path
-        let full = try best(of: passes, stage: "simplify command (writes NDJSON)", bytes: bytes) {
+        let full = try best(of: common.passes, stage: "simplify command (writes NDJSON)", bytes: bytes) {
             let job = SimplifyJob(reader: reader, outputPath: output,
                                   quarantinePath: work.appendingPathComponent("bench-rejected.ndjson").path,
                                   options: options, showsProgress: false)
@@ -156,7 +126,7 @@ struct BenchSimplifyCommand: ParsableCommand {
             }
         }
         try handle.close()
-        printToStandardError("bench: generated \(Self.megabytes(written)) MB input, running sketchprep simplify on it")
+        printToStandardError("bench: generated \(BenchRunOptions.megabytes(written)) MB input, running sketchprep simplify on it")
 
         let report = work.appendingPathComponent("bench-large.json")
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
@@ -178,7 +148,7 @@ struct BenchSimplifyCommand: ParsableCommand {
 
     private func measurePython(reader: QuickDrawReader, drawings: Int, work: URL) throws -> BenchMeasurement {
         printToStandardError("bench: running the Python reference \(pythonReference)")
-        let child = try ChildProcess.run([python, pythonReference, "--rdp", "simplification"] + reader.files,
+        let child = try ChildProcess.run([common.python, pythonReference, "--rdp", "simplification"] + reader.files,
                                          standardOutput: work.appendingPathComponent("bench-python-out.ndjson").path)
         guard child.status == 0 else {
             throw CommandError("the Python reference failed with status \(child.status) (is `make setup` done?)")
@@ -189,8 +159,6 @@ struct BenchSimplifyCommand: ParsableCommand {
         measurement.peakResidentBytes = child.usage.peakResidentBytes
         return measurement
     }
-
-    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1e6) }
 
     private struct LargeRunCounts: Decodable { var read: Int }
 
