@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Python reference for `sketchprep bench preprocess`: raw Quick, Draw! NDJSON -> (N, 75, 3) float32
-stroke tensors. json.loads per line, the simplification of scripts/bench_reference_simplify.py
-(numpy + the PyPI `simplification` package) for raw drawings, the numpy recipe of
+stroke tensors. json.loads per line, the simplification of scripts/reference_simplify.py
+(numpy + the PyPI `simplification` package for RDP) for raw drawings, the numpy recipe of
 Tests/python/stroke_reference.py (the TF tutorial's float32 code), then np.save of the stacked
 array. Split, shuffle and sharding are left out (they cost a few ms here). Prints one JSON line
 with drawings, bytes, seconds (wall), cpu_seconds and peak_rss_kb.
@@ -21,8 +21,15 @@ import numpy as np
 REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(REPO / "Tests" / "python"))
-from bench_reference_simplify import input_files, simplify_drawing  # noqa: E402
+from reference_simplify import simplify_drawing  # noqa: E402
 from stroke_reference import book_tensor  # noqa: E402
+
+
+def input_files(inputs):
+    """Files as given; directories expand to their sorted *.ndjson files."""
+    for name in inputs:
+        path = pathlib.Path(name)
+        yield from (sorted(str(p) for p in path.glob("*.ndjson")) if path.is_dir() else [name])
 
 
 def main():
@@ -41,7 +48,7 @@ def main():
                     continue
                 strokes = json.loads(line)["drawing"]
                 if len(strokes[0]) == 3:
-                    strokes = simplify_drawing(strokes)
+                    strokes = simplify_drawing(strokes, rdp="simplification")
                 tensors.append(book_tensor(strokes))
     with open(args.output, "wb") as out:
         np.save(out, np.stack(tensors))
