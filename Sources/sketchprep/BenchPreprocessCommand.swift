@@ -37,11 +37,11 @@ struct BenchPreprocessCommand: ParsableCommand {
         print("bench preprocess: \(reader.files.count) input files, \(BenchRunOptions.megabytes(bytes)) MB, "
             + "pipeline \(pipeline), best of \(common.passes) passes, one core")
         var report = BenchPreprocessReport(inputs: reader.files, inputBytes: bytes, pipeline: pipeline)
-        report.stages.append(try best(stage: "read+parse+simplify+encode", bytes: bytes) {
+        report.stages.append(try common.bestPass(stage: "read+parse+simplify+encode", bytes: bytes) {
             try encodeOnly(reader: reader, config: config)
         })
         var pass = 0
-        report.stages.append(try best(stage: "preprocess pipeline (shards + manifest)", bytes: bytes) {
+        report.stages.append(try common.bestPass(stage: "preprocess pipeline (shards + manifest)", bytes: bytes) {
             pass += 1
             var passConfig = config
             passConfig.output.directory = work.appendingPathComponent("out-\(pass)").path
@@ -77,20 +77,6 @@ struct BenchPreprocessCommand: ParsableCommand {
             count += 1
         }, onRejected: { _ in count += 1 })
         return count
-    }
-
-    private func best(stage: String, bytes: Int, _ body: () throws -> Int) throws -> BenchMeasurement {
-        var best: BenchMeasurement?
-        for _ in 0..<common.passes {
-            let startUsage = ResourceUsage.current()
-            let start = ResourceUsage.wallSeconds()
-            let drawings = try body()
-            let seconds = ResourceUsage.wallSeconds() - start
-            let cpu = ResourceUsage.current().cpuSeconds - startUsage.cpuSeconds
-            let measurement = BenchMeasurement(stage: stage, drawings: drawings, bytes: bytes, seconds: seconds, cpuSeconds: cpu)
-            if best == nil || measurement.cpuSeconds < best!.cpuSeconds { best = measurement }
-        }
-        return best!
     }
 
     private func measurePython(files: [String]) throws -> BenchMeasurement {

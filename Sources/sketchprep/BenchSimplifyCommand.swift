@@ -70,12 +70,12 @@ struct BenchSimplifyCommand: ParsableCommand {
         var timestampFree = reader
         timestampFree.keepsTimestamps = false
         let bytes = reader.inputByteCount ?? 0
-        let parse = try best(of: common.passes, stage: "read+parse", bytes: bytes) {
+        let parse = try common.bestPass(stage: "read+parse", bytes: bytes) {
             var count = 0
             try timestampFree.readFlat(onRecord: { _, _, _ in count += 1 }, onRejected: { _ in count += 1 })
             return count
         }
-        let simplify = try best(of: common.passes, stage: "read+parse+simplify", bytes: bytes) {
+        let simplify = try common.bestPass(stage: "read+parse+simplify", bytes: bytes) {
             var simplifier = Simplifier(options: options)
             var simplified = FlatStrokes()
             var count = 0
@@ -86,27 +86,13 @@ struct BenchSimplifyCommand: ParsableCommand {
             return count
         }
         let output = work.appendingPathComponent("bench-out.ndjson").path
-        let full = try best(of: common.passes, stage: "simplify command (writes NDJSON)", bytes: bytes) {
+        let full = try common.bestPass(stage: "simplify command (writes NDJSON)", bytes: bytes) {
             let job = SimplifyJob(reader: reader, outputPath: output,
                                   quarantinePath: work.appendingPathComponent("bench-rejected.ndjson").path,
                                   options: options, showsProgress: false)
             return try job.run().tally.read
         }
         return [parse, simplify, full]
-    }
-
-    private func best(of passes: Int, stage: String, bytes: Int, _ body: () throws -> Int) throws -> BenchMeasurement {
-        var best: BenchMeasurement?
-        for _ in 0..<passes {
-            let startUsage = ResourceUsage.current()
-            let start = ResourceUsage.wallSeconds()
-            let drawings = try body()
-            let seconds = ResourceUsage.wallSeconds() - start
-            let cpu = ResourceUsage.current().cpuSeconds - startUsage.cpuSeconds
-            let measurement = BenchMeasurement(stage: stage, drawings: drawings, bytes: bytes, seconds: seconds, cpuSeconds: cpu)
-            if best == nil || measurement.cpuSeconds < best!.cpuSeconds { best = measurement }
-        }
-        return best!
     }
 
     private func measureLargeInput(reader: QuickDrawReader, work: URL) throws -> BenchMeasurement {
