@@ -10,9 +10,18 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$root/.deps/onnxruntime"
 header="$dest/include/onnxruntime/onnxruntime_c_api.h"
-mirror="${SKETCHPREP_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+# The Debian mirror this machine's apt already uses (deb822 `URIs:` or one-line `deb` entries), so the
+# temporary list points at the same archive; SKETCHPREP_DEBIAN_MIRROR overrides it.
+machine_mirror() {
+  { grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{for (i = 2; i <= NF; i++) print $i}'
+    grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+      awk '{for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\//) { print $i; break }}'
+  } | grep -E '/debian/?$' | head -n 1
+}
+mirror="${SKETCHPREP_DEBIAN_MIRROR:-$(machine_mirror)}"
 
 if [ ! -f "$header" ]; then
+  [ -n "$mirror" ] || { echo "setup-onnxruntime: no Debian mirror found in this machine's apt sources; set SKETCHPREP_DEBIAN_MIRROR" >&2; exit 1; }
   echo "setup-onnxruntime: fetching libonnxruntime-dev (Debian trixie) for the C header" >&2
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
