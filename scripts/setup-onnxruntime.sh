@@ -16,7 +16,7 @@ machine_mirror() {
   { grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{for (i = 2; i <= NF; i++) print $i}'
     grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
       awk '{for (i = 2; i <= NF; i++) if ($i ~ /^[a-z+]+:\/\//) { print $i; break }}'
-  } | grep -E '/debian/?$' | head -n 1
+  } | grep -E '/debian/?$' | head -n 1 || true
 }
 mirror="${SKETCHPREP_DEBIAN_MIRROR:-$(machine_mirror)}"
 
