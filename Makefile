@@ -41,6 +41,10 @@ parity: build
 	$(BIN) parity --raw $(QUICKDRAW)/raw --simplified $(QUICKDRAW)/simplified \
 	  --report-json out/parity/parity.json --report-md out/parity/parity.md
 
+## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
+eval: build
+	@scripts/eval.sh $(BIN) $(SHARED)
+
 ## bench: throughput and peak-memory benchmarks (release build, one command per line)
 bench: build
 	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
