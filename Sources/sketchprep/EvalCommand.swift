@@ -56,22 +56,17 @@ struct EvalCommand: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let job = EvaluationJob(
-                modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
-                compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,
-                libraryPath: try OnnxRuntimeLibraryLocator.resolve(explicit: ortLibrary), misclassifiedLimit: misclassifiedLimit)
-            let result = try job.run(progress: printToStandardError)
-            var summary = String(format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
-                                 result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
-            if let agreement = result.agreement?.metrics {
-                summary += String(format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,
-                                  agreement.agreeing, agreement.matched)
-            }
-            printToStandardError(summary + " → \(report)/report.{json,md,html}")
-        } catch {
-            printToStandardError("error: \(error)")
-            throw ExitCode.failure
+        let job = EvaluationJob(
+            modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
+            compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,
+            libraryPath: try OnnxRuntimeLibraryLocator.resolve(explicit: ortLibrary), misclassifiedLimit: misclassifiedLimit)
+        let result = try job.run(progress: printToStandardError)
+        var summary = String(format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
+                             result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
+        if let agreement = result.agreement?.metrics {
+            summary += String(format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,
+                              agreement.agreeing, agreement.matched)
         }
+        printToStandardError(summary + " → \(report)/report.{json,md,html}")
     }
 }

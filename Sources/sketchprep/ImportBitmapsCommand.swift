@@ -39,26 +39,31 @@ struct ImportBitmapsCommand: ParsableCommand {
     @Option(help: "Output directory.")
     var output: String
 
-    func run() throws {
-        let shares = split.split(separator: "/").compactMap { Double($0) }
-        guard shares.count == 3 else { throw ValidationError("--split must be three percentages like 80/10/10, got '\(split)'") }
+    func validate() throws {
+        _ = try splitShares()
         guard firstRow >= 0, (rowCount ?? 0) >= 0, examplesPerShard >= 1 else {
             throw ValidationError("--first-row and --row-count must be 0 or more, --examples-per-shard at least 1")
         }
-        do {
-            let job = NumpyBitmapImport(
-                bitmapFiles: try Self.expand(inputs), simplifiedDirectory: simplified,
-                rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),
-                sharding: ShardingOptions(format: .npy, examplesPerShard: examplesPerShard, seed: seed,
-                                          split: try DatasetSplit(train: shares[0], val: shares[1], test: shares[2])),
-                outputDirectory: output)
-            let manifest = try job.run()
-            let perSplit = manifest.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.total)" }.joined(separator: ", ")
-            printToStandardError("import-bitmaps: \(manifest.records.written) bitmaps of \(manifest.classes.count) classes (\(perSplit)) → \(output)/")
-        } catch {
-            printToStandardError("error: \(error)")
-            throw ExitCode.failure
-        }
+    }
+
+    func run() throws {
+        let shares = try splitShares()
+        let job = NumpyBitmapImport(
+            bitmapFiles: try Self.expand(inputs), simplifiedDirectory: simplified,
+            rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),
+            sharding: ShardingOptions(format: .npy, examplesPerShard: examplesPerShard, seed: seed,
+                                      split: try DatasetSplit(train: shares[0], val: shares[1], test: shares[2])),
+            outputDirectory: output)
+        let manifest = try job.run()
+        let perSplit = manifest.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.total)" }.joined(separator: ", ")
+        printToStandardError("import-bitmaps: \(manifest.records.written) bitmaps of \(manifest.classes.count) classes (\(perSplit)) → \(output)/")
+    }
+
+    /// The train/val/test percentages of --split.
+    private func splitShares() throws -> [Double] {
+        let shares = split.split(separator: "/").compactMap { Double($0) }
+        guard shares.count == 3 else { throw ValidationError("--split must be three percentages like 80/10/10, got '\(split)'") }
+        return shares
     }
 
     /// Files as given, directories expanded to their sorted *.npy files.
@@ -66,11 +71,12 @@ struct ImportBitmapsCommand: ParsableCommand {
         try inputs.flatMap { input -> [String] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                throw ValidationError("no such file or directory: \(input)")
+                throw InputError("input not found: \(input)")
             }
             guard isDirectory.boolValue else { return [input] }
-            return try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".npy") }.sorted()
-                .map { (input as NSString).appendingPathComponent($0) }
+            let names = try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".npy") }.sorted()
+            guard !names.isEmpty else { throw InputError("no *.npy files in \(input)") }
+            return names.map { (input as NSString).appendingPathComponent($0) }
         }
     }
 }
