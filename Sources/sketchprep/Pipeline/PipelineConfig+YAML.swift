@@ -86,8 +86,7 @@ extension PipelineConfig {
     private static func parseEncode(_ top: YAMLSection) throws -> EncodeStage {
         guard let node = top.value("encode") else { throw top.error("encode", nil, "missing (it needs at least `kind`)") }
         // Read `kind` first, then check the keys that kind allows.
-        let kindOnly = try YAMLSection(node, file: top.file, path: "encode",
-                                       allowed: ["kind", "length", "padding", "truncation"] + RasterEncodeOptions.yamlKeys)
+        let kindOnly = try YAMLSection(node, file: top.file, path: "encode", allowed: nil)
         guard let kind = try kindOnly.choice("kind", of: EncodeKind.self) else {
             throw kindOnly.error("kind", nil, "missing (one of: \(EncodeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }

@@ -20,8 +20,9 @@ struct YAMLSection {
     let node: Node
     private let entries: [(key: String, value: Node)]
 
-    /// Wraps `node`, which must be a mapping whose keys are all in `allowed`.
-    init(_ node: Node, file: String, path: String, allowed: [String]) throws {
+    /// Wraps `node`, which must be a mapping whose keys are all in `allowed` (`nil`: any key, for a
+    /// first look at a key, such as `kind`, that decides which others are allowed).
+    init(_ node: Node, file: String, path: String, allowed: [String]?) throws {
         self.file = file
         self.path = path
         self.node = node
@@ -33,7 +34,7 @@ struct YAMLSection {
             guard let key = keyNode.string else {
                 throw PipelineConfigError(file: file, node: keyNode, key: path, "keys must be strings")
             }
-            guard allowed.contains(key) else {
+            if let allowed, !allowed.contains(key) {
                 throw PipelineConfigError(file: file, node: keyNode, key: Self.join(path, key),
                     "unknown key (allowed here: \(allowed.joined(separator: ", ")))")
             }
