@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Parity harness: compare raw->simplified variants against Google's official simplified drawings.
 
-Joins data/quickdraw/raw/*.ndjson with data/quickdraw/simplified/*.ndjson by key_id and splits the
+Joins quickdraw/raw/*.ndjson with quickdraw/simplified/*.ndjson of the shared data ($SKETCHPREP_SHARED,
+default ../shared/data beside the repository) by key_id and splits the
 pairs into two halves by crc32(key_id) parity: even = "dev" (explored on), odd = "holdout"
 (only evaluated to confirm). For each variant it prints a Markdown table row per half with the
 exact-drawing match rate, the same-point-count rate (same strokes, same number of points in every
@@ -29,20 +30,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_simplify as ref  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.environ.get("SKETCHPREP_SHARED", os.path.join(REPO, "..", "shared"))
+SHARED = os.environ.get("SKETCHPREP_SHARED", os.path.join(REPO, "..", "shared", "data"))
 
 
 def load_pairs(shared=SHARED):
     """[(key_id, raw drawing, official simplified drawing)] for key_ids present in both sets."""
     raw = {}
-    for path in sorted(glob.glob(os.path.join(shared, "data/quickdraw/raw/*.ndjson"))):
+    for path in sorted(glob.glob(os.path.join(shared, "quickdraw/raw/*.ndjson"))):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 if line.strip():
                     rec = json.loads(line)
                     raw[rec["key_id"]] = rec["drawing"]
     pairs = []
-    for path in sorted(glob.glob(os.path.join(shared, "data/quickdraw/simplified/*.ndjson"))):
+    for path in sorted(glob.glob(os.path.join(shared, "quickdraw/simplified/*.ndjson"))):
         with open(path, encoding="utf-8") as f:
             for line in f:
                 if line.strip():
