@@ -4,7 +4,7 @@ import Foundation
 /// The options the stroke benchmarks (`bench simplify`, `bench preprocess`) share: inputs, passes,
 /// the Python side, where temporary files go and the JSON report — and the plumbing around them.
 struct BenchRunOptions: ParsableArguments {
-    @Argument(help: "Raw NDJSON inputs. (default: ../shared/data/quickdraw/raw or $SKETCHPREP_SHARED/quickdraw/raw, else SampleData/quickdraw/raw)")
+    @Argument(help: "Raw NDJSON inputs. (default: $SKETCHPREP_SHARED/quickdraw/raw, SKETCHPREP_SHARED defaulting to ../shared/data; else SampleData/quickdraw/raw)")
     var inputs: [String] = []
 
     @Option(help: "Passes per in-process stage; the best is reported.")
@@ -29,8 +29,7 @@ struct BenchRunOptions: ParsableArguments {
     /// The inputs given, else the shared raw directory when present, else the bundled sample.
     var resolvedInputs: [String] {
         if !inputs.isEmpty { return inputs }
-        let shared = ProcessInfo.processInfo.environment["SKETCHPREP_SHARED"] ?? "../shared/data"
-        let raw = "\(shared)/quickdraw/raw"
+        let raw = "\(SharedDataDirectory.path)/quickdraw/raw"
         return [FileManager.default.fileExists(atPath: raw) ? raw : "SampleData/quickdraw/raw"]
     }
 

@@ -11,8 +11,10 @@ struct RasterBenchCommand: ParsableCommand {
         commandName: "raster",
         abstract: "Time Google-bitmap rendering and PNG decode+resample on the shared data (one thread).")
 
-    @Option(help: "Shared data directory (holds quickdraw/simplified and tuberlin).")
-    var shared = "../shared/data"
+    @Option(help: "Shared data directory (holds quickdraw/simplified and tuberlin). (default: $SKETCHPREP_SHARED, else ../shared/data)")
+    var shared: String?
+
+    private var sharedDirectory: String { shared ?? SharedDataDirectory.path }
 
     @Option(help: "Simplified drawings to render (the first ones of the sorted files).")
     var drawings = 7100
@@ -29,9 +31,14 @@ struct RasterBenchCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text lines.")
     var json = false
 
+    func validate() throws {
+        guard drawings >= 1, images >= 1, repeats >= 1 else { throw ValidationError("--drawings, --images and --repeats must be at least 1") }
+        guard (1...8192).contains(size) else { throw ValidationError("--size must be between 1 and 8192") }
+    }
+
     func run() throws {
         let inputs = try loadDrawings()
-        let blobs = try ImageInputs.expand(["\(shared)/tuberlin"]).prefix(images).map { path in
+        let blobs = try ImageInputs.expand(["\(sharedDirectory)/tuberlin"]).prefix(images).map { path in
             guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
             return [UInt8](data)
         }
@@ -69,7 +76,7 @@ struct RasterBenchCommand: ParsableCommand {
         struct Enough: Error {}
         var loaded: [Drawing] = []
         do {
-            try QuickDrawReader(inputs: ["\(shared)/quickdraw/simplified"]).read(
+            try QuickDrawReader(inputs: ["\(sharedDirectory)/quickdraw/simplified"]).read(
                 onRecord: { record, _ in
                     loaded.append(record.drawing)
                     if loaded.count == drawings { throw Enough() }
@@ -82,7 +89,7 @@ struct RasterBenchCommand: ParsableCommand {
     /// Wall-clock seconds of the fastest of `repeats` runs of `work`.
     private func fastest(_ work: () -> Void) -> Double {
         var best = Double.infinity
-        for _ in 0..<max(1, repeats) {
+        for _ in 0..<repeats {
             let start = DispatchTime.now().uptimeNanoseconds
             work()
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
