@@ -42,7 +42,7 @@ struct EncodeCommand: ParsableCommand {
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
-    @Flag(name: .long, help: "Do not print progress on stderr.")
+    @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
     func validate() throws {

@@ -30,7 +30,7 @@ struct PreprocessCommand: ParsableCommand {
     @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
     var force = false
 
-    @Flag(name: .long, help: "Do not print progress on stderr.")
+    @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
     func run() throws {
