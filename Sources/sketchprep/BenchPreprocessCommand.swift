@@ -10,12 +10,15 @@ struct BenchPreprocessCommand: ParsableCommand {
         commandName: "preprocess",
         abstract: "Benchmark raw→stroke-tensor-shards throughput next to the Python reference.",
         discussion: """
-        1. In this process, on one core, N passes per stage: read+parse+simplify+encode (tensors \
-        kept in one reused buffer), then the whole pipeline of --pipeline into a fresh temporary \
-        directory each pass (split, shuffle, NPY shards, SHA-256 of sources and shards, manifest). \
-        The best pass (by CPU time) is reported as drawings/s and MB/s, by wall clock and CPU time. \
+        1. In this process, on one core, --passes passes per stage: read+parse+simplify+encode \
+        (tensors kept in one reused buffer), then the whole pipeline of --pipeline into a fresh \
+        temporary directory each pass (split, shuffle, NPY shards, SHA-256 of sources and shards, \
+        manifest). The pass with the least CPU time is reported as drawings/s and MB/s, by wall \
+        clock and CPU time.
         2. The Python reference script on the same inputs (json, numpy simplification, numpy \
-        recipe, np.save). Temporary files are deleted.
+        recipe, np.save).
+
+        Temporary files are deleted.
         """)
 
     @Option(help: "Pipeline whose encode, split and output settings are measured.")

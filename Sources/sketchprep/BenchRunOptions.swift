@@ -7,7 +7,7 @@ struct BenchRunOptions: ParsableArguments {
     @Argument(help: "Raw NDJSON inputs. (default: $SKETCHPREP_SHARED/quickdraw/raw, SKETCHPREP_SHARED defaulting to ../shared/data; else SampleData/quickdraw/raw)")
     var inputs: [String] = []
 
-    @Option(help: "Passes per in-process stage; the best is reported.")
+    @Option(help: "Passes per in-process stage; the one with the least CPU time is reported.")
     var passes = 3
 
     @Option(help: "Python interpreter.")

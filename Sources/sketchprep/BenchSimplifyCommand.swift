@@ -10,17 +10,18 @@ struct BenchSimplifyCommand: ParsableCommand {
         commandName: "simplify",
         abstract: "Benchmark raw→simplified throughput, the Python reference, and peak RSS on ≥ 1 GB.",
         discussion: """
-        1. In this process, on one core: N passes over the inputs for each stage (read+parse, \
-        +simplify, full `simplify` writing NDJSON to a temporary file); the best pass is reported \
-        as drawings/s and MB/s of input, by wall clock and by CPU time. The full `simplify` stage \
-        is the headline figure. \
+        1. In this process, on one core: --passes passes over the inputs for each stage (read+parse, \
+        +simplify, full `simplify` writing NDJSON to a temporary file); the pass with the least CPU \
+        time is reported as drawings/s and MB/s of input, by wall clock and by CPU time. The full \
+        `simplify` stage is the headline figure.
         2. A temporary file of at least --large-mb MiB made by repeating the inputs, converted by a \
-        child `sketchprep simplify`; its peak RSS and CPU time come from wait4. \
-        3. The Python reference on the same inputs (numpy + simplification), measured the same way. \
+        child `sketchprep simplify`; its peak RSS and CPU time come from wait4.
+        3. The Python reference on the same inputs (numpy + simplification), measured the same way.
+
         Temporary files are deleted.
         """)
 
-    @Option(name: .customLong("python-reference"), help: "Python reference script, run as SCRIPT --rdp simplification FILE... > OUT (the parity engineer's numpy reference with the PyPI simplification RDP).")
+    @Option(name: .customLong("python-reference"), help: "Python reference script, run as SCRIPT --rdp simplification FILE... > OUT (the numpy reference of docs/parity.md with the PyPI simplification RDP).")
     var pythonReference = "scripts/reference_simplify.py"
 
     @Option(name: .customLong("large-mb"), help: "Size of the generated large input in MiB (0 skips the peak-memory run).")
