@@ -11,6 +11,7 @@ public enum OnnxRuntimeError: Error, Equatable, CustomStringConvertible {
     /// ONNX Runtime reported an error while running the model.
     case inferenceFailed(String)
 
+    /// The message, as printed to the user.
     public var description: String {
         switch self {
         case .libraryUnavailable(let reason): return reason

@@ -11,6 +11,7 @@ public struct ShardSplitReader: Sendable {
         public let path: String
         /// What is wrong with it.
         public let reason: String
+        /// `path: reason`.
         public var description: String { "\(path): \(reason)" }
     }
 

@@ -6,5 +6,6 @@ public struct PNGError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Creates an error with a reason.
     public init(_ reason: String) { self.reason = reason }
 
+    /// The reason, as printed to the user.
     public var description: String { reason }
 }
