@@ -188,14 +188,3 @@ def test_bad_pipeline_files_fail_naming_file_and_key(sketchprep, tmp_path, body,
     assert result.returncode != 0
     assert "bad.yaml" in result.stderr and key in result.stderr
     assert "Fatal error" not in result.stderr
-
-
-def test_bench_preprocess_reports_both_stages(sketchprep, tmp_path):
-    report_path = tmp_path / "bench.json"
-    subprocess.run([sketchprep, "bench", "preprocess", str(REPO / "SampleData" / "quickdraw" / "raw"), "--passes", "1",
-                    "--skip-python", "--report-json", str(report_path)], cwd=REPO, check=True, capture_output=True)
-    report = json.loads(report_path.read_text())
-    drawings = sum(1 for f in (REPO / "SampleData" / "quickdraw" / "raw").glob("*.ndjson")
-                   for line in f.read_text(encoding="utf-8").splitlines() if line.strip())
-    assert [stage["drawings"] for stage in report["stages"]] == [drawings, drawings]
-    assert all(stage["cpu_seconds"] > 0 for stage in report["stages"])
