@@ -33,7 +33,7 @@ struct BenchSimplifyCommand: ParsableCommand {
     var simplification: SimplificationOptionGroup
 
     func validate() throws {
-        if largeMegabytes < 0 { throw ValidationError("--large-mb must be ≥ 0") }
+        if !(0...(1 << 20)).contains(largeMegabytes) { throw ValidationError("--large-mb must be between 0 and 1048576 (1 TiB)") }
     }
 
     func run() throws {

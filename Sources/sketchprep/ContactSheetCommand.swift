@@ -26,16 +26,17 @@ struct ContactSheetCommand: ParsableCommand {
     @Option(help: "Cells per row.")
     var columns = 10
 
-    @Option(help: "Side of each cell's picture, in pixels.")
+    @Option(help: "Side of each cell's picture, in pixels (at least 9).")
     var cell = 96
 
     func validate() throws {
         guard limit > 0, columns > 0, cell > 8 else { throw ValidationError("--limit and --columns must be > 0, --cell > 8") }
-        let rows = (limit + columns - 1) / columns
-        guard columns * cell <= RGBCanvas.maximumSide, rows * (cell + ContactSheet(columns: columns, cellSide: cell).labelHeight)
-                <= RGBCanvas.maximumSide else {
-            throw ValidationError("the sheet would exceed \(RGBCanvas.maximumSide) pixels; lower --limit, --columns or --cell")
-        }
+        // Divisions, not products, so that huge values cannot overflow.
+        let tooLarge = ValidationError("the sheet would exceed \(RGBCanvas.maximumSide) pixels; lower --limit, --columns or --cell")
+        guard columns <= RGBCanvas.maximumSide / cell else { throw tooLarge }
+        let rows = limit / columns + (limit % columns == 0 ? 0 : 1)
+        let rowHeight = cell + ContactSheet(columns: columns, cellSide: cell).labelHeight
+        guard rows <= RGBCanvas.maximumSide / rowHeight else { throw tooLarge }
     }
 
     func run() throws {

@@ -46,7 +46,7 @@ struct EncodeCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard length >= 1 else { throw ValidationError("--length must be at least 1") }
+        guard (1...100_000).contains(length) else { throw ValidationError("--length must be between 1 and 100000, as encode.length in a pipeline") }
     }
 
     func run() throws {

@@ -50,7 +50,7 @@ struct EvalCommand: ParsableCommand {
     var misclassifiedLimit = 48
 
     func validate() throws {
-        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
+        guard (1...1_000_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 1000000") }
         guard threads >= 0 else { throw ValidationError("--threads must be 0 or more") }
         guard misclassifiedLimit >= 0 else { throw ValidationError("--misclassified-limit must be 0 or more") }
     }

@@ -44,6 +44,7 @@ struct ImportBitmapsCommand: ParsableCommand {
         guard firstRow >= 0, (rowCount ?? 0) >= 0, examplesPerShard >= 1 else {
             throw ValidationError("--first-row and --row-count must be 0 or more, --examples-per-shard at least 1")
         }
+        guard (rowCount ?? 0) <= Int.max - firstRow else { throw ValidationError("--first-row + --row-count is too large") }
     }
 
     func run() throws {
