@@ -51,6 +51,10 @@ struct EvalCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...1_000_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 1000000") }
+        let splits = ["train", "val", "test", ShardSplitReader.allSplits]
+        for (option, value) in [("--split", split), ("--compare-split", compareSplit ?? split)] where !splits.contains(value) {
+            throw ValidationError("\(option) must be one of \(splits.joined(separator: ", ")), got '\(value)'")
+        }
         guard threads >= 0 else { throw ValidationError("--threads must be 0 or more") }
         guard misclassifiedLimit >= 0 else { throw ValidationError("--misclassified-limit must be 0 or more") }
     }
