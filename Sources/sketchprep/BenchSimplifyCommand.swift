@@ -148,55 +148,6 @@ struct BenchSimplifyCommand: ParsableCommand {
     }
 
     private struct LargeRunCounts: Decodable { var read: Int }
-
-}
-
-/// A user-facing failure of a command (printed without a stack trace).
-struct CommandError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// One measured stage.
-struct BenchMeasurement: Encodable {
-    var stage: String
-    var drawings: Int
-    var bytes: Int
-    var seconds: Double
-    var cpuSeconds: Double
-    var peakResidentBytes: Int?
-
-    var drawingsPerSecond: Double { Double(drawings) / seconds }
-    var drawingsPerCPUSecond: Double { Double(drawings) / cpuSeconds }
-
-    var line: String {
-        let label = stage.count < 52 ? stage + String(repeating: " ", count: 52 - stage.count) : stage
-        var text = label + String(format: " %9.0f drawings/s %7.1f MB/s (wall %.2f s) | %9.0f drawings/s %7.1f MB/s (CPU %.2f s)",
-                          drawingsPerSecond, Double(bytes) / seconds / 1e6, seconds,
-                          drawingsPerCPUSecond, Double(bytes) / cpuSeconds / 1e6, cpuSeconds)
-        if let peakResidentBytes { text += String(format: ", peak RSS %.1f MB", Double(peakResidentBytes) / 1e6) }
-        return text
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case stage, drawings, bytes, seconds
-        case cpuSeconds = "cpu_seconds"
-        case peakResidentBytes = "peak_rss_bytes"
-        case drawingsPerSecond = "drawings_per_second"
-        case drawingsPerCPUSecond = "drawings_per_cpu_second"
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(stage, forKey: .stage)
-        try container.encode(drawings, forKey: .drawings)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(seconds, forKey: .seconds)
-        try container.encode(cpuSeconds, forKey: .cpuSeconds)
-        try container.encodeIfPresent(peakResidentBytes, forKey: .peakResidentBytes)
-        try container.encode(drawingsPerSecond, forKey: .drawingsPerSecond)
-        try container.encode(drawingsPerCPUSecond, forKey: .drawingsPerCPUSecond)
-    }
 }
 
 /// The `--report-json` document of `bench simplify`.

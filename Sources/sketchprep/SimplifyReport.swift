@@ -1,0 +1,40 @@
+import SketchCore
+import SketchIO
+
+/// The `--report-json` document of `simplify`.
+struct SimplifyReport: Encodable {
+    var inputs: [String]
+    var output: String
+    var quarantine: String
+    var read: Int
+    var written: Int
+    var rejected: Int
+    var reconciled: Bool
+    var rejectedByReason: [String: Int]
+    var inputBytes: Int
+    var outputBytes: Int
+    var seconds: Double
+    var options: [String: String]
+
+    init(result: SimplifyResult, inputs: [String], output: String, quarantine: String, options: SimplificationOptions) {
+        self.inputs = inputs
+        self.output = output
+        self.quarantine = quarantine
+        read = result.tally.read
+        written = result.tally.written
+        rejected = result.tally.rejected
+        reconciled = result.tally.isReconciled
+        rejectedByReason = result.rejectedByReason
+        inputBytes = result.inputBytes
+        outputBytes = result.outputBytes
+        seconds = result.seconds
+        self.options = options.reportFields
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case inputs, output, quarantine, read, written, rejected, reconciled, seconds, options
+        case rejectedByReason = "rejected_by_reason"
+        case inputBytes = "input_bytes"
+        case outputBytes = "output_bytes"
+    }
+}
