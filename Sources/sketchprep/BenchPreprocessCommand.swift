@@ -72,8 +72,7 @@ struct BenchPreprocessCommand: ParsableCommand {
         var buffer: [Float] = []
         var count = 0
         try reader.read(onRecord: { record, _ in
-            let raw = config.source.format == .raw
-                || (config.source.format == .auto && record.drawing.strokes.contains { !$0.t.isEmpty })
+            let raw = config.source.format.needsSimplification(record.drawing)
             buffer.removeAll(keepingCapacity: true)
             StrokeTensorEncoder.encode(raw ? simplifier.simplify(record.drawing) : record.drawing,
                                        options: options, appendingTo: &buffer)
