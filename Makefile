@@ -32,6 +32,7 @@ preprocess: build
 	$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "$$in" \
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
 
+## clean: remove the build and everything written under out/
 clean:
 	rm -rf .build out
 
