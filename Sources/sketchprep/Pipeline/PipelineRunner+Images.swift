@@ -4,14 +4,20 @@ import SketchRaster
 
 extension PipelineRunner {
     /// The PNG files of an `image-directory` source: every input root scanned with
-    /// `LabeledImageDirectory` (class = directory name, split = enclosing train/val/test directory).
+    /// `LabeledImageDirectory` (class = directory name, split = enclosing train/val/test directory);
+    /// a root without any image is an error, as a directory without *.ndjson files is for drawings.
     func imageFiles() throws -> [LabeledImageFile] {
         try config.source.inputs.flatMap { root in
+            let files: [LabeledImageFile]
             do {
-                return try LabeledImageDirectory.scan(root)
+                files = try LabeledImageDirectory.scan(root)
             } catch {
                 throw ValidationFailure("\(pipelineFile): source.inputs: \(root) is not a readable directory of <class>/*.png")
             }
+            guard !files.isEmpty else {
+                throw ValidationFailure("\(pipelineFile): source.inputs: no <class>/*.png images in \(root)")
+            }
+            return files
         }
     }
 
