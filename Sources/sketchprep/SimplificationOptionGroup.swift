@@ -27,7 +27,7 @@ enum SimplificationPreset: String, CaseIterable, ExpressibleByArgument {
 /// The simplification parameters as command-line options, shared by `simplify`, `parity` and
 /// `bench simplify`. Each option overrides the chosen preset.
 struct SimplificationOptionGroup: ParsableArguments {
-    @Option(help: "Starting parameter set: google (most faithful to Google's files, docs/parity.md rule v3), parity-v1 (np.interp resampling, rule v1) or spec-baseline (SPEC.md §2 reading).")
+    @Option(help: "Starting parameter set: google (most faithful to Google's files, docs/parity.md rule v3), parity-v1 (np.interp resampling, rule v1) or spec-baseline (v*(255/m) scaling with carried-distance resampling, the first reading).")
     var preset: SimplificationPreset = .google
 
     @Option(help: "RDP tolerance in scaled pixels; a point is kept when strictly farther. (default: 2.0)")
