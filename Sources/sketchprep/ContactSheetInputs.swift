@@ -92,7 +92,7 @@ struct ContactSheetInputs {
               labels.dtype == .int32 else { return nil }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let words = (try? Manifest.read(path: "\(directory)/\(PipelineRunner.manifestName)"))
-            .map { Dictionary(uniqueKeysWithValues: $0.classes.map { ($0.index, $0.word) }) } ?? [:]
+            .map { Dictionary($0.classes.map { ($0.index, $0.word) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
         return labels.int32s().map { words[Int($0)] ?? "class \($0)" }
     }
 

@@ -33,6 +33,12 @@ struct PreprocessCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
+    func validate() throws {
+        if let repeated = categories.firstRepeated {
+            throw ValidationError("--category \(repeated) is given twice (each category is one class)")
+        }
+    }
+
     func run() throws {
         // Configuration errors name file, line and key; they are not usage errors, so no usage text.
         var config = try PipelineConfig.load(path: pipeline)

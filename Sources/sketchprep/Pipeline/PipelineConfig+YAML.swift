@@ -76,6 +76,9 @@ extension PipelineConfig {
 
     private static func parseFilters(_ top: YAMLSection) throws -> FilterStage {
         let section = try top.section("filters", allowed: ["recognized_only", "countries", "categories", "max_per_class"])
+        if let section, let repeated = try section.stringList("categories")?.firstRepeated {
+            throw section.error("categories", section.value("categories"), "'\(repeated)' is listed twice (each category is one class)")
+        }
         return FilterStage(
             recognizedOnly: try section?.bool("recognized_only") ?? false,
             countries: try section?.stringList("countries") ?? [],
