@@ -90,9 +90,9 @@ struct RasterBenchCommand: ParsableCommand {
     private func fastest(_ work: () -> Void) -> Double {
         var best = Double.infinity
         for _ in 0..<repeats {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = ResourceUsage.wallSeconds()
             work()
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            best = min(best, ResourceUsage.wallSeconds() - start)
         }
         return best
     }
