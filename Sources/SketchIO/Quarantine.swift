@@ -64,12 +64,15 @@ public final class QuarantineWriter {
     public func finish() throws {
         try file?.commit()
         if count > maximumMessages {
-            printToStandardError("… \(count - maximumMessages) more rejected lines not shown")
+            printToStandardError("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")
         }
         if count > 0, let path {
-            printToStandardError("\(count) rejected lines written to \(path)")
+            printToStandardError("\(count) rejected \(Self.lines(count)) written to \(path)")
         }
     }
+
+    /// `line` or `lines`, to go with `count`.
+    private static func lines(_ count: Int) -> String { count == 1 ? "line" : "lines" }
 
     /// The kind of a reason, for grouping: the text before the first `(`, with each run of digits
     /// replaced by `N` (`stroke 2: x has 10 values but y has 9` → `stroke N: x has N values but y has N`).
