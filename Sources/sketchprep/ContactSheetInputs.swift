@@ -41,7 +41,7 @@ struct ContactSheetInputs {
         } else {
             let side = Int(Double(itemCount).squareRoot().rounded())
             guard side * side == itemCount else {
-                throw ValidationFailure("\(path): shape \(array.shape) is not a stack of images (N, H, W) or (N, S*S)")
+                throw CommandError("\(path): shape \(array.shape) is not a stack of images (N, H, W) or (N, S*S)")
             }
             (height, width) = (side, side)
         }
@@ -49,7 +49,7 @@ struct ContactSheetInputs {
         switch array.dtype {
         case .uint8: bytes = array.data
         case .float32: bytes = array.floats().map { UInt8(max(0, min(255, ($0 * 255).rounded()))) }
-        default: throw ValidationFailure("\(path): \(array.dtype) arrays are not images (need uint8 or float32)")
+        default: throw CommandError("\(path): \(array.dtype) arrays are not images (need uint8 or float32)")
         }
         let labels = Self.shardLabels(forFeatures: path)
         for index in 0..<min(count, limit - items.count) {

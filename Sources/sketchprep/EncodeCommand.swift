@@ -87,6 +87,6 @@ struct EncodeCommand: ParsableCommand {
         try quarantineWriter.finish()
         try writer.commit()
         printToStandardError("encode: \(tally) → \(output) (\(writer.count) × \(length) × 3 float32)")
-        guard tally.isReconciled else { throw ValidationFailure("record counts do not reconcile: \(tally)") }
+        guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
     }
 }

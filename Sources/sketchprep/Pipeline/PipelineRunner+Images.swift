@@ -12,10 +12,10 @@ extension PipelineRunner {
             do {
                 files = try LabeledImageDirectory.scan(root)
             } catch {
-                throw ValidationFailure("\(pipelineFile): source.inputs: \(root) is not a readable directory of <class>/*.png")
+                throw CommandError("\(pipelineFile): source.inputs: \(root) is not a readable directory of <class>/*.png")
             }
             guard !files.isEmpty else {
-                throw ValidationFailure("\(pipelineFile): source.inputs: no <class>/*.png images in \(root)")
+                throw CommandError("\(pipelineFile): source.inputs: no <class>/*.png images in \(root)")
             }
             return files
         }
@@ -26,7 +26,7 @@ extension PipelineRunner {
     /// directory keep that split; the others are split by the hash of their key (relative path).
     func collectImages(_ files: [LabeledImageFile]) throws -> Collected {
         guard case let .raster(options) = config.encode else {
-            throw ValidationFailure("\(pipelineFile): an image-directory source needs encode.kind: raster")
+            throw CommandError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
         var collected = Collected()
         let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")

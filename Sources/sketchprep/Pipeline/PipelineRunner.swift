@@ -31,7 +31,7 @@ struct PipelineRunner {
 
     func run() throws -> PipelineOutcome {
         guard !config.source.inputs.isEmpty else {
-            throw ValidationFailure("\(pipelineFile): source.inputs is empty and no --input was given")
+            throw CommandError("\(pipelineFile): source.inputs is empty and no --input was given")
         }
         let directory = config.output.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -86,7 +86,7 @@ struct PipelineRunner {
         let records = Manifest.RecordCounts(read: collected.read, written: collected.examples.count,
                                             filtered: collected.filtered, rejected: collected.rejected)
         guard records.reconciles else {
-            throw ValidationFailure("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
+            throw CommandError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
         let manifest = Manifest(
@@ -207,10 +207,4 @@ struct RecordFilter {
     mutating func keep(_ word: String) {
         keptPerClass[word, default: 0] += 1
     }
-}
-
-/// A user-facing failure with a plain message (printed without a stack trace).
-struct ValidationFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
