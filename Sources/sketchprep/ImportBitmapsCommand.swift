@@ -41,8 +41,8 @@ struct ImportBitmapsCommand: ParsableCommand {
 
     func validate() throws {
         _ = try splitShares()
-        guard firstRow >= 0, (rowCount ?? 0) >= 0, examplesPerShard >= 1 else {
-            throw ValidationError("--first-row and --row-count must be 0 or more, --examples-per-shard at least 1")
+        guard firstRow >= 0, (rowCount ?? 0) >= 0, (1...100_000_000).contains(examplesPerShard) else {
+            throw ValidationError("--first-row and --row-count must be 0 or more, --examples-per-shard between 1 and 100000000 (as output.examples_per_shard)")
         }
         guard (rowCount ?? 0) <= Int.max - firstRow else { throw ValidationError("--first-row + --row-count is too large") }
     }
