@@ -279,6 +279,13 @@ struct JSONCursor {
     @inline(__always)
     private mutating func parseNumbers(into slots: UnsafeMutableBufferPointer<Double>, count: inout Int) -> NumberListOutcome {
         while count < slots.count {
+            if let (value, closesArray) = plainIntegerAndSeparator() {
+                slots[count] = value
+                count += 1
+                if closesArray { return .finished }
+                skipWhitespace()
+                continue
+            }
             guard let value = parseNumber() else { return .nonNumeric }
             guard value.isFinite else { return .outOfRange }
             slots[count] = value
@@ -297,6 +304,30 @@ struct JSONCursor {
             return .badSeparator
         }
         return .full
+    }
+
+    /// Reads a plain integer (1 to 15 digits, no sign, no leading zero: the raw files'
+    /// coordinates) and the `,` or `]` right after it, returning its value and whether it closed
+    /// the array; nil, cursor unchanged, for anything else, which `parseNumber` then reads.
+    /// Such an integer is exact in a `Double`, the value `parseNumber` gives it.
+    @inline(__always)
+    private mutating func plainIntegerAndSeparator() -> (value: Double, closesArray: Bool)? {
+        let bytes = base.unsafelyUnwrapped
+        var position = index
+        var mantissa: UInt64 = 0
+        let digitLimit = Swift.min(count, index + 15)
+        while position < digitLimit {
+            let digit = bytes[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            position += 1
+        }
+        guard position < count, position > index,
+              position == index + 1 || bytes[index] != UInt8(ascii: "0") else { return nil }
+        let separator = bytes[position]
+        guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: "]") else { return nil }
+        index = position + 1
+        return (Double(Int64(mantissa)), separator == UInt8(ascii: "]"))
     }
 
     /// Reads one JSON number, or returns nil (cursor unchanged) when the bytes are not one.

@@ -66,6 +66,18 @@ import Testing
         #expect(stroke.y[1].sign == .minus)
     }
 
+    /// Plain integers followed by `,` or `]` take a shorter path than other numbers; the values
+    /// are the same, up to the 15-digit limit of that path and past it.
+    @Test func plainIntegersOfAnyLengthReadExactly() throws {
+        let record = try TestSupport.parse(
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","#
+            + #""drawing":[[[0,7,255,999999999999999,1000000000000000,9007199254740993],"#
+            + #"[1 ,20\#t,300, 4,5.0,6]]]}"#)
+        let stroke = record.drawing.strokes[0]
+        #expect(stroke.x == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
+        #expect(stroke.y == [1, 20, 300, 4, 5, 6])
+    }
+
     @Test func longDecimalsConvertExactlyLikeStrtod() throws {
         // Deterministic pseudo-random decimals with 15–19 significant digits, the shapes the raw
         // files hold (e.g. 33.507999420166016), plus halfway and near-halfway cases.
