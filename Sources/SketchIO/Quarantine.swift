@@ -14,6 +14,13 @@ public struct RunTally: Equatable, Codable, Sendable, CustomStringConvertible {
         self.rejected = rejected
     }
 
+    /// Counts `line` as read and rejected and hands it to `quarantine` (reported and kept verbatim).
+    public mutating func reject(_ line: RejectedLine, into quarantine: QuarantineWriter) throws {
+        read += 1
+        rejected += 1
+        try quarantine.add(line)
+    }
+
     /// Whether `read == written + rejected`.
     public var isReconciled: Bool { read == written + rejected }
 

@@ -58,9 +58,7 @@ public struct SimplifyJob {
                 progress.advance()
             },
             onRejected: { rejected in
-                tally.read += 1
-                tally.rejected += 1
-                try quarantine.add(rejected)
+                try tally.reject(rejected, into: quarantine)
             },
             onProgress: { bytes in
                 inputBytes = bytes

@@ -56,10 +56,8 @@ struct BitmapCommand: ParsableCommand {
                 tally.written += 1
             },
             onRejected: { line in
-                tally.read += 1
-                tally.rejected += 1
                 progress.advance()
-                try rejected.add(line)
+                try tally.reject(line, into: rejected)
             },
             onProgress: { progress.update(bytesConsumed: $0) })
         progress.finish()

@@ -76,9 +76,7 @@ struct EncodeCommand: ParsableCommand {
                 progress.advance()
             },
             onRejected: { rejected in
-                tally.read += 1
-                tally.rejected += 1
-                try quarantineWriter.add(rejected)
+                try tally.reject(rejected, into: quarantineWriter)
                 progress.advance()
             },
             onProgress: { progress.update(bytesConsumed: $0) })

@@ -74,9 +74,7 @@ struct ParityCommand: ParsableCommand {
                 }
             },
             onRejected: { line in
-                officialTally.read += 1
-                officialTally.rejected += 1
-                try rejects.add(line)
+                try officialTally.reject(line, into: rejects)
             })
 
         var comparison = ParityComparison(worstLimit: worstCount)
@@ -99,9 +97,7 @@ struct ParityCommand: ParsableCommand {
                 overlays?.add(keyID: record.keyID, ours: ours, official: match.drawing, comparison: comparison)
             },
             onRejected: { line in
-                rawTally.read += 1
-                rawTally.rejected += 1
-                try rejects.add(line)
+                try rawTally.reject(line, into: rejects)
             },
             onProgress: { progress.update(bytesConsumed: $0) })
         progress.finish()
