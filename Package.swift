@@ -1,13 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Data flows left to right: SketchCore → SketchFormats → SketchDataset → SketchRaster →
+// SketchPipeline → SketchEval → sketchprep. Each target depends only on targets to its left.
 let package = Package(
     name: "SketchPrep",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SketchCore", targets: ["SketchCore"]),
-        .library(name: "SketchIO", targets: ["SketchIO"]),
+        .library(name: "SketchFormats", targets: ["SketchFormats"]),
+        .library(name: "SketchDataset", targets: ["SketchDataset"]),
         .library(name: "SketchRaster", targets: ["SketchRaster"]),
+        .library(name: "SketchPipeline", targets: ["SketchPipeline"]),
         .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
     ],
@@ -18,32 +22,44 @@ let package = Package(
     targets: [
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
-        // zlib, for streaming .gz input.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
-        .systemLibrary(name: "CMalloc"),
-        // Readers and writers: NDJSON, .bin, NPY, TFRecord, manifests.
-        .target(name: "SketchIO", dependencies: ["SketchCore", "CZlib", "CPNG"]),
-        // libpng (PNG decode/encode in SketchIO) and cairo (vector rendering in SketchRaster).
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files.
+        .target(name: "SketchFormats", dependencies: ["SketchCore", "CZlib", "CPNG"]),
+        // Datasets: shard layout, split, manifest, quarantine, tally, progress.
+        .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats"]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
-        // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.
-        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
+        // The engine: pipelines (YAML), simplify and parity jobs.
+        .target(name: "SketchPipeline", dependencies: [
+            "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster",
+            .product(name: "Yams", package: "Yams"),
+        ]),
         // Model evaluation: ORT wrapper, metrics, reports.
-        .target(name: "SketchEval", dependencies: ["SketchCore", "SketchIO", "COnnxRuntime"]),
+        .target(name: "SketchEval", dependencies: ["SketchCore", "SketchFormats", "SketchDataset", "COnnxRuntime"]),
+        // The CLI: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchRaster", "SketchEval", "CMalloc",
+                "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
+
+        // C shims, each as small as the library it wraps.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
+        .systemLibrary(name: "CMalloc"),
+        // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.
+        .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
+
+        // Tests mirror Sources/.
+        .target(name: "SketchTestSupport", dependencies: ["SketchFormats"], path: "Tests/SketchTestSupport"),
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
-        .testTarget(name: "SketchIOTests", dependencies: ["SketchIO"]),
-        .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchIO"]),
-        .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval"], exclude: ["Fixtures"]),
+        .testTarget(name: "SketchFormatsTests", dependencies: ["SketchFormats", "SketchTestSupport"]),
+        .testTarget(name: "SketchDatasetTests", dependencies: ["SketchDataset", "SketchTestSupport"]),
+        .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchFormats"]),
+        .testTarget(name: "SketchPipelineTests", dependencies: ["SketchPipeline", "SketchTestSupport"]),
+        .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]
 )

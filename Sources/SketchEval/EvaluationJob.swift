@@ -1,5 +1,6 @@
 import Foundation
-import SketchIO
+import SketchFormats
+import SketchDataset
 
 /// One `sketchprep eval` run: predict a split with a bundled model, optionally a second
 /// preprocessing of the same drawings, and write report.json, report.md and report.html.

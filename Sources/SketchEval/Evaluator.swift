@@ -1,3 +1,4 @@
+import SketchDataset
 import Foundation
 
 /// Runs a bundled model over shard splits in batches and ranks its outputs.

@@ -1,6 +1,7 @@
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
 
 /// Small pictures of model inputs for the HTML report: stroke tensors become inline SVG polylines,
 /// rasters become inline PNG data URIs. Both are self-contained HTML fragments.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep bench preprocess`: raw → stroke-tensor shards throughput (one core) next to the
 /// Python reference.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep bench simplify`: raw → simplified throughput (one core) next to the Python
 /// reference, and peak memory of `simplify` on an input of at least 1 GB.

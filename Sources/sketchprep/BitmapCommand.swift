@@ -1,6 +1,8 @@
 import ArgumentParser
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 import SketchRaster
 
 /// `sketchprep bitmap`: Quick, Draw! NDJSON → Google-style bitmaps in one NPY array.

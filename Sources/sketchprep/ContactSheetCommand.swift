@@ -1,5 +1,7 @@
 import ArgumentParser
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 import SketchRaster
 
 /// `sketchprep contact-sheet`: a PNG grid of labelled sketches for looking at data.

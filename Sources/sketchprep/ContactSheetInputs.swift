@@ -1,6 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 import SketchRaster
 
 /// Loads the first `limit` sketches of contact-sheet inputs, whatever their kind:

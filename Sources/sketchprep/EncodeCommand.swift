@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 extension SequenceSide: ExpressibleByArgument {}
 

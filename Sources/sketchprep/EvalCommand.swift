@@ -1,6 +1,8 @@
 import ArgumentParser
 import SketchEval
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep eval`: accuracy report of a bundled ONNX model on SketchPrep shards.
 struct EvalCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep import-bitmaps`: Google's official numpy_bitmap files → SketchPrep NPY shards.
 struct ImportBitmapsCommand: ParsableCommand {

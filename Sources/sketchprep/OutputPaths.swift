@@ -1,5 +1,7 @@
 import Foundation
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// Small helpers for the files a command writes.
 enum OutputPaths {

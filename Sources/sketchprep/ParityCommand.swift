@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep parity`: how closely our simplification reproduces Google's simplified files.
 struct ParityCommand: ParsableCommand {

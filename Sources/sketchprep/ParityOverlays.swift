@@ -1,6 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 import SketchRaster
 
 /// `parity --overlays DIR`: PNG overlays (official in blue, ours in orange; `OverlayRenderer`) of the

@@ -1,6 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// The report of `sketchprep parity`, as JSON (`Encodable`), Markdown and a summary line.
 struct ParityReport: Encodable {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep preprocess`: runs a declarative pipeline file into a sharded dataset directory.
 struct PreprocessCommand: ParsableCommand {

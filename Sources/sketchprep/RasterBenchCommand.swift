@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 import SketchRaster
 
 /// `sketchprep bench raster`: 28×28 render rate and PNG decode + 256×256 resample rate, one thread,

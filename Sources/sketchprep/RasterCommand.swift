@@ -1,6 +1,8 @@
 import ArgumentParser
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 import SketchRaster
 
 /// `sketchprep raster`: PNG images (e.g. TU-Berlin) → gray, resampled, one NPY array.

@@ -1,28 +1,13 @@
 import ArgumentParser
 import SketchCore
+import SketchPipeline
 
 extension SimplificationOptions.ScaleFormula: ExpressibleByArgument {}
 extension SimplificationOptions.Resampling: ExpressibleByArgument {}
 extension SimplificationOptions.RDPDistance: ExpressibleByArgument {}
 extension SimplificationOptions.Rounding: ExpressibleByArgument {}
 
-/// Named starting points for the simplification parameters.
-enum SimplificationPreset: String, CaseIterable, ExpressibleByArgument {
-    /// `SimplificationOptions.google`.
-    case google
-    /// `SimplificationOptions.parityV1`.
-    case parityV1 = "parity-v1"
-    /// `SimplificationOptions.specBaseline`.
-    case specBaseline = "spec-baseline"
-
-    var options: SimplificationOptions {
-        switch self {
-        case .google: .google
-        case .parityV1: .parityV1
-        case .specBaseline: .specBaseline
-        }
-    }
-}
+extension SimplificationPreset: ExpressibleByArgument {}
 
 /// The simplification parameters as command-line options, shared by `simplify`, `parity` and
 /// `bench simplify`. Each option overrides the chosen preset.
@@ -104,3 +89,4 @@ extension SimplificationOptions {
         ]
     }
 }
+extension InputFormat: ExpressibleByArgument {}

@@ -1,6 +1,8 @@
 import ArgumentParser
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// `sketchprep simplify`: raw Quick, Draw! NDJSON → simplified NDJSON in Google's layout.
 struct SimplifyCommand: ParsableCommand {

@@ -1,5 +1,7 @@
 import SketchCore
-import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchPipeline
 
 /// The `--report-json` document of `simplify`.
 struct SimplifyReport: Encodable {

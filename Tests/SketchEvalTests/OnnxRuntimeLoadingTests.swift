@@ -1,3 +1,4 @@
+import SketchTestSupport
 import Foundation
 import Testing
 @testable import SketchEval

@@ -1,6 +1,6 @@
 import Foundation
 import SketchCore
-import SketchIO
+import SketchFormats
 
 /// Locations of the shared real data (../shared/data from the repo root, or $SKETCHPREP_SHARED).
 enum SharedData {

@@ -1,0 +1,150 @@
+import SketchFormats
+import Foundation
+
+/// `manifest.json`: everything needed to know what a dataset directory holds and how it was made.
+///
+/// It contains no timestamps, host names or absolute output paths, so the same inputs and
+/// configuration give a byte-identical manifest (keys sorted, two-space indentation, final newline).
+public struct Manifest: Sendable, Equatable, Codable {
+    /// Version of this layout.
+    public var formatVersion: Int
+    /// Pipeline name, the file it came from and its full resolved configuration.
+    public var pipeline: PipelineInfo
+    /// Input files with size and SHA-256.
+    public var sources: [SourceFileEntry]
+    /// Class index ↔ word.
+    public var classes: [ClassEntry]
+    /// Examples per split (`train`, `val`, `test`): total and per class word.
+    public var counts: [String: SplitCounts]
+    /// Every shard file with its SHA-256.
+    public var shards: [ShardFileEntry]
+    /// Record reconciliation: `read = written + filtered + rejected`.
+    public var records: RecordCounts
+    /// Quarantine file of rejected lines, relative to the output directory (nil when none were rejected).
+    public var quarantine: String?
+
+    /// Creates a manifest (format version 1).
+    public init(pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],
+                counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?) {
+        formatVersion = 1
+        self.pipeline = pipeline
+        self.sources = sources
+        self.classes = classes
+        self.counts = counts
+        self.shards = shards
+        self.records = records
+        self.quarantine = quarantine
+    }
+
+    /// The pipeline that produced the dataset.
+    public struct PipelineInfo: Sendable, Equatable, Codable {
+        /// Pipeline name.
+        public var name: String
+        /// The pipeline file as given on the command line.
+        public var file: String
+        /// The resolved configuration (every default filled in, command-line overrides applied).
+        public var config: JSONValue
+        /// Creates the section.
+        public init(name: String, file: String, config: JSONValue) {
+            self.name = name
+            self.file = file
+            self.config = config
+        }
+    }
+
+    /// One input file.
+    public struct SourceFileEntry: Sendable, Equatable, Codable {
+        /// Path as given (or as expanded from a directory).
+        public var path: String
+        /// Size in bytes.
+        public var bytes: Int
+        /// SHA-256, lower-case hex.
+        public var sha256: String
+        /// Creates an entry.
+        public init(path: String, bytes: Int, sha256: String) {
+            self.path = path
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+
+        /// Hashes the file at `path` in 1 MiB chunks.
+        public static func measuring(path: String) throws -> SourceFileEntry {
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw InputError("cannot open \(path): \(String(cString: strerror(errno)))")
+            }
+            defer { try? handle.close() }
+            var hash = SHA256()
+            var total = 0
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                total += chunk.count
+                chunk.withUnsafeBytes { hash.update($0.bindMemory(to: UInt8.self)) }
+            }
+            return SourceFileEntry(path: path, bytes: total, sha256: hash.finalize().hexString)
+        }
+    }
+
+    /// One class.
+    public struct ClassEntry: Sendable, Equatable, Codable {
+        /// Label value in the shards.
+        public var index: Int
+        /// Category word.
+        public var word: String
+        /// Creates an entry.
+        public init(index: Int, word: String) {
+            self.index = index
+            self.word = word
+        }
+    }
+
+    /// Examples in one split.
+    public struct SplitCounts: Sendable, Equatable, Codable {
+        /// All examples of the split.
+        public var total: Int
+        /// Examples per class word.
+        public var perClass: [String: Int]
+        /// Creates counts.
+        public init(total: Int, perClass: [String: Int]) {
+            self.total = total
+            self.perClass = perClass
+        }
+        enum CodingKeys: String, CodingKey { case total, perClass = "per_class" }
+    }
+
+    /// How many records were read and what became of them.
+    public struct RecordCounts: Sendable, Equatable, Codable {
+        /// Records (valid or not) read from the sources.
+        public var read: Int
+        /// Examples written to shards.
+        public var written: Int
+        /// Valid records dropped by the pipeline's filters.
+        public var filtered: Int
+        /// Unusable records sent to quarantine.
+        public var rejected: Int
+        /// Creates counts.
+        public init(read: Int, written: Int, filtered: Int, rejected: Int) {
+            self.read = read
+            self.written = written
+            self.filtered = filtered
+            self.rejected = rejected
+        }
+        /// Whether `read = written + filtered + rejected`.
+        public var reconciles: Bool { read == written + filtered + rejected }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine
+    }
+
+    /// The canonical JSON bytes (sorted keys, pretty-printed, no escaped slashes, final newline).
+    public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try encoder.encode(self)) + [0x0A]
+    }
+
+    /// Reads a manifest file.
+    public static func read(path: String) throws -> Manifest {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+}

@@ -1,0 +1,97 @@
+import SketchFormats
+import Foundation
+
+/// Turns Google's official `numpy_bitmap` files (`<word>.npy`, uint8, N × 784 or N × 1 × 784, white
+/// ink on black) into a SketchPrep NPY shard directory of 28×28 uint8 examples with manifest.json,
+/// so that models are trained and evaluated on shards only.
+///
+/// Row `i` of `<word>.npy` is line `i + 1` of Google's simplified `<word>.ndjson`; when
+/// ``simplifiedDirectory`` is given, rows are keyed by that line's key_id (so they join with
+/// SketchPrep's own renders of the same drawings), otherwise — and for rows past the end of the
+/// ndjson file — by `<word>/<row>`.
+public struct NumpyBitmapImport: Sendable {
+    /// The `<word>.npy` files, one class each (class order: sorted words).
+    public var bitmapFiles: [String]
+    /// Directory of Google's simplified `<word>.ndjson` files, for key_ids.
+    public var simplifiedDirectory: String?
+    /// Rows to import from each file (clamped to the file's row count).
+    public var rows: Range<Int>
+    /// Shard format, size, seed and split.
+    public var sharding: ShardingOptions
+    /// Output directory (created if missing).
+    public var outputDirectory: String
+
+    /// Creates an import; see the properties.
+    public init(bitmapFiles: [String], simplifiedDirectory: String?, rows: Range<Int>, sharding: ShardingOptions,
+                outputDirectory: String) {
+        self.bitmapFiles = bitmapFiles
+        self.simplifiedDirectory = simplifiedDirectory
+        self.rows = rows
+        self.sharding = sharding
+        self.outputDirectory = outputDirectory
+    }
+
+    /// Reads every file, writes the shards and manifest.json, and returns the manifest.
+    public func run() throws -> Manifest {
+        let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
+        let words = files.map(Self.word(of:))
+        guard Set(words).count == words.count else { throw NPYError(path: outputDirectory, reason: "two bitmap files share a class word") }
+        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
+        var sources: [Manifest.SourceFileEntry] = []
+        var read = 0
+        for (label, file) in files.enumerated() {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw NPYError(path: file, reason: "cannot read file")
+            }
+            let bytes = [UInt8](contents)
+            sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256.hash(bytes).hexString))
+            let array = try NPYReader.parse(bytes, path: file)
+            guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {
+                throw NPYError(path: file, reason: "expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
+            }
+            let keys = try simplifiedDirectory.map { try Self.keyIDs(of: words[label], in: $0) } ?? [:]
+            for row in rows.clamped(to: 0..<count) {
+                read += 1
+                let pixels = Array(array.data[(row * 784)..<((row + 1) * 784)])
+                try writer.add(DatasetExample(keyID: keys[row] ?? "\(words[label])/\(row)", label: Int32(label),
+                                              payload: .uint8(pixels, shape: [28, 28])))
+            }
+        }
+        let written = try writer.finish()
+        var counts: [String: Manifest.SplitCounts] = [:]
+        for (split, perLabel) in written.counts {
+            counts[split.rawValue] = Manifest.SplitCounts(
+                total: perLabel.values.reduce(0, +),
+                perClass: Dictionary(uniqueKeysWithValues: perLabel.map { (words[Int($0.key)], $0.value) }))
+        }
+        let config: JSONValue = .object([
+            "source": .object(["kind": .string("numpy-bitmap"), "simplified_for_keys": simplifiedDirectory.map(JSONValue.string) ?? .null]),
+            "rows": .object(["first": .number(Double(rows.lowerBound)), "end": .number(Double(rows.upperBound))]),
+            "split": .object(["train": .number(sharding.split.train), "val": .number(sharding.split.val), "test": .number(sharding.split.test)]),
+            "output": .object(["examples_per_shard": .number(Double(sharding.examplesPerShard)), "seed": .number(Double(sharding.seed))]),
+        ])
+        let manifest = Manifest(
+            pipeline: Manifest.PipelineInfo(name: "import-bitmaps", file: "", config: config), sources: sources,
+            classes: words.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) }, counts: counts,
+            shards: written.files, records: Manifest.RecordCounts(read: read, written: read, filtered: 0, rejected: 0),
+            quarantine: nil)
+        try writeAtomically(try manifest.encoded(), to: (outputDirectory as NSString).appendingPathComponent("manifest.json"))
+        return manifest
+    }
+
+    /// The class word of a `<word>.npy` path.
+    static func word(of path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    /// key_id by 0-based row (= line number − 1) of `<directory>/<word>.ndjson`; empty when the file is missing.
+    static func keyIDs(of word: String, in directory: String) throws -> [Int: String] {
+        let path = (directory as NSString).appendingPathComponent(word + ".ndjson")
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        var keys: [Int: String] = [:]
+        try QuickDrawReader(inputs: [path]).read(onRecord: { record, location in keys[location.line - 1] = record.keyID },
+                                                 onRejected: { _ in })
+        return keys
+    }
+}

@@ -1,0 +1,110 @@
+import SketchFormats
+/// Counts of one run, which must reconcile: every record read is either written or rejected.
+public struct RunTally: Equatable, Codable, Sendable, CustomStringConvertible {
+    /// Non-blank input lines seen (records plus rejected lines).
+    public var read = 0
+    /// Records written to the output.
+    public var written = 0
+    /// Lines rejected (sent to quarantine).
+    public var rejected = 0
+
+    /// Creates a tally.
+    public init(read: Int = 0, written: Int = 0, rejected: Int = 0) {
+        self.read = read
+        self.written = written
+        self.rejected = rejected
+    }
+
+    /// Counts `line` as read and rejected and hands it to `quarantine` (reported and kept verbatim).
+    public mutating func reject(_ line: RejectedLine, into quarantine: QuarantineWriter) throws {
+        read += 1
+        rejected += 1
+        try quarantine.add(line)
+    }
+
+    /// Whether `read == written + rejected`.
+    public var isReconciled: Bool { read == written + rejected }
+
+    /// One-line summary, e.g. `read 7330 = written 7329 + rejected 1`, flagged when it does not add up.
+    public var description: String {
+        let summary = "read \(read) = written \(written) + rejected \(rejected)"
+        return isReconciled ? summary : "\(summary) — MISMATCH: \(read - written - rejected) records unaccounted for"
+    }
+}
+
+/// Collects rejected lines into a quarantine file (verbatim, one per line, written atomically)
+/// and reports each on stderr as `file:line: reason`. Without a path, lines are only reported
+/// and counted (for read-only analyses such as `parity`).
+///
+/// Only the first `maximumMessages` rejections are printed; the rest are summarised by
+/// `finish()`, so a badly broken input does not flood the terminal. The quarantine file always
+/// receives all of them, and it is created (possibly empty) on `finish()`.
+public final class QuarantineWriter {
+    /// Where rejected lines go, or nil when they are only reported and counted.
+    public let path: String?
+    /// How many rejections are printed individually.
+    public let maximumMessages: Int
+    private let file: AtomicFileWriter?
+    /// Rejected lines so far.
+    public private(set) var count = 0
+    /// Count of rejections per reason prefix (the reason up to its first `:` or `(`), for reports.
+    public private(set) var countsByReason: [String: Int] = [:]
+
+    /// Opens the quarantine file for writing (none when `path` is nil).
+    public init(path: String?, maximumMessages: Int = 20) throws {
+        self.path = path
+        self.maximumMessages = maximumMessages
+        file = try path.map { try AtomicFileWriter(path: $0) }
+    }
+
+    /// Records one rejected line.
+    public func add(_ rejected: RejectedLine) throws {
+        count += 1
+        countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1
+        try file?.write(rejected.bytes)
+        try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
+        if count <= maximumMessages {
+            printToStandardError("rejected \(rejected)")
+        }
+    }
+
+    /// Commits the quarantine file and prints how many lines it holds (if any).
+    public func finish() throws {
+        try file?.commit()
+        if count > maximumMessages {
+            printToStandardError("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")
+        }
+        if count > 0, let path {
+            printToStandardError("\(count) rejected \(Self.lines(count)) written to \(path)")
+        }
+    }
+
+    /// `line` or `lines`, to go with `count`.
+    private static func lines(_ count: Int) -> String { count == 1 ? "line" : "lines" }
+
+    /// The kind of a reason, for grouping: the text before the first `(`, with each run of digits
+    /// replaced by `N` (`stroke 2: x has 10 values but y has 9` → `stroke N: x has N values but y has N`).
+    static func reasonKind(_ reason: String) -> String {
+        let head = reason.split(separator: "(", maxSplits: 1).first.map(String.init) ?? reason
+        var kind = ""
+        var lastWasDigit = false
+        for character in head.trimmingSpaces() {
+            if character.isASCII && character.isNumber {
+                if !lastWasDigit { kind.append("N") }
+                lastWasDigit = true
+            } else {
+                kind.append(character)
+                lastWasDigit = false
+            }
+        }
+        return kind
+    }
+}
+
+private extension String {
+    func trimmingSpaces() -> Substring {
+        var text = self[...]
+        while text.last == " " { text = text.dropLast() }
+        return text
+    }
+}

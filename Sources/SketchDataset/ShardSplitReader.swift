@@ -1,0 +1,100 @@
+import Foundation
+import SketchFormats
+
+/// Reads one split of a SketchPrep NPY shard directory: `{split}-{i:05d}-of-{n:05d}.x.npy`
+/// (float32, or uint8 scaled to [0, 1]), `.y.npy` (int32 labels), `.keys.txt` and the class map of
+/// `manifest.json`.
+public struct ShardSplitReader: Sendable {
+    /// Why a shard directory cannot be read.
+    public struct ReadError: Error, CustomStringConvertible, Sendable {
+        /// The file at fault.
+        public let path: String
+        /// What is wrong with it.
+        public let reason: String
+        /// `path: reason`.
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// One shard's examples.
+    public struct Shard: Sendable {
+        /// Per-example features, row-major, `keys.count × exampleShape.product` values.
+        public let features: [Float]
+        /// Shape of one example (the .x.npy shape without its first dimension).
+        public let exampleShape: [Int]
+        /// Class index per example (indices into ``ShardSplitReader/classNames``).
+        public let labels: [Int]
+        /// key_id per example.
+        public let keys: [String]
+    }
+
+    /// The shard directory.
+    public let directory: String
+    /// The split name (`train`, `val`, `test`), or ``allSplits`` for every shard of the directory.
+    public let split: String
+    /// The split name that selects every split (train, val and test shards, in that order).
+    public static let allSplits = "all"
+    /// Class words by index, from manifest.json.
+    public let classNames: [String]
+    /// Shard file stems (`val-00000-of-00002`, …) in order.
+    public let stems: [String]
+
+    private struct ManifestClasses: Decodable {
+        struct Entry: Decodable { let index: Int; let word: String }
+        let classes: [Entry]
+    }
+
+    /// Finds the split's shards and reads the class map; throws when either is missing.
+    public init(directory: String, split: String) throws {
+        let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            throw ReadError(path: manifestPath, reason: "missing (is this a `sketchprep preprocess` output directory?)")
+        }
+        let entries: [ManifestClasses.Entry]
+        do {
+            entries = try JSONDecoder().decode(ManifestClasses.self, from: data).classes.sorted { $0.index < $1.index }
+        } catch {
+            throw ReadError(path: manifestPath, reason: "no readable class map (\(error))")
+        }
+        guard entries.map(\.index) == Array(0..<entries.count) else {
+            throw ReadError(path: manifestPath, reason: "class indices are not 0..<\(entries.count)")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
+        let stems = splits.flatMap { name in
+            names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".x.npy") }.map { String($0.dropLast(".x.npy".count)) }.sorted()
+        }
+        guard !stems.isEmpty else {
+            throw ReadError(path: directory, reason: "no '\(split)' shards (\(split)-*-of-*.x.npy)")
+        }
+        self.directory = directory
+        self.split = split
+        self.classNames = entries.map(\.word)
+        self.stems = stems
+    }
+
+    /// Loads shard `stem`, checking that features, labels and keys agree in count.
+    public func shard(_ stem: String) throws -> Shard {
+        let base = (directory as NSString).appendingPathComponent(stem)
+        let x = try NPYReader.read(path: base + ".x.npy")
+        let y = try NPYReader.read(path: base + ".y.npy")
+        let keysPath = base + ".keys.txt"
+        guard let keyText = try? String(contentsOfFile: keysPath, encoding: .utf8) else {
+            throw ReadError(path: keysPath, reason: "cannot read")
+        }
+        let keys = keyText.split(separator: "\n", omittingEmptySubsequences: false).dropLast(keyText.hasSuffix("\n") ? 1 : 0)
+            .map(String.init)
+        let features: [Float]
+        switch x.dtype {
+        case .float32: features = x.floats()
+        case .uint8: features = x.data.map { Float($0) / 255 }
+        default: throw ReadError(path: base + ".x.npy", reason: "features must be float32 or uint8, not \(x.dtype)")
+        }
+        guard y.dtype == .int32 else { throw ReadError(path: base + ".y.npy", reason: "labels must be int32, not \(y.dtype)") }
+        let count = x.shape.first ?? 0
+        guard y.shape == [count], keys.count == count else {
+            throw ReadError(path: base + ".x.npy",
+                            reason: "\(count) examples but \(y.shape.first ?? 0) labels and \(keys.count) keys")
+        }
+        return Shard(features: features, exampleShape: Array(x.shape.dropFirst()), labels: y.int32s().map(Int.init), keys: keys)
+    }
+}

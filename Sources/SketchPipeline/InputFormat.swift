@@ -1,0 +1,24 @@
+import SketchFormats
+import SketchDataset
+
+import SketchCore
+
+/// Which drawings get Google's simplification before they are encoded or rendered: pipelines'
+/// `source.format`, `encode --input-format` and `bitmap --input-kind`.
+package enum InputFormat: String, CaseIterable {
+    /// Simplify drawings detected as raw by `DrawingKind.detect` (a `t` array or a coordinate outside 0–255).
+    case auto
+    /// Simplify every drawing.
+    case raw
+    /// Never simplify.
+    case simplified
+
+    /// Whether `drawing` is simplified before use under this format.
+    package func needsSimplification(_ drawing: Drawing) -> Bool {
+        switch self {
+        case .auto: return DrawingKind.detect(drawing) == .raw
+        case .raw: return true
+        case .simplified: return false
+        }
+    }
+}

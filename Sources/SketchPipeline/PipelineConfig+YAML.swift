@@ -1,0 +1,131 @@
+import Foundation
+import SketchCore
+import SketchFormats
+import SketchDataset
+import Yams
+
+extension PipelineConfig {
+    /// Reads and validates a pipeline file. Every error names the file, line and key.
+    package static func load(path: String) throws -> PipelineConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file")
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw PipelineError(file: path, node: nil, key: "", "the file is empty")
+            }
+            root = node
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw PipelineError(file: path, node: nil, key: "", "not valid YAML: \(error)")
+        }
+        return try parse(root, file: path)
+    }
+
+    /// Builds a configuration from a parsed YAML document.
+    package static func parse(_ root: Node, file: String) throws -> PipelineConfig {
+        let top = try YAMLSection(root, file: file, path: "",
+                                  allowed: ["name", "source", "simplify", "filters", "encode", "split", "output"])
+        let defaultName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let name = try top.string("name") ?? defaultName
+        let config = PipelineConfig(
+            name: name,
+            source: try parseSource(top),
+            simplification: try parseSimplify(top),
+            filters: try parseFilters(top),
+            encode: try parseEncode(top),
+            split: try parseSplit(top),
+            output: try parseOutput(top, name: name))
+        try config.validateRasterCombination(top)
+        if case let .strokes(options) = config.encode, options.length == nil, config.output.format == .npy {
+            throw top.error("encode.length", top.value("encode"),
+                            "variable-length tensors (null) cannot go into NPY shards; set a length or use output.format: tfrecord")
+        }
+        return config
+    }
+
+    private static func parseSource(_ top: YAMLSection) throws -> SourceStage {
+        guard let section = try top.section("source", allowed: ["kind", "format", "inputs"]) else {
+            throw top.error("source", nil, "missing (it needs at least `kind`)")
+        }
+        guard let kind = try section.choice("kind", of: SourceKind.self) else {
+            throw section.error("kind", nil, "missing (one of: \(SourceKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return SourceStage(kind: kind, format: try section.choice("format", of: InputFormat.self) ?? .auto,
+                           inputs: try section.stringList("inputs") ?? [])
+    }
+
+    private static func parseSimplify(_ top: YAMLSection) throws -> SimplificationOptions {
+        guard let section = try top.section("simplify", allowed: [
+            "preset", "epsilon", "resample_step", "scale_target", "scale_formula", "resampling", "rdp_distance", "rounding",
+        ]) else { return .google }
+        var options = (try section.choice("preset", of: SimplificationPreset.self) ?? .google).options
+        options.epsilon = try section.double("epsilon", in: 0...1_000) ?? options.epsilon
+        options.resampleStep = try section.double("resample_step", in: 0.001...1_000) ?? options.resampleStep
+        options.scaleTarget = try section.double("scale_target", in: 1...100_000) ?? options.scaleTarget
+        options.scaleFormula = try section.choice("scale_formula", of: SimplificationOptions.ScaleFormula.self) ?? options.scaleFormula
+        options.resampling = try section.choice("resampling", of: SimplificationOptions.Resampling.self) ?? options.resampling
+        options.rdpDistance = try section.choice("rdp_distance", of: SimplificationOptions.RDPDistance.self) ?? options.rdpDistance
+        options.rounding = try section.choice("rounding", of: SimplificationOptions.Rounding.self) ?? options.rounding
+        return options
+    }
+
+    private static func parseFilters(_ top: YAMLSection) throws -> FilterStage {
+        let section = try top.section("filters", allowed: ["recognized_only", "countries", "categories", "max_per_class"])
+        if let section, let repeated = try section.stringList("categories")?.firstRepeated {
+            throw section.error("categories", section.value("categories"), "'\(repeated)' is listed twice (each category is one class)")
+        }
+        return FilterStage(
+            recognizedOnly: try section?.bool("recognized_only") ?? false,
+            countries: try section?.stringList("countries") ?? [],
+            categories: try section?.stringList("categories") ?? [],
+            maxPerClass: try section?.int("max_per_class", in: 1...Int(Int32.max)))
+    }
+
+    private static func parseEncode(_ top: YAMLSection) throws -> EncodeStage {
+        guard let node = top.value("encode") else { throw top.error("encode", nil, "missing (it needs at least `kind`)") }
+        // Read `kind` first, then check the keys that kind allows.
+        let kindOnly = try YAMLSection(node, file: top.file, path: "encode", allowed: nil)
+        guard let kind = try kindOnly.choice("kind", of: EncodeKind.self) else {
+            throw kindOnly.error("kind", nil, "missing (one of: \(EncodeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        switch kind {
+        case .raster:
+            return .raster(try RasterEncodeOptions(kindOnly))
+        case .strokes:
+            let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "length", "padding", "truncation"])
+            // Absent: the book's 75 rows; `null`: variable length.
+            let length = section.has("length") ? try section.int("length", in: 1...100_000) : StrokeTensorOptions.book.length
+            return .strokes(StrokeTensorOptions(
+                length: length,
+                paddingSide: try section.choice("padding", of: SequenceSide.self) ?? .front,
+                truncationSide: try section.choice("truncation", of: SequenceSide.self) ?? .back))
+        }
+    }
+
+    private static func parseSplit(_ top: YAMLSection) throws -> DatasetSplit {
+        guard let section = try top.section("split", allowed: ["train", "val", "test"]) else { return .standard }
+        let train = try section.double("train", in: 0...100) ?? 80
+        let val = try section.double("val", in: 0...100) ?? 10
+        let test = try section.double("test", in: 0...100) ?? 10
+        do {
+            return try DatasetSplit(train: train, val: val, test: test)
+        } catch {
+            throw section.error("", nil, "\(error)")
+        }
+    }
+
+    private static func parseOutput(_ top: YAMLSection, name: String) throws -> OutputStage {
+        let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed"])
+        return OutputStage(
+            format: try section?.choice("format", of: ShardFormat.self) ?? .npy,
+            directory: try section?.string("directory") ?? "out/\(name)",
+            examplesPerShard: try section?.int("examples_per_shard", in: 1...100_000_000) ?? 10_000,
+            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42))
+    }
+}

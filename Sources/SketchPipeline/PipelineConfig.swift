@@ -1,0 +1,114 @@
+import SketchCore
+import SketchFormats
+import SketchDataset
+
+/// A declarative preprocessing pipeline (one `Pipelines/*.yaml` file): where drawings come from,
+/// which ones to keep, how to encode them and how to shard them. See docs/pipelines.md.
+package struct PipelineConfig {
+    /// Pipeline name (defaults to the file name without extension).
+    package var name: String
+    package var source: SourceStage
+    package var simplification: SimplificationOptions
+    package var filters: FilterStage
+    package var encode: EncodeStage
+    package var split: DatasetSplit
+    package var output: OutputStage
+}
+
+/// Kinds of input a pipeline can read.
+package enum SourceKind: String, CaseIterable {
+    /// Quick, Draw! NDJSON (raw or simplified; files, directories, `.gz`).
+    case quickdrawNDJSON = "quickdraw-ndjson"
+    /// A directory of `<class>/*.png` images, optionally under `train/`, `val/`, `test/` (TU-Berlin).
+    case imageDirectory = "image-directory"
+}
+
+/// `source:` — what to read.
+package struct SourceStage {
+    package var kind: SourceKind
+    package var format: InputFormat
+    /// Files or directories (overridden by `--input`).
+    package var inputs: [String]
+}
+
+/// `filters:` — which valid drawings to keep, applied in this order.
+package struct FilterStage {
+    /// Keep only drawings the game recognized.
+    package var recognizedOnly: Bool
+    /// Keep only these country codes (empty: all).
+    package var countries: [String]
+    /// Keep only these words, which also fixes the class order (empty: every word, sorted).
+    package var categories: [String]
+    /// Keep at most this many drawings per class, the first ones in input order (nil: all).
+    package var maxPerClass: Int?
+}
+
+/// Kinds of encoding stage.
+package enum EncodeKind: String, CaseIterable {
+    /// Stroke tensors (the book's / TF tutorial's recipe).
+    case strokes
+    /// Gray rasters: drawings rendered with cairo, or PNG images resampled (see `RasterEncodeOptions`).
+    case raster
+}
+
+/// `encode:` — how a drawing becomes an example.
+package enum EncodeStage {
+    case strokes(StrokeTensorOptions)
+    case raster(RasterEncodeOptions)
+}
+
+/// `output:` — where and how shards are written.
+package struct OutputStage {
+    package var format: ShardFormat
+    package var directory: String
+    package var examplesPerShard: Int
+    package var seed: UInt64
+}
+
+extension PipelineConfig {
+    /// The resolved configuration as JSON, recorded in the manifest.
+    package var json: JSONValue {
+        let encodeJSON: JSONValue
+        switch encode {
+        case let .strokes(options):
+            encodeJSON = .object([
+                "kind": .string(EncodeKind.strokes.rawValue),
+                "length": options.length.map { .number(Double($0)) } ?? .null,
+                "padding": .string(options.paddingSide.rawValue),
+                "truncation": .string(options.truncationSide.rawValue),
+            ])
+        case let .raster(options):
+            encodeJSON = options.json
+        }
+        return .object([
+            "name": .string(name),
+            "source": .object([
+                "kind": .string(source.kind.rawValue),
+                "format": .string(source.format.rawValue),
+                "inputs": .array(source.inputs.map(JSONValue.string)),
+            ]),
+            "simplify": .object([
+                "epsilon": .number(simplification.epsilon),
+                "resample_step": .number(simplification.resampleStep),
+                "scale_target": .number(simplification.scaleTarget),
+                "scale_formula": .string(simplification.scaleFormula.rawValue),
+                "resampling": .string(simplification.resampling.rawValue),
+                "rdp_distance": .string(simplification.rdpDistance.rawValue),
+                "rounding": .string(simplification.rounding.rawValue),
+            ]),
+            "filters": .object([
+                "recognized_only": .bool(filters.recognizedOnly),
+                "countries": .array(filters.countries.map(JSONValue.string)),
+                "categories": .array(filters.categories.map(JSONValue.string)),
+                "max_per_class": filters.maxPerClass.map { .number(Double($0)) } ?? .null,
+            ]),
+            "encode": encodeJSON,
+            "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]),
+            "output": .object([
+                "format": .string(output.format.rawValue),
+                "examples_per_shard": .number(Double(output.examplesPerShard)),
+                "seed": .number(Double(output.seed)),
+            ]),
+        ])
+    }
+}

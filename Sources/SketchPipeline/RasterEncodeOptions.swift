@@ -1,0 +1,84 @@
+import SketchFormats
+import SketchDataset
+import SketchRaster
+
+/// `encode: kind: raster` — examples become `size`×`size` gray rasters, stored as (H, W) arrays.
+///
+/// Quick, Draw! drawings are rendered with cairo (`StrokeRenderer`: Google's recipe, with this
+/// line width, padding and polarity; raw drawings are simplified first); PNG images are decoded to
+/// gray and resampled with Pillow's BOX filter (`BoxResampler`). Values are stored as uint8
+/// (0–255, `unit_scale` = 1/255 in the manifest: multiply to get [0, 1], white = 1.0) or float32
+/// already in [0, 1]. TFRecord output of uint8 rasters holds PNG images (`TFExample.pngImage`).
+package struct RasterEncodeOptions: Equatable {
+    /// Element type of the stored pixels.
+    package enum ElementType: String, CaseIterable {
+        /// Bytes 0–255.
+        case uint8
+        /// pixel / 255 in [0, 1].
+        case float32
+    }
+
+    /// Side, and for drawings the pen, margin and polarity.
+    package var stroke: StrokeRenderOptions
+    /// Stored element type.
+    package var dtype: ElementType
+
+    /// Keys of `encode:` that this kind reads.
+    package static let yamlKeys = ["size", "line_width", "padding", "polarity", "dtype"]
+    /// Keys that only make sense for drawings.
+    package static let drawingOnlyKeys = ["line_width", "padding", "polarity"]
+
+    /// Reads `encode:`; defaults are Google's 28×28 numpy_bitmap recipe, uint8.
+    package init(_ section: YAMLSection) throws {
+        let checked = try YAMLSection(section.node, file: section.file, path: section.path, allowed: ["kind"] + Self.yamlKeys)
+        stroke = StrokeRenderOptions(
+            side: try checked.int("size", in: 1...8192) ?? 28,
+            lineWidth: try checked.double("line_width", in: 0.01...1024) ?? 16,
+            padding: try checked.double("padding", in: 0...1024) ?? 16,
+            polarity: try checked.choice("polarity", of: RasterPolarity.self) ?? .whiteOnBlack)
+        dtype = try checked.choice("dtype", of: ElementType.self) ?? .uint8
+    }
+
+    /// Multiply stored values by this to get [0, 1].
+    package var unitScale: Double { dtype == .uint8 ? 1.0 / 255 : 1 }
+
+    /// One example's payload from `side * side` gray bytes.
+    package func payload(_ pixels: [UInt8]) -> TensorPayload {
+        let shape = [stroke.side, stroke.side]
+        switch dtype {
+        case .uint8: return .uint8(pixels, shape: shape)
+        case .float32: return .float32(pixels.map { Float($0) / 255 }, shape: shape)
+        }
+    }
+
+    /// The resolved options, as recorded in the manifest.
+    package var json: JSONValue {
+        .object([
+            "kind": .string(EncodeKind.raster.rawValue),
+            "size": .number(Double(stroke.side)),
+            "line_width": .number(stroke.lineWidth),
+            "padding": .number(stroke.padding),
+            "polarity": .string(stroke.polarity.rawValue),
+            "dtype": .string(dtype.rawValue),
+            "unit_scale": .number(unitScale),
+        ])
+    }
+}
+
+extension PipelineConfig {
+    /// Rejects source/encode combinations that cannot work: image directories need `encode.kind:
+    /// raster` without pen settings, and take no Quick, Draw!-only filters.
+    package func validateRasterCombination(_ top: YAMLSection) throws {
+        guard source.kind == .imageDirectory else { return }
+        guard case .raster = encode else {
+            throw top.error("encode.kind", top.value("encode"), "an image-directory source needs kind: raster")
+        }
+        if let encodeSection = try top.section("encode", allowed: ["kind"] + RasterEncodeOptions.yamlKeys),
+           let key = RasterEncodeOptions.drawingOnlyKeys.first(where: encodeSection.has) {
+            throw encodeSection.error(key, encodeSection.value(key), "only applies to drawings, not to an image-directory source")
+        }
+        if filters.recognizedOnly || !filters.countries.isEmpty {
+            throw top.error("filters", top.value("filters"), "recognized_only and countries only apply to Quick, Draw! sources")
+        }
+    }
+}

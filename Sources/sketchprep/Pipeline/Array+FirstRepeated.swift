@@ -1,7 +1,0 @@
-extension Array where Element: Hashable {
-    /// The first element that occurs a second time, or nil when all are distinct.
-    var firstRepeated: Element? {
-        var seen = Set<Element>()
-        return first { !seen.insert($0).inserted }
-    }
-}

@@ -1,0 +1,41 @@
+import Testing
+@testable import SketchDataset
+import SketchFormats
+
+@Test func fnv1a64MatchesReferenceValues() {
+    #expect(FNV1a64.hash("") == 0xcbf2_9ce4_8422_2325)
+    #expect(FNV1a64.hash("a") == 0xaf63_dc4c_8601_ec8c)
+    #expect(FNV1a64.hash("foobar") == 0x8594_4171_f739_67e8)
+}
+
+@Test func splitMix64MatchesReferenceStreamForSeedZero() {
+    var rng = SplitMix64(seed: 0)
+    #expect(rng.next() == 0xe220_a839_7b1d_cdaf)
+    #expect(rng.next() == 0x6e78_9e6a_a1b9_65f4)
+    #expect(rng.next() == 0x06c4_5d18_8009_454f)
+}
+
+@Test func splitDependsOnlyOnKeyIDAndFollowsPercentages() throws {
+    let split = DatasetSplit.standard
+    let keys = (0..<20_000).map { String(5_000_000_000_000_000 + $0 * 7919) }
+    let first = keys.map(split.split(forKeyID:))
+    #expect(keys.map(split.split(forKeyID:)) == first)
+    let trainShare = Double(first.filter { $0 == .train }.count) / Double(keys.count)
+    #expect(abs(trainShare - 0.8) < 0.02)
+    let allTrain = try DatasetSplit(train: 100, val: 0, test: 0)
+    #expect(keys.allSatisfy { allTrain.split(forKeyID: $0) == .train })
+}
+
+@Test func splitRejectsPercentagesNotAddingUpTo100() {
+    #expect(throws: DatasetSplitError.self) { try DatasetSplit(train: 80, val: 10, test: 5) }
+    #expect(throws: DatasetSplitError.self) { try DatasetSplit(train: 110, val: -10, test: 0) }
+}
+
+@Test func seededShuffleIsAReproduciblePermutation() {
+    let items = Array(0..<100)
+    let a = SeededShuffle.shuffled(items, seed: 42)
+    #expect(a == SeededShuffle.shuffled(items, seed: 42))
+    #expect(a != items)
+    #expect(a.sorted() == items)
+    #expect(SeededShuffle.shuffled(items, seed: 43) != a)
+}

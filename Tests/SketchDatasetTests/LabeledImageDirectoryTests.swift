@@ -1,0 +1,42 @@
+import Foundation
+import SketchDataset
+import SketchFormats
+import Testing
+
+@Suite struct LabeledImageDirectoryTests {
+    private func makeTree(_ files: [String]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("labeled-\(UUID().uuidString)").path
+        for file in files {
+            let path = "\(root)/\(file)"
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Data([1]).write(to: URL(fileURLWithPath: path))
+        }
+        return root
+    }
+
+    @Test("split directories are honoured, classes come from directory names, non-PNG files are skipped")
+    func splitDirectories() throws {
+        let root = try makeTree(["train/cat/2.png", "train/cat/1.PNG", "train/ant/9.png", "test/cat/5.png",
+                                 "train/cat/notes.txt"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = try LabeledImageDirectory.scan(root)
+        #expect(files.map(\.keyID) == ["train/ant/9.png", "train/cat/1.PNG", "train/cat/2.png", "test/cat/5.png"])
+        #expect(files.map(\.directorySplit) == ["train", "train", "train", "test"])
+        #expect(LabeledImageDirectory.classNames(of: files) == ["ant", "cat"])
+    }
+
+    @Test("without split directories every image has no split and a class-relative key")
+    func flatLayout() throws {
+        let root = try makeTree(["dog/a.png", "cat/b.png"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = try LabeledImageDirectory.scan(root)
+        #expect(files.map(\.keyID) == ["cat/b.png", "dog/a.png"])
+        #expect(files.allSatisfy { $0.directorySplit == nil })
+    }
+
+    @Test("a missing root is an error")
+    func missingRoot() {
+        #expect(throws: (any Error).self) { try LabeledImageDirectory.scan("/nonexistent/sketchprep-root") }
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+@testable import SketchFormats
+
+@Test func crc32cMatchesPublishedCheckValue() {
+    #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+}
+
+@Test func crc32cMatchesRFC3720TestVectors() {
+    #expect(CRC32C.checksum([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+    #expect(CRC32C.checksum([UInt8](repeating: 0xFF, count: 32)) == 0x62A8_AB43)
+    #expect(CRC32C.checksum((0..<32).map { UInt8($0) }) == 0x46DD_794E)
+    #expect(CRC32C.checksum((0..<32).map { UInt8(31 - $0) }) == 0x113F_DB5C)
+}
+
+@Test func crc32cContinuesAcrossChunks() {
+    let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    let whole = CRC32C.checksum(bytes)
+    let first = CRC32C.checksum(Array(bytes[..<13]))
+    #expect(CRC32C.checksum(Array(bytes[13...]), continuing: first) == whole)
+}
+
+@Test func maskedCRCRotatesAndAddsTheTFRecordConstant() {
+    #expect(CRC32C.masked(0) == 0xA282_EAD8)
+    #expect(CRC32C.masked(0x0000_8000) == 0xA282_EAD9)
+}
+
+@Test func sha256MatchesFIPSTestVectors() {
+    #expect(SHA256.hash([]).hexString == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(SHA256.hash(Array("abc".utf8)).hexString
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)).hexString
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    #expect(SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000)).hexString
+        == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+}
+
+@Test func sha256StreamingInOddChunksEqualsOneShot() {
+    let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
+    var streaming = SHA256()
+    var offset = 0
+    for size in [1, 63, 64, 65, 127, 3000] {
+        streaming.update(Array(bytes[offset..<min(offset + size, bytes.count)]))
+        offset += size
+    }
+    streaming.update(Array(bytes[min(offset, bytes.count)...]))
+    #expect(streaming.finalize() == SHA256.hash(bytes))
+}

@@ -1,0 +1,179 @@
+import SketchTestSupport
+import Foundation
+import SketchCore
+import Testing
+@testable import SketchFormats
+
+@Suite struct QuickDrawLineParserTests {
+    @Test func everySharedLineParsesToTheSameValuesAsJSONSerialization() throws {
+        var checked = 0
+        for kind in ["raw", "simplified"] {
+            let directory = TestSupport.quickDrawDirectory(kind)
+            let reader = try QuickDrawReader(inputs: [directory.path])
+            for file in reader.files {
+                let lines = try Data(contentsOf: URL(fileURLWithPath: file)).split(separator: 0x0A)
+                var parser = QuickDrawLineParser()
+                for (index, line) in lines.enumerated() {
+                    let record = try parser.parse(Array(line))
+                    let reference = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+                    let matches = Self.record(record, equals: reference)
+                    #expect(matches, "\(file):\(index + 1)")
+                    if !matches { return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    /// Whether `record` holds exactly the values of the reference JSON object. On Linux,
+    /// JSONSerialization keeps decimals as exact NSDecimalNumbers whose `doubleValue` is not
+    /// correctly rounded, so numbers are compared through their exact decimal text.
+    private static func record(_ record: SketchRecord, equals json: [String: Any]) -> Bool {
+        guard record.word == json["word"] as? String,
+              record.countryCode == json["countrycode"] as? String,
+              record.timestamp == json["timestamp"] as? String,
+              record.keyID == json["key_id"] as? String,
+              record.recognized == (json["recognized"] as? NSNumber)?.boolValue,
+              let strokes = json["drawing"] as? [[[NSNumber]]],
+              strokes.count == record.drawing.strokes.count
+        else { return false }
+        for (stroke, arrays) in zip(record.drawing.strokes, strokes) {
+            func values(_ numbers: [NSNumber]) -> [Double?] { numbers.map { Double($0.stringValue) } }
+            let expectedT = arrays.count == 3 ? values(arrays[2]) : []
+            guard stroke.x == values(arrays[0]), stroke.y == values(arrays[1]), stroke.t == expectedT
+            else { return false }
+        }
+        return true
+    }
+
+    @Test func keysMayComeInAnyOrderAndUnknownKeysAreSkipped() throws {
+        let record = try TestSupport.parse(
+            #"{"drawing":[[[1,2],[3,4]]],"extra":{"a":[1,{"b":null}],"c":"\"x\""},"key_id":"9","#
+            + #""recognized":false,"timestamp":"t","countrycode":"DE","word":"cat","more":-1.5e3}"#)
+        #expect(record == SketchRecord(word: "cat", countryCode: "DE", timestamp: "t", recognized: false,
+                                       keyID: "9", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])])))
+    }
+
+    @Test func decimalsConvertExactlyLikeStrtod() throws {
+        let record = try TestSupport.parse(
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","#
+            + #""drawing":[[[0.1,-2.5,123.456789,1e2,1E-2,0.30000000000000004,12345678901234567890.5],"#
+            + #"[7,-0,4.9406564584124654e-324,3.141592653589793238462643,100000000000000000000000,9007199254740993,1.7976931348623157e308],"#
+            + #"[0,1,2,3,4,5,6]]]}"#)
+        let stroke = record.drawing.strokes[0]
+        #expect(stroke.x == [0.1, -2.5, 123.456789, 100, 0.01, 0.30000000000000004, 12345678901234567890.5])
+        #expect(stroke.y == [7, -0.0, .leastNonzeroMagnitude, 3.141592653589793, 1e23, 9007199254740992, 1.7976931348623157e308])
+        #expect(stroke.y[1].sign == .minus)
+    }
+
+    /// Plain integers followed by `,` or `]` take a shorter path than other numbers; the values
+    /// are the same, up to the 15-digit limit of that path and past it.
+    @Test func plainIntegersOfAnyLengthReadExactly() throws {
+        let record = try TestSupport.parse(
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","#
+            + #""drawing":[[[0,7,255,999999999999999,1000000000000000,9007199254740993],"#
+            + #"[1 ,20\#t,300, 4,5.0,6]]]}"#)
+        let stroke = record.drawing.strokes[0]
+        #expect(stroke.x == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
+        #expect(stroke.y == [1, 20, 300, 4, 5, 6])
+    }
+
+    @Test func longDecimalsConvertExactlyLikeStrtod() throws {
+        // Deterministic pseudo-random decimals with 15–19 significant digits, the shapes the raw
+        // files hold (e.g. 33.507999420166016), plus halfway and near-halfway cases.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var tokens = ["9007199254740993", "0.30000000000000004", "123.45678901234567", "2.2250738585072014e-308",
+                      "0.1000000000000000055511151231257827", "1.00000000000000011102230246251565404"]
+        for _ in 0..<20_000 {
+            let digits = String(next() % 10_000_000_000_000_000_000)
+            let integerDigits = Int(next() % UInt64(min(digits.count, 4)))
+            let text = integerDigits == 0 ? "0." + digits : String(digits.prefix(integerDigits)) + "." + digits.dropFirst(integerDigits)
+            tokens.append(text)
+        }
+        #expect(tokens.count == 20_006)
+        for token in tokens {
+            var cursor = Array(token.utf8)
+            let parsed = cursor.withUnsafeMutableBufferPointer { bytes -> Double? in
+                var json = JSONCursor(UnsafeBufferPointer(bytes))
+                return json.parseNumber()
+            }
+            #expect(parsed?.bitPattern == strtod(token, nil).bitPattern, "\(token)")
+        }
+    }
+
+    @Test func stringEscapesAreDecoded() throws {
+        let record = try TestSupport.parse(
+            #"{"word":"a\"b\\c\/\u00e9\ud83d\ude00\n","countrycode":"US","timestamp":"t","#
+            + #""recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#)
+        #expect(record.word == "a\"b\\c/é😀\n")
+    }
+
+    @Test(arguments: [
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2],[3]]]}"#,
+         "stroke 1: x has 2 values but y has 1"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3],[1,2]]]}"#,
+         "stroke 1: x has 1 values but t has 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"drawing":[[[1],[3]]]}"#,
+         "missing key \"key_id\""),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[]}"#,
+         "empty drawing: no strokes"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[],[]]]}"#,
+         "stroke 1 has no points"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,"2"],[3,4]]]}"#,
+         "stroke 1 x: non-numeric value at position 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,null],[3,4]]]}"#,
+         "stroke 1 x: non-numeric value at position 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,01],[3,4]]]}"#,
+         "stroke 1 x: expected ',' or ']' after a number"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,1e999],[3,4]]]}"#,
+         "stroke 1 x: number out of range at position 2"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":"yes","key_id":"1","drawing":[[[1],[3]]]}"#,
+         "key \"recognized\": expected true or false"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":1,"drawing":[[[1],[3]]]}"#,
+         "key \"key_id\": expected a string"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]"#,
+         "expected ',' or '}' after a value"),
+        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]} x"#,
+         "unexpected bytes after the closing '}'"),
+        (#"[1,2,3]"#, "expected '{' at the start of the line"),
+        (#"{"word":"w\u00"}"#, "invalid \\u escape"),
+    ])
+    func malformedLinesAreRejectedWithTheirReason(line: String, reason: String) {
+        #expect(throws: LineParseError.self) { try TestSupport.parse(line) }
+        do {
+            _ = try TestSupport.parse(line)
+        } catch {
+            #expect(error.reason.hasPrefix(reason), "got: \(error.reason)")
+        }
+    }
+
+    /// Timestamps that are not kept are counted from their bytes when they are plain integers;
+    /// every `t` array must still be accepted or rejected exactly as when it is read.
+    @Test(arguments: [
+        "[10,20,30]", "[ 10 , 20 ,\t30 ]", "[0,1,2]", "[1.5,2,3]", "[-1,2,3]", "[1e3,2,3]", "[01,2,3]",
+        "[1,2]", "[1,2,3,4]", "[]", "[1,2,", "[1,2,3", "[1,,3]", "[1,\"2\",3]", "[1,2,3]x",
+        "[123456789012345,2,3]", "[1234567890123456,2,3]", "[1" + String(repeating: "0", count: 400) + ",2,3]",
+    ])
+    func unkeptTimestampsAreCheckedLikeKeptOnes(times: String) {
+        let line = #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2,3],[4,5,6],"#
+            + times + "]]}"
+        func outcome(keepingTimestamps: Bool) -> String {
+            var parser = QuickDrawLineParser(keepsTimestamps: keepingTimestamps)
+            do {
+                let record = try parser.parse(Array(line.utf8))
+                return "ok \(record.drawing.strokes.map { [$0.x, $0.y] })"
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(outcome(keepingTimestamps: false) == outcome(keepingTimestamps: true))
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import SketchIO
-
-@Test func locationPrintsAsFileColonLine() {
-    #expect(SourceLocation(file: "a.ndjson", line: 7).description == "a.ndjson:7")
-}
