@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Python reference side of `make bench` for rasters (one core, single-threaded):
 
-1. 28x28 render rate of Google's `vector_to_raster` recipe in pycairo (the settings of SPEC 4:
+1. 28x28 render rate of Google's `vector_to_raster` recipe in pycairo (the settings of docs/domain.md §4:
    ARGB32, antialias BEST, round caps/joins, line width 16, padding 16, white on black,
    one byte per pixel), on the same simplified drawings `sketchprep bench raster` renders.
 2. PNG decode + gray + 256x256 box resize rate with Pillow (`Image.open(...).convert("L")

@@ -1,4 +1,4 @@
-"""The three networks, in PyTorch, as the book describes them (SPEC §3 and §4)."""
+"""The three networks, in PyTorch, as the book describes them (docs/domain.md §3 and §4)."""
 import torch
 from torch import nn
 

@@ -7,7 +7,7 @@ import SketchDataset
 /// rasters become inline PNG data URIs. Both are self-contained HTML fragments.
 public enum SketchThumbnail {
     /// An HTML fragment showing one example's model input of per-example `shape`, `size` pixels wide.
-    /// Inputs shaped (steps, 3) are stroke deltas (SPEC §3); anything else is a raster whose last two
+    /// Inputs shaped (steps, 3) are stroke deltas (docs/domain.md §3); anything else is a raster whose last two
     /// dimensions are height and width with values in [0, 1].
     public static func html(input: ArraySlice<Float>, shape: [Int], size: Int = 96) -> String {
         if shape.count == 2, shape[1] == 3 { return strokeSVG(deltas: input, size: size) }

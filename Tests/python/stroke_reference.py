@@ -1,4 +1,4 @@
-"""Independent numpy implementation of the stroke-tensor recipe (SPEC §3), written the way the
+"""Independent numpy implementation of the stroke-tensor recipe (docs/domain.md §3), written the way the
 TensorFlow Quick, Draw! tutorial's `parse_line` writes it: float32 arrays throughout."""
 import json
 
