@@ -13,18 +13,23 @@ extension PipelineConfig {
         } catch {
             throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file")
         }
+        return try parse(yaml: text, file: path)
+    }
+
+    /// Parses and validates pipeline YAML text; `file` names it in errors.
+    package static func parse(yaml text: String, file: String) throws -> PipelineConfig {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw PipelineError(file: path, node: nil, key: "", "the file is empty")
+                throw PipelineError(file: file, node: nil, key: "", "the file is empty")
             }
             root = node
         } catch let error as PipelineError {
             throw error
         } catch {
-            throw PipelineError(file: path, node: nil, key: "", "not valid YAML: \(error)")
+            throw PipelineError(file: file, node: nil, key: "", "not valid YAML: \(error)")
         }
-        return try parse(root, file: path)
+        return try parse(root, file: file)
     }
 
     /// Builds a configuration from a parsed YAML document.

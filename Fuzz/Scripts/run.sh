@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (release, -sanitize=fuzzer,address) and runs each for
+# FUZZ_SECONDS. Fails (exit 1) if any harness finds a crash, sanitizer report, leak, timeout or
+# out-of-memory; the reproducer is left in out/fuzz/<harness>/ (see docs/fuzzing.md).
+#
+#   Fuzz/Scripts/run.sh [harness...]            # all harnesses when none is named
+#   FUZZ_SECONDS=60 FUZZ_RSS_MB=1024 FUZZ_TIMEOUT=10 Fuzz/Scripts/run.sh
+set -uo pipefail
+
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+RSS_MB=${FUZZ_RSS_MB:-1024}
+TIMEOUT=${FUZZ_TIMEOUT:-10}
+OUT=${FUZZ_OUT:-out/fuzz}
+ALL=(FuzzNDJSONLine FuzzGzipReader FuzzPNGImport FuzzPipelineYAML)
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ALL[@]}")
+
+echo "fuzz: building ${HARNESSES[*]} (release, fuzzer + address sanitizer)"
+$SWIFT build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address || exit 1
+BIN=$($SWIFT build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address --show-bin-path) || exit 1
+
+# libFuzzer prints its own report; Swift's backtracer would only delay it.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
+
+failed=()
+for harness in "${HARNESSES[@]}"; do
+    seeds="Fuzz/Corpus/$harness"
+    work="$OUT/$harness"
+    [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds" >&2; exit 1; }
+    rm -rf "$work"
+    mkdir -p "$work/corpus"
+    dict=()
+    case $harness in FuzzNDJSONLine|FuzzGzipReader) dict=(-dict=Fuzz/ndjson.dict) ;; esac
+    echo "fuzz: $harness for ${SECONDS_EACH}s (rss limit ${RSS_MB} MB, timeout ${TIMEOUT}s per input)"
+    # New inputs go to $work/corpus; the committed seeds are only read.
+    "$BIN/$harness" "${dict[@]}" -max_total_time="$SECONDS_EACH" -rss_limit_mb="$RSS_MB" \
+        -timeout="$TIMEOUT" -print_final_stats=1 -artifact_prefix="$work/" \
+        "$work/corpus" "$seeds" >"$work/log.txt" 2>&1
+    status=$?
+    grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$work/log.txt" | sed "s/^/fuzz: $harness /"
+    if [ $status -ne 0 ]; then
+        echo "fuzz: $harness FAILED (exit $status); log $work/log.txt; reproducer:" >&2
+        ls "$work" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | sed "s|^|  $work/|" >&2
+        grep -E "ERROR: |==ERROR|Fatal error|deadly signal|out-of-memory|timeout" "$work/log.txt" | head -5 >&2
+        failed+=("$harness")
+    fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz: findings in ${failed[*]}" >&2
+    exit 1
+fi
+echo "fuzz: no findings"
