@@ -47,19 +47,22 @@ package struct PipelineRunner {
         let collectExamples: () throws -> Collected
         switch config.source.kind {
         case .quickdrawNDJSON:
-            let reader = try QuickDrawReader(inputs: config.source.inputs)
+            var reader = try QuickDrawReader(inputs: config.source.inputs)
+            reader.printSkippedSources(tool: config.name)
+            // A pipe or FIFO can be read only once: hash it while its records are read, and skip
+            // the up-to-date check that would need its checksum first.
+            reader.measuresSources = !reader.files.allSatisfy(Self.isRegularFile)
             sourcePaths = reader.files
-            collectExamples = { try collect(reader) }
+            collectExamples = { [reader] in try collect(reader) }
         case .imageDirectory:
             let images = try imageFiles()
-            sourcePaths = images.map(\.path)
+            sourcePaths = images.files.map(\.path)
             collectExamples = { try collectImages(images) }
         }
-        let sources = try sourcePaths.map { file in
-            file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
-        }
+        let measuredUpFront = sourcePaths.allSatisfy(Self.isRegularFile)
+        let sources = measuredUpFront ? try sourcePaths.map { try Manifest.SourceFileEntry.measuring(path: $0) } : []
         let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
-        if !force, !sourcePaths.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+        if !force, measuredUpFront, let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
         }
 
@@ -98,7 +101,10 @@ package struct PipelineRunner {
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
         let manifest = Manifest(
-            pipeline: pipelineInfo, sources: sources,
+            pipeline: pipelineInfo,
+            sources: measuredUpFront ? sources : collected.sourceDigests.map {
+                Manifest.SourceFileEntry(path: $0.path, bytes: $0.bytes, sha256: $0.sha256)
+            },
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
         try writeAtomically(try manifest.encoded(), to: manifestPath)
@@ -119,6 +125,14 @@ package struct PipelineRunner {
         var read = 0
         var filtered = 0
         var rejected = 0
+        /// Inputs hashed while they were read (pipes and FIFOs; empty when measured up front).
+        var sourceDigests: [SourceDigest] = []
+    }
+
+    /// Whether `path` names a regular file (through symbolic links), which can be read twice.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Reads every input, quarantining bad lines, filtering, simplifying and encoding the rest.
@@ -129,7 +143,7 @@ package struct PipelineRunner {
         var filter = RecordFilter(config.filters)
         var simplifier = Simplifier(options: config.simplification)
         let encode = drawingEncoder()
-        try reader.read(
+        collected.sourceDigests = try reader.read(
             onRecord: { record, _ in
                 collected.read += 1
                 progress.advance()

@@ -40,9 +40,8 @@ struct RasterBenchCommand: ParsableCommand {
 
     func run() throws {
         let inputs = try loadDrawings()
-        let blobs = try ImageInputs.expand(["\(sharedDirectory)/tuberlin"]).prefix(images).map { path in
-            guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
-            return [UInt8](data)
+        let blobs = try ImageInputs.expand(["\(sharedDirectory)/tuberlin"]).files.prefix(images).map { path in
+            try InputFile.readAll(path)
         }
         let renderer = GoogleBitmapRenderer()
         var checksum = 0
@@ -75,17 +74,7 @@ struct RasterBenchCommand: ParsableCommand {
     }
 
     private func loadDrawings() throws -> [Drawing] {
-        struct Enough: Error {}
-        var loaded: [Drawing] = []
-        do {
-            try QuickDrawReader(inputs: ["\(sharedDirectory)/quickdraw/simplified"]).read(
-                onRecord: { record, _ in
-                    loaded.append(record.drawing)
-                    if loaded.count == drawings { throw Enough() }
-                },
-                onRejected: { _ in })
-        } catch is Enough {}
-        return loaded
+        try QuickDrawReader(inputs: ["\(sharedDirectory)/quickdraw/simplified"]).readFirst(drawings) { _ in }.map(\.drawing)
     }
 
     /// Wall-clock seconds of the fastest of `repeats` runs of `work`.
