@@ -42,7 +42,16 @@ package struct PipelineRunner {
             throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
         }
         let directory = config.output.directory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var paths = OutputPathCheck()
+        paths.inputs(config.source.inputs, option: "source.inputs")
+        paths.outputDirectory(directory, option: "output.directory")
+        try paths.verify()
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PipelineError("cannot create the output directory \(directory): \(Self.reason(error))"
+                + " (check the path and its permissions)")
+        }
         let sourcePaths: [String]
         let collectExamples: () throws -> Collected
         switch config.source.kind {
@@ -69,7 +78,9 @@ package struct PipelineRunner {
         // From here until the new manifest is written the directory is incomplete: a manifest
         // present always describes the shards next to it.
         let manifestPath = "\(directory)/\(Self.manifestName)"
-        if FileManager.default.fileExists(atPath: manifestPath) { try FileManager.default.removeItem(atPath: manifestPath) }
+        if unlink(manifestPath) != 0 && errno != ENOENT {
+            throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
+        }
         let collected = try collectExamples()
         let classes = config.filters.categories.isEmpty
             ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -127,6 +138,14 @@ package struct PipelineRunner {
         var rejected = 0
         /// Inputs hashed while they were read (pipes and FIFOs; empty when measured up front).
         var sourceDigests: [SourceDigest] = []
+    }
+
+    /// The text of a Foundation error without its dump (`NSCocoaErrorDomain …`): the underlying
+    /// POSIX error's text when there is one.
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        return (error as NSError).localizedDescription
     }
 
     /// Whether `path` names a regular file (through symbolic links), which can be read twice.

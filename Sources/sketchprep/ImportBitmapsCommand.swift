@@ -51,6 +51,11 @@ struct ImportBitmapsCommand: ParsableCommand {
 
     func run() throws {
         let shares = try splitShares()
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.inputs(simplified.map { [$0] } ?? [], option: "--simplified")
+        paths.outputDirectory(output, option: "--output")
+        try paths.verify()
         let job = NumpyBitmapImport(
             bitmapFiles: try Self.expand(inputs), simplifiedDirectory: simplified,
             rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),

@@ -46,10 +46,16 @@ struct RasterCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
         let listing = try ImageInputs.expand(inputs)
         listing.printWarnings(tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
-        let rejected = try QuarantineWriter(path: quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt"))
+        let rejected = try QuarantineWriter(path: quarantinePath)
         let resampler = BoxResampler(side: size)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: !quiet)
         var writer: NPYWriter?
