@@ -179,7 +179,7 @@ public final class ShardedDatasetWriter {
     }
 
     /// Whether `name` follows the shard naming scheme (with one of the shard suffixes).
-    static func isShardFileName(_ name: String) -> Bool {
+    package static func isShardFileName(_ name: String) -> Bool {
         let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
         guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
         let stem = name.dropLast(suffix.count)

@@ -35,3 +35,31 @@ public enum InputFile {
         }
     }
 }
+
+extension InputFile {
+    /// Size and SHA-256 (lower-case hex) of the file at `path`, read in 1 MiB chunks (constant
+    /// memory); throws `InputError` naming the path when it cannot be opened or read.
+    public static func measure(_ path: String) throws(InputError) -> (bytes: Int, sha256: String) {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            throw InputError("cannot open \(path): \(systemErrorText(error))")
+        }
+        defer { try? descriptor.close() }
+        var hash = SHA256()
+        var total = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            } catch {
+                throw InputError("cannot read \(path): \(systemErrorText(error))")
+            }
+            if count == 0 { return (total, hash.finalize().hexString) }
+            total += count
+            chunk.withUnsafeBufferPointer { hash.update(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+}
