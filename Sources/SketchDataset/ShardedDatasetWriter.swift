@@ -172,7 +172,9 @@ public final class ShardedDatasetWriter {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
         for name in names.sorted() where !keeping.contains(name) && Self.isShardFileName(name) {
-            try FileManager.default.removeItem(atPath: path(name))
+            guard unlink(path(name)) == 0 || errno == ENOENT else {
+                throw FileWriteError(path: path(name), reason: "cannot remove a stale shard: \(String(cString: strerror(errno)))")
+            }
             removed.append(name)
         }
         return removed

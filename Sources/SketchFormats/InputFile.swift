@@ -1,15 +1,22 @@
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Whole-file reads of small inputs (PNG images, NPY arrays, manifests), with a size cap checked
+/// Whole-file reads of inputs (PNG images, NPY arrays, manifests), with a size cap checked
 /// while reading, so a path that names `/dev/zero` or an endless pipe fails instead of filling
 /// memory. Errors are `InputError`s that name the path and the system's reason.
 public enum InputFile {
-    /// The largest file ``readAll(_:maximumBytes:)`` accepts by default: 256 MiB.
-    public static let defaultMaximumBytes = 256 << 20
+    /// The most bytes ``readAll(_:maximumBytes:)`` reads from a stream (pipe, FIFO, device) by
+    /// default: 256 MiB. A regular file is bounded by its own size.
+    public static let defaultStreamMaximumBytes = 256 << 20
 
     /// Reads all bytes of `path` (any kind of file: regular, FIFO, device) in one pass; throws
-    /// `InputError` when it cannot be opened or read, or holds more than `maximumBytes`.
-    public static func readAll(_ path: String, maximumBytes: Int = defaultMaximumBytes) throws(InputError) -> [UInt8] {
+    /// `InputError` when it cannot be opened or read, or holds more than `maximumBytes` (when
+    /// nil: no cap for a regular file, ``defaultStreamMaximumBytes`` for anything else).
+    public static func readAll(_ path: String, maximumBytes: Int? = nil) throws(InputError) -> [UInt8] {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
@@ -17,7 +24,11 @@ public enum InputFile {
             throw InputError("cannot open \(path): \(systemErrorText(error))")
         }
         defer { try? descriptor.close() }
+        var status = stat()
+        let isRegular = fstat(descriptor.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        let maximumBytes = maximumBytes ?? (isRegular ? Int.max : defaultStreamMaximumBytes)
         var bytes: [UInt8] = []
+        if isRegular { bytes.reserveCapacity(min(Int(status.st_size), maximumBytes)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count: Int
@@ -27,7 +38,7 @@ public enum InputFile {
                 throw InputError("cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return bytes }
-            guard bytes.count + count <= maximumBytes else {
+            guard count <= maximumBytes - bytes.count else {
                 throw InputError("\(path) is larger than \(maximumBytes) bytes, the most read as one file"
                     + " (is it a device or an endless stream?)")
             }

@@ -70,7 +70,7 @@ public enum PNGImage {
     public static func readGray(path: String) throws(PNGError) -> GrayImage {
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.readAll(path)
+            bytes = try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
         } catch {
             throw PNGError(error.description)
         }

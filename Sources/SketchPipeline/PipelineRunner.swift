@@ -46,12 +46,7 @@ package struct PipelineRunner {
         paths.inputs(config.source.inputs, option: "source.inputs")
         paths.outputDirectory(directory, option: "output.directory")
         try paths.verify()
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw PipelineError("cannot create the output directory \(directory): \(Self.reason(error))"
-                + " (check the path and its permissions)")
-        }
+        try createDirectories(directory)
         let sourcePaths: [String]
         let collectExamples: () throws -> Collected
         switch config.source.kind {
@@ -138,14 +133,6 @@ package struct PipelineRunner {
         var rejected = 0
         /// Inputs hashed while they were read (pipes and FIFOs; empty when measured up front).
         var sourceDigests: [SourceDigest] = []
-    }
-
-    /// The text of a Foundation error without its dump (`NSCocoaErrorDomain …`): the underlying
-    /// POSIX error's text when there is one.
-    static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
-        return (error as NSError).localizedDescription
     }
 
     /// Whether `path` names a regular file (through symbolic links), which can be read twice.

@@ -82,9 +82,11 @@ struct ImportBitmapsCommand: ParsableCommand {
                 throw InputError("input not found: \(input)")
             }
             guard isDirectory.boolValue else { return [input] }
-            let names = try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".npy") }.sorted()
-            guard !names.isEmpty else { throw InputError("no *.npy files in \(input)") }
-            return names.map { (input as NSString).appendingPathComponent($0) }
+            let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
+            listing.printWarnings(tool: "import-bitmaps")
+            if let unusable = listing.rejected.first { throw InputError("cannot read \(unusable.location.file): \(unusable.reason)") }
+            guard !listing.files.isEmpty else { throw InputError("no *.npy files in \(input)") }
+            return listing.files
         }
     }
 }
