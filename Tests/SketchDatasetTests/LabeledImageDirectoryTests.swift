@@ -20,7 +20,7 @@ import Testing
         let root = try makeTree(["train/cat/2.png", "train/cat/1.PNG", "train/ant/9.png", "test/cat/5.png",
                                  "train/cat/notes.txt"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let files = try LabeledImageDirectory.scan(root)
+        let files = try LabeledImageDirectory.scan(root).files
         #expect(files.map(\.keyID) == ["train/ant/9.png", "train/cat/1.PNG", "train/cat/2.png", "test/cat/5.png"])
         #expect(files.map(\.directorySplit) == ["train", "train", "train", "test"])
         #expect(LabeledImageDirectory.classNames(of: files) == ["ant", "cat"])
@@ -30,7 +30,7 @@ import Testing
     func flatLayout() throws {
         let root = try makeTree(["dog/a.png", "cat/b.png"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let files = try LabeledImageDirectory.scan(root)
+        let files = try LabeledImageDirectory.scan(root).files
         #expect(files.map(\.keyID) == ["cat/b.png", "dog/a.png"])
         #expect(files.allSatisfy { $0.directorySplit == nil })
     }
