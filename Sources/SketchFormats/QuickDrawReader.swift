@@ -92,6 +92,7 @@ public struct QuickDrawReader: Sendable {
     /// - Parameters:
     ///   - onRecord: called for each valid record with its location.
     ///   - onRejected: called for each unusable line (and for each input that cannot be opened).
+    ///     When no input at all can be opened, the read ends with an `InputError` after reporting them.
     ///   - onProgress: called after each chunk with the stored bytes consumed so far over all inputs.
     /// - Returns: the size and SHA-256 of each input's stored bytes, measured while reading,
     ///   when ``measuresSources`` is set (empty otherwise).
@@ -155,6 +156,7 @@ public struct QuickDrawReader: Sendable {
         var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         var finishedBytes = 0
         var digests: [SourceDigest] = []
+        var openedAny = false
         files: for file in files {
             let source: ByteSource
             do {
@@ -165,6 +167,7 @@ public struct QuickDrawReader: Sendable {
                                             reason: "cannot read input: \(reason)", bytes: []))
                 continue
             }
+            openedAny = true
             var splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
             defer { splitter.deallocate() }
             var lineNumber = 0
@@ -198,6 +201,10 @@ public struct QuickDrawReader: Sendable {
             }
             finishedBytes += source.consumedInputBytes
             if let digest = source.digest() { digests.append(SourceDigest(path: file, bytes: source.consumedInputBytes, sha256: digest)) }
+        }
+        guard openedAny || files.count + rejectedSources.count == 0 else {
+            throw InputError("none of the \(files.count + rejectedSources.count) inputs could be read"
+                + " (each is reported above with its reason); check the paths and their permissions")
         }
         return digests
     }
