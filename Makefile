@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -51,3 +51,13 @@ bench: build
 	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
 	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
 	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)
+
+## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
+## the merged dataset must equal the single-process run byte for byte
+test-cluster: build
+	@scripts/setup.sh cluster
+	scripts/test-cluster.sh $(BIN) 3
+
+## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3 and compared
+test-kubernetes: build
+	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --run $(BIN)
