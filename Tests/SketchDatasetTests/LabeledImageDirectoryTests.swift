@@ -39,4 +39,16 @@ import Testing
     func missingRoot() {
         #expect(throws: (any Error).self) { try LabeledImageDirectory.scan("/nonexistent/sketchprep-root") }
     }
+
+    @Test("a dangling link is a rejected entry and a FIFO named *.png is skipped, never opened")
+    func hostileEntriesAreReportedNotOpened() throws {
+        let root = try makeTree(["cat/1.png"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createSymbolicLink(atPath: "\(root)/cat/2.png", withDestinationPath: "\(root)/gone.png")
+        #expect(mkfifo("\(root)/cat/3.png", 0o644) == 0)
+        let listing = try LabeledImageDirectory.scan(root)
+        #expect(listing.files.map(\.keyID) == ["cat/1.png"])
+        #expect(listing.rejected.map(\.location.file) == ["\(root)/cat/2.png"])
+        #expect(listing.skipped.count == 1 && listing.skipped[0].contains("3.png"))
+    }
 }

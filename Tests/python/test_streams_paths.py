@@ -47,6 +47,17 @@ def test_stdin_path_reads_every_record(sketchprep, tmp_path, command, source, co
     assert count_text in result.stdout + result.stderr
 
 
+def test_raster_reads_a_png_from_stdin(sketchprep, tmp_path):
+    from PIL import Image
+
+    Image.new("L", (8, 8), 0).save(tmp_path / "x.png")
+    with open(tmp_path / "x.png", "rb") as png:
+        result = subprocess.run([str(sketchprep), "raster", "/dev/stdin", "-o", str(tmp_path / "r.npy"), "--size", "8", "-q"],
+                                stdin=png, capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    assert "read 1 = written 1 + rejected 0" in result.stdout
+
+
 def test_preprocess_reads_stdin_and_a_fifo_in_one_pass_and_records_their_checksum(sketchprep, tmp_path):
     data = RAW.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
