@@ -47,24 +47,25 @@ package struct PipelineRunner {
         paths.outputDirectory(directory, option: "output.directory")
         try paths.verify()
         try createDirectories(directory)
-        let sourcePaths: [String]
+        // Regular files are measured before reading (the up-to-date check needs their checksums). A
+        // pipe or FIFO can be read only once, and an unreadable file is quarantined by the reading
+        // stage: then the up-to-date check is skipped and the sources are measured while they are read.
+        let measured: (entries: [Manifest.SourceFileEntry], complete: Bool)
         let collectExamples: () throws -> Collected
         switch config.source.kind {
         case .quickdrawNDJSON:
             var reader = try QuickDrawReader(inputs: config.source.inputs)
             reader.printSkippedSources(tool: config.name)
-            // A pipe or FIFO can be read only once: hash it while its records are read, and skip
-            // the up-to-date check that would need its checksum first.
-            reader.measuresSources = !reader.files.allSatisfy(Self.isRegularFile)
-            sourcePaths = reader.files
+            measured = Self.measureRegularFiles(reader.files)
+            reader.measuresSources = !measured.complete
             collectExamples = { [reader] in try collect(reader) }
         case .imageDirectory:
             let images = try imageFiles()
-            sourcePaths = images.files.map(\.path)
+            measured = Self.measureRegularFiles(images.files.map(\.path))
             collectExamples = { try collectImages(images) }
         }
-        let measuredUpFront = sourcePaths.allSatisfy(Self.isRegularFile)
-        let sources = measuredUpFront ? try sourcePaths.map { try Manifest.SourceFileEntry.measuring(path: $0) } : []
+        let measuredUpFront = measured.complete
+        let sources = measured.entries
         let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
         if !force, measuredUpFront, let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
@@ -108,7 +109,7 @@ package struct PipelineRunner {
         }
         let manifest = Manifest(
             pipeline: pipelineInfo,
-            sources: measuredUpFront ? sources : collected.sourceDigests.map {
+            sources: measuredUpFront || config.source.kind == .imageDirectory ? sources : collected.sourceDigests.map {
                 Manifest.SourceFileEntry(path: $0.path, bytes: $0.bytes, sha256: $0.sha256)
             },
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
@@ -135,10 +136,17 @@ package struct PipelineRunner {
         var sourceDigests: [SourceDigest] = []
     }
 
-    /// Whether `path` names a regular file (through symbolic links), which can be read twice.
-    static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    /// Size and SHA-256 of each of `paths` that is a readable regular file (through symbolic
+    /// links); `complete` is false when any is not (stdin, a pipe, a FIFO, an unreadable file).
+    static func measureRegularFiles(_ paths: [String]) -> (entries: [Manifest.SourceFileEntry], complete: Bool) {
+        var entries: [Manifest.SourceFileEntry] = []
+        for path in paths {
+            var status = stat()
+            guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  let entry = try? Manifest.SourceFileEntry.measuring(path: path) else { continue }
+            entries.append(entry)
+        }
+        return (entries, entries.count == paths.count)
     }
 
     /// Reads every input, quarantining bad lines, filtering, simplifying and encoding the rest.
