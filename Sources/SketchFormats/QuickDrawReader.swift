@@ -163,8 +163,7 @@ public struct QuickDrawReader: Sendable {
                 source = try ByteSource(path: file, hashing: measuresSources)
             } catch {
                 let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
-                try onRejected(RejectedLine(location: SourceLocation(file: file, line: 0),
-                                            reason: "cannot read input: \(reason)", bytes: []))
+                try onRejected(.file(file, reason: "cannot read input: \(reason)"))
                 continue
             }
             openedAny = true

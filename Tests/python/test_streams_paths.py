@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import threading
 
 import pytest
@@ -198,3 +199,42 @@ def test_stale_temporary_files_of_dead_processes_on_this_host_are_removed(sketch
     assert result.returncode == 0, result.stderr
     assert not stale.exists()
     assert foreign.exists() and live.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="needs root to run the CLI as an unprivileged user (root reads every file)")
+def test_an_unreadable_source_is_quarantined_and_the_run_goes_on(sketchprep):
+    work = tempfile.mkdtemp(prefix="sketchprep-unreadable-")
+    try:
+        os.chmod(work, 0o777)
+        binary = os.path.join(work, "sketchprep")
+        shutil.copy(sketchprep, binary)
+        os.chmod(binary, 0o755)
+        readable = os.path.join(work, "apple.ndjson")
+        unreadable = os.path.join(work, "secret.ndjson")
+        shutil.copy(RAW, readable)
+        shutil.copy(SAMPLE / "raw" / "cat.ndjson", unreadable)
+        os.chmod(readable, 0o644)
+        os.chmod(unreadable, 0o000)
+        config = os.path.join(work, "p.yaml")
+        shutil.copy(PIPELINE, config)
+        os.chmod(config, 0o644)
+        as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        probe = run(as_nobody + [binary, "--help"])
+        if probe.returncode != 0:
+            pytest.skip(f"the CLI cannot run as an unprivileged user here: {probe.stderr.strip()}")
+        result = run(as_nobody + [binary, "preprocess", "--pipeline", config, "--input", readable,
+                                  "--input", unreadable, "--output", os.path.join(work, "out"), "-q"])
+        assert result.returncode == 0, result.stderr
+        assert "secret.ndjson:0: cannot read input: Permission denied" in result.stderr
+        assert "Error Domain" not in result.stderr
+        manifest = json.loads(open(os.path.join(work, "out", "manifest.json")).read())
+        assert manifest["records"] == {"read": 21, "written": 20, "filtered": 0, "rejected": 1}
+        assert open(os.path.join(work, "out", "quarantine.ndjson")).read() == unreadable + "\n"
+        assert [s["path"] for s in manifest["sources"]] == [readable]
+
+        alone = run(as_nobody + [binary, "simplify", unreadable, "-o", os.path.join(work, "s.ndjson"), "-q"])
+        assert alone.returncode == 1
+        assert "none of the 1 inputs could be read" in alone.stderr
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
