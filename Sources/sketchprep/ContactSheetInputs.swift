@@ -20,9 +20,8 @@ struct ContactSheetInputs {
         for input in inputs where items.count < limit {
             let isDirectory = Self.isDirectory(input)
             if isDirectory && FileManager.default.fileExists(atPath: "\(input)/\(PipelineRunner.manifestName)") {
-                let shards = try FileManager.default.contentsOfDirectory(atPath: input)
-                    .filter { $0.hasSuffix(".x.npy") }.sorted()
-                for shard in shards where items.count < limit { try addNPY("\(input)/\(shard)") }
+                let shards = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".x.npy") }.files
+                for shard in shards where items.count < limit { try addNPY(shard) }
             } else if input.hasSuffix(".npy") {
                 try addNPY(input)
             } else if input.lowercased().hasSuffix(".png") || (isDirectory && Self.containsPNG(input)) {
@@ -99,6 +98,7 @@ struct ContactSheetInputs {
     }
 
     private static func containsPNG(_ directory: String) -> Bool {
-        (FileManager.default.enumerator(atPath: directory)?.contains { ($0 as? String)?.lowercased().hasSuffix(".png") == true }) ?? false
+        guard let listing = try? ImageInputs.expand([directory]) else { return false }
+        return !(listing.files.isEmpty && listing.rejected.isEmpty && listing.skipped.isEmpty)
     }
 }
