@@ -84,11 +84,11 @@ public enum LabeledImageDirectory {
                         listing.skipped.append("skipped \(path): \(kind), not a regular file")
                     case let .unusable(path, _, reason):
                         listing.rejected.append(.file(path, reason: reason))
-                    case let .undecodableName(path, _):
+                    case let .undecodableName(path, _, _):
                         listing.rejected.append(.file(path, reason: DirectoryWalk.undecodableNameReason))
                     }
                 }
-            case let .undecodableName(path, _):
+            case let .undecodableName(path, _, isDirectory) where isDirectory:
                 listing.rejected.append(.file(path, reason: DirectoryWalk.undecodableNameReason))
             default:
                 continue

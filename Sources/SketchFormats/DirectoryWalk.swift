@@ -56,15 +56,15 @@ public enum DirectoryWalk {
         case special(path: String, name: String, kind: String)
         /// Something that cannot be used (dangling link, link loop, unreadable): the path and why.
         case unusable(path: String, name: String, reason: String)
-        /// A name that is not valid UTF-8: the path with the name's bytes escaped as `\xNN`, and
-        /// the name decoded lossily.
-        case undecodableName(path: String, name: String)
+        /// A name that is not valid UTF-8: the path with the name's bytes escaped as `\xNN`, the
+        /// name decoded lossily, and whether it is a directory.
+        case undecodableName(path: String, name: String, isDirectory: Bool)
 
         /// The entry's name (lossily decoded when it is not UTF-8).
         public var name: String {
             switch self {
             case let .file(_, name), let .directory(_, name), let .special(_, name, _), let .unusable(_, name, _),
-                 let .undecodableName(_, name): name
+                 let .undecodableName(_, name, _): name
             }
         }
     }
@@ -119,7 +119,7 @@ public enum DirectoryWalk {
                 listing.skipped.append("skipped \(path): \(kind), not a regular file")
             case let .unusable(path, name, reason) where accepts(name):
                 listing.rejected.append(.file(path, reason: reason))
-            case let .undecodableName(path, name) where accepts(name) || recursive:
+            case let .undecodableName(path, name, isDirectory) where accepts(name) || (recursive && isDirectory):
                 listing.rejected.append(.file(path, reason: undecodableNameReason))
             default:
                 continue
@@ -132,7 +132,12 @@ public enum DirectoryWalk {
         guard let name = String(validating: nameBytes, as: UTF8.self) else {
             let lossy = String(decoding: nameBytes, as: UTF8.self)
             let escaped = nameBytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
-            return .undecodableName(path: "\(base)/\(escaped)", name: lossy)
+            var status = stat()
+            let rawPath = Array(base.utf8) + [UInt8(ascii: "/")] + nameBytes + [0]
+            let isDirectory = rawPath.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+            } && status.st_mode & S_IFMT == S_IFDIR
+            return .undecodableName(path: "\(base)/\(escaped)", name: lossy, isDirectory: isDirectory)
         }
         let path = "\(base)/\(name)"
         var status = stat()

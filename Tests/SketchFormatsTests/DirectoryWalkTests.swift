@@ -53,6 +53,22 @@ import Glibc
         #expect(listing.rejected.isEmpty)
     }
 
+    @Test("a recursive walk rejects a directory whose name is not UTF-8 and ignores such a file of another kind")
+    func recursiveWalkRejectsUndecodableDirectories() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = Array(directory.path.utf8)
+        let badDirectory = base + Array("/d".utf8) + [0xFE, 0]
+        let badText = base + Array("/notes".utf8) + [0xFE] + Array(".txt".utf8) + [0]
+        #expect(badDirectory.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } } == 0)
+        let fd = badText.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        #expect(fd >= 0)
+        close(fd)
+        let listing = try DirectoryWalk.list(directory.path, recursive: true) { $0.hasSuffix(".png") }
+        #expect(listing.files.isEmpty)
+        #expect(listing.rejected.map(\.location.file) == ["\(directory.path)/d\\xfe"])
+    }
+
     @Test("a directory that cannot be listed is an InputError naming it")
     func unlistableDirectoryIsNamed() {
         #expect(throws: InputError.self) { try DirectoryWalk.entries(of: "/nonexistent/sketchprep-walk") }
