@@ -9,6 +9,8 @@ import Darwin
 /// clobber each other or its inputs.
 ///
 /// Refused (an `InputError` naming both paths and what to do):
+/// - a stream input (stdin as `-` or `/dev/stdin`, a pipe, a FIFO) named twice: the second read
+///   would find it empty;
 /// - two outputs (files or directories) that are the same path;
 /// - an output file that is an input, or lies inside an input directory (a later run would read it);
 /// - an output directory that is, contains or lies inside an input;
@@ -27,9 +29,9 @@ package struct OutputPathCheck {
 
     package init() {}
 
-    /// Adds inputs (files or directories) named by `option`.
+    /// Adds inputs (files, directories, `-` for stdin) named by `option`.
     package mutating func inputs(_ paths: [String], option: String) {
-        inputs += paths.filter { $0 != "-" }.map { (option, $0) }
+        inputs += paths.map { (option, $0) }
     }
 
     /// Adds an output file named by `option` (nil: the option was not given).
@@ -46,7 +48,16 @@ package struct OutputPathCheck {
     package func verify() throws(InputError) {
         let files = outputFiles.filter { !Self.isStream($0.path) }.map { ($0, Self.canonical($0.path)) }
         let directories = outputDirectories.filter { !Self.isStream($0.path) }.map { ($0, Self.canonical($0.path)) }
-        let sources = inputs.filter { Self.isFileOrDirectory($0.path) }.map { ($0, Self.canonical($0.path)) }
+        var streams: [FileIdentity: Named] = [:]
+        for input in inputs where input.path == "-" || !Self.isFileOrDirectory(input.path) {
+            guard let identity = input.path == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: input.path) else { continue }
+            if let first = streams[identity] {
+                throw InputError("\(first.option) \(first.path) and \(input.option) \(input.path) are the same stream,"
+                    + " which can be read only once; save it to a file first")
+            }
+            streams[identity] = input
+        }
+        let sources = inputs.filter { $0.path != "-" && Self.isFileOrDirectory($0.path) }.map { ($0, Self.canonical($0.path)) }
         let outputs = files + directories
         for (index, (first, firstPath)) in outputs.enumerated() {
             for (second, secondPath) in outputs[(index + 1)...] where firstPath == secondPath {

@@ -45,12 +45,24 @@ import SketchFormats
         #expect(message(containing)?.contains("rewrites") == true)
     }
 
+    @Test("a FIFO named as two inputs is refused: the second read would find it empty")
+    func streamReadTwiceIsRefused() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.path + "/in"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        var check = OutputPathCheck()
+        check.inputs([fifo], option: "--raw")
+        check.inputs([directory.path + "/../\(directory.lastPathComponent)/in"], option: "--simplified")
+        #expect(message(check)?.contains("same stream") == true)
+    }
+
     @Test("distinct outputs, stdin and stream targets such as /dev/null pass")
     func distinctPathsPass() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var check = OutputPathCheck()
-        check.inputs(["-", "/dev/stdin"], option: "input")
+        check.inputs(["-"], option: "input")
         check.outputFile(directory.path + "/a.npy", option: "--output")
         check.outputFile("/dev/null", option: "--quarantine")
         check.outputFile("/dev/null", option: "--report-json")
