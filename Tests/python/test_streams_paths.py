@@ -95,6 +95,12 @@ def test_parity_reads_two_fifos(sketchprep, tmp_path):
     assert "20 pairs joined" in result.stdout
 
 
+def test_one_stream_named_as_two_inputs_is_refused(sketchprep):
+    result = run([sketchprep, "parity", "--raw", "-", "--simplified", "/dev/stdin", "--quiet"], input=RAW.read_text())
+    assert result.returncode == 1
+    assert "same stream" in result.stderr
+
+
 def hostile_entries(directory, suffix):
     os.symlink(directory / "missing", directory / f"dangling{suffix}")
     os.symlink(directory / f"loop{suffix}", directory / f"loop{suffix}")
