@@ -244,3 +244,10 @@ def test_an_unreadable_source_is_quarantined_and_the_run_goes_on(sketchprep):
         assert "none of the 1 inputs could be read" in alone.stderr
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_a_clear_error(sketchprep, tmp_path):
+    result = run([sketchprep, "simplify", RAW, "-o", "/dev/full", "--quarantine", tmp_path / "q.ndjson", "-q"])
+    assert result.returncode == 1
+    assert "cannot write /dev/full: No space left on device (free some space and run again)" in result.stderr
