@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -54,3 +54,13 @@ bench: build
 	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
 	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
 	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
+
+## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
+## the merged dataset must equal the single-process run byte for byte
+test-cluster: build
+	@scripts/setup.sh cluster
+	scripts/test-cluster.sh $(BIN) 3
+
+## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3 and compared
+test-kubernetes: build
+	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --run $(BIN)
