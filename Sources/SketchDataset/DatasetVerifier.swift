@@ -1,36 +1,36 @@
 import SketchFormats
 
 /// What `sketchprep verify` found in a dataset directory.
-public struct DatasetVerification: Sendable, Equatable, Encodable {
+package struct DatasetVerification: Sendable, Equatable, Encodable {
     /// One thing that does not match the manifest.
-    public struct Problem: Sendable, Equatable, Encodable {
+    package struct Problem: Sendable, Equatable, Encodable {
         /// The file concerned (relative to the dataset directory), or `manifest.json` for counts.
-        public var file: String
+        package var file: String
         /// `missing`, `size mismatch`, `sha256 mismatch`, `unreadable`, `extra shard` or `count mismatch`.
-        public var kind: String
+        package var kind: String
         /// Expected against found, in words.
-        public var detail: String
+        package var detail: String
     }
 
     /// The dataset directory as given.
-    public var directory: String
+    package var directory: String
     /// Files listed in the manifest's `shards`.
-    public var listedFiles: Int
+    package var listedFiles: Int
     /// Listed files present with the recorded size and SHA-256.
-    public var matchingFiles: Int
+    package var matchingFiles: Int
     /// Examples the manifest says were written.
-    public var examples: Int
+    package var examples: Int
     /// Everything that does not match, in the order found (files in manifest order, then extra
     /// shards by name, then counts).
-    public var problems: [Problem]
+    package var problems: [Problem]
     /// True when there is no problem.
-    public var ok: Bool { problems.isEmpty }
+    package var ok: Bool { problems.isEmpty }
 
     enum CodingKeys: String, CodingKey {
         case directory, listedFiles = "listed_files", matchingFiles = "matching_files", examples, problems, ok
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(directory, forKey: .directory)
         try container.encode(listedFiles, forKey: .listedFiles)
@@ -47,9 +47,9 @@ public struct DatasetVerification: Sendable, Equatable, Encodable {
 /// the counts are checked: the files of one shard agree on their example count, the shards of a
 /// split add up to the split's total, per-class counts add up to it, the splits add up to
 /// `records.written`, and `read = written + filtered + rejected`.
-public enum DatasetVerifier {
+package enum DatasetVerifier {
     /// Verifies `directory`; throws `InputError` only when `manifest.json` cannot be read at all.
-    public static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
+    package static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         let manifest = try Manifest.read(path: "\(base)/\(manifestName)")
         var problems: [DatasetVerification.Problem] = []

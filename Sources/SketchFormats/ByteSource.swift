@@ -25,7 +25,7 @@ final class ByteSource {
     private var zlib = z_stream()
     private var zlibReady = false
     private var memberFinished = false
-    private var hash: SHA256?
+    private var hash: SHA256Hasher?
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
     private(set) var consumedInputBytes = 0
 
@@ -42,7 +42,7 @@ final class ByteSource {
             }
             ownsDescriptor = true
         }
-        if hashing { hash = SHA256() }
+        if hashing { hash = SHA256Hasher() }
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
         input = [UInt8](unsafeUninitializedCapacity: chunkSize) { _, initializedCount in initializedCount = chunkSize }

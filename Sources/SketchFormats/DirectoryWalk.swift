@@ -45,9 +45,9 @@ public struct DirectoryListing: Sendable, Equatable {
 /// `*.png` link to `/dev/zero` cannot block or flood the walk. Hidden names (leading `.`) are
 /// ignored. A recursive walk follows symbolic links to directories but visits each directory
 /// (device, inode) once, so link cycles end.
-public enum DirectoryWalk {
+package enum DirectoryWalk {
     /// One directory entry after classification.
-    public enum Entry: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         /// A regular file (possibly through a symbolic link).
         case file(path: String, name: String)
         /// A directory (possibly through a symbolic link).
@@ -61,7 +61,7 @@ public enum DirectoryWalk {
         case undecodableName(path: String, name: String, isDirectory: Bool)
 
         /// The entry's name (lossily decoded when it is not UTF-8).
-        public var name: String {
+        package var name: String {
             switch self {
             case let .file(_, name), let .directory(_, name), let .special(_, name, _), let .unusable(_, name, _),
                  let .undecodableName(_, name, _): name
@@ -70,11 +70,11 @@ public enum DirectoryWalk {
     }
 
     /// The rejection reason of an entry whose name is not valid UTF-8.
-    public static let undecodableNameReason = "file name is not valid UTF-8 (rename it to read it)"
+    package static let undecodableNameReason = "file name is not valid UTF-8 (rename it to read it)"
 
     /// The entries of `directory` (hidden names excluded), sorted byte-wise by name; throws
     /// `InputError` naming the directory when it cannot be listed.
-    public static func entries(of directory: String) throws(InputError) -> [Entry] {
+    package static func entries(of directory: String) throws(InputError) -> [Entry] {
         guard let stream = opendir(directory) else {
             throw InputError("cannot list directory \(directory): \(String(cString: strerror(errno)))"
                 + " (check that it exists and is readable)")
@@ -92,7 +92,7 @@ public enum DirectoryWalk {
 
     /// Lists the files of `directory` whose names satisfy `accepts` — only its own entries, or
     /// every level below it when `recursive` — sorted byte-wise by path.
-    public static func list(_ directory: String, recursive: Bool,
+    package static func list(_ directory: String, recursive: Bool,
                             accepts: (String) -> Bool) throws(InputError) -> DirectoryListing {
         var listing = DirectoryListing()
         var visited = Set<FileIdentity>()

@@ -8,15 +8,15 @@ import Darwin
 /// Whole-file reads of inputs (PNG images, NPY arrays, manifests), with a size cap checked
 /// while reading, so a path that names `/dev/zero` or an endless pipe fails instead of filling
 /// memory. Errors are `InputError`s that name the path and the system's reason.
-public enum InputFile {
+package enum InputFile {
     /// The most bytes ``readAll(_:maximumBytes:)`` reads from a stream (pipe, FIFO, device) by
     /// default: 256 MiB. A regular file is bounded by its own size.
-    public static let defaultStreamMaximumBytes = 256 << 20
+    package static let defaultStreamMaximumBytes = 256 << 20
 
     /// Reads all bytes of `path` (any kind of file: regular, FIFO, device) in one pass; throws
     /// `InputError` when it cannot be opened or read, or holds more than `maximumBytes` (when
     /// nil: no cap for a regular file, ``defaultStreamMaximumBytes`` for anything else).
-    public static func readAll(_ path: String, maximumBytes: Int? = nil) throws(InputError) -> [UInt8] {
+    package static func readAll(_ path: String, maximumBytes: Int? = nil) throws(InputError) -> [UInt8] {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
@@ -50,7 +50,7 @@ public enum InputFile {
 extension InputFile {
     /// Size and SHA-256 (lower-case hex) of the file at `path`, read in 1 MiB chunks (constant
     /// memory); throws `InputError` naming the path when it cannot be opened or read.
-    public static func measure(_ path: String) throws(InputError) -> (bytes: Int, sha256: String) {
+    package static func measure(_ path: String) throws(InputError) -> (bytes: Int, sha256: String) {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
@@ -58,7 +58,7 @@ extension InputFile {
             throw InputError("cannot open \(path): \(systemErrorText(error))")
         }
         defer { try? descriptor.close() }
-        var hash = SHA256()
+        var hash = SHA256Hasher()
         var total = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {

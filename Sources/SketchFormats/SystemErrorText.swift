@@ -35,7 +35,7 @@ private func describe(_ errno: Errno) -> String {
 
 /// Creates the directory `path` and any missing parents (nothing when it exists); throws
 /// `FileWriteError` naming the path and the system's reason.
-public func createDirectories(_ path: String) throws(FileWriteError) {
+package func createDirectories(_ path: String) throws(FileWriteError) {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {

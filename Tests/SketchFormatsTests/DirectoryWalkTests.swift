@@ -114,7 +114,7 @@ import Glibc
         var keys: [String] = []
         let digests = try reader.read(onRecord: { record, _ in keys.append(record.keyID) }, onRejected: { _ in })
         #expect(keys == ["7"])
-        #expect(digests == [SourceDigest(path: fifo, bytes: payload.count, sha256: SHA256.hash(payload).hexString)])
+        #expect(digests == [SourceDigest(path: fifo, bytes: payload.count, sha256: SHA256Hasher.hash(payload).hexString)])
     }
 
     @Test("readFirst stops after the requested number of records")
