@@ -22,11 +22,20 @@ public struct Manifest: Sendable, Equatable, Codable {
     public var records: RecordCounts
     /// Quarantine file of rejected lines, relative to the output directory (nil when none were rejected).
     public var quarantine: String?
+    /// Versions of sketchprep and of the C libraries whose output is in the bytes (zlib, libpng,
+    /// cairo): the same inputs give the same bytes for the same versions.
+    public var libraries: [String: String]?
 
-    /// Creates a manifest (format version 1).
+    /// The layout version this build writes: 2 orders shards by the hash of the key_id (sorted
+    /// runs), lists input chunks, records library versions and adds `key_id` to TFRecords.
+    public static let currentFormatVersion = 2
+
+    /// Creates a manifest (``currentFormatVersion``).
     public init(pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],
-                counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?) {
-        formatVersion = 1
+                counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?,
+                libraries: [String: String]? = nil) {
+        formatVersion = Self.currentFormatVersion
+        self.libraries = libraries
         self.pipeline = pipeline
         self.sources = sources
         self.classes = classes
@@ -52,17 +61,20 @@ public struct Manifest: Sendable, Equatable, Codable {
         }
     }
 
-    /// One input file.
+    /// One input file, or one chunk of a large plain input file.
     public struct SourceFileEntry: Sendable, Equatable, Codable {
         /// Path as given (or as expanded from a directory).
         public var path: String
+        /// First byte of the chunk when the entry is a byte range of the file (nil: the whole file).
+        public var offset: Int?
         /// Size in bytes.
         public var bytes: Int
         /// SHA-256, lower-case hex.
         public var sha256: String
         /// Creates an entry.
-        public init(path: String, bytes: Int, sha256: String) {
+        public init(path: String, offset: Int? = nil, bytes: Int, sha256: String) {
             self.path = path
+            self.offset = offset
             self.bytes = bytes
             self.sha256 = sha256
         }
@@ -123,7 +135,7 @@ public struct Manifest: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine
+        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine, libraries
     }
 
     /// The canonical JSON bytes (sorted keys, pretty-printed, no escaped slashes, final newline).

@@ -40,6 +40,8 @@ public struct NumpyBitmapImport: Sendable {
         let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
         var sources: [Manifest.SourceFileEntry] = []
         var read = 0
+        // The eval-sized import holds its examples and sorts them into the dataset order itself.
+        var examples: [SortedExample] = []
         for (label, file) in files.enumerated() {
             let bytes: [UInt8]
             do {
@@ -56,9 +58,15 @@ public struct NumpyBitmapImport: Sendable {
             for row in rows.clamped(to: 0..<count) {
                 read += 1
                 let pixels = Array(array.data[(row * 784)..<((row + 1) * 784)])
-                try writer.add(DatasetExample(keyID: keys[row] ?? "\(words[label])/\(row)", label: Int32(label),
+                let keyID = keys[row] ?? "\(words[label])/\(row)"
+                examples.append(SortedExample(sortKey: SortKey.of(keyID: keyID, seed: sharding.seed), keyID: keyID,
+                                              chunk: UInt32(label), ordinal: UInt64(row), word: words[label], split: nil,
                                               payload: .uint8(pixels, shape: [28, 28])))
             }
+        }
+        let labels = Dictionary(uniqueKeysWithValues: words.enumerated().map { ($1, Int32($0)) })
+        for example in examples.sorted(by: SortedExample.precedes) {
+            try writer.add(DatasetExample(keyID: example.keyID, label: labels[example.word]!, payload: example.payload))
         }
         let written = try writer.finish()
         var counts: [String: Manifest.SplitCounts] = [:]

@@ -28,9 +28,13 @@ final class ByteSource {
     private var hash: SHA256Hasher?
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
     private(set) var consumedInputBytes = 0
+    /// Stored bytes still to read when only a range of the file is read; nil: to the end.
+    private var remainingInRange: Int?
 
     /// Opens `path`, or wraps stdin when `path` is `-`; `hashing` hashes the raw bytes as they are read.
-    init(path: String, chunkSize: Int = 1 << 18, hashing: Bool = false) throws {
+    /// With `range`, only those stored bytes of a regular file are read (an input chunk of a
+    /// partitioned run; a range never starts inside a gzip file).
+    init(path: String, chunkSize: Int = 1 << 18, hashing: Bool = false, range: Range<Int>? = nil) throws {
         if path == "-" {
             descriptor = .standardInput
             ownsDescriptor = false
@@ -43,6 +47,14 @@ final class ByteSource {
             ownsDescriptor = true
         }
         if hashing { hash = SHA256Hasher() }
+        if let range {
+            do {
+                _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
+            } catch {
+                throw ByteSourceError(reason: "cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
+            }
+            remainingInRange = range.count
+        }
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
         input = [UInt8](unsafeUninitializedCapacity: chunkSize) { _, initializedCount in initializedCount = chunkSize }
@@ -89,7 +101,11 @@ final class ByteSource {
         while !sawEndOfInput && inputEnd == 0 {
             let count: Int
             do {
-                count = try input.withUnsafeMutableBytes { raw in try descriptor.read(into: raw) }
+                let wanted = min(input.count, remainingInRange ?? input.count)
+                count = wanted == 0 ? 0 : try input.withUnsafeMutableBytes { raw in
+                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted]))
+                }
+                if let remaining = remainingInRange { remainingInRange = remaining - count }
             } catch {
                 throw ByteSourceError(reason: "read error: \(systemErrorText(error))")
             }

@@ -50,7 +50,7 @@ package enum InputFile {
 extension InputFile {
     /// Size and SHA-256 (lower-case hex) of the file at `path`, read in 1 MiB chunks (constant
     /// memory); throws `InputError` naming the path when it cannot be opened or read.
-    package static func measure(_ path: String) throws(InputError) -> (bytes: Int, sha256: String) {
+    package static func measure(_ path: String, range: Range<Int>? = nil) throws(InputError) -> (bytes: Int, sha256: String) {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
@@ -61,10 +61,18 @@ extension InputFile {
         var hash = SHA256Hasher()
         var total = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        if let range {
+            do {
+                _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
+            } catch {
+                throw InputError("cannot read \(path): \(systemErrorText(error))")
+            }
+        }
         while true {
             let count: Int
+            let wanted = min(chunk.count, range.map { $0.count - total } ?? chunk.count)
             do {
-                count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+                count = wanted == 0 ? 0 : try chunk.withUnsafeMutableBytes { try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
             } catch {
                 throw InputError("cannot read \(path): \(systemErrorText(error))")
             }

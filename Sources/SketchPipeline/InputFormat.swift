@@ -5,7 +5,7 @@ import SketchCore
 
 /// Which drawings get Google's simplification before they are encoded or rendered: pipelines'
 /// `source.format`, `encode --input-format` and `bitmap --input-kind`.
-package enum InputFormat: String, CaseIterable {
+package enum InputFormat: String, CaseIterable, Sendable {
     /// Simplify drawings detected as raw by `DrawingKind.detect` (a `t` array or a coordinate outside 0–255).
     case auto
     /// Simplify every drawing.

@@ -16,6 +16,11 @@ extension PipelineConfig {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw PipelineError(file: path, node: nil, key: "", "the pipeline file is not UTF-8 text")
         }
+        return try parse(text: text, file: path)
+    }
+
+    /// Validates pipeline YAML `text`; errors name `file`, the line and the key.
+    package static func parse(text: String, file path: String) throws -> PipelineConfig {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

@@ -27,46 +27,55 @@ extension PipelineRunner {
         return all
     }
 
-    /// Decodes, resamples and labels every image; a file that is not a valid PNG is reported,
-    /// counted as rejected and its path written to the quarantine file, as is each directory entry
-    /// the scan could not use (dangling link, link loop, non-UTF-8 name). Images in a split
-    /// directory keep that split; the others are split by the hash of their key (relative path).
-    package func collectImages(_ listing: LabeledImageListing) throws -> Collected {
+    /// The map side for labelled PNG directories (one process): decodes, resamples and labels
+    /// every image; a file that is not a valid PNG is reported, counted as rejected and its path
+    /// written to the quarantine file, as is each directory entry the scan could not use (dangling
+    /// link, link loop, non-UTF-8 name). Images in a split directory keep that split; the others
+    /// are split by the hash of their key (relative path).
+    package func mapImages(_ listing: LabeledImageListing, runsDirectory: String, clock: StageClock) throws -> MapOutput {
         guard case let .raster(options) = config.encode else {
             throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
-        var collected = Collected()
+        var output = MapOutput()
         let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
         let resampler = BoxResampler(side: options.stroke.side)
-        var filter = RecordFilter(config.filters)
+        let filter = RecordFilter(config.filters)
+        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         for rejected in listing.rejected {
-            collected.read += 1
-            collected.rejected += 1
+            output.read += 1
+            output.rejected += 1
             try quarantine.add(rejected)
         }
-        for file in listing.files {
-            collected.read += 1
+        var t = StageClock.now()
+        var seconds = StageSeconds()
+        for (ordinal, file) in listing.files.enumerated() {
+            output.read += 1
             progress.advance()
             guard filter.wantsClass(file.className) else {
-                collected.filtered += 1
+                output.filtered += 1
                 continue
             }
             let image: GrayImage
             do {
                 image = try PNGImage.readGray(path: file.path)
             } catch {
-                collected.rejected += 1
+                output.rejected += 1
                 try quarantine.add(.file(file.path, reason: error.reason))
                 continue
             }
-            filter.keep(file.className)
-            collected.examples.append(PendingExample(
-                keyID: file.keyID, word: file.className, payload: options.payload(resampler.resample(image).pixels),
-                split: file.directorySplit.flatMap(SplitName.init(rawValue:))))
+            seconds.parse += StageClock.lap(&t)
+            let payload = options.payload(resampler.resample(image).pixels)
+            seconds.encode += StageClock.lap(&t)
+            output.words.insert(file.className)
+            try runs.add(SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
+                                       chunk: 0, ordinal: UInt64(ordinal), word: file.className,
+                                       split: file.directorySplit.flatMap(SplitName.init(rawValue:)), payload: payload))
         }
+        clock.add(seconds)
         progress.finish()
         try quarantine.finish()
-        return collected
+        (output.runs, output.memory) = runs.finishInMemory()
+        return output
     }
 }

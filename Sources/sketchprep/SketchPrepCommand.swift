@@ -15,6 +15,7 @@ struct SketchPrepCommand: ParsableCommand {
             EncodeCommand.self,
             EvalCommand.self,
             ImportBitmapsCommand.self,
+            MergeCommand.self,
             ParityCommand.self,
             PreprocessCommand.self,
             RasterCommand.self,
