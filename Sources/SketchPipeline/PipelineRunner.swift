@@ -59,6 +59,8 @@ package struct PipelineRunner {
     package var temporaryDirectory: String?
     /// Bytes of examples the map side holds before it spills a sorted run.
     package var runBudgetBytes = 64 << 20
+    /// Size at which large plain inputs are cut into chunks (``InputChunking``).
+    package var chunkBytes = InputChunking.defaultChunkBytes
 
     package init(config: PipelineConfig, pipelineFile: String, showProgress: Bool, force: Bool) {
         self.config = config
@@ -90,7 +92,7 @@ package struct PipelineRunner {
         case .quickdrawNDJSON:
             let reader = try QuickDrawReader(inputs: config.source.inputs)
             reader.printSkippedSources(tool: config.name)
-            let chunks = try InputChunking.plan(files: reader.files)
+            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: chunkBytes)
             if let partition {
                 return try runPartition(partition, chunks: chunks, rejectedSources: reader.rejectedSources,
                                         pipeline: pipelineInfo, clock: clock)
