@@ -183,7 +183,7 @@ package enum PartialRun {
         }
         try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
                             to: "\(output)/\(PipelineRunner.quarantineName)")
-        let sources = first.chunks.indices.map { map.sourceEntry(first.chunks, $0) }
+        let sources = map.sourceEntries(first.chunks)
         let clock = StageClock()
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
         let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)

@@ -24,12 +24,15 @@ package struct MapOutput {
         package var quarantined: Int
     }
 
-    /// The manifest's source entry for chunk `index`.
-    package func sourceEntry(_ all: [InputChunk], _ index: Int) -> Manifest.SourceFileEntry {
-        let chunk = all[index]
-        let record = chunks[index] ?? ChunkRecord(bytes: 0, sha256: "", quarantined: 0)
-        return Manifest.SourceFileEntry(path: chunk.path, offset: chunk.isRange ? chunk.offset : nil,
-                                        bytes: record.bytes, sha256: record.sha256)
+    /// The manifest's source list: every chunk that could be read, in chunk order (an unreadable
+    /// input is in the quarantine instead).
+    package func sourceEntries(_ all: [InputChunk]) -> [Manifest.SourceFileEntry] {
+        all.indices.compactMap { index in
+            guard let record = chunks[index], !record.sha256.isEmpty else { return nil }
+            let chunk = all[index]
+            return Manifest.SourceFileEntry(path: chunk.path, offset: chunk.isRange ? chunk.offset : nil,
+                                            bytes: record.bytes, sha256: record.sha256)
+        }
     }
 }
 

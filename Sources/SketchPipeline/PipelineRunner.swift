@@ -108,7 +108,7 @@ package struct PipelineRunner {
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: reader.rejectedSources,
                                       quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
                                       spillEverything: false, clock: clock)
-            let sources = chunks.indices.map { map.sourceEntry(chunks, $0) }
+            let sources = map.sourceEntries(chunks)
             let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written

@@ -53,7 +53,9 @@ struct PreprocessCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let partition { _ = try Partition(parsing: partition) }
+        if let partition {
+            do { _ = try Partition(parsing: partition) } catch { throw ValidationError("\(error)") }
+        }
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
         }
