@@ -11,7 +11,8 @@ import Darwin
 /// points; a stroke of zero length becomes its first and last point. Each method evaluates its
 /// formulas in the order of the Python reading it reproduces (docs/parity.md): `.lerp` with
 /// `sqrt(dx² + dy²)` lengths, `.interpolated` with the C library's `hypot` (numpy's), `.carried`
-/// with Python's `math.hypot`, so results agree with them bit for bit.
+/// with Python's `math.hypot`, so results agree with them bit for bit. The number of points is
+/// known from the arc length before any is placed, and capped (see `DrawingLimits`).
 public struct ArcLengthResampler: Sendable {
     /// Placement method (`.none` copies the input).
     public var method: SimplificationOptions.Resampling
@@ -27,37 +28,70 @@ public struct ArcLengthResampler: Sendable {
         self.step = step
     }
 
-    /// Replaces `outX`/`outY` with the resampled points of the stroke `x`/`y` (non-empty, equal counts).
-    public mutating func resample(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
+    /// Replaces `outX`/`outY` with the resampled points of the stroke `x`/`y` (non-empty, equal
+    /// counts) and returns how many it placed.
+    ///
+    /// At most `limit` points are placed: the count follows from the stroke's arc length and the
+    /// step, and is checked before any output storage grows; a stroke that needs more throws
+    /// `DrawingLimitError` (`too many resampled points`) and leaves the outputs unspecified.
+    @discardableResult
+    public mutating func resample(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double],
+                                  limit: Int = DrawingLimits.maximumResampledPointsPerStroke) throws(DrawingLimitError) -> Int {
         let count = x.count
         precondition(count > 0 && y.count == count, "resample needs a non-empty stroke")
+        guard limit >= 2 else { throw Self.overLimit(needed: 2, limit: limit) }
         if count == 1 {
             outX.replaceContents(count: 2) { $0[0] = x[0]; $0[1] = x[0] }
             outY.replaceContents(count: 2) { $0[0] = y[0]; $0[1] = y[0] }
-            return
+            return 2
         }
         // `.lerp` writes in place, reusing the storage of the previous stroke's output; the
         // other methods append.
         switch method {
         case .lerp:
-            lerp(x: x, y: y, outX: &outX, outY: &outY)
+            try lerp(x: x, y: y, outX: &outX, outY: &outY, limit: limit)
         case .none:
+            guard count <= limit else { throw Self.overLimit(needed: count, limit: limit) }
             outX.replaceContents(count: count) { _ = $0.update(fromContentsOf: x) }
             outY.replaceContents(count: count) { _ = $0.update(fromContentsOf: y) }
         case .interpolated:
             outX.removeAll(keepingCapacity: true)
             outY.removeAll(keepingCapacity: true)
-            interpolate(x: x, y: y, outX: &outX, outY: &outY)
+            try interpolate(x: x, y: y, outX: &outX, outY: &outY, limit: limit)
         case .carried:
             outX.removeAll(keepingCapacity: true)
             outY.removeAll(keepingCapacity: true)
-            carry(x: x, y: y, outX: &outX, outY: &outY)
+            try carry(x: x, y: y, outX: &outX, outY: &outY, limit: limit)
         }
+        return outX.count
+    }
+
+    /// The error for a stroke that needs `needed` points where `limit` remain.
+    private static func overLimit(needed: Int, limit: Int) -> DrawingLimitError {
+        DrawingLimitError("\(DrawingLimits.tooManyResampledPoints): a stroke needs \(needed) where \(max(limit, 0)) remain"
+            + " (caps: \(DrawingLimits.maximumResampledPointsPerStroke) per stroke,"
+            + " \(DrawingLimits.maximumResampledPointsPerDrawing) per drawing)")
+    }
+
+    /// Throws when `sampleCount` samples plus the last point exceed `limit` (an over-long or
+    /// non-finite arc length included).
+    private static func check(sampleCount: Int, limit: Int) throws(DrawingLimitError) {
+        guard sampleCount < limit else { throw overLimit(needed: sampleCount + 1, limit: limit) }
+    }
+
+    /// The sample count for `total`, or an error when the length is not finite or needs more than `limit`.
+    private func boundedSampleCount(below total: Double, limit: Int) throws(DrawingLimitError) -> Int {
+        guard total.isFinite, total / step < Double(limit) else {
+            throw Self.overLimit(needed: total.isFinite ? Int(min(total / step, 1e15)) + 1 : Int.max, limit: limit)
+        }
+        let sampleCount = Self.sampleCount(below: total, step: step)
+        try Self.check(sampleCount: sampleCount, limit: limit)
+        return sampleCount
     }
 
     /// Samples at `t = j·step < L`; in segment i, `u = (t − c[i]) / seg[i]` and the point is
     /// `x[i]·(1 − u) + x[i+1]·u` (the reference's numpy expression, evaluated in that order).
-    private mutating func lerp(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
+    private mutating func lerp(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double], limit: Int) throws(DrawingLimitError) {
         let count = x.count
         let total = measureSegments(x: x, y: y)
         if total == 0 {
@@ -65,7 +99,7 @@ public struct ArcLengthResampler: Sendable {
             outY.replaceContents(count: 2) { $0[0] = y[0]; $0[1] = y[count - 1] }
             return
         }
-        let sampleCount = Self.sampleCount(below: total, step: step)
+        let sampleCount = try boundedSampleCount(below: total, limit: limit)
         let step = self.step
         cumulative.withUnsafeBufferPointer { c in
             lengths.withUnsafeBufferPointer { lengths in
@@ -129,7 +163,7 @@ public struct ArcLengthResampler: Sendable {
     }
 
     /// `np.interp(np.arange(0, L, step), c, x)` with `c` the running sum of segment lengths.
-    private mutating func interpolate(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
+    private mutating func interpolate(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double], limit: Int) throws(DrawingLimitError) {
         let count = x.count
         cumulative.removeAll(keepingCapacity: true)
         cumulative.append(0)
@@ -143,7 +177,7 @@ public struct ArcLengthResampler: Sendable {
             outY.append(contentsOf: [y[0], y[count - 1]])
             return
         }
-        let sampleCount = Self.sampleCount(below: total, step: step)
+        let sampleCount = try boundedSampleCount(below: total, limit: limit)
         outX.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         outY.append(contentsOf: repeatElement(0, count: sampleCount + 1))
         cumulative.withUnsafeBufferPointer { c in
@@ -194,8 +228,19 @@ public struct ArcLengthResampler: Sendable {
     }
 
     /// Segment walk carrying the distance still needed to the next sample.
-    private func carry(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double]) {
+    ///
+    /// Segment i places at most `len_i / step + 1` points, so `L / step + segments + 2` bounds
+    /// the output; that bound is checked against `limit` before the walk.
+    private func carry(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double], limit: Int) throws(DrawingLimitError) {
         let count = x.count
+        var total = 0.0
+        for index in 0..<(count - 1) {
+            total += PythonHypot.hypot(x[index + 1] - x[index], y[index + 1] - y[index])
+        }
+        let bound = total / step + Double(count + 1)
+        guard bound.isFinite, bound <= Double(limit) else {
+            throw Self.overLimit(needed: bound.isFinite ? Int(min(bound, 1e15)) : Int.max, limit: limit)
+        }
         outX.append(x[0])
         outY.append(y[0])
         var needed = step

@@ -120,12 +120,28 @@ public struct Manifest: Sendable, Equatable, Codable {
         public var filtered: Int
         /// Unusable records sent to quarantine.
         public var rejected: Int
+        /// Damaged or unreadable inputs (not records; each is one quarantine entry).
+        public var sourceErrors: Int
         /// Creates counts.
-        public init(read: Int, written: Int, filtered: Int, rejected: Int) {
+        public init(read: Int, written: Int, filtered: Int, rejected: Int, sourceErrors: Int = 0) {
             self.read = read
             self.written = written
             self.filtered = filtered
             self.rejected = rejected
+            self.sourceErrors = sourceErrors
+        }
+        enum CodingKeys: String, CodingKey {
+            case read, written, filtered, rejected
+            case sourceErrors = "source_errors"
+        }
+        /// Decodes counts; manifests written before `source_errors` existed read as 0.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            read = try container.decode(Int.self, forKey: .read)
+            written = try container.decode(Int.self, forKey: .written)
+            filtered = try container.decode(Int.self, forKey: .filtered)
+            rejected = try container.decode(Int.self, forKey: .rejected)
+            sourceErrors = try container.decodeIfPresent(Int.self, forKey: .sourceErrors) ?? 0
         }
         /// Whether `read = written + filtered + rejected`.
         public var reconciles: Bool { read == written + filtered + rejected }

@@ -1,5 +1,6 @@
 import SketchFormats
 /// Counts of one run, which must reconcile: every record read is either written or rejected.
+/// Damaged or unreadable inputs are counted apart, as source errors.
 public struct RunTally: Equatable, Codable, Sendable, CustomStringConvertible {
     /// Non-blank input lines seen (records plus rejected lines).
     public var read = 0
@@ -7,28 +8,50 @@ public struct RunTally: Equatable, Codable, Sendable, CustomStringConvertible {
     public var written = 0
     /// Lines rejected (sent to quarantine).
     public var rejected = 0
+    /// Damaged or unreadable inputs (each also in the quarantine; see `RejectedLine.sourceError`).
+    public var sourceErrors = 0
 
     /// Creates a tally.
-    public init(read: Int = 0, written: Int = 0, rejected: Int = 0) {
+    public init(read: Int = 0, written: Int = 0, rejected: Int = 0, sourceErrors: Int = 0) {
         self.read = read
         self.written = written
         self.rejected = rejected
+        self.sourceErrors = sourceErrors
     }
 
-    /// Counts `line` as read and rejected and hands it to `quarantine` (reported and kept verbatim).
+    /// Counts `line` as read and rejected (or, for a source error, as a source error) and hands
+    /// it to `quarantine` (reported and kept verbatim).
     public mutating func reject(_ line: RejectedLine, into quarantine: QuarantineWriter) throws {
-        read += 1
-        rejected += 1
+        if line.isSourceError {
+            sourceErrors += 1
+        } else {
+            read += 1
+            rejected += 1
+        }
         try quarantine.add(line)
     }
 
     /// Whether `read == written + rejected`.
     public var isReconciled: Bool { read == written + rejected }
 
-    /// One-line summary, e.g. `read 7330 = written 7329 + rejected 1`, flagged when it does not add up.
+    /// One-line summary, e.g. `read 7330 = written 7329 + rejected 1` (plus `; source errors N`
+    /// when there are any), flagged when it does not add up.
     public var description: String {
-        let summary = "read \(read) = written \(written) + rejected \(rejected)"
+        var summary = "read \(read) = written \(written) + rejected \(rejected)"
+        if sourceErrors > 0 { summary += "; source errors \(sourceErrors)" }
         return isReconciled ? summary : "\(summary) — MISMATCH: \(read - written - rejected) records unaccounted for"
+    }
+
+    /// Whether a run with these counts fails: under `strict` when anything was rejected or any
+    /// source was damaged or unreadable; otherwise only when sources failed and nothing at all
+    /// could be read.
+    public func fails(strict: Bool) -> Bool {
+        strict ? rejected > 0 || sourceErrors > 0 : sourceErrors > 0 && read == 0
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case read, written, rejected
+        case sourceErrors = "source_errors"
     }
 }
 

@@ -16,9 +16,12 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 /// Inputs are expanded once at creation: a directory becomes its `*.ndjson` and `*.ndjson.gz`
 /// files (not recursive) in byte-wise name order; `-` is standard input. Gzip is recognised by
 /// its magic bytes. Blank lines are skipped. Every other line becomes either a record
-/// (`onRecord`) or a `RejectedLine` (`onRejected`) with the reason; a failing input (truncated or
-/// corrupt gzip, read error) rejects its unfinished line and the reader moves on to the next
-/// input. Nothing in the data stops a run; only errors thrown by the callbacks do.
+/// (`onRecord`) or a `RejectedLine` (`onRejected`) with the reason. A UTF-8 byte order mark at
+/// the start of a file is skipped. Damaged input is one source error each
+/// (`RejectedLine.sourceError`, counted apart from records): a gzip member with a bad CRC or
+/// length keeps its records and reading goes on; a truncated or corrupt gzip tail keeps the
+/// records decoded before it; a read error or an input that cannot be opened ends that input.
+/// Nothing in the data stops a run; only errors thrown by the callbacks do.
 public struct QuickDrawReader: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
@@ -75,7 +78,9 @@ public struct QuickDrawReader: Sendable {
     /// Reads every input in order.
     ///
     /// - Parameters:
-    ///   - onRecord: called for each valid record with its location.
+    ///   - onRecord: called for each valid record with its location. When it throws
+    ///     `DrawingLimitError` (a record over a processing bound, such as the resampling caps),
+    ///     the line goes to `onRejected` with that reason instead, and reading goes on.
     ///   - onRejected: called for each unusable line (and for each input that cannot be opened).
     ///   - onProgress: called after each chunk with the stored bytes consumed so far over all inputs.
     public func read(
@@ -118,8 +123,7 @@ public struct QuickDrawReader: Sendable {
                 source = try ByteSource(path: file)
             } catch {
                 let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
-                try onRejected(RejectedLine(location: SourceLocation(file: file, line: 0),
-                                            reason: "cannot read input: \(reason)", bytes: []))
+                try onRejected(.sourceError(file, byteOffset: 0, reason: "cannot read input: \(reason)"))
                 continue
             }
             var splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
@@ -130,7 +134,8 @@ public struct QuickDrawReader: Sendable {
                 lineNumber += 1
                 let location = SourceLocation(file: file, line: lineNumber)
                 switch piece {
-                case .line(let bytes):
+                case .line(var bytes):
+                    if lineNumber == 1 { bytes = Self.droppingByteOrderMark(bytes) }
                     if Self.isBlank(bytes) { continue }
                     let record: SketchRecord
                     do {
@@ -139,22 +144,38 @@ public struct QuickDrawReader: Sendable {
                         try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(bytes)))
                         continue
                     }
-                    try onRecord(record, location)
+                    do {
+                        try onRecord(record, location)
+                    } catch let limit as DrawingLimitError {
+                        // The record parsed but is over a bound of its processing (e.g. resampling).
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(bytes)))
+                    }
                 case .overlong(let prefix):
                     try onRejected(RejectedLine(
                         location: location,
                         reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
                         bytes: prefix))
                 case .failed(let reason, let partial):
-                    try onRejected(RejectedLine(location: location, reason: reason, bytes: partial))
+                    if !partial.isEmpty { try onRejected(RejectedLine(location: location, reason: reason, bytes: partial)) }
+                    try onRejected(.sourceError(file, byteOffset: source.consumedInputBytes, reason: reason))
                 }
                 if source.consumedInputBytes != reportedBytes {
                     reportedBytes = source.consumedInputBytes
                     onProgress(finishedBytes + reportedBytes)
                 }
             }
+            for damage in source.damage {
+                try onRejected(.sourceError(file, byteOffset: damage.byteOffset, reason: damage.reason))
+            }
             finishedBytes += source.consumedInputBytes
         }
+    }
+
+    /// `bytes` without a leading UTF-8 byte order mark (`EF BB BF`), which some editors write
+    /// at the start of a file.
+    private static func droppingByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return bytes }
+        return UnsafeBufferPointer(rebasing: bytes[3...])
     }
 
     private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -92,7 +92,8 @@ package struct PipelineRunner {
             counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
         }
         let records = Manifest.RecordCounts(read: collected.read, written: collected.examples.count,
-                                            filtered: collected.filtered, rejected: collected.rejected)
+                                            filtered: collected.filtered, rejected: collected.rejected,
+                                            sourceErrors: collected.sourceErrors)
         guard records.reconciles else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
@@ -119,6 +120,7 @@ package struct PipelineRunner {
         var read = 0
         var filtered = 0
         var rejected = 0
+        var sourceErrors = 0
     }
 
     /// Reads every input, quarantining bad lines, filtering, simplifying and encoding the rest.
@@ -131,19 +133,27 @@ package struct PipelineRunner {
         let encode = drawingEncoder()
         try reader.read(
             onRecord: { record, _ in
-                collected.read += 1
-                progress.advance()
-                guard filter.accepts(record) else {
+                guard filter.admits(record) else {
+                    collected.read += 1
                     collected.filtered += 1
+                    progress.advance()
                     return
                 }
-                let drawing = config.source.format.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+                // A drawing over a resampling cap throws here and is quarantined by the reader.
+                let drawing = config.source.format.needsSimplification(record.drawing) ? try simplifier.simplify(record.drawing) : record.drawing
+                collected.read += 1
+                progress.advance()
+                filter.keep(record.word)
                 collected.examples.append(PendingExample(keyID: record.keyID, word: record.word, payload: encode(drawing)))
             },
             onRejected: { rejected in
-                collected.read += 1
-                collected.rejected += 1
-                progress.advance()
+                if rejected.isSourceError {
+                    collected.sourceErrors += 1
+                } else {
+                    collected.read += 1
+                    collected.rejected += 1
+                    progress.advance()
+                }
                 try quarantine.add(rejected)
             },
             onProgress: { progress.update(bytesConsumed: $0) })
@@ -195,13 +205,11 @@ package struct RecordFilter {
         maxPerClass = stage.maxPerClass
     }
 
-    /// Whether to keep `record` (counts it against its class's cap when kept).
-    package mutating func accepts(_ record: SketchRecord) -> Bool {
+    /// Whether `record` passes every filter; counts nothing (call `keep` once it is kept).
+    package func admits(_ record: SketchRecord) -> Bool {
         if recognizedOnly && !record.recognized { return false }
         if !countries.isEmpty && !countries.contains(record.countryCode) { return false }
-        guard wantsClass(record.word) else { return false }
-        keep(record.word)
-        return true
+        return wantsClass(record.word)
     }
 
     /// Whether one more example of class `word` is wanted (category list, per-class cap); counts nothing.

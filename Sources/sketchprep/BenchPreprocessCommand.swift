@@ -76,7 +76,7 @@ struct BenchPreprocessCommand: ParsableCommand {
         try reader.read(onRecord: { record, _ in
             let raw = config.source.format.needsSimplification(record.drawing)
             buffer.removeAll(keepingCapacity: true)
-            StrokeTensorEncoder.encode(raw ? simplifier.simplify(record.drawing) : record.drawing,
+            StrokeTensorEncoder.encode(raw ? try simplifier.simplify(record.drawing) : record.drawing,
                                        options: options, appendingTo: &buffer)
             count += 1
         }, onRejected: { _ in count += 1 })

@@ -35,6 +35,8 @@ struct PreprocessCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func validate() throws {
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
@@ -50,6 +52,10 @@ struct PreprocessCommand: ParsableCommand {
 
         let outcome = try PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force).run()
         print(Self.summary(outcome))
+        let records = outcome.manifest.records
+        try strictness.check(RunTally(read: records.read, written: records.written + records.filtered,
+                                      rejected: records.rejected, sourceErrors: records.sourceErrors),
+                             command: "preprocess")
     }
 
     /// Where the shards are, counts per split, reconciliation.
@@ -65,7 +71,8 @@ struct PreprocessCommand: ParsableCommand {
         lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
         let r = m.records
         lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
-            + (r.rejected > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+            + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
+            + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
         }
