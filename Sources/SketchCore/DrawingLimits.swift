@@ -12,6 +12,9 @@ public enum DrawingLimits {
     /// Largest accepted `|t|` (milliseconds since the first point; the shared data stays below
     /// 10⁸). Timestamps are checked and carried, never used in arithmetic.
     public static let maximumTimestampMagnitude = 1e15
+    /// Longest accepted NDJSON line in bytes (a record at `maximumPoints` with 17-digit raw
+    /// coordinates and timestamps takes about 6 MB). Longer lines are quarantined truncated.
+    public static let maximumLineBytes = 16 << 20
     /// Most strokes in one drawing (the shared data has at most a few hundred).
     public static let maximumStrokes = 10_000
     /// Most points over all strokes of one drawing (the shared data has at most a few thousand).

@@ -26,7 +26,7 @@ public struct QuickDrawReader: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
     /// Longest line accepted; longer lines are rejected with their first this-many bytes.
-    public var maximumLineLength = 64 << 20
+    public var maximumLineLength = DrawingLimits.maximumLineBytes
     /// Whether records keep their strokes' `t` arrays (they are validated either way).
     public var keepsTimestamps = true
 
