@@ -9,6 +9,9 @@ public enum DrawingLimits {
     /// (the shared data stays below 10⁵); 10⁹ leaves room for any real device while keeping
     /// squared extents (≤ 4·10¹⁸) and float32 tensor values far from overflow.
     public static let maximumCoordinateMagnitude = 1e9
+    /// Largest accepted `|x|` or `|y|` of a drawing used as already simplified (not simplified
+    /// again): the largest `scale_target`, so such drawings look like simplified ones.
+    public static let maximumSimplifiedCoordinate = 65_535.0
     /// Largest accepted `|t|` (milliseconds since the first point; the shared data stays below
     /// 10⁸). Timestamps are checked and carried, never used in arithmetic.
     public static let maximumTimestampMagnitude = 1e15
@@ -35,6 +38,17 @@ public enum DrawingLimits {
     public static let tooManyPoints = "too many points"
     /// The quarantine reason of a drawing whose resampling would exceed a resampling cap.
     public static let tooManyResampledPoints = "too many resampled points"
+
+    /// Throws `coordinate out of range` when a coordinate of `drawing` is beyond
+    /// `maximumSimplifiedCoordinate` (for drawings taken as simplified without simplifying them).
+    public static func checkSimplified(_ drawing: Drawing) throws(DrawingLimitError) {
+        for (number, stroke) in drawing.strokes.enumerated() {
+            for value in stroke.x + stroke.y where !(value.magnitude <= maximumSimplifiedCoordinate) {
+                throw DrawingLimitError("\(coordinateOutOfRange): stroke \(number + 1) has \(value), beyond"
+                    + " ±\(Int(maximumSimplifiedCoordinate)) for a drawing used as simplified")
+            }
+        }
+    }
 }
 
 /// Why a drawing was refused by a bound of `DrawingLimits` during simplification.

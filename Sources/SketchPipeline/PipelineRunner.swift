@@ -140,7 +140,7 @@ package struct PipelineRunner {
                     return
                 }
                 // A drawing over a resampling cap throws here and is quarantined by the reader.
-                let drawing = config.source.format.needsSimplification(record.drawing) ? try simplifier.simplify(record.drawing) : record.drawing
+                let drawing = try config.source.format.prepare(record.drawing, with: &simplifier)
                 collected.read += 1
                 progress.advance()
                 filter.keep(record.word)

@@ -74,9 +74,8 @@ struct BenchPreprocessCommand: ParsableCommand {
         var buffer: [Float] = []
         var count = 0
         try reader.read(onRecord: { record, _ in
-            let raw = config.source.format.needsSimplification(record.drawing)
             buffer.removeAll(keepingCapacity: true)
-            StrokeTensorEncoder.encode(raw ? try simplifier.simplify(record.drawing) : record.drawing,
+            StrokeTensorEncoder.encode(try config.source.format.prepare(record.drawing, with: &simplifier),
                                        options: options, appendingTo: &buffer)
             count += 1
         }, onRejected: { _ in count += 1 })

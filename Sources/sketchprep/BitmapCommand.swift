@@ -52,7 +52,7 @@ struct BitmapCommand: ParsableCommand {
         var pixels = [UInt8](repeating: 0, count: side * side)
         try reader.read(
             onRecord: { record, _ in
-                let drawing = inputKind.needsSimplification(record.drawing) ? try simplifier.simplify(record.drawing) : record.drawing
+                let drawing = try inputKind.prepare(record.drawing, with: &simplifier)
                 tally.read += 1
                 progress.advance()
                 pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }

@@ -74,7 +74,7 @@ struct EncodeCommand: ParsableCommand {
 
         try reader.read(
             onRecord: { record, _ in
-                let drawing = inputFormat.needsSimplification(record.drawing) ? try simplifier.simplify(record.drawing) : record.drawing
+                let drawing = try inputFormat.prepare(record.drawing, with: &simplifier)
                 tally.read += 1
                 StrokeTensorEncoder.encode(drawing, options: options, appendingTo: &batch)
                 tally.written += 1
