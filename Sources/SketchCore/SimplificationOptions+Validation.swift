@@ -29,10 +29,10 @@ extension SimplificationOptions {
     ///   (it sets the resampled points per unit of scaled path).
     public var validationProblem: SimplificationOptionProblem? {
         if !(epsilon >= 0 && epsilon <= Self.maximumEpsilon) {
-            return SimplificationOptionProblem(key: "epsilon", requirement: "must be a number in 0...\(Self.maximumEpsilon)")
+            return SimplificationOptionProblem(key: "epsilon", requirement: "must be a number in 0...\(Int(Self.maximumEpsilon))")
         }
         if !(resampleStep > 0 && resampleStep <= Self.maximumResampleStep) {
-            return SimplificationOptionProblem(key: "resample_step", requirement: "must be a number > 0 and ≤ \(Self.maximumResampleStep)")
+            return SimplificationOptionProblem(key: "resample_step", requirement: "must be a number > 0 and ≤ \(Int(Self.maximumResampleStep))")
         }
         if !(scaleTarget > 0 && scaleTarget <= Self.maximumScaleTarget) {
             return SimplificationOptionProblem(

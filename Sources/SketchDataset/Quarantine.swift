@@ -70,7 +70,8 @@ public final class QuarantineWriter {
     private let file: AtomicFileWriter?
     /// Rejected lines so far.
     public private(set) var count = 0
-    /// Count of rejections per reason prefix (the reason up to its first `:` or `(`), for reports.
+    /// Count of rejected records per reason prefix (the reason up to its first `:` or `(`), for
+    /// reports; source errors are not records and are not in it.
     public private(set) var countsByReason: [String: Int] = [:]
 
     /// Opens the quarantine file for writing (none when `path` is nil).
@@ -83,7 +84,7 @@ public final class QuarantineWriter {
     /// Records one rejected line.
     public func add(_ rejected: RejectedLine) throws {
         count += 1
-        countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1
+        if !rejected.isSourceError { countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1 }
         try file?.write(rejected.bytes)
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
         if count <= maximumMessages {
