@@ -93,7 +93,8 @@ package struct PipelineRunner {
         }
         let records = Manifest.RecordCounts(read: collected.read, written: collected.examples.count,
                                             filtered: collected.filtered, rejected: collected.rejected,
-                                            sourceErrors: collected.sourceErrors)
+                                            sourceErrors: collected.sourceErrors,
+                                            duplicateKeyIDs: Self.duplicateKeyCount(collected.examples))
         guard records.reconciles else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
@@ -160,6 +161,12 @@ package struct PipelineRunner {
         progress.finish()
         try quarantine.finish()
         return collected
+    }
+
+    /// Examples whose key_id an earlier example already has.
+    private static func duplicateKeyCount(_ examples: [PendingExample]) -> Int {
+        var seen = Set<String>()
+        return examples.reduce(0) { count, example in seen.insert(example.keyID).inserted ? count : count + 1 }
     }
 
     /// The encoding stage as a function (a raster encoder owns one cairo surface for the whole run).

@@ -73,6 +73,9 @@ struct PreprocessCommand: ParsableCommand {
         lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
             + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
             + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+        if r.duplicateKeyIDs > 0 {
+            lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
+        }
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
         }

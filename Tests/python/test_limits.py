@@ -354,7 +354,25 @@ def test_preprocess_counts_source_errors_in_the_manifest(sketchprep, tmp_path):
     status, stdout, stderr, _ = run([sketchprep, "preprocess", "--pipeline", pipeline, "-q"])
     assert status == 0, stderr
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["records"] == {"read": 20, "written": 20, "filtered": 0, "rejected": 0, "source_errors": 1}
+    assert manifest["records"] == {"read": 20, "written": 20, "filtered": 0, "rejected": 0, "source_errors": 1,
+                                   "duplicate_key_ids": 0}
     assert "source errors 1" in stdout
     status, _, _, _ = run([sketchprep, "preprocess", "--pipeline", pipeline, "-q", "--strict", "--force"])
     assert status == 1
+
+
+def test_preprocess_counts_repeated_key_ids(sketchprep, tmp_path):
+    lines = good_lines(count=5)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "cat.ndjson").write_bytes(b"\n".join(lines + lines[:2]) + b"\n")
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(
+        "source: {kind: quickdraw-ndjson, inputs: [%s]}\n"
+        "encode: {kind: strokes, length: 75}\n"
+        "output: {format: npy, directory: %s}\n" % (inputs, tmp_path / "out"))
+    status, stdout, stderr, _ = run([sketchprep, "preprocess", "--pipeline", pipeline, "-q"])
+    assert status == 0, stderr
+    records = json.loads((tmp_path / "out" / "manifest.json").read_text())["records"]
+    assert records["written"] == 7 and records["duplicate_key_ids"] == 2
+    assert "2 written example(s) repeat an earlier key_id" in stdout
