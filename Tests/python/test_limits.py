@@ -376,3 +376,23 @@ def test_preprocess_counts_repeated_key_ids(sketchprep, tmp_path):
     records = json.loads((tmp_path / "out" / "manifest.json").read_text())["records"]
     assert records["written"] == 7 and records["duplicate_key_ids"] == 2
     assert "2 written example(s) repeat an earlier key_id" in stdout
+
+
+@pytest.mark.parametrize("repeats, reason", [(1_000_000, "too many points"), (3_000_000, "line longer than")])
+def test_a_small_gzip_of_a_huge_line_stays_in_bounded_memory(sketchprep, tmp_path, clean, repeats, reason):
+    lines, expected = clean
+    numbers = b"0,1000," * repeats + b"0"
+    bomb = (b'{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"bomb",'
+            b'"drawing":[[[' + numbers + b'],[' + numbers + b']]]}')
+    source = tmp_path / "bomb.ndjson.gz"
+    source.write_bytes(gzip_member(b"\n".join(lines[:3] + [bomb] + lines[3:]) + b"\n"))
+    assert source.stat().st_size < 200_000
+    out = tmp_path / "out"
+    out.mkdir()
+    result = simplify(sketchprep, [source], out, limit_bytes=2 << 30, timeout=120)
+    assert result["status"] == 0, result["stderr"]
+    report = result["report"]
+    assert reconciles(report) and report["rejected"] == 1 and report["source_errors"] == 0
+    assert [kind for kind in report["rejected_by_reason"] if kind.startswith(reason)]
+    assert result["output"] == expected
+    assert result["peak_kib"] < 300 * 1024, f"peak RSS {result['peak_kib']} KiB"
