@@ -68,8 +68,10 @@ public final class QuarantineWriter {
     /// How many rejections are printed individually.
     public let maximumMessages: Int
     private let file: AtomicFileWriter?
-    /// Rejected lines so far.
+    /// Rejected lines (records) so far.
     public private(set) var count = 0
+    /// Source errors so far (damaged or unreadable inputs; see `RejectedLine.sourceError`).
+    public private(set) var sourceErrorCount = 0
     /// Count of rejected records per reason prefix (the reason up to its first `:` or `(`), for
     /// reports; source errors are not records and are not in it.
     public private(set) var countsByReason: [String: Int] = [:]
@@ -81,25 +83,32 @@ public final class QuarantineWriter {
         file = try path.map { try AtomicFileWriter(path: $0) }
     }
 
-    /// Records one rejected line.
+    /// Records one rejected line. Source errors (damaged or unreadable inputs) are always
+    /// reported on stderr; rejected records up to `maximumMessages`.
     public func add(_ rejected: RejectedLine) throws {
-        count += 1
-        if !rejected.isSourceError { countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1 }
         try file?.write(rejected.bytes)
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
+        if rejected.isSourceError {
+            sourceErrorCount += 1
+            printToStandardError("source error: \(rejected)")
+            return
+        }
+        count += 1
+        countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1
         if count <= maximumMessages {
             printToStandardError("rejected \(rejected)")
         }
     }
 
-    /// Commits the quarantine file and prints how many lines it holds (if any).
+    /// Commits the quarantine file and prints how many entries it holds (if any).
     public func finish() throws {
         try file?.commit()
         if count > maximumMessages {
             printToStandardError("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")
         }
-        if count > 0, let path {
-            printToStandardError("\(count) rejected \(Self.lines(count)) written to \(path)")
+        if count + sourceErrorCount > 0, let path {
+            let errors = sourceErrorCount == 0 ? "" : " and \(sourceErrorCount) source error\(sourceErrorCount == 1 ? "" : "s")"
+            printToStandardError("\(count) rejected \(Self.lines(count))\(errors) written to \(path)")
         }
     }
 
