@@ -65,9 +65,9 @@ extension PipelineConfig {
             "preset", "epsilon", "resample_step", "scale_target", "scale_formula", "resampling", "rdp_distance", "rounding",
         ]) else { return .google }
         var options = (try section.choice("preset", of: SimplificationPreset.self) ?? .google).options
-        options.epsilon = try section.double("epsilon", in: -.infinity ... .infinity) ?? options.epsilon
-        options.resampleStep = try section.double("resample_step", in: -.infinity ... .infinity) ?? options.resampleStep
-        options.scaleTarget = try section.double("scale_target", in: -.infinity ... .infinity) ?? options.scaleTarget
+        options.epsilon = try section.double("epsilon") ?? options.epsilon
+        options.resampleStep = try section.double("resample_step") ?? options.resampleStep
+        options.scaleTarget = try section.double("scale_target") ?? options.scaleTarget
         options.scaleFormula = try section.choice("scale_formula", of: SimplificationOptions.ScaleFormula.self) ?? options.scaleFormula
         options.resampling = try section.choice("resampling", of: SimplificationOptions.Resampling.self) ?? options.resampling
         options.rdpDistance = try section.choice("rdp_distance", of: SimplificationOptions.RDPDistance.self) ?? options.rdpDistance

@@ -39,10 +39,13 @@ import Testing
         #expect(message?.contains("scale_target / resample_step must be ≤ \(Int(DrawingLimits.maximumScaleOverStep))") == true)
     }
 
-    @Test(arguments: [("epsilon: -1", "simplify.epsilon"), ("resample_step: 0", "simplify.resample_step"),
-                      ("scale_target: 1e300", "simplify.scale_target"), ("epsilon: .nan", "simplify.epsilon")])
-    func outOfBoundsKnobsNameTheirKey(simplify: String, key: String) {
+    @Test(arguments: [("epsilon: -1", "simplify.epsilon", "epsilon must be a number in 0...1000"),
+                      ("resample_step: 0", "simplify.resample_step", "resample_step must be a number > 0 and ≤ 1000"),
+                      ("scale_target: 1e300", "simplify.scale_target", "scale_target must be a number > 0 and ≤ 65535"),
+                      ("epsilon: .nan", "simplify.epsilon", "epsilon must be a number in 0...1000")])
+    func outOfBoundsKnobsNameTheirKey(simplify: String, key: String, requirement: String) {
         let message = error(simplify: simplify)
         #expect(message?.contains(key) == true, "got: \(message ?? "nil")")
+        #expect(message?.contains(requirement) == true, "got: \(message ?? "nil")")
     }
 }
