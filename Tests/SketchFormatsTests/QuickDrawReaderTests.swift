@@ -113,6 +113,25 @@ import Testing
         #expect(rejected.map(\.reason) == ["source error at byte \(first.count): gzip member incorrect length check (its records are kept)"])
     }
 
+    @Test func aRecordOverAProcessingLimitIsQuarantinedWithItsLineAndReadingGoesOn() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("limits.ndjson")
+        try Data((Self.goodLine + "\n" + Self.secondLine + "\n").utf8).write(to: file)
+        var keys: [String] = []
+        var rejected: [RejectedLine] = []
+        try QuickDrawReader(inputs: [file.path]).read(
+            onRecord: { record, _ in
+                if record.keyID == "1" { throw DrawingLimitError("too many resampled points: test") }
+                keys.append(record.keyID)
+            },
+            onRejected: { rejected.append($0) })
+        #expect(keys == ["2"])
+        #expect(rejected.map(\.reason) == ["too many resampled points: test"])
+        #expect(rejected.first?.bytes == Array(Self.goodLine.utf8))
+        #expect(rejected.first?.location == SourceLocation(file: file.path, line: 1))
+    }
+
     @Test func aByteOrderMarkAtTheStartOfAFileIsSkipped() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
