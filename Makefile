@@ -46,11 +46,14 @@ parity: build
 eval: build
 	@scripts/eval.sh $(BIN) $(SHARED)
 
-## bench: throughput and peak-memory benchmarks (release build, one command per line)
+## bench: throughput and peak memory next to the Python reference, measured in the same run
+## (Benchmarks/ package); fails when a speed-up falls below Benchmarks/Thresholds/<benchmark>.json
+BENCH := Benchmarks/.build/release/sketchprep-benchmarks
 bench: build
-	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
-	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
-	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)
+	$(SWIFT) build -c release --package-path Benchmarks
+	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
+	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
+	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
 
 ## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
 ## the merged dataset must equal the single-process run byte for byte

@@ -1,23 +1,23 @@
 /// One out-of-bounds simplification parameter: which one (by its pipeline-file key) and why.
-public struct SimplificationOptionProblem: Equatable, Sendable, CustomStringConvertible {
+package struct SimplificationOptionProblem: Equatable, Sendable, CustomStringConvertible {
     /// The parameter's pipeline-file key: `epsilon`, `resample_step` or `scale_target`
     /// (`scale_target / resample_step` names both).
-    public var key: String
+    package var key: String
     /// What the value must be.
-    public var requirement: String
+    package var requirement: String
 
     /// `key requirement`.
-    public var description: String { "\(key) \(requirement)" }
+    package var description: String { "\(key) \(requirement)" }
 }
 
 extension SimplificationOptions {
     /// Largest accepted `epsilon`.
-    public static let maximumEpsilon = 1_000.0
+    package static let maximumEpsilon = 1_000.0
     /// Largest accepted `resampleStep`.
-    public static let maximumResampleStep = 1_000.0
+    package static let maximumResampleStep = 1_000.0
     /// Largest accepted `scaleTarget`: simplified coordinates lie in `0...scaleTarget`, and
     /// 65,535 keeps them exact in every output type (float32, 16-bit integers).
-    public static let maximumScaleTarget = 65_535.0
+    package static let maximumScaleTarget = 65_535.0
 
     /// The first parameter outside its documented bounds, or nil when all are valid. The one
     /// check behind both the command-line options and the pipeline file's `simplify:` section:
@@ -25,9 +25,9 @@ extension SimplificationOptions {
     /// - `epsilon`: finite, `0...maximumEpsilon`;
     /// - `resample_step`: finite, `> 0` and `≤ maximumResampleStep`;
     /// - `scale_target`: finite, `> 0` and `≤ maximumScaleTarget`;
-    /// - `scale_target / resample_step ≤ DrawingLimits.maximumScaleOverStep` when resampling
-    ///   (it sets the resampled points per unit of scaled path).
-    public var validationProblem: SimplificationOptionProblem? {
+    /// - `scale_target / resample_step ≤ DrawingLimits.maximumScaleOverStep` (it sets the
+    ///   resampled points per unit of scaled path).
+    package var validationProblem: SimplificationOptionProblem? {
         if !(epsilon >= 0 && epsilon <= Self.maximumEpsilon) {
             return SimplificationOptionProblem(key: "epsilon", requirement: "must be a number in 0...\(Int(Self.maximumEpsilon))")
         }
@@ -39,7 +39,7 @@ extension SimplificationOptions {
                 key: "scale_target",
                 requirement: "must be a number > 0 and ≤ \(Int(Self.maximumScaleTarget)) (simplified coordinates are integers in 0...scale_target)")
         }
-        if resampling != .none && !(scaleTarget / resampleStep <= DrawingLimits.maximumScaleOverStep) {
+        if !(scaleTarget / resampleStep <= DrawingLimits.maximumScaleOverStep) {
             return SimplificationOptionProblem(
                 key: "scale_target / resample_step",
                 requirement: "must be ≤ \(Int(DrawingLimits.maximumScaleOverStep)) (it sets the resampled points per stroke; docs/limits.md)")

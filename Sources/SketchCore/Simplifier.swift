@@ -1,5 +1,6 @@
 /// Converts raw drawings to Google's simplified form: align to the top-left, scale uniformly so
-/// the larger extent becomes `scaleTarget`, resample every stroke, simplify it with RDP, round.
+/// the larger extent becomes `scaleTarget`, resample every stroke, simplify it with RDP, round
+/// half to even.
 ///
 /// Holds scratch buffers, so one instance per thread converts a whole stream without per-point
 /// allocations (only the output strokes are allocated). Output coordinates are integral
@@ -20,8 +21,8 @@ public struct Simplifier: Sendable {
     /// Creates a simplifier with `options`.
     public init(options: SimplificationOptions = .google) {
         self.options = options
-        resampler = ArcLengthResampler(method: options.resampling, step: options.resampleStep)
-        rdp = RamerDouglasPeucker(epsilon: options.epsilon, distance: options.rdpDistance)
+        resampler = ArcLengthResampler(step: options.resampleStep)
+        rdp = RamerDouglasPeucker(epsilon: options.epsilon)
     }
 
     /// Simplifies `drawing`. Empty strokes are dropped; an empty drawing stays empty.
@@ -73,14 +74,13 @@ public struct Simplifier: Sendable {
     }
 
     private func appendRoundedKeptPoints(to strokes: inout FlatStrokes) {
-        let halfUp = options.rounding == .halfUp
         kept.withUnsafeBufferPointer { kept in
             sampledX.withUnsafeBufferPointer { sampledX in
                 sampledY.withUnsafeBufferPointer { sampledY in
                     strokes.appendStroke(count: kept.count) { x, y in
                         for (slot, index) in kept.enumerated() {
-                            x[slot] = halfUp ? IntegerRounding.floor(sampledX[index] + 0.5) : IntegerRounding.halfToEven(sampledX[index])
-                            y[slot] = halfUp ? IntegerRounding.floor(sampledY[index] + 0.5) : IntegerRounding.halfToEven(sampledY[index])
+                            x[slot] = IntegerRounding.halfToEven(sampledX[index])
+                            y[slot] = IntegerRounding.halfToEven(sampledY[index])
                         }
                     }
                 }
@@ -140,15 +140,8 @@ struct AlignmentFrame {
     func scale(_ values: UnsafeBufferPointer<Double>, minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
         let target = options.scaleTarget, extent = self.extent
         output.replaceContents(count: values.count) { output in
-            switch options.scaleFormula {
-            case .multiplyThenDivide:
-                for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
-            case .divideThenMultiply:
-                for index in values.indices { output[index] = (values[index] - minimum) / extent * target }
-            case .multiplyByFactor:
-                let factor = target / extent
-                for index in values.indices { output[index] = (values[index] - minimum) * factor }
-            }
+            // `v · target / m`: multiply first, then divide, as the reference does.
+            for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
         }
     }
 }
@@ -166,12 +159,5 @@ enum IntegerRounding {
     static func halfToEven(_ value: Double) -> Double {
         guard abs(value) < twoToThe52 else { return value }
         return value < 0 ? -((twoToThe52 - value) - twoToThe52) : (value + twoToThe52) - twoToThe52
-    }
-
-    /// `value.rounded(.down)` for finite values.
-    @inline(__always)
-    static func floor(_ value: Double) -> Double {
-        let nearest = halfToEven(value)
-        return nearest > value ? nearest - 1 : nearest
     }
 }

@@ -73,7 +73,7 @@ public struct Manifest: Sendable, Equatable, Codable {
                 throw InputError("cannot open \(path): \(String(cString: strerror(errno)))")
             }
             defer { try? handle.close() }
-            var hash = SHA256()
+            var hash = SHA256Hasher()
             var total = 0
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 total += chunk.count

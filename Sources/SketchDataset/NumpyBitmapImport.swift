@@ -45,7 +45,7 @@ public struct NumpyBitmapImport: Sendable {
                 throw NPYError(path: file, reason: "cannot read file")
             }
             let bytes = [UInt8](contents)
-            sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256.hash(bytes).hexString))
+            sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
             let array = try NPYReader.parse(bytes, path: file)
             guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {
                 throw NPYError(path: file, reason: "expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")

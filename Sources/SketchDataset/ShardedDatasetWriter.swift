@@ -97,7 +97,7 @@ public final class ShardedDatasetWriter {
                 let stem = ShardingOptions.shardStem(split: split, index: index, count: shardCount)
                 for (suffix, bytes) in try encode(shard) {
                     let entry = ShardFileEntry(file: stem + suffix, split: split, examples: shard.count,
-                                               bytes: bytes.count, sha256: SHA256.hash(bytes).hexString)
+                                               bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString)
                     if try isComplete(entry) {
                         result.reusedFiles += 1
                     } else {
@@ -164,7 +164,7 @@ public final class ShardedDatasetWriter {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
               (attributes[.size] as? Int) == entry.bytes,
               let existing = try? Data(contentsOf: url) else { return false }
-        return SHA256.hash([UInt8](existing)).hexString == entry.sha256
+        return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
     }
 
     /// Removes `{train,val,test}-NNNNN-of-NNNNN.*` files not in `keeping`; returns their names.

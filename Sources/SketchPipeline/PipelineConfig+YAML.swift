@@ -61,17 +61,13 @@ extension PipelineConfig {
     }
 
     private static func parseSimplify(_ top: YAMLSection) throws -> SimplificationOptions {
-        guard let section = try top.section("simplify", allowed: [
-            "preset", "epsilon", "resample_step", "scale_target", "scale_formula", "resampling", "rdp_distance", "rounding",
-        ]) else { return .google }
-        var options = (try section.choice("preset", of: SimplificationPreset.self) ?? .google).options
+        guard let section = try top.section("simplify", allowed: ["epsilon", "resample_step", "scale_target"]) else {
+            return .google
+        }
+        var options = SimplificationOptions.google
         options.epsilon = try section.double("epsilon") ?? options.epsilon
         options.resampleStep = try section.double("resample_step") ?? options.resampleStep
         options.scaleTarget = try section.double("scale_target") ?? options.scaleTarget
-        options.scaleFormula = try section.choice("scale_formula", of: SimplificationOptions.ScaleFormula.self) ?? options.scaleFormula
-        options.resampling = try section.choice("resampling", of: SimplificationOptions.Resampling.self) ?? options.resampling
-        options.rdpDistance = try section.choice("rdp_distance", of: SimplificationOptions.RDPDistance.self) ?? options.rdpDistance
-        options.rounding = try section.choice("rounding", of: SimplificationOptions.Rounding.self) ?? options.rounding
         if let problem = options.validationProblem {
             let key = problem.key.contains("/") ? "scale_target" : problem.key
             throw section.error(key, section.value(key), "\(problem.key) \(problem.requirement)")

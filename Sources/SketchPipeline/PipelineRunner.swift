@@ -191,7 +191,7 @@ package struct PipelineRunner {
               existing.pipeline.config == pipeline.config, existing.sources == sources else { return nil }
         for shard in existing.shards {
             guard let data = FileManager.default.contents(atPath: "\(directory)/\(shard.file)"),
-                  data.count == shard.bytes, SHA256.hash([UInt8](data)).hexString == shard.sha256 else { return nil }
+                  data.count == shard.bytes, SHA256Hasher.hash([UInt8](data)).hexString == shard.sha256 else { return nil }
         }
         return existing
     }

@@ -8,7 +8,6 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
-            BenchCommand.self,
             BitmapCommand.self,
             ContactSheetCommand.self,
             EncodeCommand.self,

@@ -9,12 +9,9 @@ import Testing
         return Drawing(strokes: [Stroke(x: x, y: y)])
     }
 
-    @Test(arguments: [SimplificationOptions.Resampling.lerp, .interpolated, .carried])
-    func aStrokeOverThePerStrokeCapIsRefusedBeforeAllocating(method: SimplificationOptions.Resampling) {
+    @Test func aStrokeOverThePerStrokeCapIsRefusedBeforeAllocating() {
         // 2,000 segments each about 255 long after scaling: about 510,000 resampled points.
-        var options = SimplificationOptions.google
-        options.resampling = method
-        var simplifier = Simplifier(options: options)
+        var simplifier = Simplifier()
         #expect {
             _ = try simplifier.simplify(zigZag(points: 2_001))
         } throws: { error in
@@ -23,7 +20,7 @@ import Testing
     }
 
     @Test func theResamplerPlacesNoMoreThanItsLimit() throws {
-        var resampler = ArcLengthResampler(method: .lerp, step: 1)
+        var resampler = ArcLengthResampler(step: 1)
         var outX: [Double] = [], outY: [Double] = []
         #expect(try resampler.resample(x: [0, 99], y: [0, 0], outX: &outX, outY: &outY, limit: 100) == 100)
         #expect(throws: DrawingLimitError.self) {
@@ -67,7 +64,6 @@ import Testing
 
     @Test func validOptionsHaveNoProblem() {
         #expect(SimplificationOptions.google.validationProblem == nil)
-        #expect(SimplificationOptions.specBaseline.validationProblem == nil)
         #expect(SimplificationOptions(scaleTarget: 65_535, resampleStep: 1).validationProblem == nil)
     }
 
@@ -83,9 +79,5 @@ import Testing
     ])
     func outOfBoundsOptionsNameTheirKey(options: SimplificationOptions, key: String) {
         #expect(options.validationProblem?.key == key)
-    }
-
-    @Test func withoutResamplingTheStepRatioIsFree() {
-        #expect(SimplificationOptions(resampling: .none, resampleStep: 0.001).validationProblem == nil)
     }
 }

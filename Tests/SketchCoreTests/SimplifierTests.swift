@@ -34,14 +34,19 @@ import Testing
         #expect(points(result) == [[[0, 128], [0, 0]], [[0, 0], [128, 255]]])
     }
 
-    @Test func roundsHalfToEvenByDefaultAndHalfUpOnRequest() throws {
-        // y = 1 · 255 / 510 = 0.5 exactly.
-        let raw = drawing([[(0, 0), (510, 1)]])
-        var options = SimplificationOptions.google
-        options.resampling = .none
-        #expect(try points(GoogleSimplifier.simplify(raw, options: options)) == [[[0, 255], [0, 0]]])
-        options.rounding = .halfUp
-        #expect(try points(GoogleSimplifier.simplify(raw, options: options)) == [[[0, 255], [0, 1]]])
+    @Test func roundsHalfToEven() throws {
+        // y = 1 · 255 / 510 = 0.5 and y = 3 · 255 / 510 = 1.5 exactly; the end points survive RDP.
+        #expect(try points(GoogleSimplifier.simplify(drawing([[(0, 0), (510, 1)]]))) == [[[0, 255], [0, 0]]])
+        #expect(try points(GoogleSimplifier.simplify(drawing([[(0, 0), (510, 3)]]))) == [[[0, 255], [0, 2]]])
+    }
+
+    @Test func theKnobsScaleResampleAndSimplify() throws {
+        let raw = drawing([[(0, 0), (10, 3), (20, 0)]])
+        // A target of 20 keeps the input's size; ε = 3 drops the sample nearest the corner (2.9
+        // from the chord)…
+        #expect(try points(GoogleSimplifier.simplify(raw, options: SimplificationOptions(scaleTarget: 20, epsilon: 3))) == [[[0, 20], [0, 0]]])
+        // …and a smaller ε keeps the resampled point nearest the corner.
+        #expect(try points(GoogleSimplifier.simplify(raw, options: SimplificationOptions(scaleTarget: 20, epsilon: 1))) == [[[0, 10, 20], [0, 3, 0]]])
     }
 
     @Test func aOnePointStrokeBecomesTwoIdenticalPoints() throws {
@@ -81,24 +86,6 @@ import Testing
     @Test func integerRoundingMatchesTheStandardLibrary() throws {
         for value in [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 127.5, 254.49999999999997, 3.7, -3.7, 0x1p52 + 1, 1e300] {
             #expect(IntegerRounding.halfToEven(value) == value.rounded(.toNearestOrEven))
-            #expect(IntegerRounding.floor(value) == value.rounded(.down))
         }
-    }
-}
-
-@Suite struct PythonHypotTests {
-    @Test func matchesCPythonMathHypotWhereTheCLibraryDiffers() throws {
-        // Pairs where glibc's hypot (numpy's np.hypot) and Python 3.11's math.hypot disagree in
-        // the last bit; the expected values are math.hypot's.
-        #expect(PythonHypot.hypot(195.46160271325306, -56.255422764495364) == 203.3959456961856)
-        #expect(PythonHypot.hypot(-33.32897943021957, -206.0) == 208.67875040324543)
-        #expect(PythonHypot.hypot(-35.04493680721877, 170.0) == 173.57461679583787)
-        #expect(PythonHypot.hypot(3, 4) == 5)
-        #expect(PythonHypot.hypot(-3, 4) == 5)
-        #expect(PythonHypot.hypot(0, 0) == 0)
-        #expect(PythonHypot.hypot(.infinity, .nan) == .infinity)
-        // Subnormal inputs take the rescaling path.
-        let tiny = Double.leastNormalMagnitude / 4
-        #expect(PythonHypot.hypot(tiny, 3 * tiny) == Double(sign: .plus, exponent: -1022, significand: 0x0.ca62c1d6d2daap0))
     }
 }

@@ -58,7 +58,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
     let second = try write(examples(200), to: dir, format: .npy)
     #expect(second.reusedFiles == first.files.count - 1)
     let restored = [UInt8](FileManager.default.contents(atPath: victim)!)
-    #expect(SHA256.hash(restored).hexString == first.files[0].sha256)
+    #expect(SHA256Hasher.hash(restored).hexString == first.files[0].sha256)
 }
 
 @Test func staleShardsFromALargerRunAreRemoved() throws {

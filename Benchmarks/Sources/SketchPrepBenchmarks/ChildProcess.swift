@@ -6,7 +6,8 @@ import Darwin
 
 /// Runs one child process and measures it alone: wall time, CPU time and peak RSS from
 /// `wait4`, so that several children in one benchmark do not mix their peaks (as
-/// `getrusage(RUSAGE_CHILDREN)` would).
+/// `getrusage(RUSAGE_CHILDREN)` would). The one way the benchmarks time a child (sketchprep or a
+/// Python reference); swift-subprocess does not report a child's resource usage.
 struct ChildProcess {
     /// What a finished child reports.
     struct Result {
@@ -35,7 +36,7 @@ struct ChildProcess {
         #endif
         let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environment)
         guard spawned == 0 else {
-            throw CommandError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
+            throw BenchmarkError("cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         var usage = rusage()

@@ -1,31 +1,31 @@
 /// SHA-256 (FIPS 180-4), streaming. Used for shard and source checksums in manifests.
 ///
 /// ```
-/// var h = SHA256(); h.update(bytes); let hex = h.finalize().hexString
+/// var h = SHA256Hasher(); h.update(bytes); let hex = h.finalize().hexString
 /// ```
-public struct SHA256: Sendable {
+package struct SHA256Hasher: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
     private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
     /// A fresh hash of the empty message.
-    public init() { pending.reserveCapacity(64) }
+    package init() { pending.reserveCapacity(64) }
 
     /// SHA-256 digest of `bytes` in one call.
-    public static func hash(_ bytes: [UInt8]) -> Digest {
-        var h = SHA256()
+    package static func hash(_ bytes: [UInt8]) -> Digest {
+        var h = SHA256Hasher()
         h.update(bytes)
         return h.finalize()
     }
 
     /// Feeds more message bytes.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { update($0) }
     }
 
     /// Feeds more message bytes from a buffer.
-    public mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
+    package mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
         totalBytes &+= UInt64(buffer.count)
         var i = 0
         if !pending.isEmpty {
@@ -46,7 +46,7 @@ public struct SHA256: Sendable {
     }
 
     /// Pads, finishes and returns the digest. The hash is spent afterwards.
-    public mutating func finalize() -> Digest {
+    package mutating func finalize() -> Digest {
         let bitLength = totalBytes &* 8
         var tail = pending
         tail.append(0x80)
@@ -64,11 +64,11 @@ public struct SHA256: Sendable {
     }
 
     /// A 32-byte SHA-256 digest.
-    public struct Digest: Sendable, Equatable {
+    package struct Digest: Sendable, Equatable {
         /// The 32 digest bytes.
-        public let bytes: [UInt8]
+        package let bytes: [UInt8]
         /// Lower-case hexadecimal, 64 characters (the form `sha256sum` prints).
-        public var hexString: String {
+        package var hexString: String {
             let digits = Array("0123456789abcdef".utf8)
             var out: [UInt8] = []
             out.reserveCapacity(64)
@@ -92,7 +92,7 @@ public struct SHA256: Sendable {
     private mutating func compress(_ blocks: UnsafePointer<UInt8>, count: Int) {
         @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
         var (h0, h1, h2, h3, h4, h5, h6, h7) = state
-        SHA256.k.withUnsafeBufferPointer { k in
+        SHA256Hasher.k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
                 for blockIndex in 0..<count {
                     let block = blocks + 64 * blockIndex
