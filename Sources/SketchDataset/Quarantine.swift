@@ -90,7 +90,7 @@ public final class QuarantineWriter {
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
         if rejected.isSourceError {
             sourceErrorCount += 1
-            printToStandardError("source error: \(rejected)")
+            printToStandardError("\(rejected)")
             return
         }
         count += 1
