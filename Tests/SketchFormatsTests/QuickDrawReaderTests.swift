@@ -132,6 +132,17 @@ import Testing
         #expect(rejected.first?.location == SourceLocation(file: file.path, line: 1))
     }
 
+    @Test func bytesAfterTheLastMemberThatAreNotGzipAreOneSourceErrorAtTheirOffset() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let member = try Self.gzip(Data((Self.goodLine + "\n" + Self.secondLine + "\n").utf8))
+        let file = directory.appendingPathComponent("trailing.ndjson.gz")
+        try (member + Data([0, 0]) + Data("not gzip".utf8)).write(to: file)
+        let (records, rejected) = try TestSupport.readAll([file.path])
+        #expect(records.map(\.keyID) == ["1", "2"])
+        #expect(rejected.map(\.reason) == ["source error at byte \(member.count + 2): corrupt gzip data: incorrect header check (reading of this input stops here)"])
+    }
+
     @Test func aByteOrderMarkAtTheStartOfAFileIsSkipped() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
