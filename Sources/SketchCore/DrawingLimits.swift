@@ -6,23 +6,24 @@
 /// any bound is quarantined with the reason named here. docs/limits.md lists every cap and why.
 public enum DrawingLimits {
     /// Largest accepted `|x|` or `|y|` of an input coordinate. Raw captures are screen pixels
-    /// (the shared data stays below 10⁵); 10⁹ leaves room for any real device while keeping
+    /// (the shared data stays below 2,300); 10⁹ leaves room for any real device while keeping
     /// squared extents (≤ 4·10¹⁸) and float32 tensor values far from overflow.
     public static let maximumCoordinateMagnitude = 1e9
     /// Largest accepted `|x|` or `|y|` of a drawing used as already simplified (not simplified
     /// again): the largest `scale_target`, so such drawings look like simplified ones.
     public static let maximumSimplifiedCoordinate = 65_535.0
     /// Largest accepted `|t|` (milliseconds since the first point; the shared data stays below
-    /// 10⁸). Timestamps are checked and carried, never used in arithmetic.
+    /// 10⁵). Timestamps are checked and carried, never used in arithmetic.
     public static let maximumTimestampMagnitude = 1e15
     /// Longest accepted NDJSON line in bytes (a record at `maximumPoints` with 17-digit raw
-    /// coordinates and timestamps takes about 6 MB). Longer lines are quarantined truncated.
+    /// coordinates and timestamps takes about 5 MB). Longer lines are quarantined truncated.
     public static let maximumLineBytes = 16 << 20
-    /// Most strokes in one drawing (the shared data has at most a few hundred).
+    /// Most strokes in one drawing (the shared data has at most 55).
     public static let maximumStrokes = 10_000
-    /// Most points over all strokes of one drawing (the shared data has at most a few thousand).
+    /// Most points over all strokes of one drawing (the shared data has at most 1,174).
     public static let maximumPoints = 100_000
-    /// Most points resampling may place on one stroke (its scaled arc length over the step).
+    /// Most points resampling may place on one stroke (its scaled arc length over the step; the
+    /// shared data needs at most 35,929 with Google's parameters).
     public static let maximumResampledPointsPerStroke = 100_000
     /// Most points resampling may place over all strokes of one drawing.
     public static let maximumResampledPointsPerDrawing = 400_000
