@@ -396,3 +396,14 @@ def test_a_small_gzip_of_a_huge_line_stays_in_bounded_memory(sketchprep, tmp_pat
     assert [kind for kind in report["rejected_by_reason"] if kind.startswith(reason)]
     assert result["output"] == expected
     assert result["peak_kib"] < 300 * 1024, f"peak RSS {result['peak_kib']} KiB"
+
+
+def test_raster_strict_fails_on_an_undecodable_image(sketchprep, tmp_path):
+    images = tmp_path / "images"
+    images.mkdir()
+    (images / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    output = tmp_path / "out.npy"
+    status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q"])
+    assert status == 0, stderr
+    status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q", "--strict"])
+    assert status == 1 and "--strict: 1 rejected record(s)" in stderr
