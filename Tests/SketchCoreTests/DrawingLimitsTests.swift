@@ -53,6 +53,14 @@ import Testing
         }
     }
 
+    @Test func aScaledCoordinateThatOverflowsIsRefusedNotLoopedOn() {
+        // The extent 1e307 is finite, but 1e307 · 255 is not: the stroke's length is infinite.
+        var simplifier = Simplifier()
+        #expect(throws: DrawingLimitError.self) {
+            try simplifier.simplify(Drawing(strokes: [Stroke(x: [0, 1e307], y: [0, 0])]))
+        }
+    }
+
     @Test func coordinatesAtTheBoundSimplifyToFiniteIntegers() throws {
         let bound = DrawingLimits.maximumCoordinateMagnitude
         let drawing = Drawing(strokes: [Stroke(x: [-bound, bound, -bound], y: [bound, -bound, 0])])
