@@ -5,7 +5,7 @@ import Testing
 @Suite struct InputFormatTests {
     private let large = Drawing(strokes: [Stroke(x: [0, 70_000], y: [0, 10])])
 
-    @Test func drawingsUsedAsSimplifiedMustStayWithinTheSimplifiedBound() {
+    @Test func drawingsUsedAsSimplifiedMustStayWithinTheSimplifiedBound() throws {
         var simplifier = Simplifier()
         #expect {
             _ = try InputFormat.simplified.prepare(large, with: &simplifier)
