@@ -69,17 +69,8 @@ public struct Manifest: Sendable, Equatable, Codable {
 
         /// Hashes the file at `path` in 1 MiB chunks.
         public static func measuring(path: String) throws -> SourceFileEntry {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw InputError("cannot open \(path): \(String(cString: strerror(errno)))")
-            }
-            defer { try? handle.close() }
-            var hash = SHA256Hasher()
-            var total = 0
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                total += chunk.count
-                chunk.withUnsafeBytes { hash.update($0.bindMemory(to: UInt8.self)) }
-            }
-            return SourceFileEntry(path: path, bytes: total, sha256: hash.finalize().hexString)
+            let measured = try InputFile.measure(path)
+            return SourceFileEntry(path: path, bytes: measured.bytes, sha256: measured.sha256)
         }
     }
 
@@ -163,9 +154,28 @@ public struct Manifest: Sendable, Equatable, Codable {
         return [UInt8](try encoder.encode(self)) + [0x0A]
     }
 
-    /// Reads a manifest file.
+    /// Reads a manifest file; throws `InputError` naming the path when it cannot be read or is
+    /// not a manifest.
     public static func read(path: String) throws -> Manifest {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try JSONDecoder().decode(Manifest.self, from: data)
+        let bytes = try InputFile.readAll(path)
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw InputError("\(path) is not a valid manifest.json: \(Self.describe(error))"
+                + " (regenerate it with sketchprep preprocess)")
+        }
+    }
+
+    /// A one-line description of a decoding failure: the key path and what was wrong.
+    static func describe(_ error: DecodingError) -> String {
+        let (context, what): (DecodingError.Context, String) = switch error {
+        case let .dataCorrupted(context): (context, "corrupt JSON")
+        case let .keyNotFound(key, context): (context, "missing key \(key.stringValue)")
+        case let .typeMismatch(_, context): (context, "wrong type")
+        case let .valueNotFound(_, context): (context, "missing value")
+        @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "undecodable")
+        }
+        let keyPath = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return keyPath.isEmpty ? what : "\(what) at \(keyPath)"
     }
 }

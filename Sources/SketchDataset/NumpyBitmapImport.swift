@@ -36,15 +36,17 @@ public struct NumpyBitmapImport: Sendable {
         let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
         let words = files.map(Self.word(of:))
         guard Set(words).count == words.count else { throw NPYError(path: outputDirectory, reason: "two bitmap files share a class word") }
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        try createDirectories(outputDirectory)
         let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
         var sources: [Manifest.SourceFileEntry] = []
         var read = 0
         for (label, file) in files.enumerated() {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw NPYError(path: file, reason: "cannot read file")
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.readAll(file)
+            } catch {
+                throw NPYError(path: file, reason: error.description)
             }
-            let bytes = [UInt8](contents)
             sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
             let array = try NPYReader.parse(bytes, path: file)
             guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {

@@ -172,14 +172,16 @@ public final class ShardedDatasetWriter {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
         for name in names.sorted() where !keeping.contains(name) && Self.isShardFileName(name) {
-            try FileManager.default.removeItem(atPath: path(name))
+            guard unlink(path(name)) == 0 || errno == ENOENT else {
+                throw FileWriteError(path: path(name), reason: "cannot remove a stale shard: \(String(cString: strerror(errno)))")
+            }
             removed.append(name)
         }
         return removed
     }
 
     /// Whether `name` follows the shard naming scheme (with one of the shard suffixes).
-    static func isShardFileName(_ name: String) -> Bool {
+    package static func isShardFileName(_ name: String) -> Bool {
         let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
         guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
         let stem = name.dropLast(suffix.count)

@@ -1,9 +1,5 @@
 import CZlib
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// Why an input stream stopped early.
 struct ByteSourceError: Error, Sendable {
@@ -23,13 +19,14 @@ struct SourceDamage: Equatable, Sendable {
 ///
 /// Gzip is detected from the magic bytes `1f 8b`, not from the file name, so compressed stdin
 /// works too. Concatenated gzip members are inflated one after another, as `gzip -d` does.
-/// Damage does not stop the bytes already decoded: a member whose CRC or length check fails
-/// still yields all its bytes and reading goes on with the next member; a truncated tail or
-/// corrupt deflate data yields the bytes decoded before it and ends the stream there. Each
-/// damaged member is recorded once in `damage`.
-/// Memory use is two fixed buffers whatever the input size.
+/// Memory use is two fixed buffers whatever the input size. The input is read once, front to
+/// back, so pipes, FIFOs and `/dev/stdin` work; with `hashing` the stored bytes are hashed on
+/// the way (``digest()``). Damage does not stop the bytes already decoded: a member whose CRC
+/// or length check fails still yields all its bytes and reading goes on with the next member;
+/// a truncated tail or corrupt deflate data yields the bytes decoded before it and ends the
+/// stream there. Each damaged member is recorded once in `damage`.
 final class ByteSource {
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
     private var input: [UInt8]
     private var inputStart = 0
@@ -39,6 +36,7 @@ final class ByteSource {
     private var zlib = z_stream()
     private var zlibReady = false
     private var memberFinished = false
+    private var hash: SHA256Hasher?
     /// Stored-file offset where the current gzip member starts.
     private var memberStart = 0
     /// Damaged gzip members found so far, in input order.
@@ -48,16 +46,20 @@ final class ByteSource {
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
     private(set) var consumedInputBytes = 0
 
-    /// Opens `path`, or wraps stdin when `path` is `-`.
-    init(path: String, chunkSize: Int = 1 << 18) throws {
+    /// Opens `path`, or wraps stdin when `path` is `-`; `hashing` hashes the raw bytes as they are read.
+    init(path: String, chunkSize: Int = 1 << 18, hashing: Bool = false) throws {
         if path == "-" {
-            descriptor = STDIN_FILENO
+            descriptor = .standardInput
             ownsDescriptor = false
         } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            do {
+                descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+            } catch {
+                throw ByteSourceError(reason: systemErrorText(error))
+            }
             ownsDescriptor = true
-            if descriptor < 0 { throw ByteSourceError(reason: String(cString: strerror(errno))) }
         }
+        if hashing { hash = SHA256Hasher() }
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
         input = [UInt8](unsafeUninitializedCapacity: chunkSize) { _, initializedCount in initializedCount = chunkSize }
@@ -68,7 +70,15 @@ final class ByteSource {
 
     deinit {
         if zlibReady { inflateEnd(&zlib) }
-        if ownsDescriptor { close(descriptor) }
+        if ownsDescriptor { try? descriptor.close() }
+    }
+
+    /// SHA-256 (lower-case hex) of the raw bytes read so far, or nil when not hashing. Call it
+    /// once, after the last read.
+    func digest() -> String? {
+        guard var hash else { return nil }
+        self.hash = nil
+        return hash.finalize().hexString
     }
 
     /// Fills `buffer` with up to `buffer.count` decoded bytes; returns 0 only at the end of input.
@@ -94,14 +104,14 @@ final class ByteSource {
         inputStart = 0
         inputEnd = 0
         while !sawEndOfInput && inputEnd == 0 {
-            let count = input.withUnsafeMutableBytes { raw in
-                systemRead(descriptor, raw.baseAddress!, raw.count)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ByteSourceError(reason: "read error: \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try input.withUnsafeMutableBytes { raw in try descriptor.read(into: raw) }
+            } catch {
+                throw ByteSourceError(reason: "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
+            if hash != nil { input.withUnsafeBufferPointer { hash!.update(UnsafeBufferPointer(rebasing: $0[0..<count])) } }
             inputEnd = count
             consumedInputBytes += count
         }
@@ -210,10 +220,4 @@ extension ByteSource {
             remaining -= step
         }
     }
-}
-
-/// `read(2)`, named apart from `ByteSource.read(into:)` so the call is unambiguous.
-@inline(__always)
-private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, pointer, count)
 }

@@ -30,10 +30,13 @@ public struct NPYArray: Sendable, Equatable {
 public enum NPYReader {
     /// Loads the array in `path`.
     public static func read(path: String) throws -> NPYArray {
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw NPYError(path: path, reason: "cannot read file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path)
+        } catch {
+            throw NPYError(path: path, reason: error.description)
         }
-        return try parse([UInt8](contents), path: path)
+        return try parse(bytes, path: path)
     }
 
     /// Parses `.npy` bytes; `path` only names the source in errors.

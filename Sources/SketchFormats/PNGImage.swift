@@ -72,10 +72,13 @@ public enum PNGImage {
 
     /// Reads and decodes a PNG file; I/O failures are reported as `PNGError` naming the path.
     public static func readGray(path: String) throws(PNGError) -> GrayImage {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PNGError("cannot read file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
+        } catch {
+            throw PNGError(error.description)
         }
-        return try decodeGray([UInt8](data))
+        return try decodeGray(bytes)
     }
 
     /// Decodes the pixels; `componentsPerRow` is libpng's row stride, counted in samples, not bytes.

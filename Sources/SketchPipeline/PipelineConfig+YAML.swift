@@ -7,11 +7,14 @@ import Yams
 extension PipelineConfig {
     /// Reads and validates a pipeline file. Every error names the file, line and key.
     package static func load(path: String) throws -> PipelineConfig {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try InputFile.readAll(path, maximumBytes: 1 << 20)
         } catch {
-            throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file")
+            throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file: \(error.description)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw PipelineError(file: path, node: nil, key: "", "the pipeline file is not UTF-8 text")
         }
         let root: Node
         do {

@@ -42,31 +42,41 @@ package struct PipelineRunner {
             throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
         }
         let directory = config.output.directory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let sourcePaths: [String]
+        var paths = OutputPathCheck()
+        paths.inputs(config.source.inputs, option: "source.inputs")
+        paths.outputDirectory(directory, option: "output.directory")
+        try paths.verify()
+        try createDirectories(directory)
+        // Regular files are measured before reading (the up-to-date check needs their checksums). A
+        // pipe or FIFO can be read only once, and an unreadable file is quarantined by the reading
+        // stage: then the up-to-date check is skipped and the sources are measured while they are read.
+        let measured: (entries: [Manifest.SourceFileEntry], complete: Bool)
         let collectExamples: () throws -> Collected
         switch config.source.kind {
         case .quickdrawNDJSON:
-            let reader = try QuickDrawReader(inputs: config.source.inputs)
-            sourcePaths = reader.files
-            collectExamples = { try collect(reader) }
+            var reader = try QuickDrawReader(inputs: config.source.inputs)
+            reader.printSkippedSources(tool: config.name)
+            measured = Self.measureRegularFiles(reader.files)
+            reader.measuresSources = !measured.complete
+            collectExamples = { [reader] in try collect(reader) }
         case .imageDirectory:
             let images = try imageFiles()
-            sourcePaths = images.map(\.path)
+            measured = Self.measureRegularFiles(images.files.map(\.path))
             collectExamples = { try collectImages(images) }
         }
-        let sources = try sourcePaths.map { file in
-            file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
-        }
+        let measuredUpFront = measured.complete
+        let sources = measured.entries
         let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
-        if !force, !sourcePaths.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+        if !force, measuredUpFront, let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
             return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
         }
 
         // From here until the new manifest is written the directory is incomplete: a manifest
         // present always describes the shards next to it.
         let manifestPath = "\(directory)/\(Self.manifestName)"
-        if FileManager.default.fileExists(atPath: manifestPath) { try FileManager.default.removeItem(atPath: manifestPath) }
+        if unlink(manifestPath) != 0 && errno != ENOENT {
+            throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
+        }
         let collected = try collectExamples()
         let classes = config.filters.categories.isEmpty
             ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -100,7 +110,10 @@ package struct PipelineRunner {
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
         let manifest = Manifest(
-            pipeline: pipelineInfo, sources: sources,
+            pipeline: pipelineInfo,
+            sources: measuredUpFront || config.source.kind == .imageDirectory ? sources : collected.sourceDigests.map {
+                Manifest.SourceFileEntry(path: $0.path, bytes: $0.bytes, sha256: $0.sha256)
+            },
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
         try writeAtomically(try manifest.encoded(), to: manifestPath)
@@ -122,6 +135,21 @@ package struct PipelineRunner {
         var filtered = 0
         var rejected = 0
         var sourceErrors = 0
+        /// Inputs hashed while they were read (pipes and FIFOs; empty when measured up front).
+        var sourceDigests: [SourceDigest] = []
+    }
+
+    /// Size and SHA-256 of each of `paths` that is a readable regular file (through symbolic
+    /// links); `complete` is false when any is not (stdin, a pipe, a FIFO, an unreadable file).
+    static func measureRegularFiles(_ paths: [String]) -> (entries: [Manifest.SourceFileEntry], complete: Bool) {
+        var entries: [Manifest.SourceFileEntry] = []
+        for path in paths {
+            var status = stat()
+            guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  let entry = try? Manifest.SourceFileEntry.measuring(path: path) else { continue }
+            entries.append(entry)
+        }
+        return (entries, entries.count == paths.count)
     }
 
     /// Reads every input, quarantining bad lines, filtering, simplifying and encoding the rest.
@@ -132,7 +160,7 @@ package struct PipelineRunner {
         var filter = RecordFilter(config.filters)
         var simplifier = Simplifier(options: config.simplification)
         let encode = drawingEncoder()
-        try reader.read(
+        collected.sourceDigests = try reader.read(
             onRecord: { record, _ in
                 guard filter.admits(record) else {
                     collected.read += 1

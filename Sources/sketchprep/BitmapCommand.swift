@@ -39,8 +39,14 @@ struct BitmapCommand: ParsableCommand {
     @OptionGroup var strictness: StrictOption
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
         let rejected = try QuarantineWriter(path: quarantinePath)
         let side = raster.size

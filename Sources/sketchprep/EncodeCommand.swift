@@ -57,9 +57,15 @@ struct EncodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
-        try OutputPaths.createParentDirectory(of: output)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "encode")
+        try OutputPaths.createParentDirectory(of: output)
         let quarantineWriter = try QuarantineWriter(path: quarantinePath)
         let writer = try NPYWriter(path: output, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
         let options = StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation)

@@ -58,9 +58,19 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs(raw, option: "--raw")
+        paths.inputs(simplified, option: "--simplified")
+        paths.outputFile(quarantine, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
+        paths.outputFile(reportMarkdown, option: "--report-md")
+        paths.outputDirectory(overlaysDirectory, option: "--overlays")
+        try paths.verify()
         var rawReader = try QuickDrawReader(inputs: raw)
         rawReader.keepsTimestamps = false
         let officialReader = try QuickDrawReader(inputs: simplified)
+        rawReader.printSkippedSources(tool: "parity")
+        officialReader.printSkippedSources(tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)
         let options = simplification.options

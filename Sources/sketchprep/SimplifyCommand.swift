@@ -38,8 +38,15 @@ struct SimplifyCommand: ParsableCommand {
     var simplification: SimplificationOptionGroup
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options

@@ -38,7 +38,7 @@ struct BenchRasterCommand: ParsableCommand {
 
     func run() throws {
         let inputs = try loadDrawings()
-        let blobs = try ImageInputs.expand(["\(sharedDirectory)/tuberlin"]).prefix(images).map { path in
+        let blobs = try ImageInputs.expand(["\(sharedDirectory)/tuberlin"]).files.prefix(images).map { path in
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw BenchmarkError("\(path): cannot read the PNG file")
             }
@@ -92,11 +92,7 @@ struct BenchRasterCommand: ParsableCommand {
 
     /// The first --drawings drawings of the shared simplified files, in file order.
     private func loadDrawings() throws -> [Drawing] {
-        var loaded: [Drawing] = []
-        try QuickDrawReader(inputs: ["\(sharedDirectory)/quickdraw/simplified"]).read(
-            onRecord: { record, _ in if loaded.count < drawings { loaded.append(record.drawing) } },
-            onRejected: { _ in })
-        return loaded
+        try QuickDrawReader(inputs: ["\(sharedDirectory)/quickdraw/simplified"]).readFirst(drawings) { _ in }.map(\.drawing)
     }
 
     /// Wall-clock seconds of the fastest of --passes runs of `work`.
