@@ -3,7 +3,15 @@ import SystemPackage
 
 /// Why an input stream stopped early.
 struct ByteSourceError: Error, Sendable {
-    /// Human-readable reason, e.g. `truncated gzip stream`.
+    /// Human-readable reason, e.g. `read error: Input/output error`.
+    var reason: String
+}
+
+/// A damaged stretch of a gzip input: where its member starts and what was wrong.
+struct SourceDamage: Equatable, Sendable {
+    /// Offset in the stored (compressed) file of the damaged member's first byte.
+    var byteOffset: Int
+    /// What was wrong, e.g. `gzip member CRC mismatch`.
     var reason: String
 }
 
@@ -13,7 +21,10 @@ struct ByteSourceError: Error, Sendable {
 /// works too. Concatenated gzip members are inflated one after another, as `gzip -d` does.
 /// Memory use is two fixed buffers whatever the input size. The input is read once, front to
 /// back, so pipes, FIFOs and `/dev/stdin` work; with `hashing` the stored bytes are hashed on
-/// the way (``digest()``).
+/// the way (``digest()``). Damage does not stop the bytes already decoded: a member whose CRC
+/// or length check fails still yields all its bytes and reading goes on with the next member;
+/// a truncated tail or corrupt deflate data yields the bytes decoded before it and ends the
+/// stream there. Each damaged member is recorded once in `damage`.
 final class ByteSource {
     private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
@@ -26,6 +37,12 @@ final class ByteSource {
     private var zlibReady = false
     private var memberFinished = false
     private var hash: SHA256Hasher?
+    /// Stored-file offset where the current gzip member starts.
+    private var memberStart = 0
+    /// Damaged gzip members found so far, in input order.
+    private(set) var damage: [SourceDamage] = []
+    /// Set once damage ends the stream: every later read returns 0.
+    private var stoppedByDamage = false
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
     private(set) var consumedInputBytes = 0
     /// Stored bytes still to read when only a range of the file is read; nil: to the end.
@@ -116,7 +133,11 @@ final class ByteSource {
         }
     }
 
+    /// Stored-file offset of the next unread input byte.
+    private var storedOffset: Int { consumedInputBytes - (inputEnd - inputStart) }
+
     private func startGzipMember() throws {
+        memberStart = storedOffset
         if zlibReady {
             inflateReset(&zlib)
         } else {
@@ -130,6 +151,7 @@ final class ByteSource {
 
     private func inflate(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
+            if stoppedByDamage { return 0 }
             if memberFinished {
                 // Skip the padding zeros some tools append, then look for another member.
                 while true {
@@ -160,16 +182,58 @@ final class ByteSource {
             case Z_OK:
                 if produced > 0 { return produced }
             case Z_BUF_ERROR where available == 0 && sawEndOfInput:
-                throw ByteSourceError(reason: "truncated gzip stream (input ends before the end-of-stream marker)")
+                stop(reason: "truncated gzip member (input ends before its end-of-stream marker)")
+                return produced
             case Z_BUF_ERROR:
+                continue
+            case Z_DATA_ERROR where Self.isTrailerCheck(zlib.msg):
+                // The member's data decoded completely; only its CRC-32 or length disagrees.
+                let message = String(cString: zlib.msg!)
+                damage.append(SourceDamage(byteOffset: memberStart, reason: "gzip member \(message) (its records are kept)"))
+                memberFinished = true
+                // zlib stops at a bad CRC-32 before the 4-byte length field; skip that field.
+                if message.contains("data check") { try skipInput(4) }
+                if produced > 0 { return produced }
                 continue
             default:
                 let message = zlib.msg.map { String(cString: $0) } ?? "error \(status)"
-                throw ByteSourceError(reason: "corrupt gzip data: \(message)")
+                stop(reason: "corrupt gzip data: \(message) (reading of this input stops here)")
+                return produced
             }
             if available == 0 && used == 0 && produced == 0 && sawEndOfInput {
-                throw ByteSourceError(reason: "truncated gzip stream (input ends before the end-of-stream marker)")
+                stop(reason: "truncated gzip member (input ends before its end-of-stream marker)")
+                return 0
             }
+        }
+    }
+}
+
+extension ByteSource {
+    /// Records damage at the current member and ends the stream.
+    private func stop(reason: String) {
+        damage.append(SourceDamage(byteOffset: memberStart, reason: reason))
+        stoppedByDamage = true
+    }
+
+    /// Whether zlib's message is the failed CRC-32 or length check of a gzip trailer.
+    private static func isTrailerCheck(_ message: UnsafePointer<CChar>?) -> Bool {
+        guard let message else { return false }
+        let text = String(cString: message)
+        return text == "incorrect data check" || text == "incorrect length check"
+    }
+
+    /// Drops up to `count` input bytes (fewer when the input ends first).
+    private func skipInput(_ count: Int) throws {
+        var remaining = count
+        while remaining > 0 {
+            if inputStart == inputEnd {
+                if sawEndOfInput { return }
+                try fillInput()
+                continue
+            }
+            let step = min(remaining, inputEnd - inputStart)
+            inputStart += step
+            remaining -= step
         }
     }
 }

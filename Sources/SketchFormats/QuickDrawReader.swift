@@ -22,14 +22,17 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 /// files (not recursive) in byte-wise name order; `-` is standard input. Every input is read in
 /// one pass, so pipes, FIFOs and `/dev/stdin` work like files. Gzip is recognised by
 /// its magic bytes. Blank lines are skipped. Every other line becomes either a record
-/// (`onRecord`) or a `RejectedLine` (`onRejected`) with the reason; a failing input (truncated or
-/// corrupt gzip, read error) rejects its unfinished line and the reader moves on to the next
-/// input. Nothing in the data stops a run; only errors thrown by the callbacks do.
+/// (`onRecord`) or a `RejectedLine` (`onRejected`) with the reason. A UTF-8 byte order mark at
+/// the start of a file is skipped. Damaged input is one source error each
+/// (`RejectedLine.sourceError`, counted apart from records): a gzip member with a bad CRC or
+/// length keeps its records and reading goes on; a truncated or corrupt gzip tail keeps the
+/// records decoded before it; a read error or an input that cannot be opened ends that input.
+/// Nothing in the data stops a run; only errors thrown by the callbacks do.
 public struct QuickDrawReader: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
     /// Longest line accepted; longer lines are rejected with their first this-many bytes.
-    public var maximumLineLength = 64 << 20
+    public var maximumLineLength = DrawingLimits.maximumLineBytes
     /// Whether records keep their strokes' `t` arrays (they are validated either way).
     public var keepsTimestamps = true
     /// Whether `read` hashes each input's stored bytes as it streams them (for manifests of
@@ -37,7 +40,8 @@ public struct QuickDrawReader: Sendable {
     public var measuresSources = false
 
     /// Directory entries that cannot be read (dangling links, link loops, unreadable files,
-    /// non-UTF-8 names); `read` hands each to `onRejected` (at `path:0`) before the first record.
+    /// non-UTF-8 names); `read` hands each to `onRejected` as a source error
+    /// (`RejectedLine.sourceError`, at `path:0`) before the first record.
     public let rejectedSources: [RejectedLine]
     /// Warnings for device files and FIFOs found in input directories and skipped.
     public let skippedSources: [String]
@@ -90,9 +94,12 @@ public struct QuickDrawReader: Sendable {
     /// Reads every input in order.
     ///
     /// - Parameters:
-    ///   - onRecord: called for each valid record with its location.
-    ///   - onRejected: called for each unusable line (and for each input that cannot be opened).
-    ///     When no input at all can be opened, the read ends with an `InputError` after reporting them.
+    ///   - onRecord: called for each valid record with its location. When it throws
+    ///     `DrawingLimitError` (a record over a processing bound, such as the resampling caps),
+    ///     the line goes to `onRejected` with that reason instead, and reading goes on.
+    ///   - onRejected: called for each unusable line, and for each source error (an input or
+    ///     directory entry that cannot be opened, a read error, a damaged gzip member). When no
+    ///     input at all can be opened, the read ends with an `InputError` after reporting them.
     ///   - onProgress: called after each chunk with the stored bytes consumed so far over all inputs.
     /// - Returns: the size and SHA-256 of each input's stored bytes, measured while reading,
     ///   when ``measuresSources`` is set (empty otherwise).
@@ -152,7 +159,9 @@ public struct QuickDrawReader: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void
     ) throws -> [SourceDigest] {
-        for rejected in rejectedSources { try onRejected(rejected) }
+        for rejected in rejectedSources {
+            try onRejected(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason))
+        }
         var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         var finishedBytes = 0
         var digests: [SourceDigest] = []
@@ -163,7 +172,7 @@ public struct QuickDrawReader: Sendable {
                 source = try ByteSource(path: file, hashing: measuresSources)
             } catch {
                 let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
-                try onRejected(.file(file, reason: "cannot read input: \(reason)"))
+                try onRejected(.sourceError(file, byteOffset: 0, reason: "cannot read input: \(reason)"))
                 continue
             }
             openedAny = true
@@ -175,7 +184,8 @@ public struct QuickDrawReader: Sendable {
                 lineNumber += 1
                 let location = SourceLocation(file: file, line: lineNumber)
                 switch piece {
-                case .line(let bytes):
+                case .line(var bytes):
+                    if lineNumber == 1 { bytes = Self.droppingByteOrderMark(bytes) }
                     if Self.isBlank(bytes) { continue }
                     let record: SketchRecord
                     do {
@@ -184,19 +194,28 @@ public struct QuickDrawReader: Sendable {
                         try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(bytes)))
                         continue
                     }
-                    guard try onRecord(record, location) else { break files }
+                    do {
+                        guard try onRecord(record, location) else { break files }
+                    } catch let limit as DrawingLimitError {
+                        // The record parsed but is over a bound of its processing (e.g. resampling).
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(bytes)))
+                    }
                 case .overlong(let prefix):
                     try onRejected(RejectedLine(
                         location: location,
                         reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
                         bytes: prefix))
                 case .failed(let reason, let partial):
-                    try onRejected(RejectedLine(location: location, reason: reason, bytes: partial))
+                    if !partial.isEmpty { try onRejected(RejectedLine(location: location, reason: reason, bytes: partial)) }
+                    try onRejected(.sourceError(file, byteOffset: source.consumedInputBytes, reason: reason))
                 }
                 if source.consumedInputBytes != reportedBytes {
                     reportedBytes = source.consumedInputBytes
                     onProgress(finishedBytes + reportedBytes)
                 }
+            }
+            for damage in source.damage {
+                try onRejected(.sourceError(file, byteOffset: damage.byteOffset, reason: damage.reason))
             }
             finishedBytes += source.consumedInputBytes
             if let digest = source.digest() { digests.append(SourceDigest(path: file, bytes: source.consumedInputBytes, sha256: digest)) }
@@ -206,6 +225,13 @@ public struct QuickDrawReader: Sendable {
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         return digests
+    }
+
+    /// `bytes` without a leading UTF-8 byte order mark (`EF BB BF`), which some editors write
+    /// at the start of a file.
+    private static func droppingByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        guard bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return bytes }
+        return UnsafeBufferPointer(rebasing: bytes[3...])
     }
 
     private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

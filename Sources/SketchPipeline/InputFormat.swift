@@ -21,4 +21,13 @@ package enum InputFormat: String, CaseIterable, Sendable {
         case .simplified: return false
         }
     }
+
+    /// `drawing` ready to encode or render: simplified with `simplifier` when this format says
+    /// so, otherwise checked against `DrawingLimits.maximumSimplifiedCoordinate`. Throws
+    /// `DrawingLimitError` for a drawing over a cap, which the reader quarantines.
+    package func prepare(_ drawing: Drawing, with simplifier: inout Simplifier) throws(DrawingLimitError) -> Drawing {
+        if needsSimplification(drawing) { return try simplifier.simplify(drawing) }
+        try DrawingLimits.checkSimplified(drawing)
+        return drawing
+    }
 }

@@ -73,9 +73,13 @@ extension PipelineConfig {
             return .google
         }
         var options = SimplificationOptions.google
-        options.epsilon = try section.double("epsilon", in: 0...1_000) ?? options.epsilon
-        options.resampleStep = try section.double("resample_step", in: 0.001...1_000) ?? options.resampleStep
-        options.scaleTarget = try section.double("scale_target", in: 1...100_000) ?? options.scaleTarget
+        options.epsilon = try section.double("epsilon") ?? options.epsilon
+        options.resampleStep = try section.double("resample_step") ?? options.resampleStep
+        options.scaleTarget = try section.double("scale_target") ?? options.scaleTarget
+        if let problem = options.validationProblem {
+            let key = problem.key.contains("/") ? "scale_target" : problem.key
+            throw section.error(key, section.value(key), "\(problem.key) \(problem.requirement)")
+        }
         return options
     }
 

@@ -36,6 +36,8 @@ struct BitmapCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
@@ -56,9 +58,9 @@ struct BitmapCommand: ParsableCommand {
         var pixels = [UInt8](repeating: 0, count: side * side)
         try reader.read(
             onRecord: { record, _ in
+                let drawing = try inputKind.prepare(record.drawing, with: &simplifier)
                 tally.read += 1
                 progress.advance()
-                let drawing = inputKind.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
                 pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }
                 try writer.append(pixels)
                 tally.written += 1
@@ -73,5 +75,6 @@ struct BitmapCommand: ParsableCommand {
         try rejected.finish()
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
         guard tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(tally, command: "bitmap")
     }
 }

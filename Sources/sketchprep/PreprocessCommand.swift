@@ -52,6 +52,8 @@ struct PreprocessCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func validate() throws {
         if let partition {
             do { _ = try Partition(parsing: partition) } catch { throw ValidationError("\(error)") }
@@ -74,6 +76,10 @@ struct PreprocessCommand: ParsableCommand {
         runner.temporaryDirectory = temporaryDirectory
         let outcome = try runner.run()
         print(Self.summary(outcome))
+        let records = outcome.manifest.records
+        try strictness.check(RunTally(read: records.read, written: records.written + records.filtered,
+                                      rejected: records.rejected, sourceErrors: records.sourceErrors),
+                             command: "preprocess")
     }
 
     /// Where the shards are, counts per split, reconciliation.
@@ -97,7 +103,11 @@ struct PreprocessCommand: ParsableCommand {
         lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
         let r = m.records
         lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
-            + (r.rejected > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+            + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
+            + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+        if r.duplicateKeyIDs > 0 {
+            lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
+        }
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
         }

@@ -45,6 +45,8 @@ struct RasterCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
         var paths = OutputPathCheck()
@@ -91,5 +93,6 @@ struct RasterCommand: ParsableCommand {
         try rejected.finish()
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(tally, command: "raster")
     }
 }

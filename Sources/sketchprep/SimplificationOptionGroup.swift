@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import SketchCore
 import SketchPipeline
@@ -15,18 +16,10 @@ struct SimplificationOptionGroup: ParsableArguments {
     var scaleTarget: Double?
 
     func validate() throws {
-        if let epsilon, !(epsilon >= 0 && epsilon.isFinite) {
-            throw ValidationError("--epsilon must be a finite number ≥ 0")
-        }
-        if let resampleStep, !(resampleStep > 0 && resampleStep.isFinite) {
-            throw ValidationError("--resample-step must be a finite number > 0")
-        }
-        if let scaleTarget, !(scaleTarget > 0 && scaleTarget <= 1_000_000) {
-            throw ValidationError("--scale-target must be > 0 and ≤ 1000000 (output coordinates are integers)")
-        }
-        let resolved = options
-        if resolved.scaleTarget / resolved.resampleStep > 1_000_000 {
-            throw ValidationError("--scale-target / --resample-step must be ≤ 1000000 (it bounds the number of resampled points per stroke)")
+        if let problem = options.validationProblem {
+            let flag = problem.key.split(separator: " / ").map { "--" + $0.replacingOccurrences(of: "_", with: "-") }
+                .joined(separator: " / ")
+            throw ValidationError("\(flag) \(problem.requirement)")
         }
     }
 

@@ -32,6 +32,8 @@ struct SimplifyCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
@@ -59,5 +61,6 @@ struct SimplifyCommand: ParsableCommand {
                                                      quarantine: quarantinePath, options: options), to: reportJSON)
         }
         guard result.tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(result.tally, command: "simplify")
     }
 }

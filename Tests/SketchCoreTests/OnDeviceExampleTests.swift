@@ -7,11 +7,11 @@ import SketchCore
 // BEGIN docs/sketchcore.md example
 /// The model input for a drawing the user just made: one array of screen points per
 /// pen-down-to-pen-up stroke → Google's simplified form → the book's 75×3 stroke tensor.
-func strokeTensor(for liveStrokes: [[(x: Double, y: Double)]]) -> [Float] {
+func strokeTensor(for liveStrokes: [[(x: Double, y: Double)]]) throws -> [Float] {
     let drawing = Drawing(strokes: liveStrokes.map { points in
         Stroke(x: points.map(\.x), y: points.map(\.y))
     })
-    let simplified = GoogleSimplifier.simplify(drawing)                  // 0–255, Google's rule
+    let simplified = try GoogleSimplifier.simplify(drawing)              // 0–255, Google's rule
     let tensor = StrokeTensorEncoder.encode(simplified, options: .book)  // 75 rows of (dx, dy, eos)
     return tensor.values                                                 // 225 float32, row-major
 }
@@ -24,8 +24,8 @@ func strokeTensor(for liveStrokes: [[(x: Double, y: Double)]]) -> [Float] {
             + (0..<100).map { (x: 110 - Double($0), y: 110) } + (0...100).map { (x: 10, y: 110 - Double($0)) },
     ]
 
-    @Test func aTracedSquareBecomesFourDeltaRowsAtTheEndOfSeventyFivePaddedRows() {
-        let values = strokeTensor(for: tracedSquare)
+    @Test func aTracedSquareBecomesFourDeltaRowsAtTheEndOfSeventyFivePaddedRows() throws {
+        let values = try strokeTensor(for: tracedSquare)
         #expect(values.count == 75 * 3)
         #expect(values.prefix(71 * 3).allSatisfy { $0 == 0 })
         #expect(Array(values.suffix(4 * 3)) == [1, 0, 0, 0, 1, 0, -1, 0, 0, 0, -1, 1])

@@ -43,3 +43,9 @@ private func sampleManifest() -> Manifest {
     #expect(entry.bytes == bytes.count)
     #expect(entry.sha256 == SHA256Hasher.hash(bytes).hexString)
 }
+
+@Test func recordCountsWithoutTheNewerCountsDecodeAsZero() throws {
+    let counts = try JSONDecoder().decode(Manifest.RecordCounts.self,
+                                          from: Data(#"{"read":3,"written":2,"filtered":0,"rejected":1}"#.utf8))
+    #expect(counts == Manifest.RecordCounts(read: 3, written: 2, filtered: 0, rejected: 1, sourceErrors: 0, duplicateKeyIDs: 0))
+}

@@ -80,7 +80,8 @@ def test_npy_shards_load_with_numpy_and_equal_the_reference(sketchprep, tmp_path
         seen += len(keys)
     assert seen == len(reference)
     records = manifest["records"]
-    assert records == {"read": len(reference), "written": len(reference), "filtered": 0, "rejected": 0}
+    assert records == {"read": len(reference), "written": len(reference), "filtered": 0, "rejected": 0, "source_errors": 0,
+                       "duplicate_key_ids": 0}
     assert sum(manifest["counts"][s]["total"] for s in ("train", "val", "test")) == len(reference)
     for source in manifest["sources"]:
         assert sha256(pathlib.Path(source["path"])) == source["sha256"]

@@ -117,11 +117,12 @@ def test_simplify_directory_quarantines_unreadable_entries_and_skips_special_fil
     out = tmp_path / "out.ndjson"
     result = run([sketchprep, "simplify", inputs, "-o", out, "-q"])
     assert result.returncode == 0, result.stderr
-    assert "read 23 = written 20 + rejected 3" in result.stdout
+    assert "read 20 = written 20 + rejected 0; source errors 3" in result.stdout
     assert "warning: skipped" in result.stderr and "fifo.ndjson" in result.stderr and "zero.ndjson" in result.stderr
-    quarantined = (tmp_path / "out.rejected.ndjson").read_bytes().decode(errors="replace")
+    quarantined = [json.loads(line)["source_error"]
+                   for line in (tmp_path / "out.rejected.ndjson").read_bytes().splitlines()]
     for name in ("dangling.ndjson", "loop.ndjson", "bad\\xff.ndjson"):
-        assert name in quarantined
+        assert any(path.endswith("/" + name) for path in quarantined), quarantined
 
 
 def test_raster_and_tuberlin_pipeline_never_hang_on_fifos_or_dev_zero_links(sketchprep, tmp_path):
@@ -143,7 +144,8 @@ def test_raster_and_tuberlin_pipeline_never_hang_on_fifos_or_dev_zero_links(sket
                     "--output", tmp_path / "tb-out", "-q"])
     assert pipeline.returncode == 0, pipeline.stderr
     manifest = json.loads((tmp_path / "tb-out" / "manifest.json").read_text())
-    assert manifest["records"] == {"read": 4, "written": 1, "filtered": 0, "rejected": 3}
+    assert manifest["records"] == {"read": 4, "written": 1, "filtered": 0, "rejected": 3,
+                                   "source_errors": 0, "duplicate_key_ids": 0}
     assert "dangling.png" in (tmp_path / "tb-out" / "quarantine.ndjson").read_text(errors="replace")
 
 
@@ -232,11 +234,14 @@ def test_an_unreadable_source_is_quarantined_and_the_run_goes_on(sketchprep):
         result = run(as_nobody + [binary, "preprocess", "--pipeline", config, "--input", readable,
                                   "--input", unreadable, "--output", os.path.join(work, "out"), "-q"])
         assert result.returncode == 0, result.stderr
-        assert "secret.ndjson:0: cannot read input: Permission denied" in result.stderr
+        assert "secret.ndjson:0: source error at byte 0: cannot read input: Permission denied" in result.stderr
         assert "Error Domain" not in result.stderr
         manifest = json.loads(open(os.path.join(work, "out", "manifest.json")).read())
-        assert manifest["records"] == {"read": 21, "written": 20, "filtered": 0, "rejected": 1}
-        assert open(os.path.join(work, "out", "quarantine.ndjson")).read() == unreadable + "\n"
+        assert manifest["records"] == {"read": 20, "written": 20, "filtered": 0, "rejected": 0,
+                                       "source_errors": 1, "duplicate_key_ids": 0}
+        [entry] = [json.loads(line) for line in open(os.path.join(work, "out", "quarantine.ndjson"))]
+        assert (entry["source_error"], entry["byte_offset"]) == (unreadable, 0)
+        assert entry["reason"].startswith("cannot read input: Permission denied")
         assert [s["path"] for s in manifest["sources"]] == [readable]
 
         alone = run(as_nobody + [binary, "simplify", unreadable, "-o", os.path.join(work, "s.ndjson"), "-q"])

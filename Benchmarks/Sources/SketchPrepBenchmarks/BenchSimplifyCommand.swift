@@ -87,7 +87,7 @@ struct BenchSimplifyCommand: ParsableCommand {
             var simplified = FlatStrokes()
             var count = 0
             try timestampFree.readFlat(onRecord: { _, strokes, _ in
-                simplifier.simplify(strokes, into: &simplified)
+                try simplifier.simplify(strokes, into: &simplified)
                 count += 1
             }, onRejected: { _ in count += 1 })
             return count
