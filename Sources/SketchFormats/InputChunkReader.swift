@@ -14,10 +14,13 @@ package struct RawLineBatch: Sendable {
         case line
         /// A line over the length limit (its first bytes are kept for the quarantine).
         case overlong
-        /// The input failed inside this line (the bytes are what was read of it).
+        /// The input failed inside this line (the bytes are what was read of it; a source error
+        /// entry follows).
         case failed(String)
-        /// The whole input could not be opened or read.
-        case unreadableSource(String)
+        /// A damaged or unreadable stretch of the input at a stored byte offset (a gzip member
+        /// with a bad CRC, a truncated tail, a read error, an input that cannot be opened): counted
+        /// apart from records.
+        case sourceError(byteOffset: Int, reason: String)
     }
 
     /// One line: its number within the chunk (1-based; blank lines are counted, not listed) and
@@ -48,13 +51,20 @@ package final class InputChunkReader {
     private let batchLines: Int
     private var lineNumber = 0
     private var openFailure: String?
+    private var reportedDamage = false
+    /// Whether the chunk starts at the beginning of its file (a byte order mark may open it).
+    private let startsFile: Bool
+    /// Stored offset of the chunk's first byte (source error offsets are file offsets).
+    private let rangeStart: Int
     private let maximumLineLength: Int
     private let path: String
 
-    /// Opens the chunk; an input that cannot be opened yields one `unreadableSource` entry.
+    /// Opens the chunk; an input that cannot be opened yields one `sourceError` entry.
     package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = 64 << 20, batchLines: Int = 1024) {
         self.chunk = chunk
         self.path = path
+        startsFile = (range?.lowerBound ?? 0) == 0
+        rangeStart = range?.lowerBound ?? 0
         self.batchLines = batchLines
         self.maximumLineLength = maximumLineLength
         do {
@@ -80,17 +90,26 @@ package final class InputChunkReader {
         var batch = RawLineBatch(chunk: chunk)
         if let reason = openFailure {
             openFailure = nil
-            // The quarantine receives the path, one line per unreadable input (as for PNG files).
-            batch.bytes = Array(path.utf8)
-            batch.entries.append(.init(lineInChunk: 0, kind: .unreadableSource(reason), range: 0..<batch.bytes.count))
+            batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: 0, reason: "cannot read input: \(reason)"), range: 0..<0))
             return batch
         }
-        guard splitter != nil else { return nil }
+        guard splitter != nil else {
+            // Damaged gzip members are reported once, after the records they still yielded.
+            guard !reportedDamage, let source, !source.damage.isEmpty else { return nil }
+            reportedDamage = true
+            for damage in source.damage {
+                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: damage.byteOffset, reason: damage.reason), range: 0..<0))
+            }
+            return batch
+        }
         while batch.entries.count < batchLines, let piece = splitter!.next() {
             lineNumber += 1
             let start = batch.bytes.count
             switch piece {
-            case .line(let bytes):
+            case .line(var bytes):
+                if lineNumber == 1 && startsFile && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+                    bytes = UnsafeBufferPointer(rebasing: bytes[3...])  // a UTF-8 byte order mark
+                }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 batch.bytes.append(contentsOf: bytes)
                 batch.entries.append(.init(lineInChunk: lineNumber, kind: .line, range: start..<batch.bytes.count))
@@ -98,14 +117,18 @@ package final class InputChunkReader {
                 batch.bytes.append(contentsOf: prefix)
                 batch.entries.append(.init(lineInChunk: lineNumber, kind: .overlong, range: start..<batch.bytes.count))
             case .failed(let reason, let partial):
-                batch.bytes.append(contentsOf: partial)
-                batch.entries.append(.init(lineInChunk: lineNumber, kind: .failed(reason), range: start..<batch.bytes.count))
+                if !partial.isEmpty {
+                    batch.bytes.append(contentsOf: partial)
+                    batch.entries.append(.init(lineInChunk: lineNumber, kind: .failed(reason), range: start..<batch.bytes.count))
+                }
+                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: rangeStart + (source?.consumedInputBytes ?? 0), reason: reason),
+                                           range: batch.bytes.count..<batch.bytes.count))
             }
         }
         if batch.entries.isEmpty {
             splitter?.deallocate()
             splitter = nil
-            return nil
+            return nextBatch()
         }
         return batch
     }

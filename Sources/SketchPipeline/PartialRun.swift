@@ -73,7 +73,8 @@ extension PipelineRunner {
                 return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
             },
             rejectedSources: map.rejectedSources,
-            records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected),
+            records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
+                                           sourceErrors: map.sourceErrors),
             words: map.words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
             runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent })
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
@@ -176,6 +177,7 @@ package enum PartialRun {
             map.read += partial.records.read
             map.filtered += partial.records.filtered
             map.rejected += partial.records.rejected
+            map.sourceErrors += partial.records.sourceErrors
             map.words.formUnion(partial.words)
             for read in partial.read {
                 map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
@@ -229,7 +231,7 @@ private final class QuarantineLines {
             guard let next = reader.nextBatch() else {
                 throw PipelineError("\(partialDirectory)/\(PipelineRunner.quarantineName) has fewer lines than its partial.json counts; re-run that partition")
             }
-            if case .unreadableSource = next.entries.first?.kind {
+            if case .sourceError = next.entries.first?.kind {
                 throw PipelineError("cannot read \(partialDirectory)/\(PipelineRunner.quarantineName); re-run that partition")
             }
             batch = next

@@ -12,6 +12,8 @@ package struct MapOutput {
     package var read = 0
     package var filtered = 0
     package var rejected = 0
+    /// Damaged or unreadable inputs (counted apart from records).
+    package var sourceErrors = 0
     package var words: Set<String> = []
     /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
     package var chunks: [Int: ChunkRecord] = [:]
@@ -42,6 +44,7 @@ private struct MappedBatch: Sendable {
         case example(SortedExample)
         case filtered
         case rejected(lineInChunk: Int, reason: String, bytes: [UInt8])
+        case sourceError(byteOffset: Int, reason: String)
     }
     var chunk: Int
     var outcomes: [Outcome] = []
@@ -89,10 +92,9 @@ extension PipelineRunner {
         var output = MapOutput()
         let quarantine = try QuarantineWriter(path: quarantinePath)
         for rejected in rejectedSources {
-            output.read += 1
-            output.rejected += 1
+            output.sourceErrors += 1
             output.rejectedSources += 1
-            try quarantine.add(rejected)
+            try quarantine.add(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason))
         }
         let totalBytes = selected.reduce(0) { $0 + (chunks[$1].bytes ?? 0) }
         let progress = ProgressReporter(unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
@@ -102,11 +104,12 @@ extension PipelineRunner {
         let transform = batchTransform()
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
+        var unopened: Set<Int> = []
         let mapStart = StageClock.now()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
             for outcome in batch.outcomes {
-                output.read += 1
+                if case .sourceError = outcome {} else { output.read += 1 }
                 switch outcome {
                 case .example(let example):
                     output.words.insert(example.word)
@@ -123,6 +126,11 @@ extension PipelineRunner {
                     }
                     let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
                     try quarantine.add(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
+                case let .sourceError(byteOffset, reason):
+                    output.sourceErrors += 1
+                    quarantined[batch.chunk, default: 0] += 1
+                    if byteOffset == 0 && reason.hasPrefix("cannot read input") { unopened.insert(batch.chunk) }
+                    try quarantine.add(.sourceError(chunks[batch.chunk].path, byteOffset: byteOffset, reason: reason))
                 }
             }
             progress.advance(by: batch.outcomes.count)
@@ -131,6 +139,10 @@ extension PipelineRunner {
         clock.addWall("map", StageClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
+        if !selected.isEmpty && unopened.count == selected.count {
+            throw InputError("none of the \(selected.count) inputs could be read"
+                + " (each is reported above with its reason); check the paths and their permissions")
+        }
         let spillStart = StageClock.now()
         if spillEverything {
             output.runs = try runs.finish()
@@ -180,7 +192,15 @@ extension PipelineRunner {
                         mapped.outcomes.append(.filtered)
                         continue
                     }
-                    let drawing = format.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+                    let drawing: Drawing
+                    do throws(DrawingLimitError) {
+                        drawing = try format.prepare(record.drawing, with: &simplifier)
+                    } catch {
+                        // The record parsed but is over a bound of its processing (e.g. resampling).
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
+                                                         bytes: Array(batch.bytes[entry.range])))
+                        continue
+                    }
                     mapped.seconds.simplify += StageClock.lap(&t)
                     let payload = encode(drawing)
                     mapped.seconds.encode += StageClock.lap(&t)
@@ -193,8 +213,8 @@ extension PipelineRunner {
                                                      bytes: Array(batch.bytes[entry.range])))
                 case .failed(let reason):
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(batch.bytes[entry.range])))
-                case .unreadableSource(let reason):
-                    mapped.outcomes.append(.rejected(lineInChunk: 0, reason: "cannot read input: \(reason)", bytes: Array(batch.bytes[entry.range])))
+                case let .sourceError(byteOffset, reason):
+                    mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
                 }
             }
             return mapped

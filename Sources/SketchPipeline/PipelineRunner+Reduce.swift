@@ -23,7 +23,12 @@ extension PipelineRunner {
         var keptPerClass: [String: Int] = [:]
         var written = 0
         var quotaFiltered = 0
+        var duplicateKeyIDs = 0
+        var previousKey: String?
         while let example = try merge.next() {
+            // Repeated key_ids are adjacent in dataset order (same hash, same key).
+            if example.keyID == previousKey { duplicateKeyIDs += 1 }
+            previousKey = example.keyID
             if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
                 quotaFiltered += 1
                 continue
@@ -45,7 +50,8 @@ extension PipelineRunner {
             counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
         }
         let records = Manifest.RecordCounts(read: map.read, written: written,
-                                            filtered: map.filtered + quotaFiltered, rejected: map.rejected)
+                                            filtered: map.filtered + quotaFiltered, rejected: map.rejected,
+                                            sourceErrors: map.sourceErrors, duplicateKeyIDs: duplicateKeyIDs)
         guard records.reconciles else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
