@@ -8,6 +8,6 @@ public enum PipelineValidation {
     ///   - file: the name used in error messages.
     /// - Throws: `PipelineError` naming the file, line and key of the first problem.
     public static func validate(yaml: String, file: String) throws {
-        _ = try PipelineConfig.parse(yaml: yaml, file: file)
+        _ = try PipelineConfig.parse(text: yaml, file: file)
     }
 }
