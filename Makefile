@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale fuzz fuzz-smoke
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -72,3 +72,13 @@ SCALE_BYTES ?= 4e9
 bench-scale: build
 	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --bytes $(SCALE_BYTES) \
 	  --work out/scale --doc docs/scale.md
+
+## fuzz: build the libFuzzer harnesses (Fuzz/ package, fuzzer + address sanitizer) and run each for
+## FUZZ_SECONDS; fails on any crash, sanitizer report, leak, timeout or out-of-memory (docs/fuzzing.md)
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh
+
+## fuzz-smoke: the same harnesses for a few seconds each (the CI run)
+fuzz-smoke: setup
+	FUZZ_SECONDS=5 Fuzz/Scripts/run.sh

@@ -17,9 +17,22 @@ ALL=(FuzzNDJSONLine FuzzGzipReader FuzzPNGImport FuzzPipelineYAML)
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ALL[@]}")
 
-echo "fuzz: building ${HARNESSES[*]} (release, fuzzer + address sanitizer)"
-$SWIFT build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address || exit 1
-BIN=$($SWIFT build -c release --package-path Fuzz -Xswiftc -sanitize=fuzzer,address --show-bin-path) || exit 1
+# SwiftPM names a path dependency after its directory (symbolic links resolved): in a checkout
+# directory called `fuzz` the root package would share the identity `fuzz` with this package and
+# the build fails ("product not found"). Such a checkout is mirrored (manifests and sources, mtimes
+# kept so builds stay incremental) into .build/fuzz-checkout/sketchprep and built there.
+PACKAGE=Fuzz
+if [ "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" = fuzz ]; then
+    mirror=.build/fuzz-checkout/sketchprep
+    mkdir -p "$mirror"
+    rm -rf "$mirror/Sources" "$mirror/Fuzz/Sources"
+    tar -c Package.swift Package.resolved Sources Fuzz/Package.swift Fuzz/Sources 2>/dev/null | tar -x -C "$mirror" || exit 1
+    PACKAGE="$mirror/Fuzz"
+fi
+BUILD=(build -c release --package-path "$PACKAGE" --scratch-path Fuzz/.build -Xswiftc -sanitize=fuzzer,address)
+echo "fuzz: building (release, fuzzer + address sanitizer)"
+$SWIFT "${BUILD[@]}" || exit 1
+BIN=$($SWIFT "${BUILD[@]}" --show-bin-path) || exit 1
 
 # libFuzzer prints its own report; Swift's backtracer would only delay it.
 export SWIFT_BACKTRACE=enable=no
