@@ -30,7 +30,7 @@ import Testing
             var simplifier = Simplifier(options: .google)
             guard let simplified = try? simplifier.simplify(record.drawing) else { continue }
             let tensor = StrokeTensorEncoder.encode(simplified, options: .book)
-            #expect(tensor.values.allSatisfy(\.isFinite), "\(seed.lastPathComponent)")
+            #expect(tensor.values.allSatisfy { $0.isFinite }, "\(seed.lastPathComponent)")
             #expect(simplified.strokes.allSatisfy { $0.x.allSatisfy { (0...255).contains($0) } }, "\(seed.lastPathComponent)")
         }
         // The SampleData seeds parse; the extreme ones (±1e308, 1e400, NaN, …) are rejected where parsed.
@@ -40,8 +40,9 @@ import Testing
     @Test func theExtremeNumberSeedsAreRejectedAsOutOfRangeOrNonNumeric() throws {
         for name in ["extreme-00", "extreme-01", "extreme-07", "extreme-09", "extent-inf", "extent-7e305"] {
             let seed = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/FuzzNDJSONLine/\(name)")
+            let bytes = [UInt8](try Data(contentsOf: seed))
             var parser = QuickDrawLineParser()
-            #expect(throws: LineParseError.self, "\(name)") { try parser.parse([UInt8](try Data(contentsOf: seed))) }
+            #expect(throws: LineParseError.self, "\(name)") { try parser.parse(bytes) }
         }
     }
 
