@@ -54,7 +54,11 @@ for harness in "${HARNESSES[@]}"; do
         "$work/corpus" "$seeds" >"$work/log.txt" 2>&1
     status=$?
     grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)" "$work/log.txt" | sed "s/^/fuzz: $harness /"
-    if [ $status -ne 0 ]; then
+    units=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log.txt")
+    if [ $status -eq 0 ] && [ "${units:-0}" -eq 0 ]; then
+        echo "fuzz: $harness ran no input (is libFuzzer's main linked? see $work/log.txt)" >&2
+        failed+=("$harness")
+    elif [ $status -ne 0 ]; then
         echo "fuzz: $harness FAILED (exit $status); log $work/log.txt; reproducer:" >&2
         ls "$work" | grep -E '^(crash|leak|timeout|oom|slow-unit)-' | sed "s|^|  $work/|" >&2
         grep -E "ERROR: |==ERROR|Fatal error|deadly signal|out-of-memory|timeout" "$work/log.txt" | head -5 >&2
