@@ -26,7 +26,9 @@ if [ "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" = fuzz ]; then
     mirror=.build/fuzz-checkout/sketchprep
     mkdir -p "$mirror"
     rm -rf "$mirror/Sources" "$mirror/Fuzz/Sources"
-    tar -c Package.swift Package.resolved Sources Fuzz/Package.swift Fuzz/Sources 2>/dev/null | tar -x -C "$mirror" || exit 1
+    files=(Package.swift Sources Fuzz/Package.swift Fuzz/Sources)
+    [ -f Package.resolved ] && files+=(Package.resolved)
+    tar -c "${files[@]}" | tar -x -C "$mirror" || exit 1
     PACKAGE="$mirror/Fuzz"
 fi
 BUILD=(build -c release --package-path "$PACKAGE" --scratch-path Fuzz/.build -Xswiftc -sanitize=fuzzer,address)
