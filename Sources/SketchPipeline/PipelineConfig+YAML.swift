@@ -41,14 +41,19 @@ extension PipelineConfig {
                                   allowed: ["name", "source", "simplify", "filters", "encode", "split", "output"])
         let defaultName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let name = try top.string("name") ?? defaultName
-        let config = PipelineConfig(
+        let split = try parseSplit(top)
+        var config = PipelineConfig(
             name: name,
             source: try parseSource(top),
             simplification: try parseSimplify(top),
             filters: try parseFilters(top),
             encode: try parseEncode(top),
-            split: try parseSplit(top),
+            split: split.shares,
             output: try parseOutput(top, name: name))
+        config.splitCounts = split.counts
+        if config.output.layout == .tutorial, config.output.format != .tfrecord {
+            throw top.error("output.layout", top.value("output"), "the tutorial layout names TFRecord files; set output.format: tfrecord")
+        }
         try config.validateRasterCombination(top)
         if case let .strokes(options) = config.encode, options.length == nil, config.output.format == .npy {
             throw top.error("encode.length", top.value("encode"),
@@ -116,24 +121,34 @@ extension PipelineConfig {
         }
     }
 
-    private static func parseSplit(_ top: YAMLSection) throws -> DatasetSplit {
-        guard let section = try top.section("split", allowed: ["train", "val", "test"]) else { return .standard }
+    /// `split:` — the shares (the one split rule) and the optional per-class `counts:` per split.
+    private static func parseSplit(_ top: YAMLSection) throws -> (shares: DatasetSplit, counts: [SplitName: Int]) {
+        guard let section = try top.section("split", allowed: ["train", "val", "test", "counts"]) else { return (.standard, [:]) }
         let train = try section.double("train", in: 0...100) ?? 80
         let val = try section.double("val", in: 0...100) ?? 10
         let test = try section.double("test", in: 0...100) ?? 10
+        let shares: DatasetSplit
         do {
-            return try DatasetSplit(train: train, val: val, test: test)
+            shares = try DatasetSplit(train: train, val: val, test: test)
         } catch {
             throw section.error("", nil, "\(error)")
         }
+        var counts: [SplitName: Int] = [:]
+        if let countSection = try section.section("counts", allowed: SplitName.allCases.map(\.rawValue)) {
+            for split in SplitName.allCases {
+                counts[split] = try countSection.int(split.rawValue, in: 0...Int(Int32.max))
+            }
+        }
+        return (shares, counts)
     }
 
     private static func parseOutput(_ top: YAMLSection, name: String) throws -> OutputStage {
-        let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed"])
+        let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed", "layout"])
         return OutputStage(
             format: try section?.choice("format", of: ShardFormat.self) ?? .npy,
             directory: try section?.string("directory") ?? "out/\(name)",
             examplesPerShard: try section?.int("examples_per_shard", in: 1...100_000_000) ?? 10_000,
-            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42))
+            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42),
+            layout: try section?.choice("layout", of: ShardNaming.self) ?? .standard)
     }
 }

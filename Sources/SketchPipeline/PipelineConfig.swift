@@ -12,6 +12,9 @@ package struct PipelineConfig {
     package var filters: FilterStage
     package var encode: EncodeStage
     package var split: DatasetSplit
+    /// `split.counts`: at most this many examples per class in each split, by hash rank
+    /// (``ClassQuotas``); absent split: no cap.
+    package var splitCounts: [SplitName: Int] = [:]
     package var output: OutputStage
 }
 
@@ -39,7 +42,8 @@ package struct FilterStage {
     package var countries: [String]
     /// Keep only these words, which also fixes the class order (empty: every word, sorted).
     package var categories: [String]
-    /// Keep at most this many drawings per class, the first ones in input order (nil: all).
+    /// Keep at most this many drawings per class, the first ones in dataset order (hash rank,
+    /// ``ClassQuotas``; nil: all).
     package var maxPerClass: Int?
 }
 
@@ -63,6 +67,8 @@ package struct OutputStage {
     package var directory: String
     package var examplesPerShard: Int
     package var seed: UInt64
+    /// `output.layout`: shard file names (`tutorial`: the TF tutorial's, TFRecord only).
+    package var layout = ShardNaming.standard
 }
 
 extension PipelineConfig {
@@ -99,11 +105,16 @@ extension PipelineConfig {
                 "max_per_class": filters.maxPerClass.map { .number(Double($0)) } ?? .null,
             ]),
             "encode": encodeJSON,
-            "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]),
+            "split": .object([
+                "train": .number(split.train), "val": .number(split.val), "test": .number(split.test),
+                "counts": splitCounts.isEmpty ? .null
+                    : .object(Dictionary(uniqueKeysWithValues: splitCounts.map { ($0.rawValue, JSONValue.number(Double($1))) })),
+            ]),
             "output": .object([
                 "format": .string(output.format.rawValue),
                 "examples_per_shard": .number(Double(output.examplesPerShard)),
                 "seed": .number(Double(output.seed)),
+                "layout": .string(output.layout.rawValue),
             ]),
         ])
     }

@@ -3,9 +3,11 @@ import SketchFormats
 import SketchDataset
 
 extension PipelineRunner {
-    /// The reduce side: merges the sorted runs into dataset order, applies `max_per_class` by
-    /// hash rank (the first N of each class in that order are kept, the rest are counted as
-    /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt`.
+    /// The reduce side: merges the sorted runs into dataset order, assigns each example its split
+    /// (``DatasetSplit``), applies `max_per_class` and `split.counts` by hash rank
+    /// (``ClassQuotas``: the first N of each class in that order are kept, the rest are counted as
+    /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt` (plus the
+    /// layout's own class file, ``ShardNaming/classesFileName``).
     package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
                               pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
         let start = StageClock.now()
@@ -18,9 +20,10 @@ extension PipelineRunner {
         var sharding = ShardingOptions(format: config.output.format, examplesPerShard: config.output.examplesPerShard,
                                        seed: config.output.seed, split: config.split)
         if case .raster = config.encode { sharding.storesImagesAsPNG = true }
+        sharding.naming = config.output.layout
         let writer = ShardedDatasetWriter(directory: directory, options: sharding)
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
-        var keptPerClass: [String: Int] = [:]
+        var quotas = ClassQuotas(maxPerClass: config.filters.maxPerClass, perSplit: config.splitCounts)
         var written = 0
         var quotaFiltered = 0
         var duplicateKeyIDs = 0
@@ -29,15 +32,15 @@ extension PipelineRunner {
             // Repeated key_ids are adjacent in dataset order (same hash, same key).
             if example.keyID == previousKey { duplicateKeyIDs += 1 }
             previousKey = example.keyID
-            if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
+            let split = example.split ?? sharding.split.split(forKeyID: example.keyID)
+            guard quotas.admit(word: example.word, split: split) else {
                 quotaFiltered += 1
                 continue
             }
-            keptPerClass[example.word, default: 0] += 1
             guard let label = labelOf[example.word] else {
                 throw PipelineError("internal: class \(example.word) of \(example.keyID) is not in the class list")
             }
-            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: example.split)
+            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: split)
             written += 1
         }
         let result = try writer.finish()
@@ -61,7 +64,11 @@ extension PipelineRunner {
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: result.files, records: records, quarantine: Self.quarantineName,
             libraries: Self.libraryVersions)
-        try writeAtomically(classes.map { $0 + "\n" }.joined(), to: "\(directory)/\(Self.classesName)")
+        let classList = classes.map { $0 + "\n" }.joined()
+        try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
+        if let layoutClasses = sharding.naming.classesFileName {
+            try writeAtomically(classList, to: "\(directory)/\(layoutClasses)")
+        }
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
         clock.addWall("merge_write", StageClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
