@@ -47,6 +47,9 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "Where sorted runs are spilled (default: the output directory's parent).")
     var temporaryDirectory: String?
 
+    @Option(name: .long, help: ArgumentHelp("Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.", valueName: "dir"))
+    var root: String?
+
     @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
     var force = false
 
@@ -75,6 +78,7 @@ struct PreprocessCommand: ParsableCommand {
         runner.jobs = jobs.resolved
         runner.partition = try partition.map(Partition.init(parsing:))
         runner.temporaryDirectory = temporaryDirectory
+        runner.recordedPaths = RecordedPaths(root: root)
         let outcome = try runner.run()
         print(Self.summary(outcome))
         let records = outcome.manifest.records
