@@ -51,3 +51,25 @@ def test_merge_names_missing_and_duplicate_partitions(sketchprep, tmp_path):
     bad = subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW), "-o", str(tmp_path / "x"), "--partition", "3/3"],
                          capture_output=True, text=True)
     assert bad.returncode == 64 and "0 ≤ i < n" in bad.stderr
+
+
+def test_root_makes_runs_under_other_mount_points_write_the_same_bytes(sketchprep, tmp_path):
+    import json
+    import shutil
+    for mount in ("a", "b"):
+        shutil.copytree(RAW, tmp_path / mount / "raw")
+    single = tmp_path / "single"
+    subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(tmp_path / "a" / "raw"),
+                    "--root", str(tmp_path / "a"), "-o", str(single), "--quiet"], check=True, capture_output=True)
+    assert {s["path"] for s in json.loads((single / "manifest.json").read_text())["sources"]} \
+        == {f"raw/{p.name}" for p in RAW.glob("*.ndjson")}
+    parts = [tmp_path / f"part-{i}" for i in range(3)]
+    for i, part in enumerate(parts):
+        subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(tmp_path / "b" / "raw"),
+                        "--root", str(tmp_path / "b"), "--partition", f"{i}/3", "-o", str(part), "--quiet"],
+                       check=True, capture_output=True)
+    subprocess.run([sketchprep, "merge", *map(str, parts), "-o", str(tmp_path / "merged"), "--quiet"], check=True, capture_output=True)
+    assert same_dataset(single, tmp_path / "merged")
+    outside = subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW),
+                              "--root", str(tmp_path / "a"), "-o", str(tmp_path / "x")], capture_output=True, text=True)
+    assert outside.returncode == 1 and "is not under --root" in outside.stderr
