@@ -89,6 +89,6 @@ done
 [ "$state" = COMPLETED ] || fail "merge job $merge_job did not complete in 300 s (state ${state:-unknown})"
 for log in "$repo"/sketchprep-*.out; do [ -e "$log" ] && mv "$log" "$tmp/log/"; done
 
-"$bin" preprocess --pipeline "$pipeline" --input "$input" --output "$tmp/single" --quiet
+"$bin" preprocess --pipeline "$pipeline" --input "$input" --output "$tmp/single" --quiet >/dev/null
 diff -r -x timings.json "$tmp/single" "$tmp/merged" >/dev/null || fail "merged output differs from the single-process run: $(diff -rq -x timings.json "$tmp/single" "$tmp/merged" | head -5)"
 echo "test-cluster: $partitions Slurm array tasks + merge job == single-process run, byte for byte ($(ls "$tmp/merged" | wc -l) files)"

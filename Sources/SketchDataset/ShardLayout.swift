@@ -8,76 +8,6 @@ public enum ShardFormat: String, Sendable, Codable, CaseIterable {
     case tfrecord
 }
 
-/// How shard files are named. Every name a dataset's shard files can have is decided here.
-public enum ShardNaming: String, Sendable, Codable, CaseIterable {
-    /// `{split}-{i:05d}-of-{n:05d}{suffix}`: `train-00000-of-00003.x.npy`, `val-00001-of-00002.tfrecord`.
-    case standard
-    /// The TensorFlow Quick, Draw! tutorial's `create_dataset.py` names, TFRecord only:
-    /// `training.tfrecord-{i:05d}-of-{n:05d}` (train), `eval.tfrecord-…` (val), `test.tfrecord-…`,
-    /// and the class file `training.tfrecord.classes` (one word per line, index order).
-    case tutorial
-
-    /// The name of shard `index` of `count` in `split`, for the file kind `suffix` (`.x.npy`,
-    /// `.y.npy`, `.keys.txt`, `.tfrecord`).
-    public func fileName(split: SplitName, index: Int, count: Int, suffix: String) -> String {
-        switch self {
-        case .standard:
-            return ShardingOptions.shardStem(split: split, index: index, count: count) + suffix
-        case .tutorial:
-            return "\(Self.tutorialBase(split))\(suffix)-\(Self.zeroPadded(index))-of-\(Self.zeroPadded(count))"
-        }
-    }
-
-    /// The extra class file the layout asks for beside `classes.txt` (nil: none).
-    public var classesFileName: String? {
-        switch self {
-        case .standard: return nil
-        case .tutorial: return "training.tfrecord.classes"
-        }
-    }
-
-    /// Whether `name` is a shard file of any naming (so a run can remove the stale ones).
-    package static func isShardFileName(_ name: String) -> Bool {
-        isStandardShardFileName(name) || isTutorialShardFileName(name)
-    }
-
-    private static let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
-
-    private static func tutorialBase(_ split: SplitName) -> String {
-        switch split {
-        case .train: return "training"
-        case .val: return "eval"
-        case .test: return "test"
-        }
-    }
-
-    private static func isStandardShardFileName(_ name: String) -> Bool {
-        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
-        let stem = name.dropLast(suffix.count)
-        guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }
-        return isIndexOfCount(stem[stem.index(after: dash)...])
-    }
-
-    private static func isTutorialShardFileName(_ name: String) -> Bool {
-        SplitName.allCases.contains { split in
-            let prefix = tutorialBase(split) + ".tfrecord-"
-            return name.hasPrefix(prefix) && isIndexOfCount(name.dropFirst(prefix.count))
-        }
-    }
-
-    /// `NNNNN-of-NNNNN`.
-    private static func isIndexOfCount(_ text: Substring) -> Bool {
-        let numbers = text.split(separator: "-", omittingEmptySubsequences: false)
-        return numbers.count == 3 && numbers[1] == "of"
-            && [numbers[0], numbers[2]].allSatisfy { $0.count == 5 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
-    }
-
-    fileprivate static func zeroPadded(_ n: Int) -> String {
-        let digits = String(n)
-        return String(repeating: "0", count: max(5 - digits.count, 0)) + digits
-    }
-}
-
 /// Feature names inside each TFRecord `Example`. The defaults are the TensorFlow Quick, Draw!
 /// tutorial's (`ink` float list, `shape` int64 list, `class_index` int64).
 public struct TFRecordFeatureNames: Sendable, Equatable, Codable {
@@ -111,7 +41,7 @@ public struct ShardingOptions: Sendable, Equatable {
     /// TFRecord output of 2-D uint8 payloads (gray rasters) as PNG images with the TF image
     /// feature names instead (see `TFExample.pngImage`).
     public var storesImagesAsPNG = false
-    /// How the shard files are named.
+    /// How shard files are named.
     public var naming = ShardNaming.standard
 
     /// Creates options; `examplesPerShard` must be at least 1.
@@ -124,9 +54,53 @@ public struct ShardingOptions: Sendable, Equatable {
         self.split = split
         self.tfrecordFeatures = tfrecordFeatures
     }
+}
 
-    /// `{split}-{index:05d}-of-{count:05d}`, the stem every file of a shard shares.
-    public static func shardStem(split: SplitName, index: Int, count: Int) -> String {
-        "\(split.rawValue)-\(ShardNaming.zeroPadded(index))-of-\(ShardNaming.zeroPadded(count))"
+/// How shard files are named: the one place that spells the naming rule.
+public enum ShardNaming: String, Sendable, Codable, CaseIterable {
+    /// `{split}-{i:05d}-of-{n:05d}` + `.x.npy` / `.y.npy` / `.keys.txt` / `.tfrecord`.
+    case standard
+    /// The TensorFlow Quick, Draw! tutorial's `create_dataset.py` layout (TFRecord only):
+    /// `training.tfrecord-{i:05d}-of-{n:05d}` (train), `eval.tfrecord-…` (val), `test.tfrecord-…`,
+    /// and the class file `training.tfrecord.classes`.
+    case tensorflowTutorial = "tensorflow-tutorial"
+
+    /// The name of shard `index` of `count` of `split`, for the file with `suffix` (`.x.npy`, …).
+    public func fileName(split: SplitName, index: Int, count: Int, suffix: String) -> String {
+        let numbers = "\(Self.zeroPadded(index))-of-\(Self.zeroPadded(count))"
+        switch self {
+        case .standard: return "\(split.rawValue)-\(numbers)\(suffix)"
+        case .tensorflowTutorial: return "\(Self.tutorialPrefix[split]!)-\(numbers)"
+        }
+    }
+
+    /// The tutorial's class file (one word per line, label order), next to the shards.
+    public static let tutorialClassesFile = "training.tfrecord.classes"
+
+    private static let tutorialPrefix: [SplitName: String] = [.train: "training.tfrecord", .val: "eval.tfrecord", .test: "test.tfrecord"]
+
+    /// Whether `name` is a shard file of either naming.
+    public static func isShardFileName(_ name: String) -> Bool {
+        for (split, prefix) in tutorialPrefix where name.hasPrefix(prefix + "-") {
+            _ = split
+            return isNumbering(name.dropFirst(prefix.count + 1))
+        }
+        let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
+        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        let stem = name.dropLast(suffix.count)
+        guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }
+        return isNumbering(stem[stem.index(after: dash)...])
+    }
+
+    /// `NNNNN-of-NNNNN`.
+    private static func isNumbering(_ text: Substring) -> Bool {
+        let numbers = text.split(separator: "-", omittingEmptySubsequences: false)
+        return numbers.count == 3 && numbers[1] == "of"
+            && [numbers[0], numbers[2]].allSatisfy { $0.count == 5 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    private static func zeroPadded(_ n: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(5 - digits.count, 0)) + digits
     }
 }

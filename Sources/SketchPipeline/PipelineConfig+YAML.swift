@@ -41,18 +41,17 @@ extension PipelineConfig {
                                   allowed: ["name", "source", "simplify", "filters", "encode", "split", "output"])
         let defaultName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let name = try top.string("name") ?? defaultName
-        let split = try parseSplit(top)
-        var config = PipelineConfig(
+        let config = PipelineConfig(
             name: name,
             source: try parseSource(top),
             simplification: try parseSimplify(top),
             filters: try parseFilters(top),
             encode: try parseEncode(top),
-            split: split.shares,
+            split: try parseSplit(top),
+            splitCounts: try parseSplitCounts(top),
             output: try parseOutput(top, name: name))
-        config.splitCounts = split.counts
-        if config.output.layout == .tutorial, config.output.format != .tfrecord {
-            throw top.error("output.layout", top.value("output"), "the tutorial layout names TFRecord files; set output.format: tfrecord")
+        if config.output.layout == .tensorflowTutorial && config.output.format != .tfrecord {
+            throw top.error("output.layout", top.value("output"), "the tensorflow-tutorial layout names TFRecord files; set output.format: tfrecord")
         }
         try config.validateRasterCombination(top)
         if case let .strokes(options) = config.encode, options.length == nil, config.output.format == .npy {
@@ -121,25 +120,27 @@ extension PipelineConfig {
         }
     }
 
-    /// `split:` — the shares (the one split rule) and the optional per-class `counts:` per split.
-    private static func parseSplit(_ top: YAMLSection) throws -> (shares: DatasetSplit, counts: [SplitName: Int]) {
-        guard let section = try top.section("split", allowed: ["train", "val", "test", "counts"]) else { return (.standard, [:]) }
+    private static func parseSplit(_ top: YAMLSection) throws -> DatasetSplit {
+        guard let section = try top.section("split", allowed: ["train", "val", "test", "counts"]) else { return .standard }
         let train = try section.double("train", in: 0...100) ?? 80
         let val = try section.double("val", in: 0...100) ?? 10
         let test = try section.double("test", in: 0...100) ?? 10
-        let shares: DatasetSplit
         do {
-            shares = try DatasetSplit(train: train, val: val, test: test)
+            return try DatasetSplit(train: train, val: val, test: test)
         } catch {
             throw section.error("", nil, "\(error)")
         }
+    }
+
+    /// `split.counts: {train: N, val: N, test: N}` (each optional).
+    private static func parseSplitCounts(_ top: YAMLSection) throws -> [SplitName: Int] {
+        guard let split = try top.section("split", allowed: ["train", "val", "test", "counts"]),
+              let section = try split.section("counts", allowed: ["train", "val", "test"]) else { return [:] }
         var counts: [SplitName: Int] = [:]
-        if let countSection = try section.section("counts", allowed: SplitName.allCases.map(\.rawValue)) {
-            for split in SplitName.allCases {
-                counts[split] = try countSection.int(split.rawValue, in: 0...Int(Int32.max))
-            }
+        for name in SplitName.allCases {
+            if let count = try section.int(name.rawValue, in: 0...1_000_000_000) { counts[name] = count }
         }
-        return (shares, counts)
+        return counts
     }
 
     private static func parseOutput(_ top: YAMLSection, name: String) throws -> OutputStage {

@@ -12,8 +12,8 @@ package struct PipelineConfig {
     package var filters: FilterStage
     package var encode: EncodeStage
     package var split: DatasetSplit
-    /// `split.counts`: at most this many examples per class in each split, by hash rank
-    /// (``ClassQuotas``); absent split: no cap.
+    /// `split.counts`: at most this many examples of each class in each split, the first ones in
+    /// dataset order (hash rank); a split without a count is not capped.
     package var splitCounts: [SplitName: Int] = [:]
     package var output: OutputStage
 }
@@ -42,8 +42,7 @@ package struct FilterStage {
     package var countries: [String]
     /// Keep only these words, which also fixes the class order (empty: every word, sorted).
     package var categories: [String]
-    /// Keep at most this many drawings per class, the first ones in dataset order (hash rank,
-    /// ``ClassQuotas``; nil: all).
+    /// Keep at most this many drawings per class, the first ones in input order (nil: all).
     package var maxPerClass: Int?
 }
 
@@ -67,7 +66,7 @@ package struct OutputStage {
     package var directory: String
     package var examplesPerShard: Int
     package var seed: UInt64
-    /// `output.layout`: shard file names (`tutorial`: the TF tutorial's, TFRecord only).
+    /// `output.layout`: shard file names (docs/pipelines.md).
     package var layout = ShardNaming.standard
 }
 
@@ -105,17 +104,15 @@ extension PipelineConfig {
                 "max_per_class": filters.maxPerClass.map { .number(Double($0)) } ?? .null,
             ]),
             "encode": encodeJSON,
-            "split": .object([
-                "train": .number(split.train), "val": .number(split.val), "test": .number(split.test),
-                "counts": splitCounts.isEmpty ? .null
-                    : .object(Dictionary(uniqueKeysWithValues: splitCounts.map { ($0.rawValue, JSONValue.number(Double($1))) })),
-            ]),
+            "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]
+                .merging(splitCounts.isEmpty ? [:] : ["counts": .object(Dictionary(uniqueKeysWithValues: splitCounts.map {
+                    ($0.key.rawValue, JSONValue.number(Double($0.value)))
+                }))]) { a, _ in a }),
             "output": .object([
                 "format": .string(output.format.rawValue),
                 "examples_per_shard": .number(Double(output.examplesPerShard)),
                 "seed": .number(Double(output.seed)),
-                "layout": .string(output.layout.rawValue),
-            ]),
+            ].merging(output.layout == .standard ? [:] : ["layout": .string(output.layout.rawValue)]) { a, _ in a }),
         ])
     }
 }

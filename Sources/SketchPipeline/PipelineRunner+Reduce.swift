@@ -3,11 +3,9 @@ import SketchFormats
 import SketchDataset
 
 extension PipelineRunner {
-    /// The reduce side: merges the sorted runs into dataset order, assigns each example its split
-    /// (``DatasetSplit``), applies `max_per_class` and `split.counts` by hash rank
-    /// (``ClassQuotas``: the first N of each class in that order are kept, the rest are counted as
-    /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt` (plus the
-    /// layout's own class file, ``ShardNaming/classesFileName``).
+    /// The reduce side: merges the sorted runs into dataset order, applies `max_per_class` by
+    /// hash rank (the first N of each class in that order are kept, the rest are counted as
+    /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt`.
     package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
                               pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
         let start = StageClock.now()
@@ -23,7 +21,8 @@ extension PipelineRunner {
         sharding.naming = config.output.layout
         let writer = ShardedDatasetWriter(directory: directory, options: sharding)
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
-        var quotas = ClassQuotas(maxPerClass: config.filters.maxPerClass, perSplit: config.splitCounts)
+        var keptPerClass: [String: Int] = [:]
+        var keptPerSplit: [SplitName: [String: Int]] = [:]
         var written = 0
         var quotaFiltered = 0
         var duplicateKeyIDs = 0
@@ -32,11 +31,17 @@ extension PipelineRunner {
             // Repeated key_ids are adjacent in dataset order (same hash, same key).
             if example.keyID == previousKey { duplicateKeyIDs += 1 }
             previousKey = example.keyID
-            let split = example.split ?? sharding.split.split(forKeyID: example.keyID)
-            guard quotas.admit(word: example.word, split: split) else {
+            if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
                 quotaFiltered += 1
                 continue
             }
+            let split = example.split ?? config.split.split(forKeyID: example.keyID)
+            if let cap = config.splitCounts[split], keptPerSplit[split, default: [:]][example.word, default: 0] >= cap {
+                quotaFiltered += 1
+                continue
+            }
+            keptPerSplit[split, default: [:]][example.word, default: 0] += 1
+            keptPerClass[example.word, default: 0] += 1
             guard let label = labelOf[example.word] else {
                 throw PipelineError("internal: class \(example.word) of \(example.keyID) is not in the class list")
             }
@@ -66,8 +71,8 @@ extension PipelineRunner {
             libraries: Self.libraryVersions)
         let classList = classes.map { $0 + "\n" }.joined()
         try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
-        if let layoutClasses = sharding.naming.classesFileName {
-            try writeAtomically(classList, to: "\(directory)/\(layoutClasses)")
+        if config.output.layout == .tensorflowTutorial {
+            try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
         clock.addWall("merge_write", StageClock.now() - start)

@@ -81,36 +81,13 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func shardFileNamesFollowTheContract() {
-    #expect(ShardingOptions.shardStem(split: .train, index: 3, count: 12) == "train-00003-of-00012")
+    #expect(ShardNaming.standard.fileName(split: .train, index: 3, count: 12, suffix: ".x.npy") == "train-00003-of-00012.x.npy")
+    #expect(ShardNaming.tensorflowTutorial.fileName(split: .train, index: 3, count: 10, suffix: ".tfrecord") == "training.tfrecord-00003-of-00010")
+    #expect(ShardNaming.tensorflowTutorial.fileName(split: .val, index: 0, count: 10, suffix: ".tfrecord") == "eval.tfrecord-00000-of-00010")
+    #expect(ShardNaming.isShardFileName("eval.tfrecord-00000-of-00010"))
+    #expect(!ShardNaming.isShardFileName("training.tfrecord.classes"))
     #expect(ShardNaming.isShardFileName("val-00000-of-00001.tfrecord"))
     #expect(ShardNaming.isShardFileName("test-00001-of-00002.keys.txt"))
     #expect(!ShardNaming.isShardFileName("manifest.json"))
     #expect(!ShardNaming.isShardFileName("train-1-of-2.x.npy"))
-}
-
-@Test func tutorialNamingIsTheTensorFlowTutorialsFileNames() {
-    let naming = ShardNaming.tutorial
-    #expect(naming.fileName(split: .train, index: 0, count: 10, suffix: ".tfrecord") == "training.tfrecord-00000-of-00010")
-    #expect(naming.fileName(split: .val, index: 9, count: 10, suffix: ".tfrecord") == "eval.tfrecord-00009-of-00010")
-    #expect(naming.classesFileName == "training.tfrecord.classes")
-    #expect(ShardNaming.standard.classesFileName == nil)
-    #expect(ShardNaming.isShardFileName("training.tfrecord-00003-of-00010"))
-    #expect(ShardNaming.isShardFileName("eval.tfrecord-00000-of-00001"))
-    #expect(!ShardNaming.isShardFileName("training.tfrecord.classes"))
-    #expect(!ShardNaming.isShardFileName("eval.tfrecord-0-of-1"))
-}
-
-@Test func switchingToTheTutorialNamingRemovesTheStandardShards() throws {
-    let dir = try TestSupport.temporaryDirectory().path
-    let items = (0..<30).map { DatasetExample(keyID: "k\($0)", label: 0, payload: .float32([Float($0), 0, 1], shape: [1, 3])) }
-    _ = try write(items, to: dir, format: .tfrecord)
-    var options = ShardingOptions(format: .tfrecord, examplesPerShard: 40, seed: 7, split: .standard)
-    options.naming = .tutorial
-    let writer = ShardedDatasetWriter(directory: dir, options: options)
-    for item in items { try writer.add(item) }
-    let result = try writer.finish()
-    let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-    #expect(names == result.files.map(\.file).sorted())
-    #expect(names.allSatisfy { $0.hasPrefix("training.tfrecord-") || $0.hasPrefix("eval.tfrecord-") || $0.hasPrefix("test.tfrecord-") })
-    #expect(!result.removedFiles.isEmpty)
 }

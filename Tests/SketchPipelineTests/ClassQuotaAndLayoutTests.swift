@@ -53,7 +53,7 @@ import Testing
         let root = try TestSupport.temporaryDirectory().path
         let (directory, outcome) = try run("""
             split: {train: 80, val: 10, test: 10, counts: {test: 0}}
-            output: {format: tfrecord, layout: tutorial, examples_per_shard: 40, seed: 42}
+            output: {format: tfrecord, layout: tensorflow-tutorial, examples_per_shard: 40, seed: 42}
             """, in: root, name: "tutorial")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         let shards = outcome.manifest.shards.map(\.file)
@@ -69,15 +69,14 @@ import Testing
     @Test func thePresetAsksForTheTutorialsSizesAndLayout() throws {
         let preset = TestSupport.repositoryRoot.appendingPathComponent("Pipelines/quickdraw-tutorial-tfrecord.yaml").path
         let config = try PipelineConfig.load(path: preset)
-        #expect(config.output.layout == .tutorial && config.output.format == .tfrecord)
-        #expect(config.splitCounts == [.train: 10_000, .val: 1_000, .test: 0])
+        #expect(config.output.layout == .tensorflowTutorial && config.output.format == .tfrecord)
+        #expect(config.splitCounts == [.train: 10_000, .val: 1_000])
         #expect(!config.filters.recognizedOnly)
-        #expect(config.split == DatasetSplit.standard)
     }
 
     @Test func theTutorialLayoutNeedsTFRecordShards() throws {
         let file = try TestSupport.temporaryDirectory().appendingPathComponent("p.yaml").path
-        try "source: {kind: quickdraw-ndjson, inputs: [x]}\nencode: {kind: strokes, length: 75}\noutput: {format: npy, layout: tutorial}\n"
+        try "source: {kind: quickdraw-ndjson, inputs: [x]}\nencode: {kind: strokes, length: 75}\noutput: {format: npy, layout: tensorflow-tutorial}\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         #expect { try PipelineConfig.load(path: file) } throws: { "\($0)".contains("output.layout") && "\($0)".contains("tfrecord") }
     }
