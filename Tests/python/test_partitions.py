@@ -73,3 +73,25 @@ def test_root_makes_runs_under_other_mount_points_write_the_same_bytes(sketchpre
     outside = subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW),
                               "--root", str(tmp_path / "a"), "-o", str(tmp_path / "x")], capture_output=True, text=True)
     assert outside.returncode == 1 and "is not under --root" in outside.stderr
+
+
+def test_sigterm_removes_the_processs_own_sorted_runs(sketchprep, tmp_path):
+    import signal
+    import time
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    process = subprocess.Popen([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", "-", "--tmp-dir", str(scratch),
+                                "-o", str(tmp_path / "out"), "--quiet"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Feed some drawings and keep the pipe open: the run is under way, blocked on its input.
+    process.stdin.write((RAW / "cat.ndjson").read_bytes())
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not list(scratch.glob(".sketchprep-runs*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(scratch.glob(".sketchprep-runs*")), "the run directory never appeared"
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGTERM
+    assert b"temporary files removed" in stderr
+    assert not list(scratch.iterdir())
