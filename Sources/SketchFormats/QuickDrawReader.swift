@@ -72,6 +72,14 @@ public struct QuickDrawReader: Sendable {
         return total
     }
 
+    /// The inputs cut into chunks of at most `linesPerChunk` lines (and about
+    /// `maximumChunkBytes` bytes; a longer single line makes a chunk of its own) of one file each,
+    /// in input order, for parsing on other threads. Reading happens as the sequence is iterated;
+    /// an input that cannot be opened or fails midway gives rejections, never an error.
+    public func chunks(linesPerChunk: Int = 1024, maximumChunkBytes: Int = 8 << 20) -> LineChunks {
+        LineChunks(reader: self, linesPerChunk: linesPerChunk, maximumChunkBytes: maximumChunkBytes)
+    }
+
     /// Reads every input in order.
     ///
     /// - Parameters:
@@ -83,9 +91,11 @@ public struct QuickDrawReader: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        try readLines(
-            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes) },
-            onRecord: onRecord, onRejected: onRejected, onProgress: onProgress)
+        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
+        for chunk in chunks() {
+            try chunk.parse(with: &parser, onRecord: onRecord, onRejected: onRejected)
+            onProgress(chunk.consumedInputBytes)
+        }
     }
 
     /// Reads every input in order like `read(onRecord:onRejected:onProgress:)`, handing each
@@ -96,69 +106,11 @@ public struct QuickDrawReader: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        var strokes = FlatStrokes()
-        try readLines(
-            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes, strokesInto: &strokes) },
-            onRecord: { record, location in try onRecord(record, strokes, location) },
-            onRejected: onRejected, onProgress: onProgress)
-    }
-
-    /// The reading loop of both entry points; `parse` turns one non-blank line into a record.
-    private func readLines(
-        parse: (inout QuickDrawLineParser, UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord,
-        onRecord: (SketchRecord, SourceLocation) throws -> Void,
-        onRejected: (RejectedLine) throws -> Void,
-        onProgress: (Int) -> Void
-    ) throws {
         var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
-        var finishedBytes = 0
-        for file in files {
-            let source: ByteSource
-            do {
-                source = try ByteSource(path: file)
-            } catch {
-                let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
-                try onRejected(RejectedLine(location: SourceLocation(file: file, line: 0),
-                                            reason: "cannot read input: \(reason)", bytes: []))
-                continue
-            }
-            var splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
-            defer { splitter.deallocate() }
-            var lineNumber = 0
-            var reportedBytes = 0
-            while let piece = splitter.next() {
-                lineNumber += 1
-                let location = SourceLocation(file: file, line: lineNumber)
-                switch piece {
-                case .line(let bytes):
-                    if Self.isBlank(bytes) { continue }
-                    let record: SketchRecord
-                    do {
-                        record = try parse(&parser, bytes)
-                    } catch {
-                        try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(bytes)))
-                        continue
-                    }
-                    try onRecord(record, location)
-                case .overlong(let prefix):
-                    try onRejected(RejectedLine(
-                        location: location,
-                        reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
-                        bytes: prefix))
-                case .failed(let reason, let partial):
-                    try onRejected(RejectedLine(location: location, reason: reason, bytes: partial))
-                }
-                if source.consumedInputBytes != reportedBytes {
-                    reportedBytes = source.consumedInputBytes
-                    onProgress(finishedBytes + reportedBytes)
-                }
-            }
-            finishedBytes += source.consumedInputBytes
+        var strokes = FlatStrokes()
+        for chunk in chunks() {
+            try chunk.parseFlat(with: &parser, strokes: &strokes, onRecord: onRecord, onRejected: onRejected)
+            onProgress(chunk.consumedInputBytes)
         }
-    }
-
-    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
-        return true
     }
 }
