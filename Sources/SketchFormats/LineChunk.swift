@@ -24,10 +24,10 @@ public struct LineChunk: Sendable {
 
     /// Parses the lines in order: `onRecord` for each record, `onRejected` for each unusable line;
     /// blank lines are skipped.
-    public func parse(with parser: inout QuickDrawLineParser,
-                      onRecord: (SketchRecord, SourceLocation) throws -> Void,
-                      onRejected: (RejectedLine) throws -> Void) throws {
-        try forEachLine(onRejected: onRejected) { line, location in
+    public func parse<Failure: Error>(with parser: inout QuickDrawLineParser,
+                                      onRecord: (SketchRecord, SourceLocation) throws(Failure) -> Void,
+                                      onRejected: (RejectedLine) throws(Failure) -> Void) throws(Failure) {
+        try forEachLine(onRejected: onRejected) { (line, location) throws(Failure) in
             let record: SketchRecord
             do throws(LineParseError) {
                 record = try parser.parse(line)
@@ -42,10 +42,10 @@ public struct LineChunk: Sendable {
     /// Parses the lines in order like `parse(with:onRecord:onRejected:)`, with each record's
     /// points (no timestamps) in `strokes`, reused from record to record; the record's own
     /// `drawing` is empty.
-    public func parseFlat(with parser: inout QuickDrawLineParser, strokes: inout FlatStrokes,
-                          onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Void,
-                          onRejected: (RejectedLine) throws -> Void) throws {
-        try forEachLine(onRejected: onRejected) { line, location in
+    public func parseFlat<Failure: Error>(with parser: inout QuickDrawLineParser, strokes: inout FlatStrokes,
+                                          onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws(Failure) -> Void,
+                                          onRejected: (RejectedLine) throws(Failure) -> Void) throws(Failure) {
+        try forEachLine(onRejected: onRejected) { (line, location) throws(Failure) in
             let record: SketchRecord
             do throws(LineParseError) {
                 record = try parser.parse(line, strokesInto: &strokes)
@@ -59,9 +59,9 @@ public struct LineChunk: Sendable {
 
     /// Hands each non-blank line with its location to `body` and each read-time rejection to
     /// `onRejected`, in line order.
-    private func forEachLine(onRejected: (RejectedLine) throws -> Void,
-                             _ body: (UnsafeBufferPointer<UInt8>, SourceLocation) throws -> Void) throws {
-        try bytes.withUnsafeBufferPointer { all in
+    private func forEachLine<Failure: Error>(onRejected: (RejectedLine) throws(Failure) -> Void,
+                                             _ body: (UnsafeBufferPointer<UInt8>, SourceLocation) throws(Failure) -> Void) throws(Failure) {
+        try bytes.withUnsafeBufferPointer { (all) throws(Failure) in
             var start = 0
             for entry in entries {
                 switch entry {

@@ -36,36 +36,19 @@ struct BitmapCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     func run() throws {
         let reader = try QuickDrawReader(inputs: inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         try OutputPaths.createParentDirectory(of: output)
-        let rejected = try QuarantineWriter(path: quarantinePath)
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
+                            inputFormat: inputKind, showsProgress: !quiet, jobs: jobs.resolved)
+        let result = try job.run()
         let side = raster.size
-        let writer = try NPYWriter(path: output, dtype: .uint8, itemShape: [side * side])
-        let renderer = StrokeRenderer(options: raster.options)
-        var simplifier = Simplifier(options: .google)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
-        var tally = RunTally()
-        var pixels = [UInt8](repeating: 0, count: side * side)
-        try reader.read(
-            onRecord: { record, _ in
-                tally.read += 1
-                progress.advance()
-                let drawing = inputKind.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
-                pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }
-                try writer.append(pixels)
-                tally.written += 1
-            },
-            onRejected: { line in
-                progress.advance()
-                try tally.reject(line, into: rejected)
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        progress.finish()
-        try writer.commit()
-        try rejected.finish()
-        print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
-        guard tally.isReconciled else { throw ExitCode.failure }
+        print("bitmap: \(result.tally) → \(output) (uint8, shape (\(result.tally.written), \(side * side)))")
+        guard result.tally.isReconciled else { throw ExitCode.failure }
     }
 }

@@ -47,6 +47,9 @@ struct EncodeCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     func validate() throws {
         guard (1...100_000).contains(length) else { throw ValidationError("--length must be between 1 and 100000, as encode.length in a pipeline") }
     }
@@ -55,38 +58,13 @@ struct EncodeCommand: ParsableCommand {
         let reader = try QuickDrawReader(inputs: inputs)
         try OutputPaths.createParentDirectory(of: output)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
-        let quarantineWriter = try QuarantineWriter(path: quarantinePath)
-        let writer = try NPYWriter(path: output, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
-        let options = StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation)
-        var simplifier = Simplifier(options: simplification.options)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
-        var tally = RunTally()
-        var batch: [Float] = []
-        let batchRows = 4096
-        batch.reserveCapacity(batchRows * length * StrokeTensorEncoder.columns)
-
-        try reader.read(
-            onRecord: { record, _ in
-                tally.read += 1
-                let drawing = inputFormat.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
-                StrokeTensorEncoder.encode(drawing, options: options, appendingTo: &batch)
-                tally.written += 1
-                if batch.count >= batchRows * length * StrokeTensorEncoder.columns {
-                    try writer.append(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-                progress.advance()
-            },
-            onRejected: { rejected in
-                try tally.reject(rejected, into: quarantineWriter)
-                progress.advance()
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        try writer.append(batch)
-        progress.finish()
-        try quarantineWriter.finish()
-        try writer.commit()
-        printToStandardError("encode: \(tally) → \(output) (\(writer.count) × \(length) × 3 float32)")
-        guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
+                            tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
+                            inputFormat: inputFormat, simplification: simplification.options,
+                            showsProgress: !quiet, jobs: jobs.resolved)
+        let (result, rows) = try job.run()
+        printToStandardError("encode: \(result.tally) → \(output) (\(rows) × \(length) × 3 float32)")
+        guard result.tally.isReconciled else { throw CommandError("record counts do not reconcile: \(result.tally)") }
     }
 }
