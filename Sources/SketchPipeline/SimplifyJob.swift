@@ -33,6 +33,8 @@ public struct SimplifyJob {
     public var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     public var jobs: Int
+    /// Lines per unit of parallel work.
+    package var linesPerChunk = 1024
 
     /// Creates a job.
     public init(reader: QuickDrawReader, outputPath: String, quarantinePath: String,
@@ -49,7 +51,8 @@ public struct SimplifyJob {
     /// Runs the conversion; throws only for output failures (bad input lines are quarantined).
     public func run() throws -> SimplifyResult {
         let file = try AtomicFileWriter(path: outputPath)
-        let stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        stream.linesPerChunk = linesPerChunk
         let result = try stream.run(SimplifyStage(options: options),
                                     quarantinePath: quarantinePath) { lines in try file.write(lines) }
         try file.commit()
