@@ -23,7 +23,7 @@ struct ParityCommand: ParsableCommand {
     @Option(name: .customLong("simplified"), help: "Official simplified NDJSON input (file, directory or .gz); repeatable.")
     var simplified: [String]
 
-    @Option(name: .customLong("report-json"), help: "Write the report as JSON here (keys include pairs, exact, exact_rate).")
+    @Option(name: .customLong("report-json"), help: "Write the report as JSON here (keys include pairs, exact, exact_rate; identical for every run and --jobs), and the wall-clock time to REPORT.timings.json next to it (not reproducible).")
     var reportJSON: String?
 
     @Option(name: .customLong("report-md"), help: "Write the report as Markdown here.")
@@ -47,6 +47,9 @@ struct ParityCommand: ParsableCommand {
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     func validate() throws {
         if raw.isEmpty || simplified.isEmpty { throw ValidationError("give at least one --raw and one --simplified input") }
         if let minimumExactRate, !(0...1).contains(minimumExactRate) {
@@ -56,61 +59,24 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
-        var rawReader = try QuickDrawReader(inputs: raw)
-        rawReader.keepsTimestamps = false
-        let officialReader = try QuickDrawReader(inputs: simplified)
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
-        let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)
-        let options = simplification.options
-        let start = Date()
-
-        var official: [String: (word: String, drawing: Drawing)] = [:]
-        var officialTally = RunTally()
-        var duplicateOfficial = 0
-        try officialReader.read(
-            onRecord: { record, _ in
-                officialTally.read += 1
-                officialTally.written += 1
-                if official.updateValue((record.word, record.drawing), forKey: record.keyID) != nil {
-                    duplicateOfficial += 1
-                }
-            },
-            onRejected: { line in
-                try officialTally.reject(line, into: rejects)
-            })
-
-        var comparison = ParityComparison(worstLimit: worstCount)
-        var simplifier = Simplifier(options: options)
-        var rawTally = RunTally()
-        var unmatchedRaw = 0
+        let job = ParityJob(raw: try QuickDrawReader(inputs: raw), official: try QuickDrawReader(inputs: simplified),
+                            options: simplification.options, worstLimit: worstCount, quarantinePath: quarantine,
+                            showsProgress: !quiet, jobs: jobs.resolved)
         var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
-        let progress = ProgressReporter(unit: "raw drawings", totalBytes: rawReader.inputByteCount, enabled: !quiet)
-        try rawReader.read(
-            onRecord: { record, _ in
-                rawTally.read += 1
-                rawTally.written += 1
-                progress.advance()
-                guard let match = official.removeValue(forKey: record.keyID) else {
-                    unmatchedRaw += 1
-                    return
-                }
-                let ours = simplifier.simplify(record.drawing)
-                comparison.add(keyID: record.keyID, word: match.word, ours: ours, official: match.drawing)
-                overlays?.add(keyID: record.keyID, ours: ours, official: match.drawing, comparison: comparison)
-            },
-            onRejected: { line in
-                try rawTally.reject(line, into: rejects)
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        progress.finish()
-        try rejects.finish()
-
-        let report = ParityReport(comparison: comparison, unmatchedRaw: unmatchedRaw,
-                                  unmatchedOfficial: official.count, duplicateOfficial: duplicateOfficial,
-                                  rawTally: rawTally, officialTally: officialTally, options: options,
-                                  seconds: Date().timeIntervalSince(start))
+        let result = try job.run { keyID, ours, official, comparison in
+            overlays?.add(keyID: keyID, ours: ours, official: official, comparison: comparison)
+        }
+        let report = ParityReport(comparison: result.comparison, unmatchedRaw: result.unmatchedRaw,
+                                  unmatchedOfficial: result.unmatchedOfficial, duplicateOfficial: result.duplicateOfficial,
+                                  rawTally: result.rawTally, officialTally: result.officialTally, options: simplification.options)
         print(report.summary)
-        if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
+        if let reportJSON {
+            try OutputPaths.writeJSON(report, to: reportJSON)
+            try OutputPaths.writeJSON(RunTimings(command: "parity", jobs: jobs.resolved, seconds: result.seconds,
+                                                 items: result.rawTally.read + result.officialTally.read),
+                                      to: RunTimings.path(nextTo: reportJSON))
+        }
         let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
         if let reportMarkdown {
             try OutputPaths.createParentDirectory(of: reportMarkdown)
