@@ -66,8 +66,9 @@ struct BitmapRenderStage: RecordStage {
             output.reserveCapacity(lineCount * stage.render.side * stage.render.side)
         }
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes) {
-            let drawing = stage.inputFormat.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            let drawing = try stage.inputFormat.prepare(record.drawing, with: &simplifier)
             let pixels = stage.render.side * stage.render.side
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: pixels))

@@ -69,8 +69,9 @@ struct StrokeTensorStage: RecordStage {
             output.reserveCapacity(lineCount * (stage.tensor.length ?? 0) * StrokeTensorEncoder.columns)
         }
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes) {
-            let drawing = stage.inputFormat.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            let drawing = try stage.inputFormat.prepare(record.drawing, with: &simplifier)
             StrokeTensorEncoder.encode(drawing, options: stage.tensor, appendingTo: &output)
         }
     }

@@ -6,8 +6,10 @@ import SketchDataset
 ///
 /// The official side is read first and held in memory keyed by key_id; the raw side streams on
 /// `RecordStream`: drawings whose key_id has an official match are simplified on `jobs` threads,
-/// and the comparison runs on the calling thread in raw input order, so the result is the same
-/// for every job count. Both sides' rejected lines go to one quarantine.
+/// and the join and comparison run on the calling thread in raw input order, so the result is
+/// the same for every job count. Each side keeps the first record of a key_id; later repeats are
+/// counted and named. A matched raw drawing over a resampling cap is quarantined. Both sides'
+/// rejected lines go to one quarantine.
 package struct ParityJob {
     /// Raw inputs (timestamps are not read).
     package var raw: QuickDrawReader
@@ -32,8 +34,10 @@ package struct ParityJob {
         package var unmatchedRaw: Int
         /// Official drawings without a raw drawing of the same key_id.
         package var unmatchedOfficial: Int
-        /// Official lines whose key_id was seen before in the official inputs (the last one counts).
-        package var duplicateOfficial: Int
+        /// Official records whose key_id was seen before in the official inputs.
+        package var duplicateOfficial: DuplicateKeys
+        /// Raw records whose key_id was seen before in the raw inputs.
+        package var duplicateRaw: DuplicateKeys
         /// Counts of the raw side.
         package var rawTally: RunTally
         /// Counts of the official side.
@@ -61,30 +65,52 @@ package struct ParityJob {
         let officialStream = RecordStream(reader: official, jobs: jobs, showsProgress: showsProgress)
         let quarantine = try officialStream.makeQuarantine(path: quarantinePath)
         var byKey: [String: (word: String, drawing: Drawing)] = [:]
-        var duplicateOfficial = 0
-        let officialResult = try officialStream.run(RecordCollectingStage(), quarantine: quarantine) { records in
-            for record in records where byKey.updateValue((record.word, record.drawing), forKey: record.keyID) != nil {
-                duplicateOfficial += 1
+        var duplicateOfficial = DuplicateKeys()
+        let officialResult = try officialStream.run(RecordCollectingStage(), quarantine: quarantine) { records, _ in
+            for record in records {
+                if byKey[record.keyID] == nil {
+                    byKey[record.keyID] = (record.word, record.drawing)
+                } else {
+                    duplicateOfficial.add(record.keyID)
+                }
             }
         }
 
         var comparison = ParityComparison(worstLimit: worstLimit)
         var unmatchedRaw = 0
+        var seenRaw = Set<String>()
+        var duplicateRaw = DuplicateKeys()
         let stage = MatchedSimplifyStage(options: options, officialKeys: Set(byKey.keys))
         let rawResult = try RecordStream(reader: raw, jobs: jobs, showsProgress: showsProgress)
-            .run(stage, quarantine: quarantine) { candidates in
+            .run(stage, quarantine: quarantine) { candidates, reject in
                 for candidate in candidates {
-                    guard let ours = candidate.ours, let match = byKey.removeValue(forKey: candidate.keyID) else {
+                    guard !seenRaw.contains(candidate.keyID) else {
+                        duplicateRaw.add(candidate.keyID)
+                        continue
+                    }
+                    guard let match = byKey[candidate.keyID] else {
+                        seenRaw.insert(candidate.keyID)
                         unmatchedRaw += 1
                         continue
                     }
-                    comparison.add(keyID: candidate.keyID, word: match.word, ours: ours, official: match.drawing)
-                    try onPair(candidate.keyID, ours, match.drawing, comparison)
+                    switch candidate.ours {
+                    case .simplified(let ours):
+                        seenRaw.insert(candidate.keyID)
+                        byKey[candidate.keyID] = nil
+                        comparison.add(keyID: candidate.keyID, word: match.word, ours: ours, official: match.drawing)
+                        try onPair(candidate.keyID, ours, match.drawing, comparison)
+                    case .overLimit(let line):
+                        try reject(line)
+                    case .notSimplified:
+                        // Every key_id the official side holds is simplified by the stage.
+                        preconditionFailure("a raw drawing with an official match was not simplified")
+                    }
                 }
             }
         try quarantine.finish()
         return Result(comparison: comparison, unmatchedRaw: unmatchedRaw, unmatchedOfficial: byKey.count,
-                      duplicateOfficial: duplicateOfficial, rawTally: rawResult.tally, officialTally: officialResult.tally,
+                      duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw,
+                      rawTally: rawResult.tally, officialTally: officialResult.tally,
                       seconds: officialResult.seconds + rawResult.seconds)
     }
 }
@@ -96,16 +122,23 @@ struct RecordCollectingStage: RecordStage {
 
     struct Chunk: RecordStageChunk {
         private(set) var output: [SketchRecord] = []
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes) { output.append(record) }
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) { output.append(record) }
     }
 }
 
-/// Simplifies the drawings whose key_id is among `officialKeys`; the others pass as unmatched.
+/// Simplifies the drawings whose key_id is among `officialKeys`; the others pass unsimplified.
 struct MatchedSimplifyStage: RecordStage {
-    /// A raw record's key_id and, when it has an official match, our simplification of it.
+    /// A raw record's key_id and, when it has an official match, our simplification of it or
+    /// the quarantine entry of a drawing over a resampling cap.
     struct Candidate: Sendable {
+        enum Ours: Sendable {
+            case notSimplified
+            case simplified(Drawing)
+            case overLimit(RejectedLine)
+        }
         var keyID: String
-        var ours: Drawing?
+        var ours: Ours
     }
 
     var options: SimplificationOptions
@@ -119,9 +152,18 @@ struct MatchedSimplifyStage: RecordStage {
         var simplifier: Simplifier
         private(set) var output: [Candidate] = []
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes) {
-            let ours = stage.officialKeys.contains(record.keyID) ? simplifier.simplify(record.drawing) : nil
-            output.append(Candidate(keyID: record.keyID, ours: ours))
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) {
+            guard stage.officialKeys.contains(record.keyID) else {
+                output.append(Candidate(keyID: record.keyID, ours: .notSimplified))
+                return
+            }
+            do throws(DrawingLimitError) {
+                output.append(Candidate(keyID: record.keyID, ours: .simplified(try simplifier.simplify(record.drawing))))
+            } catch {
+                output.append(Candidate(keyID: record.keyID,
+                                        ours: .overLimit(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))))
+            }
         }
     }
 }

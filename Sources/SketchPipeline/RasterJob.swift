@@ -10,6 +10,8 @@ import SketchRaster
 package struct RasterJob {
     /// The image files, in output order.
     package var files: [String]
+    /// Directory entries that could not be read (source errors, quarantined first).
+    package var rejectedSources: [RejectedLine]
     /// Output `.npy` (written atomically).
     package var outputPath: String
     /// Quarantine file (one rejected path a line).
@@ -28,9 +30,10 @@ package struct RasterJob {
     package var filesPerChunk = 8
 
     /// Creates a job.
-    package init(files: [String], outputPath: String, quarantinePath: String, side: Int, keepsSize: Bool, float32: Bool,
+    package init(files: [String], rejectedSources: [RejectedLine] = [], outputPath: String, quarantinePath: String, side: Int, keepsSize: Bool, float32: Bool,
                  showsProgress: Bool, jobs: Int) {
         self.files = files
+        self.rejectedSources = rejectedSources
         self.outputPath = outputPath
         self.quarantinePath = quarantinePath
         self.side = side
@@ -70,6 +73,7 @@ package struct RasterJob {
         }
         var writer: NPYWriter?
         var tally = RunTally()
+        for source in rejectedSources { try tally.reject(source, into: quarantine) }
         let groups = stride(from: 0, to: files.count, by: max(1, filesPerChunk)).lazy.map {
             files[$0..<min($0 + max(1, filesPerChunk), files.count)]
         }

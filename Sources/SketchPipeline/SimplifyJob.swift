@@ -18,7 +18,7 @@ public struct SimplifyResult: Sendable {
 
 /// Raw (or any) Quick, Draw! NDJSON → simplified NDJSON in Google's layout, with quarantine.
 ///
-/// Runs on `RecordStream`: chunks of lines are simplified on `jobs` threads and written in input
+/// Runs on `RecordStream`: batches of lines are simplified on `jobs` threads and written in input
 /// order, so the output is the same for every job count and memory stays flat whatever the input size.
 public struct SimplifyJob {
     /// The inputs (timestamps are not read: the output has none).
@@ -53,8 +53,9 @@ public struct SimplifyJob {
         let file = try AtomicFileWriter(path: outputPath)
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
         stream.linesPerChunk = linesPerChunk
-        let result = try stream.run(SimplifyStage(options: options),
-                                    quarantinePath: quarantinePath) { lines in try file.write(lines) }
+        let result = try stream.run(SimplifyStage(options: options), quarantinePath: quarantinePath) { lines in
+            try file.write(lines)
+        }
         try file.commit()
         return SimplifyResult(tally: result.tally, rejectedByReason: result.rejectedByReason, inputBytes: result.inputBytes,
                               outputBytes: file.bytesWritten, seconds: result.seconds)
@@ -78,8 +79,9 @@ struct SimplifyStage: RecordStage {
             output.reserveCapacity(lineCount * 1024)
         }
 
-        mutating func process(_ record: SketchRecord, strokes points: FlatStrokes) {
-            simplifier.simplify(points, into: &strokes)
+        mutating func process(_ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            try simplifier.simplify(points, into: &strokes)
             SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &output)
             output.append(0x0A)
         }

@@ -36,19 +36,28 @@ struct BitmapCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
                             inputFormat: inputKind, showsProgress: !quiet, jobs: jobs.resolved)
-        let result = try job.run()
+        let tally = try job.run().tally
         let side = raster.size
-        print("bitmap: \(result.tally) → \(output) (uint8, shape (\(result.tally.written), \(side * side)))")
-        guard result.tally.isReconciled else { throw ExitCode.failure }
+        print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
+        guard tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(tally, command: "bitmap")
     }
 }

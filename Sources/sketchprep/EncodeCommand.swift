@@ -41,30 +41,43 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Quarantine file for rejected lines. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
     var quarantine: String?
 
+    @OptionGroup var strictness: StrictOption
+
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
-    @OptionGroup(title: "Parallelism")
-    var jobs: JobsOption
+    /// Bytes of tensor rows held before they are written (docs/limits.md).
+    static let batchBytes = 4 << 20
 
     func validate() throws {
         guard (1...100_000).contains(length) else { throw ValidationError("--length must be between 1 and 100000, as encode.length in a pipeline") }
     }
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
-        try OutputPaths.createParentDirectory(of: output)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "encode")
+        try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
                             inputFormat: inputFormat, simplification: simplification.options,
                             showsProgress: !quiet, jobs: jobs.resolved)
         let (result, rows) = try job.run()
-        printToStandardError("encode: \(result.tally) → \(output) (\(rows) × \(length) × 3 float32)")
-        guard result.tally.isReconciled else { throw CommandError("record counts do not reconcile: \(result.tally)") }
+        let tally = result.tally
+        printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
+        guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
+        try strictness.check(tally, command: "encode")
     }
 }

@@ -35,7 +35,7 @@ struct ParityCommand: ParsableCommand {
     @Option(help: "File that receives rejected input lines verbatim. (default: rejected lines are only listed on stderr and counted)")
     var quarantine: String?
 
-    @Option(name: .customLong("worst"), help: "How many of the worst drawings to list.")
+    @Option(name: .customLong("worst"), help: "How many of the worst drawings to list (at most \(ParityComparison.maximumWorstLimit); larger values are clamped).")
     var worstCount = 25
 
     @Option(name: .customLong("overlays"), help: "Write PNG overlays of the worst drawings (official blue, ours orange) into this directory and link them from --report-md.")
@@ -44,11 +44,13 @@ struct ParityCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
     var quiet = false
 
-    @OptionGroup(title: "Simplification parameters")
-    var simplification: SimplificationOptionGroup
+    @OptionGroup var strictness: StrictOption
 
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
+
+    @OptionGroup(title: "Simplification parameters")
+    var simplification: SimplificationOptionGroup
 
     func validate() throws {
         if raw.isEmpty || simplified.isEmpty { throw ValidationError("give at least one --raw and one --simplified input") }
@@ -59,22 +61,36 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs(raw, option: "--raw")
+        paths.inputs(simplified, option: "--simplified")
+        paths.outputFile(quarantine, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
+        paths.outputFile(reportMarkdown, option: "--report-md")
+        paths.outputDirectory(overlaysDirectory, option: "--overlays")
+        try paths.verify()
+        let rawReader = try QuickDrawReader(inputs: raw)
+        let officialReader = try QuickDrawReader(inputs: simplified)
+        rawReader.printSkippedSources(tool: "parity")
+        officialReader.printSkippedSources(tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
-        let job = ParityJob(raw: try QuickDrawReader(inputs: raw), official: try QuickDrawReader(inputs: simplified),
-                            options: simplification.options, worstLimit: worstCount, quarantinePath: quarantine,
-                            showsProgress: !quiet, jobs: jobs.resolved)
+        let options = simplification.options
+        let job = ParityJob(raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
+                            quarantinePath: quarantine, showsProgress: !quiet, jobs: jobs.resolved)
         var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
         let result = try job.run { keyID, ours, official, comparison in
             overlays?.add(keyID: keyID, ours: ours, official: official, comparison: comparison)
         }
+        let (rawTally, officialTally) = (result.rawTally, result.officialTally)
         let report = ParityReport(comparison: result.comparison, unmatchedRaw: result.unmatchedRaw,
                                   unmatchedOfficial: result.unmatchedOfficial, duplicateOfficial: result.duplicateOfficial,
-                                  rawTally: result.rawTally, officialTally: result.officialTally, options: simplification.options)
+                                  duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
+                                  options: options)
         print(report.summary)
         if let reportJSON {
             try OutputPaths.writeJSON(report, to: reportJSON)
             try OutputPaths.writeJSON(RunTimings(command: "parity", jobs: jobs.resolved, seconds: result.seconds,
-                                                 items: result.rawTally.read + result.officialTally.read),
+                                                 items: rawTally.read + officialTally.read),
                                       to: RunTimings.path(nextTo: reportJSON))
         }
         let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
@@ -82,6 +98,11 @@ struct ParityCommand: ParsableCommand {
             try OutputPaths.createParentDirectory(of: reportMarkdown)
             try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
         }
+        try strictness.check(RunTally(read: rawTally.read + officialTally.read,
+                                      written: rawTally.written + officialTally.written,
+                                      rejected: rawTally.rejected + officialTally.rejected,
+                                      sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
+                             command: "parity")
         if let minimumExactRate, report.exactRate < minimumExactRate {
             print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))")
             throw ExitCode.failure

@@ -45,18 +45,27 @@ struct RasterCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
     func run() throws {
-        let files = try ImageInputs.expand(inputs)
-        try OutputPaths.createParentDirectory(of: output)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let listing = try ImageInputs.expand(inputs)
+        listing.printWarnings(tool: "raster")
+        try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
-        let tally = try RasterJob(files: files, outputPath: output, quarantinePath: quarantinePath,
-                                  side: size, keepsSize: keepSize, float32: float32, showsProgress: !quiet,
-                                  jobs: jobs.resolved).run()
+        let tally = try RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
+                                  quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
+                                  showsProgress: !quiet, jobs: jobs.resolved).run()
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(tally, command: "raster")
     }
 }

@@ -32,6 +32,8 @@ struct SimplifyCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
@@ -39,8 +41,15 @@ struct SimplifyCommand: ParsableCommand {
     var jobs: JobsOption
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options
@@ -57,5 +66,6 @@ struct SimplifyCommand: ParsableCommand {
                                                  items: result.tally.read), to: RunTimings.path(nextTo: reportJSON))
         }
         guard result.tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(result.tally, command: "simplify")
     }
 }

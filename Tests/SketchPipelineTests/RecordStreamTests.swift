@@ -108,6 +108,7 @@ private struct KeyStage: RecordStage {
     func makeChunk(lineCount: Int) -> Chunk { Chunk() }
     struct Chunk: RecordStageChunk {
         var output: [String] = []
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes) { output.append(record.keyID) }
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SketchFormats.SourceLocation) { output.append(record.keyID) }
     }
 }
