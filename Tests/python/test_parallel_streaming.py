@@ -86,10 +86,11 @@ def test_encode_and_bitmap_bytes_are_identical_for_every_job_count(sketchprep, t
 
 
 def test_bitmap_of_official_files_matches_googles_bitmaps_with_two_jobs(sketchprep, tmp_path):
-    category = "apple"
-    run(sketchprep, "bitmap", SIMPLIFIED / f"{category}.ndjson", "-o", tmp_path / "b.npy", "-q", "-j", "2")
+    # The shared simplified files hold the first 25 drawings of Google's bitmap files.
+    classes = ["apple", "bicycle", "bowtie", "cat", "diamond", "eye", "fish", "lollipop", "rainbow"]
+    run(sketchprep, "bitmap", *(SIMPLIFIED / f"{c}.ndjson" for c in classes), "-o", tmp_path / "b.npy", "-q", "-j", "2")
     ours = np.load(tmp_path / "b.npy")
-    google = np.load(SHARED / "quickdraw" / "bitmap" / f"{category}.npy")
+    google = np.concatenate([np.load(SHARED / "quickdraw" / "bitmap" / f"{c}.npy").reshape(-1, 784)[:25] for c in classes])
     assert ours.shape == google.shape and np.array_equal(ours, google)
 
 
