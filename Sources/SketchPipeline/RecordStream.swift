@@ -107,7 +107,9 @@ package struct RecordStream: Sendable {
         for rejected in reader.rejectedSources {
             try tally.reject(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason), into: quarantine)
         }
-        let batches = FileBatches(reader: reader, linesPerBatch: linesPerChunk)
+        let batches = InputBatches(sources: reader.files.map { InputBatches.Source(path: $0) }, selected: Array(reader.files.indices),
+                                   hashing: false, maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerChunk,
+                                   recordLimit: reader.recordLimitPerInput)
         let (files, keepsTimestamps, maximumLineLength) = (reader.files, reader.keepsTimestamps, reader.maximumLineLength)
         let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (batch: RawLineBatch) in
             Self.process(batch, path: files[batch.chunk], with: stage,
@@ -127,7 +129,7 @@ package struct RecordStream: Sendable {
             progress.advance(by: result.written + result.rejected.count)
         }
         progress.finish()
-        if !reader.files.isEmpty && batches.unopened == reader.files.count {
+        if !reader.files.isEmpty && batches.unopened.count == reader.files.count {
             throw InputError("none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
@@ -191,43 +193,4 @@ private struct BatchResult<Output: Sendable>: Sendable {
     var output: Output
     var written: Int
     var rejected: [RejectedLine]
-}
-
-/// The batches of every input file in order, read on the calling thread; remembers the stored
-/// bytes consumed and how many inputs could not be opened.
-private final class FileBatches: Sequence, IteratorProtocol {
-    private let files: [String]
-    private let reader: QuickDrawReader
-    private let linesPerBatch: Int
-    private var current: InputChunkReader?
-    private var nextFile = 0
-    private var finishedBytes = 0
-    /// Inputs that could not be opened.
-    private(set) var unopened = 0
-
-    init(reader: QuickDrawReader, linesPerBatch: Int) {
-        files = reader.files
-        self.reader = reader
-        self.linesPerBatch = Swift.max(1, linesPerBatch)
-    }
-
-    /// Stored bytes consumed so far over all inputs.
-    var consumedBytes: Int { finishedBytes + (current?.consumedInputBytes ?? 0) }
-
-    func next() -> RawLineBatch? {
-        while true {
-            if let current, let batch = current.nextBatch() {
-                if case .sourceError(0, let reason)? = batch.entries.first?.kind, reason.hasPrefix("cannot read input") {
-                    unopened += 1
-                }
-                return batch
-            }
-            finishedBytes += current?.consumedInputBytes ?? 0
-            current = nil
-            guard nextFile < files.count else { return nil }
-            current = InputChunkReader(path: files[nextFile], range: nil, chunk: nextFile, hashing: false,
-                                       maximumLineLength: reader.maximumLineLength, batchLines: linesPerBatch)
-            nextFile += 1
-        }
-    }
 }

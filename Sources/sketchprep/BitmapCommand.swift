@@ -41,6 +41,8 @@ struct BitmapCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
@@ -48,7 +50,8 @@ struct BitmapCommand: ParsableCommand {
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        let reader = try QuickDrawReader(inputs: inputs)
+        var reader = try QuickDrawReader(inputs: inputs)
+        reader.recordLimitPerInput = limit.limit
         reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
