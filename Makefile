@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -64,3 +64,11 @@ test-cluster: build
 ## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3 and compared
 test-kubernetes: build
 	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --run $(BIN)
+
+## bench-scale: preprocess at full-dataset shape: a ≥ 4 GB input built from ../shared/data's raw drawings
+## (fresh key_ids), the RNN and bitmap28 pipelines with --jobs 1 and 2, the two-core ceiling and merge;
+## writes the figures and a 50 M-drawing model into docs/scale.md. SCALE_BYTES=2e8 is the < 2 minute variant.
+SCALE_BYTES ?= 4e9
+bench-scale: build
+	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --bytes $(SCALE_BYTES) \
+	  --work out/scale --doc docs/scale.md

@@ -170,12 +170,12 @@ def main():
 
     inputs_dir = args.work / "input"
     stamp = inputs_dir / "input.json"
-    if stamp.exists() and json.loads(stamp.read_text()).get("target_bytes") == args.bytes:
+    if stamp.exists() and json.loads(stamp.read_text()).get("target_bytes") == args.bytes and json.loads(stamp.read_text()).get("generator") == 2:
         info = json.loads(stamp.read_text())
     else:
         made = subprocess.run([sys.executable, str(REPO / "scripts" / "make_scale_input.py"), "--raw", str(args.raw),
                                "--bytes", str(args.bytes), "-o", str(inputs_dir)], check=True, capture_output=True, text=True)
-        info = dict(json.loads(made.stdout), target_bytes=args.bytes)
+        info = dict(json.loads(made.stdout), target_bytes=args.bytes, generator=2)
         stamp.write_text(json.dumps(info))
     inputs = sorted(p for p in inputs_dir.iterdir() if p.name.startswith("scale-"))
 

@@ -16,7 +16,9 @@ import json
 import pathlib
 import sys
 
-KEY = b'"key_id":"'
+import re
+
+KEY = re.compile(rb'"key_id":\s*"')
 
 
 def main():
@@ -31,6 +33,8 @@ def main():
     lines = []
     for path in sorted(args.raw.glob("*.ndjson")):
         lines += [line for line in path.read_bytes().splitlines(keepends=True) if line.strip()]
+    if not all(KEY.search(line) for line in lines):
+        sys.exit(f"make_scale_input: a line of {args.raw} has no key_id")
     if not lines:
         sys.exit(f"make_scale_input: no *.ndjson lines in {args.raw}")
     per_repetition = sum(len(line) + 3 for line in lines)
@@ -51,8 +55,8 @@ def main():
         path = args.output / f"scale-{index:02d}.ndjson{'.gz' if compressed else ''}"
         with (gzip.open(path, "wb", compresslevel=1) if compressed else path.open("wb")) as out:
             for _ in range(count):
-                prefix = KEY + b"%03d" % repetition
-                chunk = b"".join(line.replace(KEY, prefix, 1) for line in lines)
+                prefix = b'"key_id":"%03d' % repetition
+                chunk = b"".join(KEY.sub(prefix, line, count=1) for line in lines)
                 out.write(chunk)
                 total_bytes += len(chunk)
                 drawings += len(lines)
