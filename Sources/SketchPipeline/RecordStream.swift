@@ -176,7 +176,7 @@ package struct RecordStream: Sendable {
                 case .overlong:
                     rejected.append(RejectedLine(
                         location: location,
-                        reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
+                        reason: InputChunkReader.overlongReason(limit: maximumLineLength),
                         bytes: Array(line)))
                 case .failed(let reason):
                     rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(line)))
