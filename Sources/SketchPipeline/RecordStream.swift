@@ -66,8 +66,11 @@ package struct RecordStream: Sendable {
     package var jobs: Int
     /// Lines per batch: the unit of parallel work.
     package var linesPerChunk = 1024
-    /// Whether progress and the first rejections are printed on stderr.
+    /// Whether progress is printed on stderr.
     package var showsProgress: Bool
+    /// Whether the first 20 rejected lines are printed on stderr one by one (the quarantine
+    /// summary is printed either way).
+    package var printsRejections = true
 
     /// Creates a stream over `reader`'s inputs.
     package init(reader: QuickDrawReader, jobs: Int, showsProgress: Bool) {
@@ -88,10 +91,10 @@ package struct RecordStream: Sendable {
         return result
     }
 
-    /// The quarantine writer for `path`, printing the first rejections unless progress is off;
+    /// The quarantine writer for `path`, printing the first rejections if `printsRejections`;
     /// for runs that stream several inputs into one quarantine (`finish()` it at the end).
     package func makeQuarantine(path: String?) throws -> QuarantineWriter {
-        try QuarantineWriter(path: path, maximumMessages: showsProgress ? 20 : 0)
+        try QuarantineWriter(path: path, maximumMessages: printsRejections ? 20 : 0)
     }
 
     /// Runs `stage` like `run(_:quarantinePath:write:)`, adding rejected lines to `quarantine`.
@@ -175,7 +178,7 @@ package struct RecordStream: Sendable {
                 case .overlong:
                     rejected.append(RejectedLine(
                         location: location,
-                        reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
+                        reason: InputChunkReader.overlongReason(limit: maximumLineLength),
                         bytes: Array(line)))
                 case .failed(let reason):
                     rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(line)))
