@@ -63,6 +63,8 @@ package struct PipelineRunner {
     package var chunkBytes = InputChunking.defaultChunkBytes
     /// How input paths are written into the dataset's files (`--root`).
     package var recordedPaths = RecordedPaths(root: nil)
+    /// Read only the first this-many records of each input (`--limit`; each input is then one chunk).
+    package var recordLimit: Int?
 
     package init(config: PipelineConfig, pipelineFile: String, showProgress: Bool, force: Bool) {
         self.config = config
@@ -96,7 +98,7 @@ package struct PipelineRunner {
         case .quickdrawNDJSON:
             let reader = try QuickDrawReader(inputs: config.source.inputs)
             reader.printSkippedSources(tool: config.name)
-            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: chunkBytes)
+            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
             if let partition {
                 return try runPartition(partition, chunks: chunks, rejectedSources: reader.rejectedSources,
                                         pipeline: pipelineInfo, clock: clock)

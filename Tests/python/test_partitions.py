@@ -95,3 +95,15 @@ def test_sigterm_removes_the_processs_own_sorted_runs(sketchprep, tmp_path):
     assert process.returncode == 128 + signal.SIGTERM
     assert b"temporary files removed" in stderr
     assert not list(scratch.iterdir())
+
+
+def test_limit_reads_the_first_records_of_each_input(sketchprep, tmp_path):
+    files = sorted(RAW.glob("*.ndjson"))
+    simplified = tmp_path / "s.ndjson"
+    subprocess.run([sketchprep, "simplify", *map(str, files), "--limit", "2", "-o", str(simplified), "-q"], check=True, capture_output=True)
+    import json
+    firsts = [json.loads(line)["key_id"] for f in files for line in f.read_text().splitlines()[:2]]
+    assert [json.loads(line)["key_id"] for line in simplified.read_text().splitlines()] == firsts
+    preprocess(sketchprep, tmp_path / "p", "--limit", "2")
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["records"]["read"] == 2 * len(files)
