@@ -11,7 +11,8 @@ struct PreprocessCommand: ParsableCommand {
         abstract: "Run a pipeline (Pipelines/*.yaml): read, filter, simplify raw drawings, encode, split, write shards.",
         discussion: """
         Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
-        or .tfrecord), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
+        or .tfrecord; output.layout: tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
+        eval.tfrecord-…), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
         SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
         verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \
         Memory is bounded: encoded examples are spilled as sorted runs under --tmp-dir. The bytes \
@@ -40,11 +41,16 @@ struct PreprocessCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     @Option(name: .long, help: ArgumentHelp("Run only the map side on partition i of n (0-based, e.g. $SLURM_ARRAY_TASK_ID/64) into --output; join the n partials with `sketchprep merge`.", valueName: "i/n"))
     var partition: String?
 
     @Option(name: .customLong("tmp-dir"), help: "Where sorted runs are spilled (default: the output directory's parent).")
     var temporaryDirectory: String?
+
+    @Option(name: .long, help: ArgumentHelp("Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.", valueName: "dir"))
+    var root: String?
 
     @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
     var force = false
@@ -57,6 +63,7 @@ struct PreprocessCommand: ParsableCommand {
     func validate() throws {
         if let partition {
             do { _ = try Partition(parsing: partition) } catch { throw ValidationError("\(error)") }
+            if limit.limit != nil { throw ValidationError("--limit is for trying a pipeline in one process; it cannot be combined with --partition") }
         }
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
@@ -74,6 +81,8 @@ struct PreprocessCommand: ParsableCommand {
         runner.jobs = jobs.resolved
         runner.partition = try partition.map(Partition.init(parsing:))
         runner.temporaryDirectory = temporaryDirectory
+        runner.recordedPaths = RecordedPaths(root: root)
+        runner.recordLimit = limit.limit
         let outcome = try runner.run()
         print(Self.summary(outcome))
         let records = outcome.manifest.records
@@ -97,7 +106,10 @@ struct PreprocessCommand: ParsableCommand {
         for split in SplitName.allCases {
             let counts = m.counts[split.rawValue]
             let shards = m.shards.filter { $0.split == split }
-            let stems = Set(shards.map { $0.file.split(separator: ".").first.map(String.init) ?? $0.file })
+            // An NPY shard is three files with one stem; a TFRecord shard is one file.
+            let stems = Set(shards.map { shard in
+                [".x.npy", ".y.npy", ".keys.txt"].first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
+            })
             lines.append("  \(split.rawValue): \(counts?.total ?? 0) drawings in \(stems.count) shard(s)")
         }
         lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
