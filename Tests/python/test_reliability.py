@@ -1,6 +1,5 @@
 """The reliability suite (issue 11): every class of adversarial input, end to end through the
-release CLI, with `--jobs 2` where the command takes it (`preprocess`; the single-stream commands
-`simplify`, `encode`, `bitmap`, `raster` and `parity` have no `--jobs`).
+release CLI, with `--jobs 2` (`preprocess`, `simplify`, `encode`, `raster` and `parity` all take it).
 
 Each case asserts what a user relies on:
 - no signal (the process exits; it is not killed by a trap or by the kernel),
@@ -345,13 +344,13 @@ def test_unbounded_pipeline_simplification_is_refused(sketchprep, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-# Commands without --jobs: the single-stream paths of the same classes.
+# The other data commands, on their own streaming engine, with --jobs 2 too.
 
 def test_parity_with_the_largest_worst_count_does_not_trap(sketchprep, tmp_path):
     raw = REPO / "SampleData" / "quickdraw" / "raw" / "apple.ndjson"
     simplified = REPO / "SampleData" / "quickdraw" / "simplified" / "apple.ndjson"
     status, text, peak = run([sketchprep, "parity", "--raw", raw, "--simplified", simplified,
-                              "--worst", "9223372036854775807", "--report-json", tmp_path / "p.json", "-q"])
+                              "--worst", "9223372036854775807", "--report-json", tmp_path / "p.json", "-q", "--jobs", JOBS])
     assert status == 0, text
     assert peak < RSS_BOUND_KIB
     assert json.loads((tmp_path / "p.json").read_text())
@@ -360,7 +359,7 @@ def test_parity_with_the_largest_worst_count_does_not_trap(sketchprep, tmp_path)
 def test_encode_with_a_huge_length_batches_by_bytes(sketchprep, tmp_path):
     source = tmp_path / "in.ndjson"
     source.write_bytes(b"\n".join(good_lines()) + b"\n")
-    status, text, peak = run([sketchprep, "encode", source, "-o", tmp_path / "out.npy", "--length", "100000", "-q"])
+    status, text, peak = run([sketchprep, "encode", source, "-o", tmp_path / "out.npy", "--length", "100000", "-q", "--jobs", JOBS])
     assert status == 0, text
     assert peak < 2 * RSS_BOUND_KIB, f"peak RSS {peak} KiB"  # 30 × 100000 × 3 float32 = 36 MB of output
     assert np.load(tmp_path / "out.npy", mmap_mode="r").shape == (30, 100000, 3)
@@ -371,7 +370,7 @@ def test_coinciding_outputs_never_clobber_each_other(sketchprep, tmp_path, flags
     source = tmp_path / "in.ndjson"
     source.write_bytes(b"\n".join(good_lines()) + b"\n")
     out = tmp_path / "out.ndjson"
-    status, text, _ = run([sketchprep, "simplify", source, "-o", out, "-q", *[f.format(out=out) for f in flags]])
+    status, text, _ = run([sketchprep, "simplify", source, "-o", out, "-q", "--jobs", JOBS, *[f.format(out=out) for f in flags]])
     assert status == 1 and "same path" in text, text
     assert not out.exists()
 
@@ -388,7 +387,7 @@ def test_raster_survives_hostile_image_directories(sketchprep, tmp_path):
     (images / "garbage.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
     output = tmp_path / "out.npy"
     rejected = tmp_path / "rejected.txt"
-    status, text, peak = run([sketchprep, "raster", images, "-o", output, "--quarantine", rejected, "--size", "8", "-q"])
+    status, text, peak = run([sketchprep, "raster", images, "-o", output, "--quarantine", rejected, "--size", "8", "-q", "--jobs", JOBS])
     assert status == 0, text
     assert not any(dump in text for dump in FOUNDATION_DUMP), text
     assert peak < RSS_BOUND_KIB
