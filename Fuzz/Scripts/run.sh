@@ -29,6 +29,8 @@ if [ "$(basename "$PWD" | tr '[:upper:]' '[:lower:]')" = fuzz ]; then
     files=(Package.swift Sources Fuzz/Package.swift Fuzz/Sources)
     [ -f Package.resolved ] && files+=(Package.resolved)
     tar -c "${files[@]}" | tar -x -C "$mirror" || exit 1
+    # Files added since the last build keep their old mtimes in the copy: make SwiftPM plan anew.
+    rm -f Fuzz/.build/release.yaml
     PACKAGE="$mirror/Fuzz"
 fi
 BUILD=(build -c release --package-path "$PACKAGE" --scratch-path Fuzz/.build -Xswiftc -sanitize=fuzzer,address)
