@@ -18,6 +18,7 @@ struct SketchPrepCommand: ParsableCommand {
             PreprocessCommand.self,
             RasterCommand.self,
             SimplifyCommand.self,
+            StatsCommand.self,
         ]
     )
 
