@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean
+.PHONY: setup build test preprocess parity eval bench clean stats test-browser
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -51,3 +51,13 @@ bench: build
 	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
 	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
 	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)
+
+## stats: dataset profile of the shared (else SampleData) raw drawings: out/stats/stats.{json,md,html}
+stats: build
+	$(BIN) stats $(QUICKDRAW)/raw -o out/stats
+
+## test-browser: install Debian chromium (~250 MB, scripts/apt-packages-browser.txt) and check that
+## stats.html renders in headless Chromium (the normal suite skips this check without chromium)
+test-browser: setup
+	@scripts/setup.sh scripts/apt-packages-browser.txt
+	$(PYTHON) -m pytest -q Tests/python/test_stats_browser.py
