@@ -77,6 +77,7 @@ package struct DatasetProfile: Sendable {
         tally.read += other.tally.read
         tally.written += other.tally.written
         tally.rejected += other.tally.rejected
+        tally.sourceErrors += other.tally.sourceErrors
         rejectedByReason.merge(other.rejectedByReason, uniquingKeysWith: +)
         for example in other.rejectedExamples { insert(example) }
         duplicates.records += other.duplicates.records

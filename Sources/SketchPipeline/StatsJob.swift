@@ -13,8 +13,10 @@ import SketchDataset
 /// and a 2 MiB key buffer per worker (duplicates are counted from spill files, see
 /// `DuplicateKeyCounter`).
 package struct StatsJob {
-    /// Input files in order (`-` for standard input), as `QuickDrawReader` expands them.
-    package var files: [String]
+    /// The inputs, expanded once (directory entries that cannot be read are its `rejectedSources`).
+    package let reader: QuickDrawReader
+    /// Input files in order (`-` for standard input), as `reader` expands them.
+    package var files: [String] { reader.files }
     /// Sequence length whose truncation share is reported.
     package var length: Int
     /// Thumbnails per category.
@@ -31,21 +33,33 @@ package struct StatsJob {
         guard (0...256).contains(thumbnailCount) else {
             throw PipelineError("--thumbnails must be between 0 and 256 (got \(thumbnailCount))")
         }
-        files = try QuickDrawReader(inputs: inputs).files
+        reader = try QuickDrawReader(inputs: inputs)
         self.length = length
         self.thumbnailCount = thumbnailCount
         self.jobs = max(1, jobs)
         self.showsMessages = showsMessages
     }
 
-    /// The one place drawings come from: every record and rejected line of one input file.
-    /// Other input formats (Google `.bin`, stroke-3 `.npz`) plug in here.
+    /// The one place drawings come from: every record and rejected line of one input file
+    /// (an input that cannot be read is one source error). Other input formats (Google `.bin`,
+    /// stroke-3 `.npz`) plug in here.
     package static func readDrawings(
         _ file: String,
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void
     ) throws {
-        try QuickDrawReader(inputs: [file]).read(onRecord: onRecord, onRejected: onRejected)
+        let reader: QuickDrawReader
+        do {
+            reader = try QuickDrawReader(inputs: [file])
+        } catch let error as InputError {
+            try onRejected(.sourceError(file, byteOffset: 0, reason: "cannot read input: \(error)"))
+            return
+        }
+        do {
+            try reader.read(onRecord: onRecord, onRejected: onRejected)
+        } catch is InputError {
+            // The input could not be opened; `read` has reported it as a source error.
+        }
     }
 
     /// Profiles every input; `spillDirectory` (created and removed here) holds the key spill files.
@@ -68,6 +82,14 @@ package struct StatsJob {
         }
         if let error = queue.error { throw error }
         var total = DatasetProfile(length: length, thumbnailCount: thumbnailCount)
+        let listing = try QuarantineWriter(path: nil, maximumMessages: showsMessages ? 20 : 0)
+        for rejected in reader.rejectedSources {
+            let sourceError = RejectedLine.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason)
+            try total.tally.reject(sourceError, into: listing)
+            total.noteRejected(sourceError, fileIndex: -1)
+        }
+        try listing.finish()
+        total.rejectedByReason = listing.countsByReason
         for partial in queue.profiles { total.merge(partial) }
         total.duplicates = try DuplicateKeyCounter.count(directory: spillDirectory, workers: workers)
         return total
@@ -84,13 +106,13 @@ package struct StatsJob {
             try Self.readDrawings(
                 files[index],
                 onRecord: { record, location in
-                    try spill.add(record.keyID)
                     let wasRaw = InputFormat.auto.needsSimplification(record.drawing)
                     if wasRaw {
-                        simplifier.simplify(record.drawing, into: &strokes)
+                        try simplifier.simplify(record.drawing, into: &strokes)  // over a limit: rejected by the reader
                     } else {
                         strokes.replaceContents(with: record.drawing)
                     }
+                    try spill.add(record.keyID)
                     profile.add(record, simplified: strokes, wasRaw: wasRaw, fileIndex: index, line: location.line)
                 },
                 onRejected: { rejected in

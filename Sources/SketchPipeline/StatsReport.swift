@@ -20,6 +20,7 @@ package struct StatsReport: Encodable {
         var read: Int
         var drawings: Int
         var rejected: Int
+        var sourceErrors: Int
         var categories: Int
         var rawDrawings: Int
         var truncated: Int
@@ -27,7 +28,7 @@ package struct StatsReport: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case read, drawings, rejected, categories, truncated
-            case rawDrawings = "raw_drawings", truncatedShare = "truncated_share"
+            case rawDrawings = "raw_drawings", truncatedShare = "truncated_share", sourceErrors = "source_errors"
         }
     }
 
@@ -110,7 +111,7 @@ package struct StatsReport: Encodable {
         length = profile.length
         let drawings = profile.tally.written
         totals = Totals(read: profile.tally.read, drawings: drawings, rejected: profile.tally.rejected,
-                        categories: profile.categories.count, rawDrawings: profile.rawDrawings,
+                        sourceErrors: profile.tally.sourceErrors, categories: profile.categories.count, rawDrawings: profile.rawDrawings,
                         truncated: profile.truncated, truncatedShare: Self.share(profile.truncated, of: drawings))
         duplicates = Duplicates(records: profile.duplicates.records, keyIDs: profile.duplicates.keys)
         rejected = Rejected(byReason: profile.rejectedByReason,

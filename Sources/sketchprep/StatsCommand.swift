@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchDataset
 import SketchPipeline
 
 /// `sketchprep stats`: a dataset profile as stats.json, stats.md and a self-contained stats.html.
@@ -32,11 +33,19 @@ struct StatsCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No per-line messages on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputDirectory(output, option: "--output")
+        try paths.verify()
         let job = try StatsJob(inputs: inputs, length: length, thumbnailCount: thumbnails,
                                jobs: jobs.resolved, showsMessages: !quiet)
+        job.reader.printSkippedSources(tool: "stats")
         let profile = try job.run(outputDirectory: output)
         print("stats: \(profile.tally), \(profile.categories.count) categories → \(output)/stats.{json,md,html}")
         guard profile.tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(profile.tally, command: "stats")
     }
 }
