@@ -35,6 +35,11 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    func validate() throws {
+        guard length >= 1 else { throw ValidationError("--length must be at least 1 (got \(length))") }
+        guard (0...256).contains(thumbnails) else { throw ValidationError("--thumbnails must be between 0 and 256 (got \(thumbnails))") }
+    }
+
     func run() throws {
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
@@ -44,7 +49,7 @@ struct StatsCommand: ParsableCommand {
                                jobs: jobs.resolved, showsMessages: !quiet)
         job.reader.printSkippedSources(tool: "stats")
         let profile = try job.run(outputDirectory: output)
-        print("stats: \(profile.tally), \(profile.categories.count) categories → \(output)/stats.{json,md,html}")
+        print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")
     }
