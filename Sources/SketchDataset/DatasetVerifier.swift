@@ -79,7 +79,7 @@ package enum DatasetVerifier {
         }
         let listed = Set(manifest.shards.map(\.file))
         if let entries = try? DirectoryWalk.entries(of: base) {
-            for entry in entries where ShardedDatasetWriter.isShardFileName(entry.name) && !listed.contains(entry.name) {
+            for entry in entries where ShardNaming.isShardFileName(entry.name) && !listed.contains(entry.name) {
                 problems.append(.init(file: entry.name, kind: "extra shard", detail: "a shard file the manifest does not list"))
             }
         }
