@@ -13,7 +13,7 @@ struct BitmapCommand: ParsableCommand {
         discussion: """
             Writes uint8 (N, SIZE*SIZE) in input line order: with the defaults (28, line width 16, \
             padding 16, white on black) the rows are byte-identical to Google's numpy_bitmap files. \
-            Raw drawings are first simplified with Google's steps (--input-kind auto detects them: a \
+            Raw drawings are first simplified with Google's steps (--input-format auto detects them: a \
             drawing with a t array or a coordinate outside 0–255 is raw). Bad lines are quarantined; \
             the run ends with read = written + rejected. See docs/raster.md.
             """)
@@ -24,8 +24,8 @@ struct BitmapCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
     var output: String
 
-    @Option(help: "auto, raw (simplify all) or simplified (render as is).")
-    var inputKind = InputFormat.auto
+    @Option(name: .customLong("input-format"), help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (render as is).")
+    var inputFormat = InputFormat.auto
 
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
@@ -38,6 +38,11 @@ struct BitmapCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
+    @OptionGroup var limit: LimitOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
@@ -45,34 +50,15 @@ struct BitmapCommand: ParsableCommand {
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        let reader = try QuickDrawReader(inputs: inputs)
+        var reader = try QuickDrawReader(inputs: inputs)
+        reader.recordLimitPerInput = limit.limit
         reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
-        let rejected = try QuarantineWriter(path: quarantinePath)
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
+                            inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
+        let tally = try job.run().tally
         let side = raster.size
-        let writer = try NPYWriter(path: output, dtype: .uint8, itemShape: [side * side])
-        let renderer = StrokeRenderer(options: raster.options)
-        var simplifier = Simplifier(options: .google)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
-        var tally = RunTally()
-        var pixels = [UInt8](repeating: 0, count: side * side)
-        try reader.read(
-            onRecord: { record, _ in
-                let drawing = try inputKind.prepare(record.drawing, with: &simplifier)
-                tally.read += 1
-                progress.advance()
-                pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }
-                try writer.append(pixels)
-                tally.written += 1
-            },
-            onRejected: { line in
-                progress.advance()
-                try tally.reject(line, into: rejected)
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        progress.finish()
-        try writer.commit()
-        try rejected.finish()
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "bitmap")
