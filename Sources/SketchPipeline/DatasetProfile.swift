@@ -19,13 +19,8 @@ package struct DatasetProfile: Sendable {
     package var tally = RunTally()
     /// Rejected lines per reason kind (as `QuarantineWriter.countsByReason` groups them).
     package var rejectedByReason: [String: Int] = [:]
-    /// The first rejected lines in input order (at most `maximumRejectedExamples`).
-    package private(set) var rejectedExamples: [RejectedExample] = []
     /// Duplicate key_ids over all inputs (filled in after the duplicate count).
     package var duplicates = DuplicateKeyCounter.Counts()
-
-    /// Rejected lines kept as examples.
-    package static let maximumRejectedExamples = 20
 
     /// An empty profile for `length` and `thumbnailCount`.
     package init(length: Int, thumbnailCount: Int) {
@@ -62,13 +57,6 @@ package struct DatasetProfile: Sendable {
         categories[record.word] = category
     }
 
-    /// Notes a rejected line (already counted in `tally` by `RunTally.reject`) as a possible example.
-    package mutating func noteRejected(_ rejected: RejectedLine, fileIndex: Int) {
-        let example = RejectedExample(fileIndex: fileIndex, location: rejected.location.description,
-                                      line: rejected.location.line, reason: rejected.reason)
-        insert(example)
-    }
-
     /// Adds `other` (a profile of other inputs with the same settings).
     package mutating func merge(_ other: DatasetProfile) {
         for (word, profile) in other.categories {
@@ -79,7 +67,6 @@ package struct DatasetProfile: Sendable {
         tally.rejected += other.tally.rejected
         tally.sourceErrors += other.tally.sourceErrors
         rejectedByReason.merge(other.rejectedByReason, uniquingKeysWith: +)
-        for example in other.rejectedExamples { insert(example) }
         duplicates.records += other.duplicates.records
         duplicates.keys += other.duplicates.keys
     }
@@ -105,28 +92,5 @@ package struct DatasetProfile: Sendable {
         let extent = max(maxX - minX, maxY - minY)
         guard extent.isFinite, extent > 0 else { return 0 }
         return Int(min(extent, 1e12).rounded())
-    }
-
-    private mutating func insert(_ example: RejectedExample) {
-        let index = rejectedExamples.firstIndex { example < $0 } ?? rejectedExamples.count
-        guard index < Self.maximumRejectedExamples else { return }
-        rejectedExamples.insert(example, at: index)
-        if rejectedExamples.count > Self.maximumRejectedExamples { rejectedExamples.removeLast() }
-    }
-}
-
-/// A rejected line shown in the profile, ordered by input position.
-package struct RejectedExample: Sendable, Comparable {
-    /// Index of the input file in the run's file list.
-    package var fileIndex: Int
-    /// `file:line` as `SourceLocation` writes it.
-    package var location: String
-    /// Line number.
-    package var line: Int
-    /// Why the line was rejected.
-    package var reason: String
-
-    package static func < (a: RejectedExample, b: RejectedExample) -> Bool {
-        (a.fileIndex, a.line, a.reason) < (b.fileIndex, b.line, b.reason)
     }
 }

@@ -44,7 +44,7 @@ package enum StatsHTMLWriter {
             for (reason, count) in StatsMarkdownWriter.byCountDescending(profile.rejectedByReason) {
                 html += "<tr><td>\(escape(reason))</td><td class=\"n\">\(count)</td></tr>"
             }
-            html += "</table>\n<ul>" + profile.rejectedExamples.map { "<li><code>\(escape($0.location))</code>: \(escape($0.reason))</li>" }.joined() + "</ul>\n"
+            html += "</table>\n<p>Every rejected line is in <code>rejected.ndjson</code>, verbatim.</p>\n"
         }
         for (index, (word, category)) in profile.sortedCategories.enumerated() {
             html += "<section id=\"c\(index)\"><h2>\(escape(word))</h2>"

@@ -4,27 +4,28 @@ import SketchFormats
 import SketchDataset
 
 /// `sketchprep stats`: profiles Quick, Draw! inputs and writes `stats.json`, `stats.md` and a
-/// self-contained `stats.html` to a directory.
+/// self-contained `stats.html` to a directory, with the rejected lines in `rejected.ndjson`.
 ///
-/// Workers take whole input files from a shared queue and each builds a partial
-/// `DatasetProfile`; the partials merge to the same profile whatever the job count or the order
-/// files finish in, so the output bytes depend only on the inputs and the options. Memory: one
-/// record per worker, fixed-size histograms per category, `thumbnailCount` drawings per category,
-/// and a 2 MiB key buffer per worker (duplicates are counted from spill files, see
-/// `DuplicateKeyCounter`).
+/// Runs on the streaming engine (`RecordStream`): each batch of lines becomes a partial
+/// `DatasetProfile` on a worker thread, and the partials merge on the calling thread in input
+/// order; since merging adds counts and keeps the lowest hash ranks, the output bytes depend only
+/// on the inputs and the options, not on `--jobs`. Memory: the engine's batches in flight,
+/// fixed-size histograms per category, `thumbnailCount` drawings per category, and a 2 MiB key
+/// buffer (duplicates are counted from spill files, see `DuplicateKeyCounter`).
 package struct StatsJob {
-    /// The inputs, expanded once (directory entries that cannot be read are its `rejectedSources`).
+    /// The inputs, expanded once.
     package let reader: QuickDrawReader
-    /// Input files in order (`-` for standard input), as `reader` expands them.
-    package var files: [String] { reader.files }
     /// Sequence length whose truncation share is reported.
     package var length: Int
     /// Thumbnails per category.
     package var thumbnailCount: Int
     /// Worker threads.
     package var jobs: Int
-    /// Whether rejected lines are reported on stderr.
+    /// Whether rejected lines are reported on stderr one by one.
     package var showsMessages: Bool
+
+    /// Input files in order (`-` for standard input), as `reader` expands them.
+    package var files: [String] { reader.files }
 
     /// Creates a job over `inputs` (files, directories, gzip, `-`); throws `InputError` for a
     /// missing input and `PipelineError` for a length or thumbnail count out of range.
@@ -40,30 +41,9 @@ package struct StatsJob {
         self.showsMessages = showsMessages
     }
 
-    /// The one place drawings come from: every record and rejected line of one input file
-    /// (an input that cannot be read is one source error). Other input formats (Google `.bin`,
-    /// stroke-3 `.npz`) plug in here.
-    package static func readDrawings(
-        _ file: String,
-        onRecord: (SketchRecord, SourceLocation) throws -> Void,
-        onRejected: (RejectedLine) throws -> Void
-    ) throws {
-        let reader: QuickDrawReader
-        do {
-            reader = try QuickDrawReader(inputs: [file])
-        } catch let error as InputError {
-            try onRejected(.sourceError(file, byteOffset: 0, reason: "cannot read input: \(error)"))
-            return
-        }
-        do {
-            try reader.read(onRecord: onRecord, onRejected: onRejected)
-        } catch is InputError {
-            // The input could not be opened; `read` has reported it as a source error.
-        }
-    }
-
-    /// Profiles every input; `spillDirectory` (created and removed here) holds the key spill files.
-    package func profile(spillDirectory: String) throws -> DatasetProfile {
+    /// Profiles every input; rejected lines go to `quarantinePath` (nil: only counted), and
+    /// `spillDirectory` (created and removed here) holds the key spill files.
+    package func profile(spillDirectory: String, quarantinePath: String?) throws -> DatasetProfile {
         let fileManager = FileManager.default
         do {
             try fileManager.createDirectory(atPath: spillDirectory, withIntermediateDirectories: true)
@@ -71,63 +51,26 @@ package struct StatsJob {
             throw PipelineError("cannot create \(spillDirectory) for the key spill: \(error.localizedDescription)")
         }
         defer { try? fileManager.removeItem(atPath: spillDirectory) }
-        let workers = max(1, min(jobs, files.count))
-        let queue = ProfileWorkQueue(fileCount: files.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            do {
-                queue.deliver(try profileFiles(worker: worker, queue: queue, spillDirectory: spillDirectory))
-            } catch {
-                queue.fail(error)
-            }
-        }
-        if let error = queue.error { throw error }
+        var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: false)
+        stream.printsRejections = showsMessages
+        var fileIndices: [String: Int] = [:]
+        for (index, file) in files.enumerated() where fileIndices[file] == nil { fileIndices[file] = index }
+        let stage = ProfileStage(length: length, thumbnailCount: thumbnailCount, fileIndices: fileIndices)
         var total = DatasetProfile(length: length, thumbnailCount: thumbnailCount)
-        let listing = try QuarantineWriter(path: nil, maximumMessages: showsMessages ? 20 : 0)
-        for rejected in reader.rejectedSources {
-            let sourceError = RejectedLine.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason)
-            try total.tally.reject(sourceError, into: listing)
-            total.noteRejected(sourceError, fileIndex: -1)
+        let spill = KeySpill(directory: spillDirectory, worker: 0)
+        let result = try stream.run(stage, quarantinePath: quarantinePath) { batch in
+            total.merge(batch.profile)
+            for key in batch.keyIDs { try spill.add(key) }
         }
-        try listing.finish()
-        total.rejectedByReason = listing.countsByReason
-        for partial in queue.profiles { total.merge(partial) }
-        total.duplicates = try DuplicateKeyCounter.count(directory: spillDirectory, workers: workers)
+        try spill.finish()
+        total.tally = result.tally
+        total.rejectedByReason = result.rejectedByReason
+        total.duplicates = try DuplicateKeyCounter.count(directory: spillDirectory, workers: 1)
         return total
     }
 
-    /// One worker: profiles files from `queue` until none are left.
-    private func profileFiles(worker: Int, queue: ProfileWorkQueue, spillDirectory: String) throws -> DatasetProfile {
-        var profile = DatasetProfile(length: length, thumbnailCount: thumbnailCount)
-        let spill = KeySpill(directory: spillDirectory, worker: worker)
-        let quarantine = try QuarantineWriter(path: nil, maximumMessages: showsMessages ? 20 : 0)
-        var simplifier = Simplifier(options: .google)
-        var strokes = FlatStrokes()
-        while let index = queue.nextFile() {
-            try Self.readDrawings(
-                files[index],
-                onRecord: { record, location in
-                    let wasRaw = InputFormat.auto.needsSimplification(record.drawing)
-                    if wasRaw {
-                        try simplifier.simplify(record.drawing, into: &strokes)  // over a limit: rejected by the reader
-                    } else {
-                        strokes.replaceContents(with: record.drawing)
-                    }
-                    try spill.add(record.keyID)
-                    profile.add(record, simplified: strokes, wasRaw: wasRaw, fileIndex: index, line: location.line)
-                },
-                onRejected: { rejected in
-                    try profile.tally.reject(rejected, into: quarantine)
-                    profile.noteRejected(rejected, fileIndex: index)
-                })
-        }
-        try spill.finish()
-        try quarantine.finish()
-        profile.rejectedByReason = quarantine.countsByReason
-        return profile
-    }
-
-    /// Profiles the inputs and writes `stats.json`, `stats.md` and `stats.html` into
-    /// `outputDirectory` (created if missing; each file written atomically).
+    /// Profiles the inputs and writes `stats.json`, `stats.md`, `stats.html` and `rejected.ndjson`
+    /// into `outputDirectory` (created if missing; each file written atomically).
     package func run(outputDirectory: String) throws -> DatasetProfile {
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
@@ -135,7 +78,7 @@ package struct StatsJob {
             throw PipelineError("cannot create output directory \(outputDirectory): \(error.localizedDescription)")
         }
         let spill = "\(outputDirectory)/.stats-keys.tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        let profile = try profile(spillDirectory: spill)
+        let profile = try profile(spillDirectory: spill, quarantinePath: "\(outputDirectory)/rejected.ndjson")
         let thumbnails = try StatsThumbnails.render(profile)
         let report = StatsReport(profile: profile, inputs: files)
         let encoder = JSONEncoder()
@@ -150,31 +93,53 @@ package struct StatsJob {
     }
 }
 
-/// The files still to profile and the finished partial profiles, shared by the workers.
-private final class ProfileWorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let fileCount: Int
-    private var next = 0
-    private(set) var profiles: [DatasetProfile] = []
-    private(set) var error: Error?
+/// The profile of one batch of lines, on its way from a worker to the merge.
+struct ProfileBatch: Sendable {
+    var profile: DatasetProfile
+    var keyIDs: [String]
+}
 
-    init(fileCount: Int) { self.fileCount = fileCount }
+/// The stats stage of the engine: every batch of records becomes a partial profile. Raw drawings
+/// (`InputFormat.auto`) are simplified with Google's rule first; a drawing over a simplification
+/// limit is rejected by the engine.
+struct ProfileStage: RecordStage {
+    let length: Int
+    let thumbnailCount: Int
+    /// Position of each input in the file list (ties between thumbnails break by it).
+    let fileIndices: [String: Int]
 
-    /// The next file index, or nil when all are taken or a worker failed.
-    func nextFile() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard error == nil, next < fileCount else { return nil }
-        next += 1
-        return next - 1
+    var input: RecordStageInput { .drawings }
+
+    func makeChunk(lineCount: Int) -> ProfileChunk {
+        ProfileChunk(profile: DatasetProfile(length: length, thumbnailCount: thumbnailCount), fileIndices: fileIndices)
+    }
+}
+
+/// One batch's partial profile.
+struct ProfileChunk: RecordStageChunk {
+    var profile: DatasetProfile
+    let fileIndices: [String: Int]
+    var keyIDs: [String] = []
+    var simplifier = Simplifier(options: .google)
+    var simplified = FlatStrokes()
+
+    init(profile: DatasetProfile, fileIndices: [String: Int]) {
+        self.profile = profile
+        self.fileIndices = fileIndices
     }
 
-    func deliver(_ profile: DatasetProfile) {
-        lock.lock(); defer { lock.unlock() }
-        profiles.append(profile)
+    mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                          location: SourceLocation) throws(DrawingLimitError) {
+        let wasRaw = InputFormat.auto.needsSimplification(record.drawing)
+        if wasRaw {
+            try simplifier.simplify(record.drawing, into: &simplified)
+        } else {
+            simplified.replaceContents(with: record.drawing)
+        }
+        keyIDs.append(record.keyID)
+        profile.add(record, simplified: simplified, wasRaw: wasRaw,
+                    fileIndex: fileIndices[location.file] ?? 0, line: location.line)
     }
 
-    func fail(_ error: Error) {
-        lock.lock(); defer { lock.unlock() }
-        if self.error == nil { self.error = error }
-    }
+    var output: ProfileBatch { ProfileBatch(profile: profile, keyIDs: keyIDs) }
 }

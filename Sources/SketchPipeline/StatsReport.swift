@@ -41,14 +41,9 @@ package struct StatsReport: Encodable {
 
     struct Rejected: Encodable {
         var byReason: [String: Int]
-        var examples: [Example]
+        var quarantine: String
 
-        enum CodingKeys: String, CodingKey { case byReason = "by_reason", examples }
-    }
-
-    struct Example: Encodable {
-        var location: String
-        var reason: String
+        enum CodingKeys: String, CodingKey { case byReason = "by_reason", quarantine }
     }
 
     struct Histogram: Encodable {
@@ -114,8 +109,7 @@ package struct StatsReport: Encodable {
                         sourceErrors: profile.tally.sourceErrors, categories: profile.categories.count, rawDrawings: profile.rawDrawings,
                         truncated: profile.truncated, truncatedShare: Self.share(profile.truncated, of: drawings))
         duplicates = Duplicates(records: profile.duplicates.records, keyIDs: profile.duplicates.keys)
-        rejected = Rejected(byReason: profile.rejectedByReason,
-                            examples: profile.rejectedExamples.map { Example(location: $0.location, reason: $0.reason) })
+        rejected = Rejected(byReason: profile.rejectedByReason, quarantine: "rejected.ndjson")
         categories = profile.categories.mapValues { category in
             var months: [String: Int] = [:]
             for (index, count) in category.months.counts.enumerated() where count > 0 {

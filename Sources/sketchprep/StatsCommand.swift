@@ -9,11 +9,11 @@ struct StatsCommand: ParsableCommand {
         abstract: "Profile Quick, Draw! drawings: counts, histograms, truncation share, duplicates, thumbnails.",
         discussion: """
         Streams raw or simplified NDJSON (files, directories, .ndjson.gz, - for stdin; raw drawings \
-        are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md and \
-        DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
+        are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
+        DIR/rejected.ndjson (the quarantine) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
         script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
         timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
-        thumbnails chosen by hash rank of key_id. Output bytes do not depend on --jobs. See docs/stats.md.
+        thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
         """)
 
     @Argument(help: "NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")

@@ -26,11 +26,13 @@ import SketchTestSupport
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let job = try StatsJob(inputs: try writeInputs(in: directory), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
-        let profile = try job.profile(spillDirectory: directory.appendingPathComponent("spill").path)
+        let quarantine = directory.appendingPathComponent("rejected.ndjson")
+        let profile = try job.profile(spillDirectory: directory.appendingPathComponent("spill").path,
+                                      quarantinePath: quarantine.path)
         #expect(profile.tally.read == 4)
         #expect(profile.tally.written == 3)
         #expect(profile.tally.rejected == 1)
-        #expect(profile.rejectedExamples.map(\.location) == ["\(directory.path)/a.ndjson:2"])
+        #expect(try String(contentsOf: quarantine, encoding: .utf8) == "not json\n")
         #expect(profile.duplicates == DuplicateKeyCounter.Counts(records: 1, keys: 1))
         #expect(profile.categories["cat"]?.drawings == 2)
         #expect(profile.categories["cat"]?.truncated == 0)
@@ -44,14 +46,14 @@ import SketchTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = try writeInputs(in: directory)
         var outputs: [[Data]] = []
-        for jobs in [1, 2] {
+        for jobs in [1, 2, 3] {
             let out = directory.appendingPathComponent("out\(jobs)")
             _ = try StatsJob(inputs: inputs, jobs: jobs, showsMessages: false).run(outputDirectory: out.path)
             outputs.append(try ["stats.json", "stats.md", "stats.html"].map {
                 try Data(contentsOf: out.appendingPathComponent($0))
             })
         }
-        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == outputs[1] && outputs[0] == outputs[2])
         let html = String(decoding: outputs[0][2], as: UTF8.self)
         #expect(html.contains("<svg"))
         #expect(html.contains("src=\"data:image/png;base64,"))
