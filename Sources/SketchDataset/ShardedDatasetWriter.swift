@@ -181,7 +181,7 @@ public final class ShardedDatasetWriter {
         return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
     }
 
-    /// Removes `{train,val,test}-NNNNN-of-NNNNN.*` files not in `keeping`; returns their names.
+    /// Removes shard files of any naming (``ShardNaming``) not in `keeping`; returns their names.
     private func removeStaleShards(keeping: Set<String>) throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []

@@ -66,8 +66,13 @@ extension PipelineRunner {
         let mapped = map.read - map.filtered - map.rejected
         let partial = PartialManifest(
             partition: partition, pipeline: pipeline, pipelineText: text, categories: config.filters.categories,
-            inputs: config.source.inputs,
-            libraries: Self.libraryVersions, chunks: chunks,
+            inputs: try config.source.inputs.map(recordedPaths.record),
+            libraries: Self.libraryVersions,
+            chunks: try chunks.map { chunk in
+                var recorded = chunk
+                recorded.path = try recordedPaths.record(chunk.path)
+                return recorded
+            },
             read: selected.map { index in
                 let record = map.chunks[index]!
                 return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
@@ -185,7 +190,7 @@ package enum PartialRun {
         }
         try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
                             to: "\(output)/\(PipelineRunner.quarantineName)")
-        let sources = map.sourceEntries(first.chunks)
+        let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
         let clock = StageClock()
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
         let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)

@@ -45,7 +45,7 @@ extension PipelineRunner {
         for rejected in listing.rejected {
             output.read += 1
             output.rejected += 1
-            try quarantine.add(rejected)
+            try quarantine.add(try recordedPaths.record(rejected))
         }
         var t = StageClock.now()
         var seconds = StageSeconds()
@@ -61,7 +61,7 @@ extension PipelineRunner {
                 image = try PNGImage.readGray(path: file.path)
             } catch {
                 output.rejected += 1
-                try quarantine.add(.file(file.path, reason: error.reason))
+                try quarantine.add(.file(try recordedPaths.record(file.path), reason: error.reason))
                 continue
             }
             seconds.parse += StageClock.lap(&t)

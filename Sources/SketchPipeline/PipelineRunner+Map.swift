@@ -28,11 +28,11 @@ package struct MapOutput {
 
     /// The manifest's source list: every chunk that could be read, in chunk order (an unreadable
     /// input is in the quarantine instead).
-    package func sourceEntries(_ all: [InputChunk]) -> [Manifest.SourceFileEntry] {
-        all.indices.compactMap { index in
+    package func sourceEntries(_ all: [InputChunk], recording paths: RecordedPaths) throws -> [Manifest.SourceFileEntry] {
+        try all.indices.compactMap { index in
             guard let record = chunks[index], !record.sha256.isEmpty else { return nil }
             let chunk = all[index]
-            return Manifest.SourceFileEntry(path: chunk.path, offset: chunk.isRange ? chunk.offset : nil,
+            return Manifest.SourceFileEntry(path: try paths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
                                             bytes: record.bytes, sha256: record.sha256)
         }
     }
@@ -64,7 +64,7 @@ extension PipelineRunner {
         for rejected in rejectedSources {
             output.sourceErrors += 1
             output.rejectedSources += 1
-            try quarantine.add(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason))
+            try quarantine.add(.sourceError(try recordedPaths.record(rejected.location.file), byteOffset: 0, reason: rejected.reason))
         }
         let totalBytes = selected.reduce(0) { $0 + (chunks[$1].bytes ?? 0) }
         let progress = ProgressReporter(unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
@@ -99,7 +99,7 @@ extension PipelineRunner {
                 case let .sourceError(byteOffset, reason):
                     output.sourceErrors += 1
                     quarantined[batch.chunk, default: 0] += 1
-                    try quarantine.add(.sourceError(chunks[batch.chunk].path, byteOffset: byteOffset, reason: reason))
+                    try quarantine.add(.sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
                 }
             }
             progress.advance(by: batch.outcomes.count)

@@ -61,6 +61,8 @@ package struct PipelineRunner {
     package var runBudgetBytes = 64 << 20
     /// Size at which large plain inputs are cut into chunks (``InputChunking``).
     package var chunkBytes = InputChunking.defaultChunkBytes
+    /// How input paths are written into the dataset's files (`--root`).
+    package var recordedPaths = RecordedPaths(root: nil)
     /// Read only the first this-many records of each input (`--limit`; each input is then one chunk).
     package var recordLimit: Int?
 
@@ -88,7 +90,9 @@ package struct PipelineRunner {
         try paths.verify()
         try createDirectories(directory)
         let clock = StageClock()
-        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
+        var recordedConfig = config
+        recordedConfig.source.inputs = try config.source.inputs.map(recordedPaths.record)
+        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: recordedConfig.json)
 
         switch config.source.kind {
         case .quickdrawNDJSON:
@@ -100,7 +104,7 @@ package struct PipelineRunner {
                                         pipeline: pipelineInfo, clock: clock)
             }
             if !force, chunks.allSatisfy({ $0.bytes != nil }), reader.rejectedSources.isEmpty,
-               let measured = try? chunks.map(Self.measure),
+               let measured = try? chunks.map(measure),
                let existing = upToDateManifest(pipeline: pipelineInfo, sources: measured) {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
@@ -110,7 +114,7 @@ package struct PipelineRunner {
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: reader.rejectedSources,
                                       quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
                                       spillEverything: false, clock: clock)
-            let sources = map.sourceEntries(chunks)
+            let sources = try map.sourceEntries(chunks, recording: recordedPaths)
             let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written
@@ -119,7 +123,11 @@ package struct PipelineRunner {
                 throw PipelineError("--partition works on Quick, Draw! NDJSON sources; an image-directory source runs in one process")
             }
             let images = try imageFiles()
-            let sources = try images.files.map { try Manifest.SourceFileEntry.measuring(path: $0.path) }
+            let sources = try images.files.map { file in
+                var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
+                entry.path = try recordedPaths.record(file.path)
+                return entry
+            }
             if !force, images.rejected.isEmpty, let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
@@ -154,9 +162,9 @@ package struct PipelineRunner {
     }
 
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
-    static func measure(_ chunk: InputChunk) throws -> Manifest.SourceFileEntry {
+    func measure(_ chunk: InputChunk) throws -> Manifest.SourceFileEntry {
         let measured = try InputFile.measure(chunk.path, range: chunk.range)
-        return Manifest.SourceFileEntry(path: chunk.path, offset: chunk.isRange ? chunk.offset : nil,
+        return Manifest.SourceFileEntry(path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
                                         bytes: measured.bytes, sha256: measured.sha256)
     }
 

@@ -11,7 +11,8 @@ struct PreprocessCommand: ParsableCommand {
         abstract: "Run a pipeline (Pipelines/*.yaml): read, filter, simplify raw drawings, encode, split, write shards.",
         discussion: """
         Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
-        or .tfrecord), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
+        or .tfrecord; output.layout: tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
+        eval.tfrecord-…), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
         SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
         verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \
         Memory is bounded: encoded examples are spilled as sorted runs under --tmp-dir. The bytes \
@@ -48,6 +49,9 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("tmp-dir"), help: "Where sorted runs are spilled (default: the output directory's parent).")
     var temporaryDirectory: String?
 
+    @Option(name: .long, help: ArgumentHelp("Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.", valueName: "dir"))
+    var root: String?
+
     @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
     var force = false
 
@@ -77,6 +81,7 @@ struct PreprocessCommand: ParsableCommand {
         runner.jobs = jobs.resolved
         runner.partition = try partition.map(Partition.init(parsing:))
         runner.temporaryDirectory = temporaryDirectory
+        runner.recordedPaths = RecordedPaths(root: root)
         runner.recordLimit = limit.limit
         let outcome = try runner.run()
         print(Self.summary(outcome))
@@ -101,7 +106,10 @@ struct PreprocessCommand: ParsableCommand {
         for split in SplitName.allCases {
             let counts = m.counts[split.rawValue]
             let shards = m.shards.filter { $0.split == split }
-            let stems = Set(shards.map { $0.file.split(separator: ".").first.map(String.init) ?? $0.file })
+            // An NPY shard is three files with one stem; a TFRecord shard is one file.
+            let stems = Set(shards.map { shard in
+                [".x.npy", ".y.npy", ".keys.txt"].first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
+            })
             lines.append("  \(split.rawValue): \(counts?.total ?? 0) drawings in \(stems.count) shard(s)")
         }
         lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")

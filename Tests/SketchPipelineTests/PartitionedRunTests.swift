@@ -36,9 +36,10 @@ private struct Fixture {
         """.write(toFile: pipelineFile, atomically: true, encoding: .utf8)
     }
 
-    func runner(output: String, jobs: Int = 1, partition: Partition? = nil) throws -> PipelineRunner {
+    func runner(output: String, jobs: Int = 1, partition: Partition? = nil, input: String? = nil) throws -> PipelineRunner {
         var config = try PipelineConfig.load(path: pipelineFile)
         config.output.directory = output
+        if let input { config.source.inputs = [input] }
         var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: false, force: true)
         runner.jobs = jobs
         runner.partition = partition
@@ -100,4 +101,37 @@ private func contents(_ directory: String) throws -> [String: Data] {
     #expect(throws: PipelineError.self) { try PartialRun.merge([other, parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false) }
     #expect(throws: PipelineError.self) { try PartialRun.merge([fixture.root], into: "\(fixture.root)/out", showProgress: false) }
     #expect(throws: PipelineError.self) { try Partition(parsing: "3/3") }
+}
+
+@Test func pathsRecordedRelativeToARootGiveTheSameBytesUnderAnotherMountPoint() throws {
+    let fixture = try Fixture()
+    let mirror = "\(fixture.root)/mirror"
+    try FileManager.default.createDirectory(atPath: mirror, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: fixture.input, toPath: "\(mirror)/drawings.ndjson")
+    var single = try fixture.runner(output: "\(fixture.root)/single")
+    single.recordedPaths = RecordedPaths(root: fixture.root)
+    let outcome = try single.run()
+    #expect(outcome.manifest.sources.allSatisfy { $0.path == "drawings.ndjson" })
+    let parts = try (0..<2).map { i -> String in
+        let directory = "\(fixture.root)/part-\(i)"
+        var runner = try fixture.runner(output: directory, partition: try Partition(parsing: "\(i)/2"), input: "\(mirror)/drawings.ndjson")
+        runner.recordedPaths = RecordedPaths(root: mirror + "/")
+        _ = try runner.run()
+        return directory
+    }
+    _ = try PartialRun.merge(parts, into: "\(fixture.root)/merged", showProgress: false)
+    #expect(try contents("\(fixture.root)/merged") == contents("\(fixture.root)/single"))
+    var outside = try fixture.runner(output: "\(fixture.root)/outside")
+    outside.recordedPaths = RecordedPaths(root: mirror)
+    #expect { try outside.run() } throws: { "\($0)".contains("is not under --root") }
+}
+
+@Test func recordedPathsAreRelativeToTheRootLexically() throws {
+    let paths = RecordedPaths(root: "/data/quickdraw/")
+    #expect(try paths.record("/data/quickdraw/raw/cat.ndjson") == "raw/cat.ndjson")
+    #expect(try paths.record("/data/quickdraw/./raw/../raw/cat.ndjson") == "raw/cat.ndjson")
+    #expect(try paths.record("/data/quickdraw") == ".")
+    #expect(try paths.record("-") == "-")
+    #expect(throws: PipelineError.self) { try paths.record("/data/quickdraw-other/cat.ndjson") }
+    #expect(try RecordedPaths(root: nil).record("raw/../cat.ndjson") == "raw/../cat.ndjson")
 }

@@ -53,6 +53,50 @@ def test_merge_names_missing_and_duplicate_partitions(sketchprep, tmp_path):
     assert bad.returncode == 64 and "0 ≤ i < n" in bad.stderr
 
 
+def test_root_makes_runs_under_other_mount_points_write_the_same_bytes(sketchprep, tmp_path):
+    import json
+    import shutil
+    for mount in ("a", "b"):
+        shutil.copytree(RAW, tmp_path / mount / "raw")
+    single = tmp_path / "single"
+    subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(tmp_path / "a" / "raw"),
+                    "--root", str(tmp_path / "a"), "-o", str(single), "--quiet"], check=True, capture_output=True)
+    assert {s["path"] for s in json.loads((single / "manifest.json").read_text())["sources"]} \
+        == {f"raw/{p.name}" for p in RAW.glob("*.ndjson")}
+    parts = [tmp_path / f"part-{i}" for i in range(3)]
+    for i, part in enumerate(parts):
+        subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(tmp_path / "b" / "raw"),
+                        "--root", str(tmp_path / "b"), "--partition", f"{i}/3", "-o", str(part), "--quiet"],
+                       check=True, capture_output=True)
+    subprocess.run([sketchprep, "merge", *map(str, parts), "-o", str(tmp_path / "merged"), "--quiet"], check=True, capture_output=True)
+    assert same_dataset(single, tmp_path / "merged")
+    outside = subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW),
+                              "--root", str(tmp_path / "a"), "-o", str(tmp_path / "x")], capture_output=True, text=True)
+    assert outside.returncode == 1 and "is not under --root" in outside.stderr
+
+
+def test_sigterm_removes_the_processs_own_sorted_runs(sketchprep, tmp_path):
+    import signal
+    import time
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    process = subprocess.Popen([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", "-", "--tmp-dir", str(scratch),
+                                "-o", str(tmp_path / "out"), "--quiet"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Feed some drawings and keep the pipe open: the run is under way, blocked on its input.
+    process.stdin.write((RAW / "cat.ndjson").read_bytes())
+    process.stdin.flush()
+    deadline = time.monotonic() + 30
+    while not list(scratch.glob(".sketchprep-runs*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(scratch.glob(".sketchprep-runs*")), "the run directory never appeared"
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 128 + signal.SIGTERM
+    assert b"temporary files removed" in stderr
+    assert not list(scratch.iterdir())
+
+
 def test_limit_reads_the_first_records_of_each_input(sketchprep, tmp_path):
     files = sorted(RAW.glob("*.ndjson"))
     simplified = tmp_path / "s.ndjson"
