@@ -11,6 +11,7 @@ struct SketchPrepCommand: ParsableCommand {
             BenchCommand.self,
             BitmapCommand.self,
             ContactSheetCommand.self,
+            ConvertCommand.self,
             EncodeCommand.self,
             EvalCommand.self,
             ImportBitmapsCommand.self,

@@ -1,0 +1,179 @@
+import Foundation
+import SketchCore
+
+/// Reads drawings from any mix of Quick, Draw! NDJSON (raw or simplified), Google `.bin` and
+/// sketch-rnn stroke-3 `.npz` inputs: the one way data commands read drawings.
+///
+/// Inputs are files, directories (their `*.ndjson`, `*.ndjson.gz`, `*.bin`, `*.bin.gz` and
+/// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
+/// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
+/// NDJSON goes through `QuickDrawReader`, `.bin` through `GoogleBinaryReader` (word from the file
+/// name, or `category`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
+/// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
+/// `recognized` true. Standard input is spooled to a temporary file when its format must be
+/// detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin.
+public struct DrawingSource {
+    /// The files to read in order (`-` for stdin), after directory expansion.
+    public let files: [String]
+    /// The format forced for every input, or nil to detect each by content.
+    public let format: DrawingFileFormat?
+    /// The word of `.bin` records read from stdin (and of every `.bin` input when set).
+    public let category: String?
+    /// Whether NDJSON records keep their strokes' `t` arrays.
+    public var keepsTimestamps = true
+
+    /// Expands `inputs`; throws `InputError` for a missing path or a directory without drawing files.
+    public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
+        var files: [String] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            if input != "-", FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+                let names: [String]
+                do { names = try FileManager.default.contentsOfDirectory(atPath: input) } catch {
+                    throw InputError("cannot list directory \(input): \(error.localizedDescription)")
+                }
+                let selected = names.filter { name in Self.fileSuffixes.contains { name.hasSuffix($0) } }
+                    .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                guard !selected.isEmpty else {
+                    throw InputError("no drawing files (\(Self.fileSuffixes.map { "*\($0)" }.joined(separator: ", "))) in \(input)")
+                }
+                let directory = input.hasSuffix("/") ? String(input.dropLast()) : input
+                files += selected.map { "\(directory)/\($0)" }
+            } else if input == "-" || FileManager.default.fileExists(atPath: input) {
+                files.append(input)
+            } else {
+                throw InputError("input not found: \(input)")
+            }
+        }
+        if files.contains("-") && format == .stroke3 { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+        if files.contains("-") && format == .bin && category == nil {
+            throw InputError("a .bin on standard input has no file name to take its word from: pass --category WORD")
+        }
+        self.files = files
+        self.format = format
+        self.category = category
+    }
+
+    /// File name endings a directory is searched for.
+    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
+
+    /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
+    public var inputByteCount: Int? {
+        var total = 0
+        for file in files {
+            guard file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { return nil }
+            total += size
+        }
+        return total
+    }
+
+    /// The format of the file at `path` by content; throws `InputError` when no rule matches.
+    public static func detectFormat(path: String) throws -> DrawingFileFormat {
+        let source: ByteSource
+        do { source = try ByteSource(path: path) } catch {
+            throw InputError("cannot read \(path): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+        }
+        var stream = BufferedByteStream(source: source)
+        defer { stream.deallocate() }
+        var bytes = [UInt8](repeating: 0, count: DrawingFileFormat.sniffLength)
+        let count = (try? stream.read(into: &bytes, count: bytes.count)) ?? 0
+        bytes.removeSubrange(count...)
+        if count == 0 { return .ndjson }  // An empty input holds no records in any format.
+        guard let format = DrawingFileFormat.detect(bytes) else {
+            throw InputError("""
+                cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
+                not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
+                pass --format ndjson|bin|stroke3 to read it as one
+                """)
+        }
+        return format
+    }
+
+    /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
+    /// (`.bin`) or position within the file (stroke-3, train then valid then test).
+    public func read(
+        onRecord: (SketchRecord, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        var finishedBytes = 0
+        for file in files {
+            var path = file
+            var spooled: String?
+            defer { if let spooled { unlink(spooled) } }
+            if file == "-" && format == nil {
+                spooled = try Self.spoolStandardInput()
+                path = spooled!
+            }
+            let fileFormat = try format ?? Self.detectFormat(path: path)
+            let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
+            let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in try onRecord(record, relabel(location)) }
+            let rejectHandler = { (line: RejectedLine) throws in
+                try onRejected(RejectedLine(location: relabel(line.location), reason: line.reason, bytes: line.bytes))
+            }
+            let progress = { (bytes: Int) in onProgress(finishedBytes + bytes) }
+            switch fileFormat {
+            case .ndjson:
+                var reader = try QuickDrawReader(inputs: [path])
+                reader.keepsTimestamps = keepsTimestamps
+                try reader.read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
+            case .bin:
+                guard file != "-" || category != nil else {
+                    throw InputError("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+                }
+                try GoogleBinaryReader(path: path, word: category ?? GoogleBinaryFormat.word(forPath: file))
+                    .read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
+            case .stroke3:
+                guard file != "-" else { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+                try readStroke3(path: path, onRecord: recordHandler, onRejected: rejectHandler)
+            }
+            finishedBytes += (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            onProgress(finishedBytes)
+        }
+    }
+
+    private func readStroke3(path: String, onRecord: (SketchRecord, SourceLocation) throws -> Void,
+                             onRejected: (RejectedLine) throws -> Void) throws {
+        let name = (path as NSString).lastPathComponent
+        let word = category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
+        let splits: [(split: Stroke3Split, arrays: [NumericArray])]
+        do { splits = try Stroke3NPZ.read(path: path) } catch let error as InputError {
+            try onRejected(.file(path, reason: error.description))
+            return
+        }
+        var position = 0
+        for (split, arrays) in splits {
+            for (index, array) in arrays.enumerated() {
+                position += 1
+                let key = "\(name)#\(split.rawValue)#\(index)"
+                guard let drawing = Stroke3.drawing(of: array) else {
+                    try onRejected(RejectedLine(location: SourceLocation(file: path, line: position),
+                                                reason: "\(key): not a non-empty (n, 3) stroke-3 array of finite values", bytes: Array(key.utf8)))
+                    continue
+                }
+                try onRecord(SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing),
+                             SourceLocation(file: path, line: position))
+            }
+        }
+    }
+
+    /// Copies standard input to a temporary file (so its format can be detected) and returns its path.
+    private static func spoolStandardInput() throws -> String {
+        let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let writer = try AtomicFileWriter(path: path)
+        let source: ByteSource
+        do { source = try ByteSource(path: "-") } catch { throw InputError("cannot read standard input: \((error as? ByteSourceError)?.reason ?? "\(error)")") }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count: Int
+            do { count = try source.read(into: buffer) } catch {
+                throw InputError("cannot read standard input: \((error as? ByteSourceError)?.reason ?? "\(error)")")
+            }
+            if count == 0 { break }
+            try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+        try writer.commit()
+        return path
+    }
+}
