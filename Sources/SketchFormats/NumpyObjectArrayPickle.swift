@@ -287,7 +287,8 @@ package enum NumpyObjectArrayPickle {
     }
 
     /// Pickle protocol 2 bytes of a 1-D object array of int16 arrays, in the layout of the
-    /// published sketch-rnn files (`numpy.core.multiarray._reconstruct`, Python 2 byte strings);
+    /// published sketch-rnn files byte for byte (`numpy.core.multiarray._reconstruct`, Python 2
+    /// byte strings, appends in batches of 1000);
     /// every value must be an integer in the int16 range (checked by the caller).
     package static func encodeInt16(_ arrays: [NumericArray]) -> [UInt8] {
         var out: [UInt8] = [0x80, 2]
@@ -317,8 +318,10 @@ package enum NumpyObjectArrayPickle {
         shortString("O8"); integer(0); integer(1); out += [0x87, 0x52]; put(5)
         dtypeState("|", 63)
         out.append(0x89); out.append(0x5D); put(6)
-        out.append(0x28)
+        // Python's pickler appends in batches of 1000: MARK … APPENDS, or one item and APPEND.
         for (index, array) in arrays.enumerated() {
+            let batchSize = min(1000, arrays.count - index / 1000 * 1000)
+            if index % 1000 == 0 && batchSize > 1 { out.append(0x28) }
             get(1); get(2); emptyArray()
             put(index == 0 ? 7 : 8 + index)
             out.append(0x28); integer(1); integer(array.rows); integer(array.columns); out.append(0x86)
@@ -333,8 +336,9 @@ package enum NumpyObjectArrayPickle {
             if byteCount < 256 { out += [0x55, UInt8(byteCount)] } else { out.append(0x54); appendLE(UInt32(byteCount), 4) }
             for value in array.values { let bits = UInt16(bitPattern: Int16(value)); out += [UInt8(bits & 0xFF), UInt8(bits >> 8)] }
             out += [0x74, 0x62]
+            if index % 1000 == batchSize - 1 { out.append(batchSize > 1 ? 0x65 : 0x61) }
         }
-        out += [0x65, 0x74, 0x62, 0x2E]
+        out += [0x74, 0x62, 0x2E]
         return out
     }
 }
