@@ -51,3 +51,4 @@ bench: build
 	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
 	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
 	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)
+	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --report-json out/bench/formats.json
