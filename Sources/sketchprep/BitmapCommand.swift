@@ -18,7 +18,7 @@ struct BitmapCommand: ParsableCommand {
             the run ends with read = written + rejected. See docs/raster.md.
             """)
 
-    @Argument(help: "NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
+    @Argument(help: "Input drawings: NDJSON (raw or simplified, .gz allowed), .bin, stroke-3 .npz, directories of them, or - for stdin.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
@@ -33,11 +33,14 @@ struct BitmapCommand: ParsableCommand {
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
     var quarantine: String?
 
+    @OptionGroup(title: "Input")
+    var input: DrawingInputOptionGroup
+
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
+        let reader = try input.source(inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         try OutputPaths.createParentDirectory(of: output)
         let rejected = try QuarantineWriter(path: quarantinePath)

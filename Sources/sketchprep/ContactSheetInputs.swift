@@ -77,7 +77,7 @@ struct ContactSheetInputs {
         var collected: [ContactSheet.Item] = []
         let room = limit - items.count
         do {
-            try QuickDrawReader(inputs: [input]).read(
+            try DrawingSource(inputs: [input]).read(
                 onRecord: { record, _ in
                     collected.append(.init(content: .drawing(record.drawing), label: record.word))
                     if collected.count >= room { throw Enough() }

@@ -5,7 +5,6 @@ import SketchDataset
 import SketchPipeline
 
 extension ConvertTarget: ExpressibleByArgument {}
-extension DrawingFileFormat: ExpressibleByArgument {}
 
 /// `sketchprep convert`: NDJSON, Google .bin and sketch-rnn stroke-3 into one another.
 struct ConvertCommand: ParsableCommand {
@@ -30,11 +29,8 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output directory (one file per category).")
     var output: String
 
-    @Option(help: "Input format: ndjson, bin or stroke3. (default: decided by content)")
-    var format: DrawingFileFormat?
-
-    @Option(help: "Word of .bin records read from stdin (a .bin file takes it from its name).")
-    var category: String?
+    @OptionGroup(title: "Input")
+    var input: DrawingInputOptionGroup
 
     @Option(help: "File that receives rejected records. (default: OUTPUT.rejected.ndjson beside the output directory)")
     var quarantine: String?
@@ -69,7 +65,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let source = try DrawingSource(inputs: inputs, format: format, category: category)
+        let source = try input.source(inputs)
         var job = ConvertJob(source: source, target: to, outputDirectory: output,
                              quarantinePath: quarantine ?? (output.hasSuffix("/") ? String(output.dropLast()) : output) + ".rejected.ndjson", quota: try quota())
         job.options = simplification.options

@@ -20,7 +20,7 @@ struct EncodeCommand: ParsableCommand {
         read = written + rejected.
         """)
 
-    @Argument(help: "Input NDJSON file(s) or directories (raw or simplified, .gz allowed, - for stdin).")
+    @Argument(help: "Input drawings: NDJSON (raw or simplified, .gz allowed), .bin, stroke-3 .npz, directories of them, or - for stdin.")
     var inputs: [String]
 
     @Option(name: [.short, .customLong("output")], help: "Output .npy file.")
@@ -44,6 +44,9 @@ struct EncodeCommand: ParsableCommand {
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
+    @OptionGroup(title: "Input")
+    var input: DrawingInputOptionGroup
+
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
@@ -52,7 +55,7 @@ struct EncodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
+        let reader = try input.source(inputs)
         try OutputPaths.createParentDirectory(of: output)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         let quarantineWriter = try QuarantineWriter(path: quarantinePath)

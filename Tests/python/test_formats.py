@@ -4,6 +4,7 @@ and the published sketch-rnn files."""
 import glob
 import json
 import os
+import pickle
 import struct
 import subprocess
 import zipfile
@@ -144,7 +145,9 @@ def test_numpy_written_npz_of_every_protocol_and_element_type_is_read(sketchprep
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for split, objects in arrays.items():
             with archive.open(f"{split}.npy", "w") as entry:
-                np.lib.format.write_array(entry, objects, allow_pickle=True, pickle_kwargs={"protocol": protocol})
+                # What np.save writes, with the pickle protocol chosen (np.save itself always uses 4).
+                np.lib.format.write_array_header_1_0(entry, np.lib.format.header_data_from_array_1_0(objects))
+                pickle.dump(objects, entry, protocol=protocol)
     convert(sketchprep, [path], "stroke3", tmp_path / "out")
     ours = np.load(tmp_path / "out" / "made.npz", encoding="latin1", allow_pickle=True)
     for split, objects in arrays.items():
@@ -152,7 +155,6 @@ def test_numpy_written_npz_of_every_protocol_and_element_type_is_read(sketchprep
 
 
 def test_a_pickle_outside_the_numpy_subset_is_refused(sketchprep, tmp_path):
-    import pickle
     path = tmp_path / "evil.npz"
     payload = pickle.dumps(os.system, protocol=2)  # names posix.system
     header = np.lib.format.header_data_from_array_1_0(np.empty(1, dtype=object))
