@@ -11,7 +11,9 @@ import SketchCore
 /// name, or `category`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
 /// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
 /// `recognized` true. Standard input is spooled to a temporary file when its format must be
-/// detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin.
+/// detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
+/// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
+/// line quarantined), otherwise quarantined whole with the reason.
 public struct DrawingSource {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
@@ -105,7 +107,19 @@ public struct DrawingSource {
                 spooled = try Self.spoolStandardInput()
                 path = spooled!
             }
-            let fileFormat = try format ?? Self.detectFormat(path: path)
+            let fileFormat: DrawingFileFormat
+            do {
+                fileFormat = try format ?? Self.detectFormat(path: path)
+            } catch let error as InputError {
+                // Content tells nothing: a file named like NDJSON is read as NDJSON, so each bad
+                // line is quarantined with its own reason; any other file is quarantined whole.
+                if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
+                    fileFormat = .ndjson
+                } else {
+                    try onRejected(.file(file, reason: error.description))
+                    continue
+                }
+            }
             let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
             let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in try onRecord(record, relabel(location)) }
             let rejectHandler = { (line: RejectedLine) throws in

@@ -172,3 +172,13 @@ def test_convert_output_is_byte_identical_across_runs(sketchprep, tmp_path):
     for run in ["a", "b"]:
         convert(sketchprep, [SHARED / "quickdraw" / "raw" / "cat.ndjson"], "stroke3", tmp_path / run)
     assert (tmp_path / "a" / "cat.npz").read_bytes() == (tmp_path / "b" / "cat.npz").read_bytes()
+
+
+def test_a_file_of_no_known_format_is_quarantined_by_path_and_the_run_goes_on(sketchprep, tmp_path):
+    (tmp_path / "notes.txt").write_text("hello\n")
+    result = subprocess.run([str(sketchprep), "convert", str(tmp_path / "notes.txt"), str(SIMPLIFIED / "cat.ndjson"),
+                             "--to", "bin", "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "cannot tell the format of" in result.stderr
+    assert (tmp_path / "out.rejected.ndjson").read_text() == f"{tmp_path / 'notes.txt'}\n"
+    assert (tmp_path / "out" / "cat.bin").exists()
