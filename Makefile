@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -46,9 +46,30 @@ parity: build
 eval: build
 	@scripts/eval.sh $(BIN) $(SHARED)
 
-## bench: throughput and peak-memory benchmarks (release build, one command per line)
+## bench: throughput and peak memory next to the Python reference, measured in the same run
+## (Benchmarks/ package); fails when a speed-up falls below Benchmarks/Thresholds/<benchmark>.json
+BENCH := Benchmarks/.build/release/sketchprep-benchmarks
 bench: build
-	$(BIN) bench simplify $(QUICKDRAW)/raw --report-json out/bench/simplify.json
-	$(BIN) bench preprocess $(QUICKDRAW)/raw --python-reference scripts/bench_reference_preprocess.py --report-json out/bench/preprocess.json
-	taskset -c 0 $(PYTHON) scripts/bench_raster.py --shared $(SHARED) --sketchprep $(BIN)
+	$(SWIFT) build -c release --package-path Benchmarks
+	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
+	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
+	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
 	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --report-json out/bench/formats.json
+
+## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
+## the merged dataset must equal the single-process run byte for byte
+test-cluster: build
+	@scripts/setup.sh cluster
+	scripts/test-cluster.sh $(BIN) 3
+
+## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3 and compared
+test-kubernetes: build
+	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --run $(BIN)
+
+## bench-scale: preprocess at full-dataset shape: a ≥ 4 GB input built from ../shared/data's raw drawings
+## (fresh key_ids), the RNN and bitmap28 pipelines with --jobs 1 and 2, the two-core ceiling and merge;
+## writes the figures and a 50 M-drawing model into docs/scale.md. SCALE_BYTES=2e8 is the < 2 minute variant.
+SCALE_BYTES ?= 4e9
+bench-scale: build
+	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --bytes $(SCALE_BYTES) \
+	  --work out/scale --doc docs/scale.md

@@ -18,12 +18,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
         // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files.
-        .target(name: "SketchFormats", dependencies: ["SketchCore", "CZlib", "CPNG"]),
+        .target(name: "SketchFormats", dependencies: [
+            "SketchCore", "CZlib", "CPNG", "COpenSSL", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // Datasets: shard layout, split, manifest, quarantine, tally, progress.
         .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats"]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
@@ -47,6 +50,8 @@ let package = Package(
         // C shims, each as small as the library it wraps.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // OpenSSL's libcrypto, for SHA-256 (checksums of every input and shard).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),

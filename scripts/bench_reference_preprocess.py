@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python reference for `sketchprep bench preprocess`: raw Quick, Draw! NDJSON -> (N, 75, 3) float32
+"""Python reference of `sketchprep-benchmarks preprocess`: raw Quick, Draw! NDJSON -> (N, 75, 3) float32
 stroke tensors. json.loads per line, the simplification of scripts/reference_simplify.py
 (numpy + the PyPI `simplification` package for RDP) for raw drawings, the numpy recipe of
 Tests/python/stroke_reference.py (the TF tutorial's float32 code), then np.save of the stacked

@@ -1,28 +1,20 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Step 4 of the simplification: Ramer–Douglas–Peucker polyline simplification.
 ///
 /// Between two kept points, the interior point farthest from the chord is kept when its
 /// distance is strictly greater than `epsilon` (the first one wins ties), and both halves are
 /// processed the same way; the end points are always kept. Iterative, with reusable buffers.
-/// The line distance is `|dx·(a.y − p.y) − dy·(a.x − p.x)| / sqrt(dx·dx + dy·dy)`, and with
-/// coincident ends `sqrt(px·px + py·py)` to the end point, each evaluated in exactly that order
-/// so it agrees bit for bit with the parity reference (docs/parity.md).
+/// The distance is to the infinite line through the end points (the Python `rdp` package's
+/// reading, which Google's files follow): `|dx·(a.y − p.y) − dy·(a.x − p.x)| / sqrt(dx·dx + dy·dy)`,
+/// and with coincident ends `sqrt(px·px + py·py)` to the end point, each evaluated in exactly
+/// that order so it agrees bit for bit with the parity reference (docs/parity.md).
 public struct RamerDouglasPeucker: Sendable {
     /// Tolerance; points at exactly `epsilon` are dropped.
     public var epsilon: Double
-    /// Distance measure.
-    public var distance: SimplificationOptions.RDPDistance
     private var stack: [(start: Int, end: Int)] = []
 
     /// Creates a simplifier.
-    public init(epsilon: Double, distance: SimplificationOptions.RDPDistance) {
+    public init(epsilon: Double) {
         self.epsilon = epsilon
-        self.distance = distance
     }
 
     /// Replaces `kept` with the indices of the points of the polyline `x`/`y` that survive, in
@@ -68,36 +60,23 @@ public struct RamerDouglasPeucker: Sendable {
         let ax = x[start], ay = y[start]
         let dx = x[end] - ax, dy = y[end] - ay
         let chord = (dx * dx + dy * dy).squareRoot()
+        guard chord == 0 else {
+            return Self.farthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
+        }
         var best = start + 1
         var maximum = -Double.infinity
-        switch distance {
-        case .line where chord != 0:
-            (best, maximum) = Self.farthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
-        case .line:
-            for index in (start + 1)..<end {
-                let px = x[index] - ax, py = y[index] - ay
-                let value = (px * px + py * py).squareRoot()
-                if value > maximum {
-                    maximum = value
-                    best = index
-                }
-            }
-        case .segment:
-            let squaredChord = dx * dx + dy * dy
-            for index in (start + 1)..<end {
-                var fraction = squaredChord == 0 ? 0 : ((x[index] - ax) * dx + (y[index] - ay) * dy) / squaredChord
-                fraction = min(max(fraction, 0), 1)
-                let value = hypot(x[index] - (ax + fraction * dx), y[index] - (ay + fraction * dy))
-                if value > maximum {
-                    maximum = value
-                    best = index
-                }
+        for index in (start + 1)..<end {
+            let px = x[index] - ax, py = y[index] - ay
+            let value = (px * px + py * py).squareRoot()
+            if value > maximum {
+                maximum = value
+                best = index
             }
         }
         return (best, maximum)
     }
 
-    /// The `.line` scan for a chord of non-zero length, in its own function so that its few
+    /// The scan for a chord of non-zero length, in its own function so that its few
     /// values stay in registers.
     ///
     /// The quotient |cross| / chord is monotonic in |cross|, so a point can only raise the

@@ -1,5 +1,6 @@
 /// Converts raw drawings to Google's simplified form: align to the top-left, scale uniformly so
-/// the larger extent becomes `scaleTarget`, resample every stroke, simplify it with RDP, round.
+/// the larger extent becomes `scaleTarget`, resample every stroke, simplify it with RDP, round
+/// half to even.
 ///
 /// Holds scratch buffers, so one instance per thread converts a whole stream without per-point
 /// allocations (only the output strokes are allocated). Output coordinates are integral
@@ -20,59 +21,66 @@ public struct Simplifier: Sendable {
     /// Creates a simplifier with `options`.
     public init(options: SimplificationOptions = .google) {
         self.options = options
-        resampler = ArcLengthResampler(method: options.resampling, step: options.resampleStep)
-        rdp = RamerDouglasPeucker(epsilon: options.epsilon, distance: options.rdpDistance)
+        resampler = ArcLengthResampler(step: options.resampleStep)
+        rdp = RamerDouglasPeucker(epsilon: options.epsilon)
     }
 
     /// Simplifies `drawing`. Empty strokes are dropped; an empty drawing stays empty.
     /// A drawing with no extent (all points equal) maps every point to 0.
-    public mutating func simplify(_ drawing: Drawing) -> Drawing {
+    ///
+    /// Throws `DrawingLimitError` when resampling would place more points than
+    /// `DrawingLimits.maximumResampledPointsPerStroke` on a stroke or
+    /// `DrawingLimits.maximumResampledPointsPerDrawing` on the drawing (checked from each
+    /// stroke's arc length before its points are placed), or when a coordinate is not finite.
+    public mutating func simplify(_ drawing: Drawing) throws(DrawingLimitError) -> Drawing {
         var strokes = FlatStrokes()
         swap(&strokes, &reusedOutput)
         defer { swap(&strokes, &reusedOutput) }
-        simplify(drawing, into: &strokes)
+        try simplify(drawing, into: &strokes)
         return strokes.drawing
     }
 
     /// Simplifies `drawing` into `strokes` (replacing its contents), as `simplify(_:)` does.
-    public mutating func simplify(_ drawing: Drawing, into strokes: inout FlatStrokes) {
+    public mutating func simplify(_ drawing: Drawing, into strokes: inout FlatStrokes) throws(DrawingLimitError) {
         var input = FlatStrokes()
         swap(&input, &reusedInput)
         defer { swap(&input, &reusedInput) }
         input.replaceContents(with: drawing)
-        simplify(input, into: &strokes)
+        try simplify(input, into: &strokes)
     }
 
     /// Simplifies the strokes in `input` into `strokes` (replacing its contents), as
     /// `simplify(_:)` does, reusing the storage of `strokes` and of this simplifier: no
     /// allocation per drawing once the buffers have grown to the largest drawing seen.
-    public mutating func simplify(_ input: FlatStrokes, into strokes: inout FlatStrokes) {
+    public mutating func simplify(_ input: FlatStrokes, into strokes: inout FlatStrokes) throws(DrawingLimitError) {
         strokes.removeAll()
-        guard let frame = AlignmentFrame(x: input.x, y: input.y) else { return }
-        input.x.withUnsafeBufferPointer { x in
-            input.y.withUnsafeBufferPointer { y in
-                for index in 0..<input.strokeCount {
-                    let points = input.pointRange(ofStroke: index)
-                    guard !points.isEmpty else { continue }
-                    frame.scale(UnsafeBufferPointer(rebasing: x[points]), minimum: frame.minimumX, options: options, into: &scaledX)
-                    frame.scale(UnsafeBufferPointer(rebasing: y[points]), minimum: frame.minimumY, options: options, into: &scaledY)
-                    resampler.resample(x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY)
-                    rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
-                    appendRoundedKeptPoints(to: &strokes)
-                }
+        guard let frame = try AlignmentFrame(x: input.x, y: input.y) else { return }
+        var remaining = DrawingLimits.maximumResampledPointsPerDrawing
+        for index in 0..<input.strokeCount {
+            let points = input.pointRange(ofStroke: index)
+            guard !points.isEmpty else { continue }
+            input.x.withUnsafeBufferPointer { x in
+                frame.scale(UnsafeBufferPointer(rebasing: x[points]), minimum: frame.minimumX, options: options, into: &scaledX)
             }
+            input.y.withUnsafeBufferPointer { y in
+                frame.scale(UnsafeBufferPointer(rebasing: y[points]), minimum: frame.minimumY, options: options, into: &scaledY)
+            }
+            remaining -= try resampler.resample(
+                x: scaledX, y: scaledY, outX: &sampledX, outY: &sampledY,
+                limit: min(remaining, DrawingLimits.maximumResampledPointsPerStroke))
+            rdp.keptIndices(x: sampledX, y: sampledY, into: &kept)
+            appendRoundedKeptPoints(to: &strokes)
         }
     }
 
     private func appendRoundedKeptPoints(to strokes: inout FlatStrokes) {
-        let halfUp = options.rounding == .halfUp
         kept.withUnsafeBufferPointer { kept in
             sampledX.withUnsafeBufferPointer { sampledX in
                 sampledY.withUnsafeBufferPointer { sampledY in
                     strokes.appendStroke(count: kept.count) { x, y in
                         for (slot, index) in kept.enumerated() {
-                            x[slot] = halfUp ? IntegerRounding.floor(sampledX[index] + 0.5) : IntegerRounding.halfToEven(sampledX[index])
-                            y[slot] = halfUp ? IntegerRounding.floor(sampledY[index] + 0.5) : IntegerRounding.halfToEven(sampledY[index])
+                            x[slot] = IntegerRounding.halfToEven(sampledX[index])
+                            y[slot] = IntegerRounding.halfToEven(sampledY[index])
                         }
                     }
                 }
@@ -84,9 +92,9 @@ public struct Simplifier: Sendable {
 /// One-shot entry points for callers that do not keep a `Simplifier`.
 public enum GoogleSimplifier {
     /// Simplifies `drawing` with `options` (see `Simplifier`).
-    public static func simplify(_ drawing: Drawing, options: SimplificationOptions = .google) -> Drawing {
+    public static func simplify(_ drawing: Drawing, options: SimplificationOptions = .google) throws(DrawingLimitError) -> Drawing {
         var simplifier = Simplifier(options: options)
-        return simplifier.simplify(drawing)
+        return try simplifier.simplify(drawing)
     }
 }
 
@@ -101,21 +109,28 @@ struct AlignmentFrame {
     ///
     /// The reference takes the maximum of the aligned values `v − min`; rounding is monotonic,
     /// so that equals `max(v) − min` exactly and one pass over the points finds all four bounds.
-    init?(x: [Double], y: [Double]) {
+    /// Throws `coordinate out of range` when a point is not finite or an extent overflows
+    /// (the parser refuses such input first; this keeps drawings built in code safe too).
+    init?(x: [Double], y: [Double]) throws(DrawingLimitError) {
         func bounds(_ values: [Double]) -> (minimum: Double, maximum: Double) {
             var minimum = Double.infinity, maximum = -Double.infinity
+            var sum = 0.0
             values.withUnsafeBufferPointer { values in
                 for value in values {
                     minimum = value < minimum ? value : minimum
                     maximum = value > maximum ? value : maximum
+                    sum += value * 0   // NaN or ±infinity anywhere makes this NaN
                 }
             }
-            return (minimum, maximum)
+            return sum.isNaN ? (.nan, .nan) : (minimum, maximum)
         }
         let (minimumX, maximumX) = bounds(x)
         let (minimumY, maximumY) = bounds(y)
-        guard minimumX.isFinite else { return nil }
+        guard !x.isEmpty else { return nil }
         let extent = Swift.max(maximumX - minimumX, maximumY - minimumY)
+        guard minimumX.isFinite, minimumY.isFinite, extent.isFinite else {
+            throw DrawingLimitError("\(DrawingLimits.coordinateOutOfRange): a coordinate is not finite or the extent overflows")
+        }
         self.minimumX = minimumX
         self.minimumY = minimumY
         self.extent = extent == 0 ? 1 : extent
@@ -125,15 +140,8 @@ struct AlignmentFrame {
     func scale(_ values: UnsafeBufferPointer<Double>, minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
         let target = options.scaleTarget, extent = self.extent
         output.replaceContents(count: values.count) { output in
-            switch options.scaleFormula {
-            case .multiplyThenDivide:
-                for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
-            case .divideThenMultiply:
-                for index in values.indices { output[index] = (values[index] - minimum) / extent * target }
-            case .multiplyByFactor:
-                let factor = target / extent
-                for index in values.indices { output[index] = (values[index] - minimum) * factor }
-            }
+            // `v · target / m`: multiply first, then divide, as the reference does.
+            for index in values.indices { output[index] = (values[index] - minimum) * target / extent }
         }
     }
 }
@@ -151,12 +159,5 @@ enum IntegerRounding {
     static func halfToEven(_ value: Double) -> Double {
         guard abs(value) < twoToThe52 else { return value }
         return value < 0 ? -((twoToThe52 - value) - twoToThe52) : (value + twoToThe52) - twoToThe52
-    }
-
-    /// `value.rounded(.down)` for finite values.
-    @inline(__always)
-    static func floor(_ value: Double) -> Double {
-        let nearest = halfToEven(value)
-        return nearest > value ? nearest - 1 : nearest
     }
 }

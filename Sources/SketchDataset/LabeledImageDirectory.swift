@@ -1,5 +1,4 @@
 import SketchFormats
-import Foundation
 
 /// One image file of a class-per-directory dataset (TU-Berlin layout).
 public struct LabeledImageFile: Equatable, Sendable {
@@ -14,6 +13,20 @@ public struct LabeledImageFile: Equatable, Sendable {
     public var keyID: String
 }
 
+/// The images of a class-per-directory dataset, and the entries that could not be used.
+public struct LabeledImageListing: Equatable, Sendable {
+    /// The images, sorted by split, class and file name.
+    public var files: [LabeledImageFile] = []
+    /// `*.png` entries (or class directories) that cannot be read: dangling links, link loops,
+    /// unreadable entries, non-UTF-8 names (see ``DirectoryWalk``).
+    public var rejected: [RejectedLine] = []
+    /// Warnings for `*.png` device files, FIFOs and sockets, which are skipped.
+    public var skipped: [String] = []
+
+    /// An empty listing.
+    public init() {}
+}
+
 /// Scans a directory of `<class>/*.png` images, optionally grouped in split directories.
 ///
 /// Accepted layouts (file names are matched case-insensitively on the `.png` extension; other files
@@ -21,21 +34,26 @@ public struct LabeledImageFile: Equatable, Sendable {
 /// - `ROOT/<class>/*.png`
 /// - `ROOT/{train,val,test}/<class>/*.png` — when at least one of these split directories exists,
 ///   only they are scanned and each file keeps its split (TU-Berlin as distributed here).
-/// Results are sorted by split, class and file name, so runs are deterministic.
+/// Results are sorted byte-wise by split, class and file name, so runs are deterministic. Entries
+/// are classified without being opened, so a FIFO or a link to a device never blocks the scan.
 public enum LabeledImageDirectory {
     /// Split directory names recognised under the root.
     public static let splitDirectoryNames = ["train", "val", "test"]
 
-    /// Lists the images under `root`; throws when `root` is not a readable directory.
-    public static func scan(_ root: String) throws -> [LabeledImageFile] {
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: root])
+    /// Lists the images under `root`; throws `InputError` when `root` is not a readable directory.
+    public static func scan(_ root: String) throws -> LabeledImageListing {
+        let top = try DirectoryWalk.entries(of: root)
+        let splits = splitDirectoryNames.filter { name in
+            top.contains { if case .directory(_, name) = $0 { true } else { false } }
         }
-        let splits = splitDirectoryNames.filter { isDirectoryPath("\(root)/\($0)") }
-        if splits.isEmpty { return try scanClasses(in: root, split: nil) }
-        return try splits.flatMap { try scanClasses(in: "\(root)/\($0)", split: $0) }
+        var listing = LabeledImageListing()
+        if splits.isEmpty {
+            scanClasses(top, split: nil, into: &listing)
+        } else {
+            let base = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+            for split in splits { scanClasses(try DirectoryWalk.entries(of: "\(base)/\(split)"), split: split, into: &listing) }
+        }
+        return listing
     }
 
     /// The sorted class names present in `files`; a class's index in this list is its label.
@@ -43,24 +61,38 @@ public enum LabeledImageDirectory {
         Array(Set(files.map(\.className))).sorted()
     }
 
-    private static func scanClasses(in directory: String, split: String?) throws -> [LabeledImageFile] {
-        let classes = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { !$0.hasPrefix(".") && isDirectoryPath("\(directory)/\($0)") }.sorted()
-        var files: [LabeledImageFile] = []
-        for className in classes {
-            let names = try FileManager.default.contentsOfDirectory(atPath: "\(directory)/\(className)")
-                .filter { $0.lowercased().hasSuffix(".png") && !$0.hasPrefix(".") }.sorted()
-            for name in names {
-                let key = [split, className, name].compactMap { $0 }.joined(separator: "/")
-                files.append(LabeledImageFile(path: "\(directory)/\(className)/\(name)", className: className,
-                                              directorySplit: split, keyID: key))
+    private static func scanClasses(_ entries: [DirectoryWalk.Entry], split: String?, into listing: inout LabeledImageListing) {
+        for entry in entries {
+            switch entry {
+            case let .directory(directory, className):
+                let images: [DirectoryWalk.Entry]
+                do {
+                    images = try DirectoryWalk.entries(of: directory)
+                } catch {
+                    listing.rejected.append(.file(directory, reason: error.description))
+                    continue
+                }
+                for image in images where image.name.lowercased().hasSuffix(".png") {
+                    switch image {
+                    case let .file(path, name):
+                        let key = [split, className, name].compactMap { $0 }.joined(separator: "/")
+                        listing.files.append(LabeledImageFile(path: path, className: className,
+                                                              directorySplit: split, keyID: key))
+                    case .directory:
+                        continue
+                    case let .special(path, _, kind):
+                        listing.skipped.append("skipped \(path): \(kind), not a regular file")
+                    case let .unusable(path, _, reason):
+                        listing.rejected.append(.file(path, reason: reason))
+                    case let .undecodableName(path, _, _):
+                        listing.rejected.append(.file(path, reason: DirectoryWalk.undecodableNameReason))
+                    }
+                }
+            case let .undecodableName(path, _, isDirectory) where isDirectory:
+                listing.rejected.append(.file(path, reason: DirectoryWalk.undecodableNameReason))
+            default:
+                continue
             }
         }
-        return files
-    }
-
-    private static func isDirectoryPath(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

@@ -22,11 +22,20 @@ public struct Manifest: Sendable, Equatable, Codable {
     public var records: RecordCounts
     /// Quarantine file of rejected lines, relative to the output directory (nil when none were rejected).
     public var quarantine: String?
+    /// Versions of sketchprep and of the C libraries whose output is in the bytes (zlib, libpng,
+    /// cairo): the same inputs give the same bytes for the same versions.
+    public var libraries: [String: String]?
 
-    /// Creates a manifest (format version 1).
+    /// The layout version this build writes: 2 orders shards by the hash of the key_id (sorted
+    /// runs), lists input chunks, records library versions and adds `key_id` to TFRecords.
+    public static let currentFormatVersion = 2
+
+    /// Creates a manifest (``currentFormatVersion``).
     public init(pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],
-                counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?) {
-        formatVersion = 1
+                counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?,
+                libraries: [String: String]? = nil) {
+        formatVersion = Self.currentFormatVersion
+        self.libraries = libraries
         self.pipeline = pipeline
         self.sources = sources
         self.classes = classes
@@ -52,34 +61,28 @@ public struct Manifest: Sendable, Equatable, Codable {
         }
     }
 
-    /// One input file.
+    /// One input file, or one chunk of a large plain input file.
     public struct SourceFileEntry: Sendable, Equatable, Codable {
         /// Path as given (or as expanded from a directory).
         public var path: String
+        /// First byte of the chunk when the entry is a byte range of the file (nil: the whole file).
+        public var offset: Int?
         /// Size in bytes.
         public var bytes: Int
         /// SHA-256, lower-case hex.
         public var sha256: String
         /// Creates an entry.
-        public init(path: String, bytes: Int, sha256: String) {
+        public init(path: String, offset: Int? = nil, bytes: Int, sha256: String) {
             self.path = path
+            self.offset = offset
             self.bytes = bytes
             self.sha256 = sha256
         }
 
         /// Hashes the file at `path` in 1 MiB chunks.
         public static func measuring(path: String) throws -> SourceFileEntry {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw InputError("cannot open \(path): \(String(cString: strerror(errno)))")
-            }
-            defer { try? handle.close() }
-            var hash = SHA256()
-            var total = 0
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                total += chunk.count
-                chunk.withUnsafeBytes { hash.update($0.bindMemory(to: UInt8.self)) }
-            }
-            return SourceFileEntry(path: path, bytes: total, sha256: hash.finalize().hexString)
+            let measured = try InputFile.measure(path)
+            return SourceFileEntry(path: path, bytes: measured.bytes, sha256: measured.sha256)
         }
     }
 
@@ -120,19 +123,40 @@ public struct Manifest: Sendable, Equatable, Codable {
         public var filtered: Int
         /// Unusable records sent to quarantine.
         public var rejected: Int
+        /// Damaged or unreadable inputs (not records; each is one quarantine entry).
+        public var sourceErrors: Int
+        /// Written examples whose key_id an earlier written example already had (both are kept).
+        public var duplicateKeyIDs: Int
         /// Creates counts.
-        public init(read: Int, written: Int, filtered: Int, rejected: Int) {
+        public init(read: Int, written: Int, filtered: Int, rejected: Int, sourceErrors: Int = 0, duplicateKeyIDs: Int = 0) {
             self.read = read
             self.written = written
             self.filtered = filtered
             self.rejected = rejected
+            self.sourceErrors = sourceErrors
+            self.duplicateKeyIDs = duplicateKeyIDs
+        }
+        enum CodingKeys: String, CodingKey {
+            case read, written, filtered, rejected
+            case sourceErrors = "source_errors"
+            case duplicateKeyIDs = "duplicate_key_ids"
+        }
+        /// Decodes counts; manifests written before `source_errors` and `duplicate_key_ids` existed read them as 0.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            read = try container.decode(Int.self, forKey: .read)
+            written = try container.decode(Int.self, forKey: .written)
+            filtered = try container.decode(Int.self, forKey: .filtered)
+            rejected = try container.decode(Int.self, forKey: .rejected)
+            sourceErrors = try container.decodeIfPresent(Int.self, forKey: .sourceErrors) ?? 0
+            duplicateKeyIDs = try container.decodeIfPresent(Int.self, forKey: .duplicateKeyIDs) ?? 0
         }
         /// Whether `read = written + filtered + rejected`.
         public var reconciles: Bool { read == written + filtered + rejected }
     }
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine
+        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine, libraries
     }
 
     /// The canonical JSON bytes (sorted keys, pretty-printed, no escaped slashes, final newline).
@@ -142,9 +166,28 @@ public struct Manifest: Sendable, Equatable, Codable {
         return [UInt8](try encoder.encode(self)) + [0x0A]
     }
 
-    /// Reads a manifest file.
+    /// Reads a manifest file; throws `InputError` naming the path when it cannot be read or is
+    /// not a manifest.
     public static func read(path: String) throws -> Manifest {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try JSONDecoder().decode(Manifest.self, from: data)
+        let bytes = try InputFile.readAll(path)
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw InputError("\(path) is not a valid manifest.json: \(Self.describe(error))"
+                + " (regenerate it with sketchprep preprocess)")
+        }
+    }
+
+    /// A one-line description of a decoding failure: the key path and what was wrong.
+    static func describe(_ error: DecodingError) -> String {
+        let (context, what): (DecodingError.Context, String) = switch error {
+        case let .dataCorrupted(context): (context, "corrupt JSON")
+        case let .keyNotFound(key, context): (context, "missing key \(key.stringValue)")
+        case let .typeMismatch(_, context): (context, "wrong type")
+        case let .valueNotFound(_, context): (context, "missing value")
+        @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "undecodable")
+        }
+        let keyPath = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return keyPath.isEmpty ? what : "\(what) at \(keyPath)"
     }
 }

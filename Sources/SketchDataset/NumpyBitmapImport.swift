@@ -36,16 +36,20 @@ public struct NumpyBitmapImport: Sendable {
         let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
         let words = files.map(Self.word(of:))
         guard Set(words).count == words.count else { throw NPYError(path: outputDirectory, reason: "two bitmap files share a class word") }
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        try createDirectories(outputDirectory)
         let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
         var sources: [Manifest.SourceFileEntry] = []
         var read = 0
+        // The eval-sized import holds its examples and sorts them into the dataset order itself.
+        var examples: [SortedExample] = []
         for (label, file) in files.enumerated() {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw NPYError(path: file, reason: "cannot read file")
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.readAll(file)
+            } catch {
+                throw NPYError(path: file, reason: error.description)
             }
-            let bytes = [UInt8](contents)
-            sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256.hash(bytes).hexString))
+            sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
             let array = try NPYReader.parse(bytes, path: file)
             guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {
                 throw NPYError(path: file, reason: "expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
@@ -54,9 +58,15 @@ public struct NumpyBitmapImport: Sendable {
             for row in rows.clamped(to: 0..<count) {
                 read += 1
                 let pixels = Array(array.data[(row * 784)..<((row + 1) * 784)])
-                try writer.add(DatasetExample(keyID: keys[row] ?? "\(words[label])/\(row)", label: Int32(label),
+                let keyID = keys[row] ?? "\(words[label])/\(row)"
+                examples.append(SortedExample(sortKey: SortKey.of(keyID: keyID, seed: sharding.seed), keyID: keyID,
+                                              chunk: UInt32(label), ordinal: UInt64(row), word: words[label], split: nil,
                                               payload: .uint8(pixels, shape: [28, 28])))
             }
+        }
+        let labels = Dictionary(uniqueKeysWithValues: words.enumerated().map { ($1, Int32($0)) })
+        for example in examples.sorted(by: SortedExample.precedes) {
+            try writer.add(DatasetExample(keyID: example.keyID, label: labels[example.word]!, payload: example.payload))
         }
         let written = try writer.finish()
         var counts: [String: Manifest.SplitCounts] = [:]

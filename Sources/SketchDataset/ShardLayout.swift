@@ -32,7 +32,7 @@ public struct ShardingOptions: Sendable, Equatable {
     public var format: ShardFormat
     /// Maximum examples per shard (the last shard of a split holds the rest).
     public var examplesPerShard: Int
-    /// Seed of the per-split shuffle (see ``SeededShuffle``).
+    /// Seed of the dataset order (``SortKey``).
     public var seed: UInt64
     /// Train/val/test shares.
     public var split: DatasetSplit

@@ -27,31 +27,26 @@ public struct ShardWriteResult: Sendable, Equatable {
     public var counts: [SplitName: [Int32: Int]]
 }
 
-/// A problem with the examples handed to the writer (e.g. NPY shards with mixed shapes).
-public struct ShardWriterError: Error, CustomStringConvertible {
-    /// What is wrong, naming the example.
-    public var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Collects labelled examples, assigns each to train/val/test by its key_id, shuffles each split
-/// with a seeded SplitMix64 Fisher–Yates and writes the shards into a directory.
+/// Writes labelled examples, handed over in dataset order, into shard files: each split is cut
+/// into shards of `examplesPerShard` examples as the examples arrive.
 ///
-/// - Determinism: the same examples in the same order with the same options give byte-identical
-///   files. The split depends on the key_id alone (``DatasetSplit``); the shuffle of a split is
-///   seeded with `seed ^ FNV1a64(split name)` and applied to the split's examples in arrival order.
-/// - Atomicity and re-runs: each file is written to a temporary name and renamed into place. A file
-///   that already exists with exactly the SHA-256 of the bytes it should hold is complete and is
-///   left untouched (counted in ``ShardWriteResult/reusedFiles``); anything else is replaced.
-///   Shard files of the same naming scheme that the new layout no longer contains are removed.
-/// - Memory: every example is held until ``finish()`` (the shuffle needs them all): about
-///   900 bytes per 75×3 stroke tensor, 784 per 28×28 bitmap, plus the key_id.
+/// - Order: the caller hands examples in the dataset's order (the merge of sorted runs,
+///   ``SortedRunMerge``); the writer does not reorder. The split of an example is its own
+///   (`split:`) or the key_id hash's (``DatasetSplit``).
+/// - Memory: one shard per split (at most `3 × examplesPerShard` examples) is held at a time.
+/// - Atomicity and re-runs: a full shard is written under a pending name; ``finish()``, which
+///   knows the shard count of each split, renames it to `{split}-{i}-of-{n}`. A file that already
+///   exists with exactly the SHA-256 of the new bytes is left untouched (counted in
+///   ``ShardWriteResult/reusedFiles``); anything else is replaced. Shard files of the naming scheme
+///   that the new layout no longer contains are removed.
 public final class ShardedDatasetWriter {
     /// Output directory (must exist).
     public let directory: String
     /// Format, shard size, seed, split.
     public let options: ShardingOptions
-    private var examples: [SplitName: [DatasetExample]] = [:]
+    private var pending: [SplitName: [DatasetExample]] = [:]
+    private var written: [SplitName: [(entries: [ShardFileEntry], pendingFiles: [String])]] = [:]
+    private var counts: [SplitName: [Int32: Int]] = [:]
     private var itemShape: [Int]?
     private var itemDType: NPYDType?
 
@@ -61,14 +56,14 @@ public final class ShardedDatasetWriter {
         self.options = options
     }
 
-    /// Adds an example. NPY shards need one shape and element type for all examples; the first
-    /// example fixes them and a mismatching one throws ``ShardWriterError``. `split` overrides the
-    /// key_id hash split (a dataset's own train/test directories, e.g. TU-Berlin's).
+    /// Adds the next example in dataset order. NPY shards need one shape and element type for all
+    /// examples; the first example fixes them and a mismatching one throws ``DatasetError``.
+    /// `split` overrides the key_id hash split (a dataset's own train/test directories).
     public func add(_ example: DatasetExample, split: SplitName? = nil) throws {
         if options.format == .npy {
             if let shape = itemShape, let dtype = itemDType {
                 guard shape == example.payload.shape, dtype == example.payload.dtype else {
-                    throw ShardWriterError("example \(example.keyID) is \(example.payload.dtype) \(example.payload.shape), "
+                    throw DatasetError("example \(example.keyID) is \(example.payload.dtype) \(example.payload.shape), "
                         + "but NPY shards need every example to be \(dtype) \(shape)")
                 }
             } else {
@@ -76,32 +71,28 @@ public final class ShardedDatasetWriter {
                 itemDType = example.payload.dtype
             }
         }
-        examples[split ?? options.split.split(forKeyID: example.keyID), default: []].append(example)
+        let split = split ?? options.split.split(forKeyID: example.keyID)
+        counts[split, default: [:]][example.label, default: 0] += 1
+        pending[split, default: []].append(example)
+        if pending[split]!.count == options.examplesPerShard { try flush(split) }
     }
 
-    /// Shuffles, writes every shard, removes stale ones and reports the files.
+    /// Writes the last shard of each split, names every shard, removes stale ones and reports the files.
     public func finish() throws -> ShardWriteResult {
-        var result = ShardWriteResult(files: [], reusedFiles: 0, removedFiles: [], counts: [:])
+        for split in SplitName.allCases where !(pending[split] ?? []).isEmpty { try flush(split) }
+        var result = ShardWriteResult(files: [], reusedFiles: 0, removedFiles: [], counts: counts)
         for split in SplitName.allCases {
-            let members = examples[split] ?? []
-            guard !members.isEmpty else { continue }
-            var perLabel: [Int32: Int] = [:]
-            for example in members { perLabel[example.label, default: 0] += 1 }
-            result.counts[split] = perLabel
-
-            let shuffled = SeededShuffle.shuffled(members, seed: options.seed ^ FNV1a64.hash(split.rawValue))
-            let shardCount = (shuffled.count + options.examplesPerShard - 1) / options.examplesPerShard
-            for index in 0..<shardCount {
-                let start = index * options.examplesPerShard
-                let shard = shuffled[start..<min(start + options.examplesPerShard, shuffled.count)]
-                let stem = ShardingOptions.shardStem(split: split, index: index, count: shardCount)
-                for (suffix, bytes) in try encode(shard) {
-                    let entry = ShardFileEntry(file: stem + suffix, split: split, examples: shard.count,
-                                               bytes: bytes.count, sha256: SHA256.hash(bytes).hexString)
+            let shards = written[split] ?? []
+            for (index, shard) in shards.enumerated() {
+                let stem = ShardingOptions.shardStem(split: split, index: index, count: shards.count)
+                for (entry, pendingFile) in zip(shard.entries, shard.pendingFiles) {
+                    var entry = entry
+                    entry.file = stem + entry.file
                     if try isComplete(entry) {
+                        unlink(path(pendingFile))
                         result.reusedFiles += 1
-                    } else {
-                        try writeAtomically(bytes, to: path(entry.file))
+                    } else if rename(path(pendingFile), path(entry.file)) != 0 {
+                        throw FileWriteError(path: path(entry.file), reason: "cannot rename the finished shard into place: \(String(cString: strerror(errno)))")
                     }
                     result.files.append(entry)
                 }
@@ -110,6 +101,28 @@ public final class ShardedDatasetWriter {
         result.removedFiles = try removeStaleShards(keeping: Set(result.files.map(\.file)))
         return result
     }
+
+    /// Encodes the split's pending examples as its next shard, under pending names.
+    private func flush(_ split: SplitName) throws {
+        let shard = pending[split] ?? []
+        pending[split] = []
+        let index = written[split]?.count ?? 0
+        var entries: [ShardFileEntry] = []
+        var files: [String] = []
+        for (suffix, bytes) in try encode(shard[...]) {
+            let file = ".\(split.rawValue)-\(index)\(Self.pendingMarker)\(suffix)"
+            let writer = try AtomicFileWriter(path: path(file))
+            try writer.write(bytes)
+            try writer.commit()
+            entries.append(ShardFileEntry(file: suffix, split: split, examples: shard.count,
+                                          bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
+            files.append(file)
+        }
+        written[split, default: []].append((entries, files))
+    }
+
+    /// Marks a shard written but not yet named (`.train-3.pending.x.npy`).
+    static let pendingMarker = ".pending"
 
     /// The files of one shard: suffix → bytes.
     private func encode(_ shard: ArraySlice<DatasetExample>) throws -> [(String, [UInt8])] {
@@ -136,8 +149,9 @@ public final class ShardedDatasetWriter {
             let names = options.tfrecordFeatures
             for example in shard {
                 if options.storesImagesAsPNG, case let .uint8(pixels, shape) = example.payload, shape.count == 2 {
-                    bytes += TFRecordWriter.frame(try TFExample.pngImage(pixels: pixels, height: shape[0], width: shape[1],
-                                                                         label: example.label).serialized())
+                    var image = try TFExample.pngImage(pixels: pixels, height: shape[0], width: shape[1], label: example.label)
+                    image.features["key_id"] = .bytes([Array(example.keyID.utf8)])
+                    bytes += TFRecordWriter.frame(image.serialized())
                     continue
                 }
                 let values: TFExample.Feature
@@ -149,6 +163,7 @@ public final class ShardedDatasetWriter {
                     names.values: values,
                     names.shape: .int64s(example.payload.shape.map(Int64.init)),
                     names.label: .int64s([Int64(example.label)]),
+                    "key_id": .bytes([Array(example.keyID.utf8)]),
                 ])
                 bytes += TFRecordWriter.frame(record.serialized())
             }
@@ -164,22 +179,25 @@ public final class ShardedDatasetWriter {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
               (attributes[.size] as? Int) == entry.bytes,
               let existing = try? Data(contentsOf: url) else { return false }
-        return SHA256.hash([UInt8](existing)).hexString == entry.sha256
+        return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
     }
 
     /// Removes `{train,val,test}-NNNNN-of-NNNNN.*` files not in `keeping`; returns their names.
     private func removeStaleShards(keeping: Set<String>) throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
-        for name in names.sorted() where !keeping.contains(name) && Self.isShardFileName(name) {
-            try FileManager.default.removeItem(atPath: path(name))
+        for name in names.sorted() where !keeping.contains(name)
+            && (Self.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker))) {
+            guard unlink(path(name)) == 0 || errno == ENOENT else {
+                throw FileWriteError(path: path(name), reason: "cannot remove a stale shard: \(String(cString: strerror(errno)))")
+            }
             removed.append(name)
         }
         return removed
     }
 
     /// Whether `name` follows the shard naming scheme (with one of the shard suffixes).
-    static func isShardFileName(_ name: String) -> Bool {
+    package static func isShardFileName(_ name: String) -> Bool {
         let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
         guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
         let stem = name.dropLast(suffix.count)

@@ -13,7 +13,8 @@ public enum FNV1a64 {
     public static func hash(_ text: String) -> UInt64 { hash(text.utf8) }
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014), the seeded generator behind the shard shuffle:
+/// SplitMix64 (Steele, Lea & Flood 2014); its finalizer turns `FNV1a64(key_id) ^ seed` into the
+/// dataset order (``SortKey``):
 /// `state += 0x9e3779b97f4a7c15; z = state; z = (z ^ z>>30) * 0xbf58476d1ce4e5b9;
 /// z = (z ^ z>>27) * 0x94d049bb133111eb; return z ^ z>>31`.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
@@ -29,24 +30,5 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
-    }
-}
-
-/// The seeded shuffle used for shards: Fisher–Yates from the last index down,
-/// `for i in n-1 ... 1 { j = rng.next() % (i + 1); swap(a[i], a[j]) }`, with ``SplitMix64``.
-/// (The modulo keeps it trivially reproducible in any language; its bias is below 2⁻⁴⁰ for
-/// fewer than 2²⁴ elements.)
-public enum SeededShuffle {
-    /// `elements` shuffled with a SplitMix64 stream started at `seed`.
-    public static func shuffled<T>(_ elements: [T], seed: UInt64) -> [T] {
-        var out = elements
-        var rng = SplitMix64(seed: seed)
-        var i = out.count - 1
-        while i > 0 {
-            let j = Int(rng.next() % UInt64(i + 1))
-            out.swapAt(i, j)
-            i -= 1
-        }
-        return out
     }
 }

@@ -102,7 +102,7 @@ public struct EvaluationJob: Sendable {
     }
 
     private func write(_ report: EvalReport, thumbnails: HTMLReportWriter.Thumbnails) throws {
-        try FileManager.default.createDirectory(atPath: reportDirectory, withIntermediateDirectories: true)
+        try createDirectories(reportDirectory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = try encoder.encode(report)

@@ -46,10 +46,14 @@ public enum SketchThumbnail {
             + lines + "</g></svg>"
     }
 
-    /// Encodes a [0, 1] raster as an inline PNG `<img>` (nearest-neighbour scaled by the browser).
+    /// Encodes a [0, 1] raster as an inline PNG `<img>` (nearest-neighbour scaled by the browser);
+    /// values outside [0, 1] are clamped and NaN draws as 0.
     public static func rasterImage(values: ArraySlice<Float>, width: Int, height: Int, size: Int) -> String {
         guard width > 0, height > 0, values.count >= width * height else { return "" }
-        let pixels = values.suffix(width * height).map { UInt8(clamping: Int(($0 * 255).rounded())) }
+        // Clamped to [0, 1] as floats, so NaN, infinities or huge values in a shard cannot trap.
+        let pixels = values.suffix(width * height).map { value in
+            value.isNaN ? 0 : UInt8((Swift.min(Swift.max(value, 0), 1) * 255).rounded())
+        }
         guard let png = try? PNGEncoder.encode(GrayImage(width: width, height: height, pixels: pixels)) else { return "" }
         let uri = "data:image/png;base64," + Data(png).base64EncodedString()
         return "<img width=\"\(size)\" height=\"\(size)\" style=\"image-rendering:pixelated\" src=\"\(uri)\" alt=\"\"/>"

@@ -1,3 +1,5 @@
+import Foundation
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,12 +23,15 @@ public struct FileWriteError: Error, CustomStringConvertible, Sendable {
     public var description: String { "cannot write \(path): \(reason)" }
 }
 
-/// Streams bytes to a temporary file next to `path` (`path.tmp-<pid>`) and renames it over
+/// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>`) and renames it over
 /// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
 /// the project: text, NDJSON, NPY and TFRecord outputs, manifests and PNGs all go through it.
 ///
 /// If the writer is discarded without `commit()`, or the rename fails, the temporary file is
-/// removed. When `path` already exists and is not a regular file (e.g. `/dev/null` or a FIFO),
+/// removed. The first writer of a process in a directory removes that directory's stale temporary
+/// files: those of this host whose process is gone (a run killed before it could clean up), never
+/// another host's (partitions of a cluster run may share the file system) nor a live process's.
+/// When `path` already exists and is not a regular file (e.g. `/dev/null` or a FIFO),
 /// bytes are written to it directly, because such a target cannot be replaced by a rename. Writes
 /// are buffered; bytes already written can be patched in place with ``overwrite(_:at:)`` (an NPY
 /// header whose row count is known only at the end). No `fsync`: atomic against readers and
@@ -36,7 +41,7 @@ public final class AtomicFileWriter {
     public let path: String
     /// Where bytes go until `commit()` (equal to `path` for non-regular targets).
     public let temporaryPath: String
-    private var descriptor: Int32
+    private var descriptor: FileDescriptor
     private var buffer: [UInt8] = []
     private let bufferCapacity = 1 << 20
     private var finished = false
@@ -49,18 +54,22 @@ public final class AtomicFileWriter {
         self.path = path
         var status = stat()
         let isSpecialTarget = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
-        temporaryPath = isSpecialTarget ? path : "\(path).tmp-\(getpid())"
-        let flags = isSpecialTarget ? O_WRONLY : (O_WRONLY | O_CREAT | O_TRUNC)
-        descriptor = open(temporaryPath, flags | O_CLOEXEC, 0o644)
-        if descriptor < 0 {
-            throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+        if !isSpecialTarget { TemporaryFileName.removeStaleFiles(nextTo: path) }
+        temporaryPath = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
+        let options: FileDescriptor.OpenOptions = isSpecialTarget ? [.closeOnExec] : [.create, .truncate, .closeOnExec]
+        do {
+            descriptor = try FileDescriptor.open(temporaryPath, .writeOnly, options: options, permissions: [
+                .ownerReadWrite, .groupRead, .otherRead,
+            ])
+        } catch {
+            throw FileWriteError(path: path, reason: systemErrorText(error))
         }
         buffer.reserveCapacity(bufferCapacity)
     }
 
     deinit {
         if !finished {
-            close(descriptor)
+            try? descriptor.close()
             if temporaryPath != path { unlink(temporaryPath) }
         }
     }
@@ -86,31 +95,19 @@ public final class AtomicFileWriter {
     public func overwrite(_ bytes: [UInt8], at offset: Int) throws {
         precondition(offset >= 0 && offset + bytes.count <= bytesWritten, "AtomicFileWriter.overwrite past the end")
         try flush()
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
-            }
-            done += written
+        do {
+            _ = try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes)
+        } catch {
+            throw FileWriteError(path: path, reason: systemErrorText(error))
         }
     }
 
     /// Hands buffered bytes to the operating system.
     public func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { raw in
-                systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += written
+        do {
+            _ = try descriptor.writeAll(buffer)
+        } catch {
+            throw FileWriteError(path: path, reason: systemErrorText(error))
         }
         flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
@@ -121,8 +118,10 @@ public final class AtomicFileWriter {
         precondition(!finished, "AtomicFileWriter.commit() called twice")
         try flush()
         finished = true
-        if close(descriptor) != 0 {
-            throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+        do {
+            try descriptor.close()
+        } catch {
+            throw FileWriteError(path: path, reason: systemErrorText(error))
         }
         if temporaryPath != path, rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
@@ -143,10 +142,4 @@ where Bytes.Element == UInt8 {
 /// Writes the UTF-8 encoding of `text` to `path` atomically.
 public func writeAtomically(_ text: String, to path: String) throws {
     try writeAtomically(Array(text.utf8), to: path)
-}
-
-/// `write(2)`, named apart from `AtomicFileWriter.write` so the call is unambiguous.
-@inline(__always)
-private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, pointer, count)
 }

@@ -13,7 +13,9 @@ import SketchCore
 /// `recognized` true. Standard input is spooled to a temporary file when its format must be
 /// detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
 /// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
-/// line quarantined), otherwise quarantined whole with the reason.
+/// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
+/// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
+/// processed (`onRecord` throws `DrawingLimitError`) is rejected and reading goes on.
 public struct DrawingSource {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
@@ -24,27 +26,35 @@ public struct DrawingSource {
     /// Whether NDJSON records keep their strokes' `t` arrays.
     public var keepsTimestamps = true
 
-    /// Expands `inputs`; throws `InputError` for a missing path or a directory without drawing files.
+    /// Directory entries that cannot be read; `read` hands each to `onRejected` as a source error
+    /// before the first record (see `QuickDrawReader.rejectedSources`).
+    public let rejectedSources: [RejectedLine]
+    /// Warnings for device files and FIFOs found in input directories and skipped.
+    public let skippedSources: [String]
+
+    /// Expands `inputs` (directories through `DirectoryWalk`); throws `InputError` for a missing
+    /// path or a directory without drawing files.
     public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
         var files: [String] = []
+        var listing = DirectoryListing()
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            if input != "-", FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-                let names: [String]
-                do { names = try FileManager.default.contentsOfDirectory(atPath: input) } catch {
-                    throw InputError("cannot list directory \(input): \(error.localizedDescription)")
-                }
-                let selected = names.filter { name in Self.fileSuffixes.contains { name.hasSuffix($0) } }
-                    .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                guard !selected.isEmpty else {
+            if input == "-" {
+                files.append(input)
+                continue
+            }
+            var status = stat()
+            guard stat(input, &status) == 0 else {
+                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
+            }
+            if status.st_mode & S_IFMT == S_IFDIR {
+                let found = try DirectoryWalk.list(input, recursive: false) { name in Self.fileSuffixes.contains { name.hasSuffix($0) } }
+                guard !found.files.isEmpty || !found.rejected.isEmpty else {
                     throw InputError("no drawing files (\(Self.fileSuffixes.map { "*\($0)" }.joined(separator: ", "))) in \(input)")
                 }
-                let directory = input.hasSuffix("/") ? String(input.dropLast()) : input
-                files += selected.map { "\(directory)/\($0)" }
-            } else if input == "-" || FileManager.default.fileExists(atPath: input) {
-                files.append(input)
+                files += found.files
+                listing.append(found)
             } else {
-                throw InputError("input not found: \(input)")
+                files.append(input)
             }
         }
         if files.contains("-") && format == .stroke3 { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
@@ -54,6 +64,27 @@ public struct DrawingSource {
         self.files = files
         self.format = format
         self.category = category
+        rejectedSources = listing.rejected
+        skippedSources = listing.skipped
+    }
+
+    /// Prints ``skippedSources`` as warnings on stderr, prefixed with `tool: `.
+    public func printSkippedSources(tool: String) {
+        DirectoryListing.printWarnings(skippedSources, tool: tool)
+    }
+
+    /// The first `limit` valid records of the inputs, in order; reading stops there.
+    public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
+        struct Enough: Error {}
+        var records: [SketchRecord] = []
+        guard limit > 0 else { return records }
+        do {
+            try read(onRecord: { record, _ in
+                records.append(record)
+                if records.count >= limit { throw Enough() }
+            }, onRejected: onRejected)
+        } catch is Enough {}
+        return records
     }
 
     /// File name endings a directory is searched for.
@@ -98,6 +129,7 @@ public struct DrawingSource {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
+        for rejected in rejectedSources { try onRejected(rejected) }
         var finishedBytes = 0
         for file in files {
             var path = file
@@ -116,12 +148,19 @@ public struct DrawingSource {
                 if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
                     fileFormat = .ndjson
                 } else {
-                    try onRejected(.file(file, reason: error.description))
+                    try onRejected(.sourceError(file, byteOffset: 0, reason: error.description))
                     continue
                 }
             }
             let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
-            let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in try onRecord(record, relabel(location)) }
+            let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in
+                do { try onRecord(record, relabel(location)) } catch let limit as DrawingLimitError where fileFormat != .ndjson {
+                    // Over a processing bound: rejected like QuickDrawReader does for NDJSON lines.
+                    var line: [UInt8] = []
+                    SimplifiedNDJSONWriter.encode(record, into: &line)
+                    try onRejected(RejectedLine(location: relabel(location), reason: limit.reason, bytes: line))
+                }
+            }
             let rejectHandler = { (line: RejectedLine) throws in
                 try onRejected(RejectedLine(location: relabel(line.location), reason: line.reason, bytes: line.bytes))
             }
@@ -152,7 +191,7 @@ public struct DrawingSource {
         let word = category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
         let splits: [(split: Stroke3Split, arrays: [NumericArray])]
         do { splits = try Stroke3NPZ.read(path: path) } catch let error as InputError {
-            try onRejected(.file(path, reason: error.description))
+            try onRejected(.sourceError(path, byteOffset: 0, reason: error.description))
             return
         }
         var position = 0

@@ -1,36 +1,33 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Expands command-line image inputs: a file stays itself (whatever its name, so a mislabelled file
-/// is still tried and reported); a directory becomes every `*.png` below it (recursively, names
-/// matched case-insensitively), sorted byte-wise by path.
+/// Expands command-line image inputs: a file stays itself (whatever its name or kind, so a
+/// mislabelled file is still tried and reported, and a FIFO named explicitly is read); a directory
+/// becomes every `*.png` below it (recursively, names matched case-insensitively), sorted byte-wise
+/// by path, walked by ``DirectoryWalk`` (unreadable entries rejected, special files skipped).
 public enum ImageInputs {
-    /// The files to read in order; throws `InputError` for a missing path or an image-less directory.
-    public static func expand(_ inputs: [String]) throws -> [String] {
-        var files: [String] = []
+    /// The files to read in order, with the rejected and skipped directory entries; throws
+    /// `InputError` for a missing path or a directory without any `*.png` entry.
+    public static func expand(_ inputs: [String]) throws -> DirectoryListing {
+        var listing = DirectoryListing()
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                throw InputError("input not found: \(input)")
+            var status = stat()
+            guard stat(input, &status) == 0 else {
+                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
             }
-            guard isDirectory.boolValue else {
-                files.append(input)
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                listing.files.append(input)
                 continue
             }
-            guard let enumerator = FileManager.default.enumerator(atPath: input) else {
-                throw InputError("cannot list directory \(input)")
+            let found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
+            guard !found.files.isEmpty || !found.rejected.isEmpty || !found.skipped.isEmpty else {
+                throw InputError("no *.png files under \(input)")
             }
-            let directory = input.hasSuffix("/") ? String(input.dropLast()) : input
-            let found = enumerator.compactMap { $0 as? String }
-                .filter { $0.lowercased().hasSuffix(".png") }
-                .map { "\(directory)/\($0)" }
-                .filter { path in
-                    var isSubdirectory: ObjCBool = false
-                    return FileManager.default.fileExists(atPath: path, isDirectory: &isSubdirectory) && !isSubdirectory.boolValue
-                }
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            guard !found.isEmpty else { throw InputError("no *.png files under \(input)") }
-            files += found
+            listing.append(found)
         }
-        return files
+        return listing
     }
 }

@@ -1,3 +1,5 @@
+import SketchCore
+
 /// The keys of a Quick, Draw! record, recognised from their bytes without building a String.
 enum QuickDrawKey {
     case word, countryCode, timestamp, recognized, keyID, drawing, other
@@ -194,7 +196,12 @@ struct JSONCursor {
     /// read. `storage` is scratch space: it grows (never shrinks) when the array does not fit,
     /// and the slots after the returned count are unspecified. Filling a buffer instead of
     /// appending saves a uniqueness check per value.
-    mutating func parseNumberArray(into storage: inout [Double], what: @autoclosure () -> String) throws(LineParseError) -> Int {
+    ///
+    /// Every value must be finite with `|v| <= bound` (else `coordinate out of range`), and the
+    /// array may hold at most `limit` values (else `too many points`): both are checked while
+    /// reading, so `storage` never grows beyond `limit + 1` slots whatever the line holds.
+    mutating func parseNumberArray(into storage: inout [Double], what: @autoclosure () -> String,
+                                   bound: Double, limit: Int) throws(LineParseError) -> Int {
         guard peek() == UInt8(ascii: "[") else { throw error("\(what()): expected an array of numbers") }
         index += 1
         skipWhitespace()
@@ -205,17 +212,21 @@ struct JSONCursor {
         var count = 0
         while true {
             let outcome = storage.withUnsafeMutableBufferPointer { slots in
-                parseNumbers(into: slots, count: &count)
+                parseNumbers(into: UnsafeMutableBufferPointer(rebasing: slots[..<Swift.min(slots.count, limit + 1)]),
+                             count: &count, bound: bound)
             }
             switch outcome {
             case .finished:
+                if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
                 return count
             case .full:
-                storage.append(contentsOf: repeatElement(0, count: Swift.max(storage.count, 256)))
+                if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
+                storage.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(storage.count, 256), limit + 1 - storage.count)))
             case .nonNumeric:
                 throw error("\(what()): non-numeric value at position \(count + 1)")
             case .outOfRange:
-                throw error("\(what()): number out of range at position \(count + 1)")
+                throw error("\(DrawingLimits.coordinateOutOfRange): \(what()) position \(count + 1) is not finite"
+                    + " or beyond ±\(Self.boundText(bound))")
             case .badSeparator:
                 throw error("\(what()): expected ',' or ']' after a number")
             }
@@ -226,9 +237,24 @@ struct JSONCursor {
     /// without keeping the values: for arrays that are only validated, such as timestamps
     /// nobody asked for. Arrays of plain integers are counted from their bytes alone; anything
     /// else is read by `parseNumberArray` into `scratch`.
-    mutating func countNumberArray(scratch: inout [Double], what: @autoclosure () -> String) throws(LineParseError) -> Int {
-        if let count = countPlainIntegerArray() { return count }
-        return try parseNumberArray(into: &scratch, what: what())
+    mutating func countNumberArray(scratch: inout [Double], what: @autoclosure () -> String,
+                                   bound: Double, limit: Int) throws(LineParseError) -> Int {
+        // Plain integers have at most 15 digits, so they stay within any bound of 10¹⁵ or more.
+        if bound >= 1e15, let count = countPlainIntegerArray() {
+            if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
+            return count
+        }
+        return try parseNumberArray(into: &scratch, what: what(), bound: bound, limit: limit)
+    }
+
+    /// `bound` as written in a reason (`1e+09` style for powers of ten).
+    private static func boundText(_ bound: Double) -> String {
+        var mantissa = bound, exponent = 0
+        while mantissa >= 10 && mantissa.truncatingRemainder(dividingBy: 10) == 0 {
+            mantissa /= 10
+            exponent += 1
+        }
+        return mantissa == 1 && exponent >= 6 ? "1e\(exponent)" : "\(bound)"
     }
 
     /// Counts the values of an array of plain integers (`[` then non-negative integers of 1 to
@@ -277,9 +303,15 @@ struct JSONCursor {
     /// Reads numbers and their separators into `slots[count...]` until the closing `]` (consumed),
     /// a full buffer (before reading the next number) or an error (cursor at the fault).
     @inline(__always)
-    private mutating func parseNumbers(into slots: UnsafeMutableBufferPointer<Double>, count: inout Int) -> NumberListOutcome {
+    private mutating func parseNumbers(into slots: UnsafeMutableBufferPointer<Double>, count: inout Int,
+                                       bound: Double) -> NumberListOutcome {
         while count < slots.count {
+            let start = index
             if let (value, closesArray) = plainIntegerAndSeparator() {
+                guard value <= bound else {
+                    index = start
+                    return .outOfRange
+                }
                 slots[count] = value
                 count += 1
                 if closesArray { return .finished }
@@ -287,7 +319,10 @@ struct JSONCursor {
                 continue
             }
             guard let value = parseNumber() else { return .nonNumeric }
-            guard value.isFinite else { return .outOfRange }
+            guard value.magnitude <= bound else {
+                index = start
+                return .outOfRange
+            }
             slots[count] = value
             count += 1
             skipWhitespace()

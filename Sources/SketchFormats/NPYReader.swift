@@ -30,10 +30,13 @@ public struct NPYArray: Sendable, Equatable {
 public enum NPYReader {
     /// Loads the array in `path`.
     public static func read(path: String) throws -> NPYArray {
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw NPYError(path: path, reason: "cannot read file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path)
+        } catch {
+            throw NPYError(path: path, reason: error.description)
         }
-        return try parse([UInt8](contents), path: path)
+        return try parse(bytes, path: path)
     }
 
     /// Parses `.npy` bytes; `path` only names the source in errors.
@@ -56,7 +59,15 @@ public enum NPYReader {
         guard let dtype = NPYDType(descr: descr) else { throw fail("unsupported dtype '\(descr)'") }
         guard header.contains("'fortran_order': False") else { throw fail("Fortran-order arrays are not supported") }
         guard let shape = shapeValue(in: header) else { throw fail("header has no readable 'shape'") }
-        let expected = shape.reduce(1, *) * dtype.size
+        // Dimensions come from the file: multiply with overflow checks, so a hostile shape is an error, not a trap.
+        var expected: Int? = dtype.size
+        for dimension in shape {
+            expected = expected.flatMap { product in
+                let (value, overflow) = product.multipliedReportingOverflow(by: dimension)
+                return overflow ? nil : value
+            }
+        }
+        guard let expected else { throw fail("shape \(shape) of \(dtype) is too large") }
         guard bytes.count - dataStart == expected else {
             throw fail("data is \(bytes.count - dataStart) bytes, shape \(shape) of \(dtype) needs \(expected)")
         }

@@ -18,8 +18,10 @@ import SketchCore
 /// Corrupt, truncated or non-PNG input throws `PNGError` (the simplified API catches libpng's
 /// errors internally; no longjmp crosses Swift frames).
 public enum PNGImage {
-    /// Largest accepted pixel count (guards the RGBA buffer against absurd headers).
-    public static let maximumPixelCount = 1 << 28
+    /// Largest accepted pixel count, 2²⁵ (a 5792 × 5792 image; TU-Berlin's are 1111 × 1111).
+    /// Checked from the header before any pixel buffer is allocated, so decoding one image
+    /// takes at most 2²⁵ × 9 bytes (16-bit RGBA plus the gray result, 288 MiB); docs/limits.md.
+    public static let maximumPixelCount = 1 << 25
 
     /// Decodes PNG bytes to gray (alpha over white).
     public static func decodeGray(_ bytes: [UInt8]) throws(PNGError) -> GrayImage {
@@ -35,8 +37,10 @@ public enum PNGImage {
         guard began != 0 else { throw PNGError(message(of: &image)) }
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width > 0, height > 0, width * height <= maximumPixelCount else {
-            throw PNGError("unsupported image size \(width)x\(height)")
+        guard width > 0, height > 0 else { throw PNGError("unsupported image size \(width)x\(height)") }
+        guard width * height <= maximumPixelCount else {
+            throw PNGError("image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
+                + " \(maximumPixelCount) (docs/limits.md)")
         }
         let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
         let gray: [UInt8]
@@ -68,10 +72,13 @@ public enum PNGImage {
 
     /// Reads and decodes a PNG file; I/O failures are reported as `PNGError` naming the path.
     public static func readGray(path: String) throws(PNGError) -> GrayImage {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PNGError("cannot read file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
+        } catch {
+            throw PNGError(error.description)
         }
-        return try decodeGray([UInt8](data))
+        return try decodeGray(bytes)
     }
 
     /// Decodes the pixels; `componentsPerRow` is libpng's row stride, counted in samples, not bytes.

@@ -19,8 +19,11 @@ public struct LineParseError: Error, Equatable, Sendable, CustomStringConvertibl
 /// unknown keys are skipped whatever their value; a repeated key keeps its last value).
 /// `drawing` is a non-empty array of strokes, each `[x, y]` or `[x, y, t]` with equally long,
 /// non-empty number arrays. Strings are decoded with every JSON escape and must be valid UTF-8.
-/// Numbers follow the JSON grammar and convert exactly (see `JSONNumberParser`). Anything else is
-/// a `LineParseError` whose reason names what was wrong and where.
+/// Numbers follow the JSON grammar and convert exactly (see `JSONNumberParser`). Coordinates and
+/// timestamps must be finite and within `DrawingLimits` (`coordinate out of range`), and a
+/// drawing may hold at most `DrawingLimits.maximumStrokes` strokes and
+/// `DrawingLimits.maximumPoints` points, checked while reading so scratch memory stays bounded.
+/// Anything else is a `LineParseError` whose reason names what was wrong and where.
 ///
 /// The parser keeps scratch buffers between lines, so reuse one instance for a whole stream.
 /// With `keepsTimestamps == false`, `t` arrays are still checked but not stored (strokes get
@@ -130,6 +133,7 @@ public struct QuickDrawLineParser {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
         var strokes: [Stroke] = []
         var strokeCount = 0
+        var pointCount = 0
         flatStrokes?.removeAll()
         cursor.skipWhitespace()
         if cursor.peek() == UInt8(ascii: "]") {
@@ -138,7 +142,12 @@ public struct QuickDrawLineParser {
         while true {
             cursor.skipWhitespace()
             strokeCount += 1
-            let (count, hasTimes) = try parseStroke(&cursor, number: strokeCount)
+            if strokeCount > DrawingLimits.maximumStrokes {
+                throw cursor.error("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
+            }
+            let (count, hasTimes) = try parseStroke(&cursor, number: strokeCount,
+                                                    pointLimit: DrawingLimits.maximumPoints - pointCount)
+            pointCount += count
             xs.withUnsafeBufferPointer { xs in
                 ys.withUnsafeBufferPointer { ys in
                     let x = UnsafeBufferPointer(rebasing: xs[..<count]), y = UnsafeBufferPointer(rebasing: ys[..<count])
@@ -161,22 +170,25 @@ public struct QuickDrawLineParser {
 
     /// Reads one stroke's arrays into `xs`/`ys` (and `ts` when timestamps are kept); returns
     /// its point count and whether it had a `t` array.
-    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int) throws(LineParseError) -> (count: Int, hasTimes: Bool) {
+    /// At most `pointLimit` points are read (the drawing's remaining allowance).
+    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int, pointLimit: Int) throws(LineParseError) -> (count: Int, hasTimes: Bool) {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
-        let xCount = try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x")
+        let coordinateBound = DrawingLimits.maximumCoordinateMagnitude
+        let timeBound = DrawingLimits.maximumTimestampMagnitude
+        let xCount = try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x", bound: coordinateBound, limit: pointLimit)
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: ","), "stroke \(number): expected the y array after x")
         cursor.skipWhitespace()
-        let yCount = try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y")
+        let yCount = try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y", bound: coordinateBound, limit: pointLimit)
         cursor.skipWhitespace()
         var tCount: Int?
         if cursor.peek() == UInt8(ascii: ",") {
             cursor.advance()
             cursor.skipWhitespace()
             tCount = keepsTimestamps
-                ? try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t")
-                : try cursor.countNumberArray(scratch: &ts, what: "stroke \(number) t")
+                ? try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
+                : try cursor.countNumberArray(scratch: &ts, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
             cursor.skipWhitespace()
         }
         if cursor.peek() == UInt8(ascii: ",") {

@@ -32,6 +32,8 @@ public struct ConvertResult: Sendable {
     public var notSelected = 0
     /// Records rejected.
     public var rejected = 0
+    /// Damaged or unreadable inputs (`RejectedLine.isSourceError`), counted apart from records.
+    public var sourceErrors = 0
     /// Output files with their record counts, in write order.
     public var files: [(path: String, count: Int)] = []
     /// Wall-clock seconds.
@@ -103,8 +105,12 @@ public struct ConvertJob {
         var line: [UInt8] = []
         var scratch: [UInt8] = []
         func reject(_ rejected: RejectedLine) throws {
-            result.read += 1
-            result.rejected += 1
+            if rejected.isSourceError {
+                result.sourceErrors += 1
+            } else {
+                result.read += 1
+                result.rejected += 1
+            }
             try quarantine.add(rejected)
         }
         try source.read(
@@ -112,7 +118,7 @@ public struct ConvertJob {
                 var record = record
                 let isStroke3 = Self.stroke3Place(ofKey: record.keyID) != nil && record.countryCode.isEmpty
                 if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
-                    record.drawing = simplifier.simplify(record.drawing)
+                    record.drawing = try simplifier.simplify(record.drawing)
                 }
                 line.removeAll(keepingCapacity: true)
                 SimplifiedNDJSONWriter.encode(record, into: &line)
@@ -207,7 +213,7 @@ public struct ConvertJob {
 
     /// `drawing` with each stroke reduced by Ramer–Douglas–Peucker at `epsilon`.
     static func rdp(_ drawing: Drawing, epsilon: Double) -> Drawing {
-        var rdp = RamerDouglasPeucker(epsilon: epsilon, distance: .line)
+        var rdp = RamerDouglasPeucker(epsilon: epsilon)
         var kept: [Int] = []
         return Drawing(strokes: drawing.strokes.map { stroke in
             rdp.keptIndices(x: stroke.x, y: stroke.y, into: &kept)

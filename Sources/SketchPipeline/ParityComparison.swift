@@ -43,9 +43,13 @@ public struct ParityComparison: Sendable {
     public let worstLimit: Int
     private var misses: [Miss] = []
 
-    /// Creates an empty comparison keeping the `worstLimit` worst misses.
+    /// Most misses a comparison keeps for the worst list; larger limits are clamped to it.
+    public static let maximumWorstLimit = 100_000
+
+    /// Creates an empty comparison keeping the `worstLimit` worst misses (clamped to
+    /// `0...maximumWorstLimit`).
     public init(worstLimit: Int = 25) {
-        self.worstLimit = worstLimit
+        self.worstLimit = min(max(worstLimit, 0), Self.maximumWorstLimit)
     }
 
     /// Share of exact pairs (0 when there are none).

@@ -7,12 +7,20 @@ import Yams
 extension PipelineConfig {
     /// Reads and validates a pipeline file. Every error names the file, line and key.
     package static func load(path: String) throws -> PipelineConfig {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try InputFile.readAll(path, maximumBytes: 1 << 20)
         } catch {
-            throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file")
+            throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file: \(error.description)")
         }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw PipelineError(file: path, node: nil, key: "", "the pipeline file is not UTF-8 text")
+        }
+        return try parse(text: text, file: path)
+    }
+
+    /// Validates pipeline YAML `text`; errors name `file`, the line and the key.
+    package static func parse(text: String, file path: String) throws -> PipelineConfig {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -61,17 +69,17 @@ extension PipelineConfig {
     }
 
     private static func parseSimplify(_ top: YAMLSection) throws -> SimplificationOptions {
-        guard let section = try top.section("simplify", allowed: [
-            "preset", "epsilon", "resample_step", "scale_target", "scale_formula", "resampling", "rdp_distance", "rounding",
-        ]) else { return .google }
-        var options = (try section.choice("preset", of: SimplificationPreset.self) ?? .google).options
-        options.epsilon = try section.double("epsilon", in: 0...1_000) ?? options.epsilon
-        options.resampleStep = try section.double("resample_step", in: 0.001...1_000) ?? options.resampleStep
-        options.scaleTarget = try section.double("scale_target", in: 1...100_000) ?? options.scaleTarget
-        options.scaleFormula = try section.choice("scale_formula", of: SimplificationOptions.ScaleFormula.self) ?? options.scaleFormula
-        options.resampling = try section.choice("resampling", of: SimplificationOptions.Resampling.self) ?? options.resampling
-        options.rdpDistance = try section.choice("rdp_distance", of: SimplificationOptions.RDPDistance.self) ?? options.rdpDistance
-        options.rounding = try section.choice("rounding", of: SimplificationOptions.Rounding.self) ?? options.rounding
+        guard let section = try top.section("simplify", allowed: ["epsilon", "resample_step", "scale_target"]) else {
+            return .google
+        }
+        var options = SimplificationOptions.google
+        options.epsilon = try section.double("epsilon") ?? options.epsilon
+        options.resampleStep = try section.double("resample_step") ?? options.resampleStep
+        options.scaleTarget = try section.double("scale_target") ?? options.scaleTarget
+        if let problem = options.validationProblem {
+            let key = problem.key.contains("/") ? "scale_target" : problem.key
+            throw section.error(key, section.value(key), "\(problem.key) \(problem.requirement)")
+        }
         return options
     }
 

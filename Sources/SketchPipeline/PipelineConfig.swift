@@ -87,15 +87,11 @@ extension PipelineConfig {
                 "format": .string(source.format.rawValue),
                 "inputs": .array(source.inputs.map(JSONValue.string)),
             ]),
-            "simplify": .object([
+            "simplify": .object(SimplificationOptions.fixedFormulas.mapValues(JSONValue.string).merging([
                 "epsilon": .number(simplification.epsilon),
                 "resample_step": .number(simplification.resampleStep),
                 "scale_target": .number(simplification.scaleTarget),
-                "scale_formula": .string(simplification.scaleFormula.rawValue),
-                "resampling": .string(simplification.resampling.rawValue),
-                "rdp_distance": .string(simplification.rdpDistance.rawValue),
-                "rounding": .string(simplification.rounding.rawValue),
-            ]),
+            ]) { _, knob in knob }),
             "filters": .object([
                 "recognized_only": .bool(filters.recognizedOnly),
                 "countries": .array(filters.countries.map(JSONValue.string)),

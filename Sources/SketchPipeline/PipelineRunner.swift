@@ -6,7 +6,7 @@ import SketchRaster
 
 /// What a pipeline run did, for the command's summary.
 package struct PipelineOutcome {
-    /// The manifest written (or found up to date).
+    /// The manifest written (or found up to date); for a partition, the dataset part of it is empty.
     package var manifest: Manifest
     /// Output directory.
     package var directory: String
@@ -14,10 +14,35 @@ package struct PipelineOutcome {
     package var upToDate: Bool
     /// Shard files already complete and left untouched.
     package var reusedFiles: Int
+    /// For `--partition i/n`: the chunks read (of all chunks); nil for a whole run.
+    package var partitionChunks: (read: Int, of: Int)? = nil
 }
 
-/// Runs a ``PipelineConfig``: read → filter → simplify raw drawings → encode → split → shards,
-/// then writes `manifest.json` and `quarantine.ndjson` into the output directory.
+/// `--partition i/n`: this process runs the map side on partition `index` (0-based) of `count`.
+package struct Partition: Sendable, Equatable, Codable {
+    package var index: Int
+    package var count: Int
+
+    /// Parses `i/n` with 0 ≤ i < n.
+    package init(parsing text: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
+            throw PipelineError("--partition \(text): expected i/n with 0 ≤ i < n, e.g. 0/4 (partitions are numbered from 0, as $SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX are)")
+        }
+        self.index = index
+        self.count = count
+    }
+}
+
+/// Runs a ``PipelineConfig``: read → filter → simplify raw drawings → encode → order → shards,
+/// then writes `manifest.json`, `classes.txt` and `quarantine.ndjson` into the output directory.
+///
+/// The run has a map side and a reduce side (docs/pipelines.md, "Order, split and shards"). The
+/// map side reads the input chunks on `jobs` threads and writes every encoded example into sorted
+/// runs (bounded memory; spilled to a temporary directory); the reduce side merges the runs in
+/// dataset order, applies per-class quotas and cuts the shards. With a ``Partition`` only the map
+/// side runs, on a deterministic share of the chunks, and its output directory is a *partial*
+/// that `sketchprep merge` (``PartialRun/merge(_:into:showProgress:)``) reduces.
 package struct PipelineRunner {
     package let config: PipelineConfig
     /// The pipeline file as given on the command line (recorded in the manifest).
@@ -26,6 +51,16 @@ package struct PipelineRunner {
     package let showProgress: Bool
     /// Skip the up-to-date check (shards that already hold the right bytes are still left untouched).
     package let force: Bool
+    /// Worker threads of the map side.
+    package var jobs = 1
+    /// Run only the map side of this partition.
+    package var partition: Partition?
+    /// Where sorted runs are spilled (default: next to the output directory).
+    package var temporaryDirectory: String?
+    /// Bytes of examples the map side holds before it spills a sorted run.
+    package var runBudgetBytes = 64 << 20
+    /// Size at which large plain inputs are cut into chunks (``InputChunking``).
+    package var chunkBytes = InputChunking.defaultChunkBytes
 
     package init(config: PipelineConfig, pipelineFile: String, showProgress: Bool, force: Bool) {
         self.config = config
@@ -36,183 +71,136 @@ package struct PipelineRunner {
 
     package static let manifestName = "manifest.json"
     package static let quarantineName = "quarantine.ndjson"
+    package static let classesName = "classes.txt"
+    package static let timingsName = "timings.json"
 
     package func run() throws -> PipelineOutcome {
         guard !config.source.inputs.isEmpty else {
             throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
         }
         let directory = config.output.directory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let sourcePaths: [String]
-        let collectExamples: () throws -> Collected
+        var paths = OutputPathCheck()
+        paths.inputs(config.source.inputs, option: "source.inputs")
+        paths.outputDirectory(directory, option: "output.directory")
+        if let temporaryDirectory { paths.outputDirectory(temporaryDirectory, option: "--tmp-dir") }
+        try paths.verify()
+        try createDirectories(directory)
+        let clock = StageClock()
+        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
+
         switch config.source.kind {
         case .quickdrawNDJSON:
             let reader = try QuickDrawReader(inputs: config.source.inputs)
-            sourcePaths = reader.files
-            collectExamples = { try collect(reader) }
-        case .imageDirectory:
-            let images = try imageFiles()
-            sourcePaths = images.map(\.path)
-            collectExamples = { try collectImages(images) }
-        }
-        let sources = try sourcePaths.map { file in
-            file == "-" ? Manifest.SourceFileEntry(path: "-", bytes: 0, sha256: "") : try Manifest.SourceFileEntry.measuring(path: file)
-        }
-        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: config.json)
-        if !force, !sourcePaths.contains("-"), let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
-            return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
-        }
-
-        // From here until the new manifest is written the directory is incomplete: a manifest
-        // present always describes the shards next to it.
-        let manifestPath = "\(directory)/\(Self.manifestName)"
-        if FileManager.default.fileExists(atPath: manifestPath) { try FileManager.default.removeItem(atPath: manifestPath) }
-        let collected = try collectExamples()
-        let classes = config.filters.categories.isEmpty
-            ? Array(Set(collected.examples.map(\.word))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            : config.filters.categories
-        let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
-
-        var sharding = ShardingOptions(
-            format: config.output.format, examplesPerShard: config.output.examplesPerShard,
-            seed: config.output.seed, split: config.split)
-        if case .raster = config.encode { sharding.storesImagesAsPNG = true }
-        let writer = ShardedDatasetWriter(directory: directory, options: sharding)
-        for example in collected.examples {
-            try writer.add(DatasetExample(keyID: example.keyID, label: labelOf[example.word]!, payload: example.payload),
-                           split: example.split)
-        }
-        let written = try writer.finish()
-
-        var counts: [String: Manifest.SplitCounts] = [:]
-        for split in SplitName.allCases {
-            let perLabel = written.counts[split] ?? [:]
-            var perClass: [String: Int] = [:]
-            for (label, count) in perLabel { perClass[classes[Int(label)]] = count }
-            counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
-        }
-        let records = Manifest.RecordCounts(read: collected.read, written: collected.examples.count,
-                                            filtered: collected.filtered, rejected: collected.rejected)
-        guard records.reconciles else {
-            throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
-                + " + filtered \(records.filtered) + rejected \(records.rejected)")
-        }
-        let manifest = Manifest(
-            pipeline: pipelineInfo, sources: sources,
-            classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
-            counts: counts, shards: written.files, records: records, quarantine: Self.quarantineName)
-        try writeAtomically(try manifest.encoded(), to: manifestPath)
-        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: written.reusedFiles)
-    }
-
-    /// One encoded drawing (or image) waiting for its class index.
-    package struct PendingExample {
-        var keyID: String
-        var word: String
-        var payload: TensorPayload
-        /// The split the source itself assigns (image split directories); nil: split by key hash.
-        var split: SplitName? = nil
-    }
-
-    package struct Collected {
-        var examples: [PendingExample] = []
-        var read = 0
-        var filtered = 0
-        var rejected = 0
-    }
-
-    /// Reads every input, quarantining bad lines, filtering, simplifying and encoding the rest.
-    private func collect(_ reader: QuickDrawReader) throws -> Collected {
-        var collected = Collected()
-        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showProgress)
-        var filter = RecordFilter(config.filters)
-        var simplifier = Simplifier(options: config.simplification)
-        let encode = drawingEncoder()
-        try reader.read(
-            onRecord: { record, _ in
-                collected.read += 1
-                progress.advance()
-                guard filter.accepts(record) else {
-                    collected.filtered += 1
-                    return
-                }
-                let drawing = config.source.format.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
-                collected.examples.append(PendingExample(keyID: record.keyID, word: record.word, payload: encode(drawing)))
-            },
-            onRejected: { rejected in
-                collected.read += 1
-                collected.rejected += 1
-                progress.advance()
-                try quarantine.add(rejected)
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        progress.finish()
-        try quarantine.finish()
-        return collected
-    }
-
-    /// The encoding stage as a function (a raster encoder owns one cairo surface for the whole run).
-    private func drawingEncoder() -> (Drawing) -> TensorPayload {
-        switch config.encode {
-        case let .strokes(options):
-            return { drawing in
-                let tensor = StrokeTensorEncoder.encode(drawing, options: options)
-                return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
+            reader.printSkippedSources(tool: config.name)
+            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: chunkBytes)
+            if let partition {
+                return try runPartition(partition, chunks: chunks, rejectedSources: reader.rejectedSources,
+                                        pipeline: pipelineInfo, clock: clock)
             }
-        case let .raster(options):
-            let renderer = StrokeRenderer(options: options.stroke)
-            return { options.payload(renderer.render($0)) }
+            if !force, chunks.allSatisfy({ $0.bytes != nil }), reader.rejectedSources.isEmpty,
+               let measured = try? chunks.map(Self.measure),
+               let existing = upToDateManifest(pipeline: pipelineInfo, sources: measured) {
+                return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
+            }
+            try removeManifest()
+            let runs = try runsDirectory(in: directory)
+            defer { TemporaryRuns.remove(runs) }
+            let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: reader.rejectedSources,
+                                      quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
+                                      spillEverything: false, clock: clock)
+            let sources = map.sourceEntries(chunks)
+            let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
+            return written
+        case .imageDirectory:
+            guard partition == nil else {
+                throw PipelineError("--partition works on Quick, Draw! NDJSON sources; an image-directory source runs in one process")
+            }
+            let images = try imageFiles()
+            let sources = try images.files.map { try Manifest.SourceFileEntry.measuring(path: $0.path) }
+            if !force, images.rejected.isEmpty, let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+                return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
+            }
+            try removeManifest()
+            let runs = try runsDirectory(in: directory)
+            defer { TemporaryRuns.remove(runs) }
+            let map = try mapImages(images, runsDirectory: runs, clock: clock)
+            let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
+            return written
         }
     }
 
-    /// The existing manifest when it was made from the same configuration and sources and every
-    /// shard it lists is present with its recorded SHA-256; nil otherwise.
+    /// From here until the new manifest is written the directory is incomplete: a manifest
+    /// present always describes the shards next to it.
+    private func removeManifest() throws {
+        let manifestPath = "\(config.output.directory)/\(Self.manifestName)"
+        if unlink(manifestPath) != 0 && errno != ENOENT {
+            throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
+    /// parent), named with host and pid so that cluster partitions sharing it never collide.
+    private func runsDirectory(in output: String) throws -> String {
+        let parent = temporaryDirectory ?? ((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
+        try createDirectories(parent)
+        try FreeSpace.require(in: parent, forInputBytes: nil)
+        let path = "\(parent)/.sketchprep-runs\(TemporaryFileName.marker)\(TemporaryFileName.host)-\(getpid())"
+        TemporaryRuns.register(path)
+        return path
+    }
+
+    /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
+    static func measure(_ chunk: InputChunk) throws -> Manifest.SourceFileEntry {
+        let measured = try InputFile.measure(chunk.path, range: chunk.range)
+        return Manifest.SourceFileEntry(path: chunk.path, offset: chunk.isRange ? chunk.offset : nil,
+                                        bytes: measured.bytes, sha256: measured.sha256)
+    }
+
+    /// The existing manifest when it was made from the same configuration, sources and version,
+    /// and every shard it lists is present with its recorded SHA-256; nil otherwise.
     private func upToDateManifest(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]) -> Manifest? {
         let directory = config.output.directory
         guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)"),
+              existing.formatVersion == Manifest.currentFormatVersion, existing.libraries == Self.libraryVersions,
               existing.pipeline.config == pipeline.config, existing.sources == sources else { return nil }
         for shard in existing.shards {
-            guard let data = FileManager.default.contents(atPath: "\(directory)/\(shard.file)"),
-                  data.count == shard.bytes, SHA256.hash([UInt8](data)).hexString == shard.sha256 else { return nil }
+            guard let measured = try? InputFile.measure("\(directory)/\(shard.file)"),
+                  measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return nil }
         }
         return existing
     }
+
+    /// sketchprep's version and the C libraries whose output is in the bytes.
+    package static var libraryVersions: [String: String] {
+        ["sketchprep": SketchPrepVersion.current, "zlib": FormatLibraryVersions.zlib,
+         "libpng": FormatLibraryVersions.libpng, "cairo": CairoVersion.current]
+    }
 }
 
-/// The `filters:` stage as a predicate, applied in order: recognized, country, category, per-class cap.
-package struct RecordFilter {
+/// The `filters:` stage's per-record part (recognized, country, category). The per-class cap
+/// (`max_per_class`) is applied on the reduce side, by hash rank.
+package struct RecordFilter: Sendable {
     private let recognizedOnly: Bool
     private let countries: Set<String>
     private let categories: Set<String>
-    private let maxPerClass: Int?
-    private var keptPerClass: [String: Int] = [:]
 
     package init(_ stage: FilterStage) {
         recognizedOnly = stage.recognizedOnly
         countries = Set(stage.countries)
         categories = Set(stage.categories)
-        maxPerClass = stage.maxPerClass
     }
 
-    /// Whether to keep `record` (counts it against its class's cap when kept).
-    package mutating func accepts(_ record: SketchRecord) -> Bool {
+    /// Whether to keep `record`.
+    package func accepts(_ record: SketchRecord) -> Bool {
         if recognizedOnly && !record.recognized { return false }
         if !countries.isEmpty && !countries.contains(record.countryCode) { return false }
-        guard wantsClass(record.word) else { return false }
-        keep(record.word)
-        return true
+        return wantsClass(record.word)
     }
 
-    /// Whether one more example of class `word` is wanted (category list, per-class cap); counts nothing.
+    /// Whether class `word` is wanted (the category list).
     package func wantsClass(_ word: String) -> Bool {
-        if !categories.isEmpty && !categories.contains(word) { return false }
-        if let maxPerClass, keptPerClass[word, default: 0] >= maxPerClass { return false }
-        return true
-    }
-
-    /// Counts one kept example of class `word` against its cap.
-    package mutating func keep(_ word: String) {
-        keptPerClass[word, default: 0] += 1
+        categories.isEmpty || categories.contains(word)
     }
 }

@@ -53,8 +53,8 @@ public struct SimplifyJob {
         var inputBytes = 0
         try reader.readFlat(
             onRecord: { record, points, _ in
+                try simplifier.simplify(points, into: &strokes)
                 tally.read += 1
-                simplifier.simplify(points, into: &strokes)
                 try writer.write(record, strokes: strokes)
                 tally.written += 1
                 progress.advance()

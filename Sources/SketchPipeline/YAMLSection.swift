@@ -79,12 +79,18 @@ package struct YAMLSection {
     }
 
     package func double(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let node = value(key), let number = try double(key) else { return nil }
+        guard range.contains(number) else {
+            throw error(key, node, "must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    /// A number with no range check here (for values whose bounds are checked elsewhere).
+    package func double(_ key: String) throws -> Double? {
         guard let node = value(key) else { return nil }
         guard let number = node.float ?? node.int.map(Double.init) else {
             throw error(key, node, "expected a number, got \(Self.show(node))")
-        }
-        guard range.contains(number) else {
-            throw error(key, node, "must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
         }
         return number
     }

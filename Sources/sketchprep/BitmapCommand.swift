@@ -39,9 +39,17 @@ struct BitmapCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func run() throws {
-        let reader = try input.source(inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let reader = try input.source(inputs)
+        reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
         let rejected = try QuarantineWriter(path: quarantinePath)
         let side = raster.size
@@ -53,9 +61,9 @@ struct BitmapCommand: ParsableCommand {
         var pixels = [UInt8](repeating: 0, count: side * side)
         try reader.read(
             onRecord: { record, _ in
+                let drawing = try inputKind.prepare(record.drawing, with: &simplifier)
                 tally.read += 1
                 progress.advance()
-                let drawing = inputKind.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
                 pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }
                 try writer.append(pixels)
                 tally.written += 1
@@ -70,5 +78,6 @@ struct BitmapCommand: ParsableCommand {
         try rejected.finish()
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
         guard tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(tally, command: "bitmap")
     }
 }

@@ -42,6 +42,10 @@ struct ContactSheetCommand: ParsableCommand {
     }
 
     func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        try paths.verify()
         let items = try ContactSheetInputs(inputs, limit: limit).items
         let sheet = ContactSheet(columns: min(columns, max(items.count, 1)), cellSide: cell).render(items)
         try OutputPaths.createParentDirectory(of: output)

@@ -20,9 +20,8 @@ struct ContactSheetInputs {
         for input in inputs where items.count < limit {
             let isDirectory = Self.isDirectory(input)
             if isDirectory && FileManager.default.fileExists(atPath: "\(input)/\(PipelineRunner.manifestName)") {
-                let shards = try FileManager.default.contentsOfDirectory(atPath: input)
-                    .filter { $0.hasSuffix(".x.npy") }.sorted()
-                for shard in shards where items.count < limit { try addNPY("\(input)/\(shard)") }
+                let shards = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".x.npy") }.files
+                for shard in shards where items.count < limit { try addNPY(shard) }
             } else if input.hasSuffix(".npy") {
                 try addNPY(input)
             } else if input.lowercased().hasSuffix(".png") || (isDirectory && Self.containsPNG(input)) {
@@ -62,7 +61,10 @@ struct ContactSheetInputs {
     }
 
     private mutating func addPNGs(_ input: String) throws {
-        for path in try ImageInputs.expand([input]) where items.count < limit {
+        let listing = try ImageInputs.expand([input])
+        listing.printWarnings(tool: "contact-sheet")
+        for rejected in listing.rejected { printToStandardError("contact-sheet: skipping \(rejected)") }
+        for path in listing.files where items.count < limit {
             let label = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
             do {
                 items.append(.init(content: .image(try PNGImage.readGray(path: path)), label: label))
@@ -73,18 +75,10 @@ struct ContactSheetInputs {
     }
 
     private mutating func addDrawings(_ input: String) throws {
-        struct Enough: Error {}
-        var collected: [ContactSheet.Item] = []
-        let room = limit - items.count
-        do {
-            try DrawingSource(inputs: [input]).read(
-                onRecord: { record, _ in
-                    collected.append(.init(content: .drawing(record.drawing), label: record.word))
-                    if collected.count >= room { throw Enough() }
-                },
-                onRejected: { printToStandardError("contact-sheet: skipping \($0)") })
-        } catch is Enough {}
-        items += collected
+        let reader = try DrawingSource(inputs: [input])
+        reader.printSkippedSources(tool: "contact-sheet")
+        let records = try reader.readFirst(limit - items.count) { printToStandardError("contact-sheet: skipping \($0)") }
+        items += records.map { .init(content: .drawing($0.drawing), label: $0.word) }
     }
 
     /// Class words of a shard's examples (`X.x.npy` → `X.y.npy` + `manifest.json`), or nil.
@@ -104,6 +98,7 @@ struct ContactSheetInputs {
     }
 
     private static func containsPNG(_ directory: String) -> Bool {
-        (FileManager.default.enumerator(atPath: directory)?.contains { ($0 as? String)?.lowercased().hasSuffix(".png") == true }) ?? false
+        guard let listing = try? ImageInputs.expand([directory]) else { return false }
+        return !(listing.files.isEmpty && listing.rejected.isEmpty && listing.skipped.isEmpty)
     }
 }

@@ -44,6 +44,8 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress or per-record messages on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Simplification parameters (raw input)")
     var simplification: SimplificationOptionGroup
 
@@ -65,15 +67,23 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
+        let quarantinePath = quarantine ?? (output.hasSuffix("/") ? String(output.dropLast()) : output) + ".rejected.ndjson"
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputDirectory(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
         let source = try input.source(inputs)
-        var job = ConvertJob(source: source, target: to, outputDirectory: output,
-                             quarantinePath: quarantine ?? (output.hasSuffix("/") ? String(output.dropLast()) : output) + ".rejected.ndjson", quota: try quota())
+        source.printSkippedSources(tool: "convert")
+        var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
         job.stroke3Epsilon = stroke3Epsilon
         job.showsProgress = !quiet
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
-        print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected) → \(result.files.count) \(to.rawValue) files in \(output)")
+        print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
         guard result.isReconciled else { throw ExitCode.failure }
+        try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
+                                      sourceErrors: result.sourceErrors), command: "convert")
     }
 }

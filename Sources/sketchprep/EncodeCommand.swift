@@ -41,6 +41,8 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Quarantine file for rejected lines. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
     var quarantine: String?
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
@@ -50,14 +52,23 @@ struct EncodeCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
+    /// Bytes of tensor rows held before they are written (docs/limits.md).
+    static let batchBytes = 4 << 20
+
     func validate() throws {
         guard (1...100_000).contains(length) else { throw ValidationError("--length must be between 1 and 100000, as encode.length in a pipeline") }
     }
 
     func run() throws {
-        let reader = try input.source(inputs)
-        try OutputPaths.createParentDirectory(of: output)
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let reader = try input.source(inputs)
+        reader.printSkippedSources(tool: "encode")
+        try OutputPaths.createParentDirectory(of: output)
         let quarantineWriter = try QuarantineWriter(path: quarantinePath)
         let writer = try NPYWriter(path: output, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
         let options = StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation)
@@ -65,16 +76,18 @@ struct EncodeCommand: ParsableCommand {
         let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
         var tally = RunTally()
         var batch: [Float] = []
-        let batchRows = 4096
-        batch.reserveCapacity(batchRows * length * StrokeTensorEncoder.columns)
+        // Rows are written in batches of about `batchBytes`, whatever the row length.
+        let rowValues = length * StrokeTensorEncoder.columns
+        let batchRows = max(1, Self.batchBytes / (rowValues * MemoryLayout<Float>.size))
+        batch.reserveCapacity(batchRows * rowValues)
 
         try reader.read(
             onRecord: { record, _ in
+                let drawing = try inputFormat.prepare(record.drawing, with: &simplifier)
                 tally.read += 1
-                let drawing = inputFormat.needsSimplification(record.drawing) ? simplifier.simplify(record.drawing) : record.drawing
                 StrokeTensorEncoder.encode(drawing, options: options, appendingTo: &batch)
                 tally.written += 1
-                if batch.count >= batchRows * length * StrokeTensorEncoder.columns {
+                if batch.count >= batchRows * rowValues {
                     try writer.append(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
@@ -91,5 +104,6 @@ struct EncodeCommand: ParsableCommand {
         try writer.commit()
         printToStandardError("encode: \(tally) → \(output) (\(writer.count) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
+        try strictness.check(tally, command: "encode")
     }
 }

@@ -62,6 +62,12 @@ struct EvalCommand: ParsableCommand {
     }
 
     func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs([model], option: "--model")
+        paths.inputs(shards, option: "--shards")
+        paths.inputs(compareShards.map { [$0] } ?? [], option: "--compare-shards")
+        paths.outputDirectory(report, option: "--report")
+        try paths.verify()
         let job = EvaluationJob(
             modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
             compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,

@@ -51,6 +51,11 @@ struct ImportBitmapsCommand: ParsableCommand {
 
     func run() throws {
         let shares = try splitShares()
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.inputs(simplified.map { [$0] } ?? [], option: "--simplified")
+        paths.outputDirectory(output, option: "--output")
+        try paths.verify()
         let job = NumpyBitmapImport(
             bitmapFiles: try Self.expand(inputs), simplifiedDirectory: simplified,
             rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),
@@ -77,9 +82,11 @@ struct ImportBitmapsCommand: ParsableCommand {
                 throw InputError("input not found: \(input)")
             }
             guard isDirectory.boolValue else { return [input] }
-            let names = try FileManager.default.contentsOfDirectory(atPath: input).filter { $0.hasSuffix(".npy") }.sorted()
-            guard !names.isEmpty else { throw InputError("no *.npy files in \(input)") }
-            return names.map { (input as NSString).appendingPathComponent($0) }
+            let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
+            listing.printWarnings(tool: "import-bitmaps")
+            if let unusable = listing.rejected.first { throw InputError("cannot read \(unusable.location.file): \(unusable.reason)") }
+            guard !listing.files.isEmpty else { throw InputError("no *.npy files in \(input)") }
+            return listing.files
         }
     }
 }

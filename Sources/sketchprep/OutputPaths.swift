@@ -7,10 +7,7 @@ import SketchPipeline
 enum OutputPaths {
     /// Creates the directory that will hold `path`, if missing.
     static func createParentDirectory(of path: String) throws {
-        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: parent) {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        }
+        try createDirectories(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// Writes `value` as pretty, key-sorted JSON to `path`, atomically.

@@ -35,7 +35,7 @@ struct ParityCommand: ParsableCommand {
     @Option(help: "File that receives rejected input lines verbatim. (default: rejected lines are only listed on stderr and counted)")
     var quarantine: String?
 
-    @Option(name: .customLong("worst"), help: "How many of the worst drawings to list.")
+    @Option(name: .customLong("worst"), help: "How many of the worst drawings to list (at most \(ParityComparison.maximumWorstLimit); larger values are clamped).")
     var worstCount = 25
 
     @Option(name: .customLong("overlays"), help: "Write PNG overlays of the worst drawings (official blue, ours orange) into this directory and link them from --report-md.")
@@ -43,6 +43,8 @@ struct ParityCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
     var quiet = false
+
+    @OptionGroup var strictness: StrictOption
 
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
@@ -56,23 +58,36 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs(raw, option: "--raw")
+        paths.inputs(simplified, option: "--simplified")
+        paths.outputFile(quarantine, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
+        paths.outputFile(reportMarkdown, option: "--report-md")
+        paths.outputDirectory(overlaysDirectory, option: "--overlays")
+        try paths.verify()
         var rawReader = try QuickDrawReader(inputs: raw)
         rawReader.keepsTimestamps = false
         let officialReader = try QuickDrawReader(inputs: simplified)
+        rawReader.printSkippedSources(tool: "parity")
+        officialReader.printSkippedSources(tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)
         let options = simplification.options
         let start = Date()
 
+        // Each side keeps the first record of a key_id; later repeats are counted and named.
         var official: [String: (word: String, drawing: Drawing)] = [:]
         var officialTally = RunTally()
-        var duplicateOfficial = 0
+        var duplicateOfficial = DuplicateKeys()
         try officialReader.read(
             onRecord: { record, _ in
                 officialTally.read += 1
                 officialTally.written += 1
-                if official.updateValue((record.word, record.drawing), forKey: record.keyID) != nil {
-                    duplicateOfficial += 1
+                if official[record.keyID] == nil {
+                    official[record.keyID] = (record.word, record.drawing)
+                } else {
+                    duplicateOfficial.add(record.keyID)
                 }
             },
             onRejected: { line in
@@ -83,18 +98,34 @@ struct ParityCommand: ParsableCommand {
         var simplifier = Simplifier(options: options)
         var rawTally = RunTally()
         var unmatchedRaw = 0
+        var seenRaw = Set<String>()
+        var duplicateRaw = DuplicateKeys()
         var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
         let progress = ProgressReporter(unit: "raw drawings", totalBytes: rawReader.inputByteCount, enabled: !quiet)
         try rawReader.read(
             onRecord: { record, _ in
-                rawTally.read += 1
-                rawTally.written += 1
-                progress.advance()
-                guard let match = official.removeValue(forKey: record.keyID) else {
+                guard !seenRaw.contains(record.keyID) else {
+                    rawTally.read += 1
+                    rawTally.written += 1
+                    progress.advance()
+                    duplicateRaw.add(record.keyID)
+                    return
+                }
+                guard let match = official[record.keyID] else {
+                    rawTally.read += 1
+                    rawTally.written += 1
+                    progress.advance()
+                    seenRaw.insert(record.keyID)
                     unmatchedRaw += 1
                     return
                 }
-                let ours = simplifier.simplify(record.drawing)
+                // A drawing over a resampling cap throws here and is quarantined by the reader.
+                let ours = try simplifier.simplify(record.drawing)
+                rawTally.read += 1
+                rawTally.written += 1
+                progress.advance()
+                seenRaw.insert(record.keyID)
+                official[record.keyID] = nil
                 comparison.add(keyID: record.keyID, word: match.word, ours: ours, official: match.drawing)
                 overlays?.add(keyID: record.keyID, ours: ours, official: match.drawing, comparison: comparison)
             },
@@ -106,7 +137,7 @@ struct ParityCommand: ParsableCommand {
         try rejects.finish()
 
         let report = ParityReport(comparison: comparison, unmatchedRaw: unmatchedRaw,
-                                  unmatchedOfficial: official.count, duplicateOfficial: duplicateOfficial,
+                                  unmatchedOfficial: official.count, duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw,
                                   rawTally: rawTally, officialTally: officialTally, options: options,
                                   seconds: Date().timeIntervalSince(start))
         print(report.summary)
@@ -116,6 +147,11 @@ struct ParityCommand: ParsableCommand {
             try OutputPaths.createParentDirectory(of: reportMarkdown)
             try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
         }
+        try strictness.check(RunTally(read: rawTally.read + officialTally.read,
+                                      written: rawTally.written + officialTally.written,
+                                      rejected: rawTally.rejected + officialTally.rejected,
+                                      sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
+                             command: "parity")
         if let minimumExactRate, report.exactRate < minimumExactRate {
             print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))")
             throw ExitCode.failure

@@ -32,7 +32,7 @@ struct ParityOverlays {
     /// Writes `<key_id>.png` for every miss in `worst`; returns the Markdown section linking them,
     /// with paths relative to the directory of `reportPath` when given.
     func write(_ worst: [ParityComparison.Miss], reportPath: String?) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try createDirectories(directory)
         let renderer = OverlayRenderer(side: 256)
         let linkBase = Self.relativePath(of: directory, from: reportPath.map {
             URL(fileURLWithPath: $0).deletingLastPathComponent().path

@@ -25,7 +25,10 @@ struct ParityReport: Encodable {
     var samePointCountRate: Double
     var unmatchedRaw: Int
     var unmatchedOfficial: Int
-    var duplicateOfficial: Int
+    var duplicateOfficial: DuplicateKeys
+    var duplicateRaw: DuplicateKeys
+    /// Which record of a repeated key_id the join uses.
+    let duplicatesUse = "first"
     var rawTally: RunTally
     var officialTally: RunTally
     var deviationHistogram: [String: Int]
@@ -34,7 +37,8 @@ struct ParityReport: Encodable {
     var options: [String: String]
     var seconds: Double
 
-    init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int, duplicateOfficial: Int,
+    init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
+         duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
          rawTally: RunTally, officialTally: RunTally, options: SimplificationOptions, seconds: Double) {
         pairs = comparison.pairs
         exact = comparison.exact
@@ -44,6 +48,7 @@ struct ParityReport: Encodable {
         self.unmatchedRaw = unmatchedRaw
         self.unmatchedOfficial = unmatchedOfficial
         self.duplicateOfficial = duplicateOfficial
+        self.duplicateRaw = duplicateRaw
         self.rawTally = rawTally
         self.officialTally = officialTally
         deviationHistogram = comparison.deviationHistogram
@@ -63,6 +68,8 @@ struct ParityReport: Encodable {
         case unmatchedRaw = "unmatched_raw"
         case unmatchedOfficial = "unmatched_official"
         case duplicateOfficial = "duplicate_official_key_ids"
+        case duplicateRaw = "duplicate_raw_key_ids"
+        case duplicatesUse = "duplicates_use"
         case rawTally = "raw_records"
         case officialTally = "official_records"
         case deviationHistogram = "deviation_histogram"
@@ -80,8 +87,18 @@ struct ParityReport: Encodable {
         parity: \(pairs) pairs joined by key_id; exact \(exact) (\(Self.percent(exactRate))); \
         same point count \(samePointCount) (\(Self.percent(samePointCountRate)))
         parity: unmatched raw \(unmatchedRaw), unmatched official \(unmatchedOfficial); \
-        raw \(rawTally), official \(officialTally)
+        raw \(rawTally), official \(officialTally)\(duplicateSummary)
         """
+    }
+
+    /// The repeated key_ids line of the summary, or nothing when there are none.
+    private var duplicateSummary: String {
+        guard duplicateRaw.count + duplicateOfficial.count > 0 else { return "" }
+        func side(_ name: String, _ keys: DuplicateKeys) -> String {
+            keys.count == 0 ? "\(name) 0" : "\(name) \(keys.count) (e.g. \(keys.examples.prefix(3).joined(separator: ", ")))"
+        }
+        return "\nparity: repeated key_ids skipped (the \(duplicatesUse) record of each is used): "
+            + "\(side("raw", duplicateRaw)), \(side("official", duplicateOfficial))"
     }
 
     /// The Markdown report.
@@ -95,6 +112,7 @@ struct ParityReport: Encodable {
         | exact drawings | \(exact) (\(Self.percent(exactRate))) |
         | same point count | \(samePointCount) (\(Self.percent(samePointCountRate))) |
         | unmatched raw / official | \(unmatchedRaw) / \(unmatchedOfficial) |
+        | repeated key_ids skipped, raw / official (first used) | \(duplicateRaw.count) / \(duplicateOfficial.count) |
         | raw records | \(rawTally) |
         | official records | \(officialTally) |
         | options | \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) |

@@ -12,9 +12,18 @@ struct PreprocessCommand: ParsableCommand {
         discussion: """
         Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
         or .tfrecord), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
-        SHA-256s, record reconciliation) and quarantine.ndjson (rejected input lines, verbatim). \
+        SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
+        verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \
+        Memory is bounded: encoded examples are spilled as sorted runs under --tmp-dir. The bytes \
+        do not depend on --jobs or on partitioning: `--partition i/n` runs the map side of 1/n of the \
+        input chunks anywhere, and `sketchprep merge` writes exactly the one-process output. \
         A re-run with unchanged inputs and configuration verifies the shards and does nothing else; \
         otherwise shards that already hold the right bytes are left untouched. Schema: docs/pipelines.md.
+
+        Examples:
+          sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
+          sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --partition 3/8 -o work/part-3
+          sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
         """)
 
     @Option(name: .long, help: "Pipeline file (YAML), e.g. Pipelines/quickdraw-rnn.yaml.")
@@ -26,8 +35,16 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "Input file or directory (repeatable; replaces source.inputs).")
     var inputs: [String] = []
 
-    @Option(name: .long, help: "Output directory (replaces output.directory).")
+    @Option(name: [.short, .long], help: "Output directory (replaces output.directory); with --partition, the partial's directory.")
     var output: String?
+
+    @OptionGroup var jobs: JobsOption
+
+    @Option(name: .long, help: ArgumentHelp("Run only the map side on partition i of n (0-based, e.g. $SLURM_ARRAY_TASK_ID/64) into --output; join the n partials with `sketchprep merge`.", valueName: "i/n"))
+    var partition: String?
+
+    @Option(name: .customLong("tmp-dir"), help: "Where sorted runs are spilled (default: the output directory's parent).")
+    var temporaryDirectory: String?
 
     @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
     var force = false
@@ -35,7 +52,12 @@ struct PreprocessCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func validate() throws {
+        if let partition {
+            do { _ = try Partition(parsing: partition) } catch { throw ValidationError("\(error)") }
+        }
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
         }
@@ -48,13 +70,29 @@ struct PreprocessCommand: ParsableCommand {
         if !inputs.isEmpty { config.source.inputs = inputs }
         if let output { config.output.directory = output }
 
-        let outcome = try PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force).run()
+        var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force)
+        runner.jobs = jobs.resolved
+        runner.partition = try partition.map(Partition.init(parsing:))
+        runner.temporaryDirectory = temporaryDirectory
+        let outcome = try runner.run()
         print(Self.summary(outcome))
+        let records = outcome.manifest.records
+        try strictness.check(RunTally(read: records.read, written: records.written + records.filtered,
+                                      rejected: records.rejected, sourceErrors: records.sourceErrors),
+                             command: "preprocess")
     }
 
     /// Where the shards are, counts per split, reconciliation.
     static func summary(_ outcome: PipelineOutcome) -> String {
         let m = outcome.manifest
+        if let chunks = outcome.partitionChunks {
+            let r = m.records
+            return """
+            \(m.pipeline.name): partial output in \(outcome.directory)/ (\(chunks.read) of \(chunks.of) input chunks)
+              read \(r.read) = mapped \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)
+              join all partitions with: sketchprep merge PARTIAL_DIR… -o DATASET_DIR
+            """
+        }
         var lines = ["\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"]
         for split in SplitName.allCases {
             let counts = m.counts[split.rawValue]
@@ -65,7 +103,11 @@ struct PreprocessCommand: ParsableCommand {
         lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
         let r = m.records
         lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
-            + (r.rejected > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+            + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
+            + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+        if r.duplicateKeyIDs > 0 {
+            lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
+        }
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
         }

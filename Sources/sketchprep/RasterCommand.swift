@@ -45,15 +45,25 @@ struct RasterCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     func run() throws {
-        let files = try ImageInputs.expand(inputs)
+        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let listing = try ImageInputs.expand(inputs)
+        listing.printWarnings(tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
-        let rejected = try QuarantineWriter(path: quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt"))
+        let rejected = try QuarantineWriter(path: quarantinePath)
         let resampler = BoxResampler(side: size)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: !quiet)
         var writer: NPYWriter?
         var tally = RunTally()
-        for path in files {
+        for source in listing.rejected { try tally.reject(source, into: rejected) }
+        for path in listing.files {
             tally.read += 1
             progress.advance()
             do {
@@ -83,5 +93,6 @@ struct RasterCommand: ParsableCommand {
         try rejected.finish()
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(tally, command: "raster")
     }
 }

@@ -32,12 +32,21 @@ struct SimplifyCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
     var quiet = false
 
+    @OptionGroup var strictness: StrictOption
+
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
     func run() throws {
-        let reader = try QuickDrawReader(inputs: inputs)
         let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputFile(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
+        try paths.verify()
+        let reader = try QuickDrawReader(inputs: inputs)
+        reader.printSkippedSources(tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options
@@ -52,5 +61,6 @@ struct SimplifyCommand: ParsableCommand {
                                                      quarantine: quarantinePath, options: options), to: reportJSON)
         }
         guard result.tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(result.tally, command: "simplify")
     }
 }

@@ -11,6 +11,7 @@ struct SimplifyReport: Encodable {
     var read: Int
     var written: Int
     var rejected: Int
+    var sourceErrors: Int
     var reconciled: Bool
     var rejectedByReason: [String: Int]
     var inputBytes: Int
@@ -25,6 +26,7 @@ struct SimplifyReport: Encodable {
         read = result.tally.read
         written = result.tally.written
         rejected = result.tally.rejected
+        sourceErrors = result.tally.sourceErrors
         reconciled = result.tally.isReconciled
         rejectedByReason = result.rejectedByReason
         inputBytes = result.inputBytes
@@ -36,6 +38,7 @@ struct SimplifyReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case inputs, output, quarantine, read, written, rejected, reconciled, seconds, options
         case rejectedByReason = "rejected_by_reason"
+        case sourceErrors = "source_errors"
         case inputBytes = "input_bytes"
         case outputBytes = "output_bytes"
     }

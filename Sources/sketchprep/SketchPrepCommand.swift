@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import SketchFormats
 
 /// The `sketchprep` command-line tool: one subcommand per job.
 @main
@@ -8,23 +10,30 @@ struct SketchPrepCommand: ParsableCommand {
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
-            BenchCommand.self,
             BitmapCommand.self,
             ContactSheetCommand.self,
             ConvertCommand.self,
             EncodeCommand.self,
             EvalCommand.self,
             ImportBitmapsCommand.self,
+            MergeCommand.self,
             ParityCommand.self,
             PreprocessCommand.self,
             RasterCommand.self,
             SimplifyCommand.self,
+            VerifyCommand.self,
         ]
     )
 
     /// Entry point: tunes the allocator, then parses the arguments and runs the subcommand.
+    /// Exit codes (README, "Exit codes"): 0 success, 1 failure, 64 usage error.
     static func main() {
         AllocatorTuning.keepFreedMemoryForReuse()
-        main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch {
+            exit(withError: ReadableError.wrap(error))
+        }
     }
 }

@@ -31,11 +31,12 @@ import SketchFormats
     #expect(throws: DatasetSplitError.self) { try DatasetSplit(train: 110, val: -10, test: 0) }
 }
 
-@Test func seededShuffleIsAReproduciblePermutation() {
-    let items = Array(0..<100)
-    let a = SeededShuffle.shuffled(items, seed: 42)
-    #expect(a == SeededShuffle.shuffled(items, seed: 42))
-    #expect(a != items)
-    #expect(a.sorted() == items)
-    #expect(SeededShuffle.shuffled(items, seed: 43) != a)
+@Test func sortKeyDependsOnKeyIDAndSeedOnly() {
+    let keys = (0..<1000).map { "key\($0)" }
+    let a = keys.map { SortKey.of(keyID: $0, seed: 42) }
+    #expect(a == keys.map { SortKey.of(keyID: $0, seed: 42) })
+    #expect(a != keys.map { SortKey.of(keyID: $0, seed: 43) })
+    #expect(Set(a).count == keys.count)
+    // The order is a shuffle of the input order, not the input order itself.
+    #expect(keys.indices.sorted { a[$0] < a[$1] } != Array(keys.indices))
 }

@@ -20,7 +20,7 @@ import Testing
         let root = try makeTree(["train/cat/2.png", "train/cat/1.PNG", "train/ant/9.png", "test/cat/5.png",
                                  "train/cat/notes.txt"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let files = try LabeledImageDirectory.scan(root)
+        let files = try LabeledImageDirectory.scan(root).files
         #expect(files.map(\.keyID) == ["train/ant/9.png", "train/cat/1.PNG", "train/cat/2.png", "test/cat/5.png"])
         #expect(files.map(\.directorySplit) == ["train", "train", "train", "test"])
         #expect(LabeledImageDirectory.classNames(of: files) == ["ant", "cat"])
@@ -30,7 +30,7 @@ import Testing
     func flatLayout() throws {
         let root = try makeTree(["dog/a.png", "cat/b.png"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let files = try LabeledImageDirectory.scan(root)
+        let files = try LabeledImageDirectory.scan(root).files
         #expect(files.map(\.keyID) == ["cat/b.png", "dog/a.png"])
         #expect(files.allSatisfy { $0.directorySplit == nil })
     }
@@ -38,5 +38,17 @@ import Testing
     @Test("a missing root is an error")
     func missingRoot() {
         #expect(throws: (any Error).self) { try LabeledImageDirectory.scan("/nonexistent/sketchprep-root") }
+    }
+
+    @Test("a dangling link is a rejected entry and a FIFO named *.png is skipped, never opened")
+    func hostileEntriesAreReportedNotOpened() throws {
+        let root = try makeTree(["cat/1.png"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createSymbolicLink(atPath: "\(root)/cat/2.png", withDestinationPath: "\(root)/gone.png")
+        #expect(mkfifo("\(root)/cat/3.png", 0o644) == 0)
+        let listing = try LabeledImageDirectory.scan(root)
+        #expect(listing.files.map(\.keyID) == ["cat/1.png"])
+        #expect(listing.rejected.map(\.location.file) == ["\(root)/cat/2.png"])
+        #expect(listing.skipped.count == 1 && listing.skipped[0].contains("3.png"))
     }
 }

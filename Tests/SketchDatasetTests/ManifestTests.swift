@@ -10,7 +10,7 @@ private func sampleManifest() -> Manifest {
     ])
     return Manifest(
         pipeline: .init(name: "p", file: "Pipelines/p.yaml", config: config),
-        sources: [.init(path: "a.ndjson", bytes: 3, sha256: SHA256.hash([1, 2, 3]).hexString)],
+        sources: [.init(path: "a.ndjson", bytes: 3, sha256: SHA256Hasher.hash([1, 2, 3]).hexString)],
         classes: [.init(index: 0, word: "cat"), .init(index: 1, word: "airplane")],
         counts: ["train": .init(total: 2, perClass: ["cat": 1, "airplane": 1])],
         shards: [ShardFileEntry(file: "train-00000-of-00001.tfrecord", split: .train, examples: 2, bytes: 10, sha256: "ab")],
@@ -25,7 +25,7 @@ private func sampleManifest() -> Manifest {
     let decoded = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
     #expect(decoded == manifest)
     let text = String(decoding: bytes, as: UTF8.self)
-    #expect(text.contains("\"format_version\" : 1"))
+    #expect(text.contains("\"format_version\" : 2"))
     #expect(text.contains("\"per_class\""))
     #expect(text.hasSuffix("}\n"))
 }
@@ -41,5 +41,11 @@ private func sampleManifest() -> Manifest {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let entry = try Manifest.SourceFileEntry.measuring(path: path)
     #expect(entry.bytes == bytes.count)
-    #expect(entry.sha256 == SHA256.hash(bytes).hexString)
+    #expect(entry.sha256 == SHA256Hasher.hash(bytes).hexString)
+}
+
+@Test func recordCountsWithoutTheNewerCountsDecodeAsZero() throws {
+    let counts = try JSONDecoder().decode(Manifest.RecordCounts.self,
+                                          from: Data(#"{"read":3,"written":2,"filtered":0,"rejected":1}"#.utf8))
+    #expect(counts == Manifest.RecordCounts(read: 3, written: 2, filtered: 0, rejected: 1, sourceErrors: 0, duplicateKeyIDs: 0))
 }

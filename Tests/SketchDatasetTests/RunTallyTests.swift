@@ -36,3 +36,33 @@ import SketchFormats
     #expect(tally.description == "read 5 = written 3 + rejected 2")
     #expect(!RunTally(read: 5, written: 3, rejected: 1).isReconciled)
 }
+
+@Test func aSourceErrorIsCountedApartFromRecordsAndQuarantinedAsOneJSONLine() throws {
+    let directory = try TestSupport.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("q.ndjson").path
+    let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
+    var tally = RunTally(read: 4, written: 4)
+    try tally.reject(.sourceError("in \"x\".gz", byteOffset: 1234, reason: "gzip member incorrect data check"), into: quarantine)
+    try quarantine.finish()
+    #expect(tally == RunTally(read: 4, written: 4, rejected: 0, sourceErrors: 1))
+    #expect(tally.isReconciled)
+    #expect(tally.description == "read 4 = written 4 + rejected 0; source errors 1")
+    #expect(quarantine.countsByReason.isEmpty)
+    let line = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(line == #"{"source_error":"in \"x\".gz","byte_offset":1234,"reason":"gzip member incorrect data check"}"# + "\n")
+    let encoded = String(decoding: try JSONEncoder().encode(tally), as: UTF8.self)
+    #expect(encoded.contains(#""source_errors":1"#))
+}
+
+@Test(arguments: [
+    (RunTally(read: 3, written: 3), false, false),
+    (RunTally(read: 3, written: 2, rejected: 1), false, true),
+    (RunTally(read: 3, written: 3, sourceErrors: 1), false, true),
+    (RunTally(read: 0, written: 0, sourceErrors: 1), true, true),
+    (RunTally(read: 0, written: 0), false, false),
+])
+func aRunFailsWhenNothingCouldBeReadOrUnderStrictWhenAnythingWasLost(tally: RunTally, fails: Bool, failsStrict: Bool) {
+    #expect(tally.fails(strict: false) == fails)
+    #expect(tally.fails(strict: true) == failsStrict)
+}

@@ -58,7 +58,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
     let second = try write(examples(200), to: dir, format: .npy)
     #expect(second.reusedFiles == first.files.count - 1)
     let restored = [UInt8](FileManager.default.contents(atPath: victim)!)
-    #expect(SHA256.hash(restored).hexString == first.files[0].sha256)
+    #expect(SHA256Hasher.hash(restored).hexString == first.files[0].sha256)
 }
 
 @Test func staleShardsFromALargerRunAreRemoved() throws {
@@ -75,7 +75,7 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
     let writer = ShardedDatasetWriter(directory: dir, options: ShardingOptions(
         format: .npy, examplesPerShard: 10, seed: 1, split: .standard))
     try writer.add(DatasetExample(keyID: "1", label: 0, payload: .float32([0, 0, 0], shape: [1, 3])))
-    #expect(throws: ShardWriterError.self) {
+    #expect(throws: DatasetError.self) {
         try writer.add(DatasetExample(keyID: "2", label: 0, payload: .float32([0, 0, 0, 0, 0, 0], shape: [2, 3])))
     }
 }

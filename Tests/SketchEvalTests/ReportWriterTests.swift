@@ -70,4 +70,12 @@ struct SketchThumbnailTests {
         #expect(html.hasPrefix("<img width=\"56\" height=\"56\""))
         #expect(html.contains("src=\"data:image/png;base64,iVBORw0KGgo"))
     }
+
+    @Test func rasterValuesOutsideTheUnitRangeAreClampedNotTrappedOn() {
+        let pixels: [Float] = [.nan, .infinity, -.infinity, 1e30, -1e30, 0.5]
+        let odd = SketchThumbnail.rasterImage(values: pixels[...], width: 3, height: 2, size: 6)
+        let clamped: [Float] = [0, 1, 0, 1, 0, 0.5]
+        #expect(odd == SketchThumbnail.rasterImage(values: clamped[...], width: 3, height: 2, size: 6))
+        #expect(odd.hasPrefix("<img"))
+    }
 }

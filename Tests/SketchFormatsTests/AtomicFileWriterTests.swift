@@ -32,3 +32,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["taken"])
     }
 }
+
+@Suite struct TemporaryFileNameTests {
+    /// A process id that no process has now.
+    private func deadPID() -> pid_t {
+        var pid: pid_t = 4_000_000
+        while kill(pid, 0) == 0 || errno != ESRCH { pid -= 1 }
+        return pid
+    }
+
+    @Test("temporary names carry this host and this process and can be parsed back")
+    func namesCarryHostAndPID() {
+        let name = TemporaryFileName.forWriting("dir/out.npy")
+        #expect(name == "dir/out.npy.tmp-\(TemporaryFileName.host)-\(getpid())")
+        let owner = TemporaryFileName.owner(of: "out.npy.tmp-node-7-1234")
+        #expect(owner?.host == "node-7")
+        #expect(owner?.pid == 1234)
+        #expect(TemporaryFileName.owner(of: "out.npy") == nil)
+    }
+
+    @Test("a writer removes this host's stale temporary files of dead processes, never another host's or a live process's")
+    func staleTemporaryFilesOfThisHostAreRemoved() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let host = TemporaryFileName.host
+        let stale = "a.npy.tmp-\(host)-\(deadPID())"
+        let otherHost = "b.npy.tmp-\(host)x-\(deadPID())"
+        let live = "c.npy.tmp-\(host)-1"
+        for name in [stale, otherHost, live] { try Data([0]).write(to: directory.appendingPathComponent(name)) }
+        try writeAtomically("x", to: directory.appendingPathComponent("out.txt").path)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        #expect(left == [otherHost, live, "out.txt"])
+    }
+}

@@ -54,3 +54,22 @@ import Testing
         #expect("\(error)".hasPrefix("cut.npy: data is 20 bytes"))
     }
 }
+
+@Test func npyReaderRejectsAShapeWhoseSizeOverflows() {
+    var bytes = NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3])
+    let shape = Array("(2, 3)".utf8), longer = Array("(9223372036854775807, 3)".utf8)
+    guard let at = (0..<(128 - shape.count)).first(where: { Array(bytes[$0..<($0 + shape.count)]) == shape }) else {
+        Issue.record("no shape in the header")
+        return
+    }
+    // Same header length: the longer shape takes the place of as many padding spaces before the newline.
+    bytes.replaceSubrange(at..<(at + shape.count), with: longer)
+    bytes.removeSubrange((128 + longer.count - shape.count - 1 - (longer.count - shape.count))..<(128 + longer.count - shape.count - 1))
+    #expect(bytes[127] == UInt8(ascii: "\n"))
+    do {
+        _ = try NPYReader.parse(bytes, path: "huge.npy")
+        Issue.record("a shape of 2^63 rows parsed")
+    } catch {
+        #expect("\(error)" == "huge.npy: shape [9223372036854775807, 3] of float32 is too large", "got: \(error)")
+    }
+}

@@ -45,6 +45,29 @@ import Testing
         #expect(!error.reason.isEmpty)
     }
 
+    @Test("an image over the pixel budget is refused from its header, before any pixel is decoded")
+    func overBudgetIsRefused() throws {
+        var bytes = try PNGEncoder.encode(Self.gradient)
+        // IHDR is the first chunk: length (4), type (4), width (4), height (4), …, CRC after 13 data bytes.
+        func put(_ value: UInt32, at offset: Int) {
+            for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
+        }
+        func crc32(_ data: ArraySlice<UInt8>) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in data {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return ~crc
+        }
+        let side = UInt32(1 << 13)   // 8192 × 8192 = 2^26 pixels
+        put(side, at: 16)
+        put(side, at: 20)
+        put(crc32(bytes[12..<29]), at: 29)
+        let error = try #require(throws: PNGError.self) { try PNGImage.decodeGray(bytes) }
+        #expect(error.reason == "image too large: 8192x8192 is 67108864 pixels, over the budget of 33554432 (docs/limits.md)")
+    }
+
     @Test("alpha is composited over white before the luma")
     func alphaOverWhite() {
         #expect(GrayConversion.overWhite(0, alpha: 0) == 255)

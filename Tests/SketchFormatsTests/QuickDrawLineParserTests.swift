@@ -55,28 +55,34 @@ import Testing
                                        keyID: "9", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])])))
     }
 
+    /// The values of the JSON number array `text`, read as the parser reads coordinates but
+    /// with no bound on their size (the conversion itself is under test here).
+    private func numberArray(_ text: String) throws -> [Double] {
+        var storage: [Double] = [0]
+        let bytes = Array(text.utf8)
+        let count = try bytes.withUnsafeBufferPointer { buffer in
+            var cursor = JSONCursor(buffer)
+            return try Result { () throws(LineParseError) in
+                try cursor.parseNumberArray(into: &storage, what: "values", bound: .greatestFiniteMagnitude, limit: 1_000)
+            }.get()
+        }
+        return Array(storage[..<count])
+    }
+
     @Test func decimalsConvertExactlyLikeStrtod() throws {
-        let record = try TestSupport.parse(
-            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","#
-            + #""drawing":[[[0.1,-2.5,123.456789,1e2,1E-2,0.30000000000000004,12345678901234567890.5],"#
-            + #"[7,-0,4.9406564584124654e-324,3.141592653589793238462643,100000000000000000000000,9007199254740993,1.7976931348623157e308],"#
-            + #"[0,1,2,3,4,5,6]]]}"#)
-        let stroke = record.drawing.strokes[0]
-        #expect(stroke.x == [0.1, -2.5, 123.456789, 100, 0.01, 0.30000000000000004, 12345678901234567890.5])
-        #expect(stroke.y == [7, -0.0, .leastNonzeroMagnitude, 3.141592653589793, 1e23, 9007199254740992, 1.7976931348623157e308])
-        #expect(stroke.y[1].sign == .minus)
+        let x = try numberArray("[0.1,-2.5,123.456789,1e2,1E-2,0.30000000000000004,12345678901234567890.5]")
+        let y = try numberArray("[7,-0,4.9406564584124654e-324,3.141592653589793238462643,100000000000000000000000,9007199254740993,1.7976931348623157e308]")
+        #expect(x == [0.1, -2.5, 123.456789, 100, 0.01, 0.30000000000000004, 12345678901234567890.5])
+        #expect(y == [7, -0.0, .leastNonzeroMagnitude, 3.141592653589793, 1e23, 9007199254740992, 1.7976931348623157e308])
+        #expect(y[1].sign == .minus)
     }
 
     /// Plain integers followed by `,` or `]` take a shorter path than other numbers; the values
     /// are the same, up to the 15-digit limit of that path and past it.
     @Test func plainIntegersOfAnyLengthReadExactly() throws {
-        let record = try TestSupport.parse(
-            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","#
-            + #""drawing":[[[0,7,255,999999999999999,1000000000000000,9007199254740993],"#
-            + #"[1 ,20\#t,300, 4,5.0,6]]]}"#)
-        let stroke = record.drawing.strokes[0]
-        #expect(stroke.x == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
-        #expect(stroke.y == [1, 20, 300, 4, 5, 6])
+        #expect(try numberArray("[0,7,255,999999999999999,1000000000000000,9007199254740993]")
+            == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
+        #expect(try numberArray("[1 ,20\t,300, 4,5.0,6]") == [1, 20, 300, 4, 5, 6])
     }
 
     @Test func longDecimalsConvertExactlyLikeStrtod() throws {
@@ -134,7 +140,7 @@ import Testing
         (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,01],[3,4]]]}"#,
          "stroke 1 x: expected ',' or ']' after a number"),
         (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,1e999],[3,4]]]}"#,
-         "stroke 1 x: number out of range at position 2"),
+         "coordinate out of range: stroke 1 x position 2"),
         (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":"yes","key_id":"1","drawing":[[[1],[3]]]}"#,
          "key \"recognized\": expected true or false"),
         (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":1,"drawing":[[[1],[3]]]}"#,

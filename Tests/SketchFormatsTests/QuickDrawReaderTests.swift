@@ -48,7 +48,7 @@ import Testing
         #expect(try TestSupport.readAll([file.path]).records.map(\.keyID) == ["1", "2"])
     }
 
-    @Test func aTruncatedGzipRejectsItsUnfinishedLineAndTheRunGoesOn() throws {
+    @Test func aTruncatedGzipKeepsItsRecordsRejectsTheUnfinishedLineAndIsOneSourceError() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let lines = (0..<200).map { _ in Self.goodLine }.joined(separator: "\n") + "\n"
@@ -59,15 +59,17 @@ import Testing
         try Data((Self.secondLine + "\n").utf8).write(to: plain)
 
         let (records, rejected) = try TestSupport.readAll([truncated.path, plain.path])
-        #expect(rejected.count == 1)
-        #expect(rejected[0].reason.contains("truncated gzip"))
-        #expect(rejected[0].location.file == truncated.path)
-        #expect(rejected[0].location.line == records.count)
-        #expect(records.last?.keyID == "2")
+        #expect(rejected.count == 2)
+        #expect(!rejected[0].isSourceError)
+        #expect(rejected[0].location == SourceLocation(file: truncated.path, line: records.count))
         #expect(Self.goodLine.utf8.starts(with: rejected[0].bytes))
+        #expect(rejected[1].isSourceError)
+        #expect(rejected[1].location == SourceLocation(file: truncated.path, line: 0))
+        #expect(rejected[1].reason == "source error at byte 0: truncated gzip member (input ends before its end-of-stream marker)")
+        #expect(records.last?.keyID == "2")
     }
 
-    @Test func corruptGzipDataIsRejectedWithItsReason() throws {
+    @Test func corruptGzipDataIsOneSourceErrorWithItsReason() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var compressed = try Self.gzip(Data(((0..<50).map { _ in Self.goodLine }.joined(separator: "\n") + "\n").utf8))
@@ -75,8 +77,80 @@ import Testing
         let file = directory.appendingPathComponent("bad.ndjson.gz")
         try compressed.write(to: file)
         let (_, rejected) = try TestSupport.readAll([file.path])
+        let sourceErrors = rejected.filter(\.isSourceError)
+        #expect(sourceErrors.count == 1)
+        #expect(sourceErrors.first?.reason.hasPrefix("source error at byte 0: corrupt gzip data") == true)
+    }
+
+    @Test func aMemberWithABadCRCKeepsItsRecordsAndTheNextMemberIsRead() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var first = try Self.gzip(Data((Self.goodLine + "\n" + Self.goodLine + "\n").utf8))
+        first[first.count - 8] ^= 0xFF   // the CRC-32 of the trailer
+        let second = try Self.gzip(Data((Self.secondLine + "\n").utf8))
+        let file = directory.appendingPathComponent("crc.ndjson.gz")
+        try (first + second).write(to: file)
+        let (records, rejected) = try TestSupport.readAll([file.path])
+        #expect(records.map(\.keyID) == ["1", "1", "2"])
         #expect(rejected.count == 1)
-        #expect(rejected.first?.reason.hasPrefix("corrupt gzip data") == true)
+        #expect(rejected[0].isSourceError)
+        #expect(rejected[0].reason == "source error at byte 0: gzip member incorrect data check (its records are kept)")
+        let entry = try JSONSerialization.jsonObject(with: Data(rejected[0].bytes)) as? [String: Any]
+        #expect(entry?["source_error"] as? String == file.path)
+        #expect(entry?["byte_offset"] as? Int == 0)
+    }
+
+    @Test func aBadLengthInTheSecondMemberIsReportedAtThatMembersOffset() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try Self.gzip(Data((Self.goodLine + "\n").utf8))
+        var second = try Self.gzip(Data((Self.secondLine + "\n").utf8))
+        second[second.count - 1] ^= 0x01   // the length field of the trailer
+        let file = directory.appendingPathComponent("length.ndjson.gz")
+        try (first + second).write(to: file)
+        let (records, rejected) = try TestSupport.readAll([file.path])
+        #expect(records.map(\.keyID) == ["1", "2"])
+        #expect(rejected.map(\.reason) == ["source error at byte \(first.count): gzip member incorrect length check (its records are kept)"])
+    }
+
+    @Test func aRecordOverAProcessingLimitIsQuarantinedWithItsLineAndReadingGoesOn() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("limits.ndjson")
+        try Data((Self.goodLine + "\n" + Self.secondLine + "\n").utf8).write(to: file)
+        var keys: [String] = []
+        var rejected: [RejectedLine] = []
+        try QuickDrawReader(inputs: [file.path]).read(
+            onRecord: { record, _ in
+                if record.keyID == "1" { throw DrawingLimitError("too many resampled points: test") }
+                keys.append(record.keyID)
+            },
+            onRejected: { rejected.append($0) })
+        #expect(keys == ["2"])
+        #expect(rejected.map(\.reason) == ["too many resampled points: test"])
+        #expect(rejected.first?.bytes == Array(Self.goodLine.utf8))
+        #expect(rejected.first?.location == SourceLocation(file: file.path, line: 1))
+    }
+
+    @Test func bytesAfterTheLastMemberThatAreNotGzipAreOneSourceErrorAtTheirOffset() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let member = try Self.gzip(Data((Self.goodLine + "\n" + Self.secondLine + "\n").utf8))
+        let file = directory.appendingPathComponent("trailing.ndjson.gz")
+        try (member + Data([0, 0]) + Data("not gzip".utf8)).write(to: file)
+        let (records, rejected) = try TestSupport.readAll([file.path])
+        #expect(records.map(\.keyID) == ["1", "2"])
+        #expect(rejected.map(\.reason) == ["source error at byte \(member.count + 2): corrupt gzip data: incorrect header check (reading of this input stops here)"])
+    }
+
+    @Test func aByteOrderMarkAtTheStartOfAFileIsSkipped() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bom.ndjson")
+        try Data([0xEF, 0xBB, 0xBF] + Array((Self.goodLine + "\n" + Self.secondLine + "\n").utf8)).write(to: file)
+        let (records, rejected) = try TestSupport.readAll([file.path])
+        #expect(records.map(\.keyID) == ["1", "2"])
+        #expect(rejected.isEmpty)
     }
 
     @Test func readsStandardInputGivenAsDash() throws {

@@ -5,7 +5,7 @@ import Testing
 @testable import SketchFormats
 
 @Suite struct SimplifiedNDJSONWriterTests {
-    @Test func writesGooglesKeyOrderCompactlyWithIntegerCoordinates() {
+    @Test func writesGooglesKeyOrderCompactlyWithIntegerCoordinates() throws {
         let record = SketchRecord(word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07.26604 UTC",
                                   recognized: false, keyID: "42",
                                   drawing: Drawing(strokes: [Stroke(x: [0, 255], y: [3, 4]), Stroke(x: [7], y: [8])]))
@@ -15,7 +15,7 @@ import Testing
             #"{"word":"cat","countrycode":"US","timestamp":"2017-03-08 21:12:07.26604 UTC","recognized":false,"key_id":"42","drawing":[[[0,255],[3,4]],[[7],[8]]]}"#)
     }
 
-    @Test func integersOfEveryLengthAndSignAreWrittenInFull() {
+    @Test func integersOfEveryLengthAndSignAreWrittenInFull() throws {
         let values: [Double] = [0, 9, 10, 255, -1, -10, 1e15, 9_223_372_036_854_774_784, -9_223_372_036_854_775_808, 2.5, 3.5]
         let record = SketchRecord(word: "w", countryCode: "US", timestamp: "t", recognized: true, keyID: "1",
                                   drawing: Drawing(strokes: [Stroke(x: values, y: values)]))
@@ -25,18 +25,18 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self).hasSuffix(#""drawing":[["# + expected + "," + expected + "]]}"))
     }
 
-    @Test func flatStrokesAreWrittenLikeTheSameDrawing() {
+    @Test func flatStrokesAreWrittenLikeTheSameDrawing() throws {
         let raw = Drawing(strokes: [Stroke(x: [3, 40, 90, 20], y: [7, 80, 5, 60]), Stroke(x: [1], y: [2]),
                                     Stroke(x: [10, 200, 30], y: [100, 0, 250])])
         let record = SketchRecord(word: "w", countryCode: "US", timestamp: "t", recognized: true, keyID: "1", drawing: raw)
         var simplifier = Simplifier()
         var strokes = FlatStrokes()
-        simplifier.simplify(raw, into: &strokes)
+        try simplifier.simplify(raw, into: &strokes)
         var flat: [UInt8] = []
         SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &flat)
         var viaDrawing: [UInt8] = []
         var simplified = record
-        simplified.drawing = simplifier.simplify(raw)
+        simplified.drawing = try simplifier.simplify(raw)
         SimplifiedNDJSONWriter.encode(simplified, into: &viaDrawing)
         #expect(flat == viaDrawing)
         #expect(strokes.strokeCount == 3)
@@ -60,7 +60,7 @@ import Testing
         var identical = 0
         for (record, officialLine) in zip(raw, officialLines) {
             var simplified = record
-            simplified.drawing = GoogleSimplifier.simplify(record.drawing)
+            simplified.drawing = try GoogleSimplifier.simplify(record.drawing)
             var bytes: [UInt8] = []
             SimplifiedNDJSONWriter.encode(simplified, into: &bytes)
             if String(decoding: bytes, as: UTF8.self) == officialLine { identical += 1 }

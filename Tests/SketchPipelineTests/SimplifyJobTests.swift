@@ -30,7 +30,7 @@ import SketchDataset
         #expect(written.count == 5)
         for (original, simplified) in zip(raw, written) {
             var expected = original
-            expected.drawing = GoogleSimplifier.simplify(original.drawing)
+            expected.drawing = try GoogleSimplifier.simplify(original.drawing)
             #expect(simplified == expected)
         }
     }
@@ -44,7 +44,7 @@ import SketchDataset
         var simplifier = Simplifier()
         for record in raw {
             guard let match = byKey[record.keyID] else { continue }
-            comparison.add(keyID: record.keyID, word: match.word, ours: simplifier.simplify(record.drawing),
+            comparison.add(keyID: record.keyID, word: match.word, ours: try simplifier.simplify(record.drawing),
                            official: match.drawing)
         }
         #expect(comparison.pairs == 120)
@@ -54,7 +54,7 @@ import SketchDataset
         #expect(comparison.deviationHistogram.values.reduce(0, +) == comparison.pairs)
     }
 
-    @Test func parityComparisonClassifiesMisses() {
+    @Test func parityComparisonClassifiesMisses() throws {
         var comparison = ParityComparison(worstLimit: 2)
         let base = Drawing(strokes: [Stroke(x: [0, 10], y: [0, 10])])
         comparison.add(keyID: "a", word: "w", ours: base, official: base)

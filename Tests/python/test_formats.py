@@ -165,6 +165,7 @@ def test_a_pickle_outside_the_numpy_subset_is_refused(sketchprep, tmp_path):
     result = subprocess.run([str(sketchprep), "convert", str(path), "--to", "stroke3", "-o", str(tmp_path / "out")],
                             capture_output=True, text=True)
     assert "is not allowed" in result.stderr
+    assert json.loads((tmp_path / "out.rejected.ndjson").read_text())["source_error"] == str(path)
     assert not (tmp_path / "out" / "evil.npz").exists()
 
 
@@ -174,11 +175,13 @@ def test_convert_output_is_byte_identical_across_runs(sketchprep, tmp_path):
     assert (tmp_path / "a" / "cat.npz").read_bytes() == (tmp_path / "b" / "cat.npz").read_bytes()
 
 
-def test_a_file_of_no_known_format_is_quarantined_by_path_and_the_run_goes_on(sketchprep, tmp_path):
+def test_a_file_of_no_known_format_is_a_source_error_and_the_run_goes_on(sketchprep, tmp_path):
     (tmp_path / "notes.txt").write_text("hello\n")
     result = subprocess.run([str(sketchprep), "convert", str(tmp_path / "notes.txt"), str(SIMPLIFIED / "cat.ndjson"),
                              "--to", "bin", "-o", str(tmp_path / "out")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "cannot tell the format of" in result.stderr
-    assert (tmp_path / "out.rejected.ndjson").read_text() == f"{tmp_path / 'notes.txt'}\n"
+    quarantined = [json.loads(line) for line in open(tmp_path / "out.rejected.ndjson")]
+    assert [q["source_error"] for q in quarantined] == [str(tmp_path / "notes.txt")]
+    assert "1 source errors" in result.stdout
     assert (tmp_path / "out" / "cat.bin").exists()

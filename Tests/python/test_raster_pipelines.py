@@ -48,7 +48,8 @@ def test_tuberlin_pipeline_honours_split_directories_and_quarantines_broken_file
     assert manifest["pipeline"]["config"]["encode"]["unit_scale"] == pytest.approx(1 / 255)
     expected = {s: sum(len(list((root / s / c).glob("*.png"))) for c in ("ant", "cat")) for s in ("train", "test")}
     assert manifest["records"] == {"read": expected["train"] + expected["test"], "written": expected["train"] - 1
-                                   + expected["test"], "filtered": 0, "rejected": 1}
+                                   + expected["test"], "filtered": 0, "rejected": 1,
+                                   "source_errors": 0, "duplicate_key_ids": 0}
     assert (out / manifest["quarantine"]).read_text().splitlines() == [str(root / "train" / "cat" / "broken.png")]
     for split in ("train", "test"):
         x, y, keys = npy_shards(out, manifest, split)

@@ -1,0 +1,126 @@
+import SketchFormats
+
+/// What `sketchprep verify` found in a dataset directory.
+package struct DatasetVerification: Sendable, Equatable, Encodable {
+    /// One thing that does not match the manifest.
+    package struct Problem: Sendable, Equatable, Encodable {
+        /// The file concerned (relative to the dataset directory), or `manifest.json` for counts.
+        package var file: String
+        /// `missing`, `size mismatch`, `sha256 mismatch`, `unreadable`, `extra shard` or `count mismatch`.
+        package var kind: String
+        /// Expected against found, in words.
+        package var detail: String
+    }
+
+    /// The dataset directory as given.
+    package var directory: String
+    /// Files listed in the manifest's `shards`.
+    package var listedFiles: Int
+    /// Listed files present with the recorded size and SHA-256.
+    package var matchingFiles: Int
+    /// Examples the manifest says were written.
+    package var examples: Int
+    /// Everything that does not match, in the order found (files in manifest order, then extra
+    /// shards by name, then counts).
+    package var problems: [Problem]
+    /// True when there is no problem.
+    package var ok: Bool { problems.isEmpty }
+
+    enum CodingKeys: String, CodingKey {
+        case directory, listedFiles = "listed_files", matchingFiles = "matching_files", examples, problems, ok
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(directory, forKey: .directory)
+        try container.encode(listedFiles, forKey: .listedFiles)
+        try container.encode(matchingFiles, forKey: .matchingFiles)
+        try container.encode(examples, forKey: .examples)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(ok, forKey: .ok)
+    }
+}
+
+/// Checks a dataset directory against its `manifest.json`, so a dataset copied between machines
+/// can be trusted: every listed shard file is re-hashed (size and SHA-256, in constant memory),
+/// shard files of the naming scheme that the manifest does not list are reported as extra, and
+/// the counts are checked: the files of one shard agree on their example count, the shards of a
+/// split add up to the split's total, per-class counts add up to it, the splits add up to
+/// `records.written`, and `read = written + filtered + rejected`.
+package enum DatasetVerifier {
+    /// Verifies `directory`; throws `InputError` only when `manifest.json` cannot be read at all.
+    package static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
+        let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
+        let manifest = try Manifest.read(path: "\(base)/\(manifestName)")
+        var problems: [DatasetVerification.Problem] = []
+        var matching = 0
+        for shard in manifest.shards {
+            let path = "\(base)/\(shard.file)"
+            guard FileIdentity(path: path) != nil else {
+                problems.append(.init(file: shard.file, kind: "missing", detail: "listed in the manifest but not present"))
+                continue
+            }
+            let measured: (bytes: Int, sha256: String)
+            do {
+                measured = try InputFile.measure(path)
+            } catch {
+                problems.append(.init(file: shard.file, kind: "unreadable", detail: error.description))
+                continue
+            }
+            if measured.bytes != shard.bytes {
+                problems.append(.init(file: shard.file, kind: "size mismatch",
+                                      detail: "expected \(shard.bytes) bytes, found \(measured.bytes)"))
+            } else if measured.sha256 != shard.sha256 {
+                problems.append(.init(file: shard.file, kind: "sha256 mismatch",
+                                      detail: "expected \(shard.sha256), found \(measured.sha256)"))
+            } else {
+                matching += 1
+            }
+        }
+        let listed = Set(manifest.shards.map(\.file))
+        if let entries = try? DirectoryWalk.entries(of: base) {
+            for entry in entries where ShardedDatasetWriter.isShardFileName(entry.name) && !listed.contains(entry.name) {
+                problems.append(.init(file: entry.name, kind: "extra shard", detail: "a shard file the manifest does not list"))
+            }
+        }
+        problems += countProblems(manifest, manifestName: manifestName)
+        return DatasetVerification(directory: directory, listedFiles: manifest.shards.count, matchingFiles: matching,
+                                   examples: manifest.records.written, problems: problems)
+    }
+
+    /// The count checks, each failure a `count mismatch` on `manifestName`.
+    static func countProblems(_ manifest: Manifest, manifestName: String) -> [DatasetVerification.Problem] {
+        var problems: [DatasetVerification.Problem] = []
+        func mismatch(_ detail: String) { problems.append(.init(file: manifestName, kind: "count mismatch", detail: detail)) }
+
+        var examplesPerStem: [String: (split: SplitName, examples: Int)] = [:]
+        for shard in manifest.shards {
+            let stem = String(shard.file.prefix { $0 != "." })
+            if let known = examplesPerStem[stem], known.examples != shard.examples {
+                mismatch("\(shard.file) holds \(shard.examples) examples but other files of shard \(stem) hold \(known.examples)")
+            }
+            examplesPerStem[stem] = (shard.split, shard.examples)
+        }
+        var splitSum = 0
+        for split in SplitName.allCases {
+            let counts = manifest.counts[split.rawValue] ?? Manifest.SplitCounts(total: 0, perClass: [:])
+            let inShards = examplesPerStem.values.filter { $0.split == split }.reduce(0) { $0 + $1.examples }
+            if inShards != counts.total {
+                mismatch("\(split.rawValue): shards hold \(inShards) examples, counts.\(split.rawValue).total says \(counts.total)")
+            }
+            let perClass = counts.perClass.values.reduce(0, +)
+            if perClass != counts.total {
+                mismatch("\(split.rawValue): per-class counts add up to \(perClass), total says \(counts.total)")
+            }
+            splitSum += counts.total
+        }
+        if splitSum != manifest.records.written {
+            mismatch("splits add up to \(splitSum) examples, records.written says \(manifest.records.written)")
+        }
+        let r = manifest.records
+        if !r.reconciles {
+            mismatch("read \(r.read) ≠ written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,159 @@
+import SketchFormats
+
+/// One encoded example on its way to the shards, with everything that decides where it goes.
+///
+/// Examples are ordered by ``sortKey`` (a seeded hash of the key_id, see ``SortKey``), then by
+/// key_id bytes, then by input chunk and position in the chunk: an order that depends on nothing
+/// but the data, so the same examples give the same shards however they arrived.
+package struct SortedExample: Sendable, Equatable {
+    /// ``SortKey/of(keyID:seed:)``.
+    package var sortKey: UInt64
+    /// The example's id: a drawing's key_id, an image's path relative to its class directory.
+    package var keyID: String
+    /// Index of the input chunk it came from (tie-break for repeated key_ids).
+    package var chunk: UInt32
+    /// Position of the record in its chunk (tie-break for repeated key_ids).
+    package var ordinal: UInt64
+    /// Class word (the class index is known only when every class has been seen).
+    package var word: String
+    /// The split the source assigns itself (image split directories); nil: by key_id hash.
+    package var split: SplitName?
+    /// The features.
+    package var payload: TensorPayload
+
+    package init(sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName?, payload: TensorPayload) {
+        self.sortKey = sortKey
+        self.keyID = keyID
+        self.chunk = chunk
+        self.ordinal = ordinal
+        self.word = word
+        self.split = split
+        self.payload = payload
+    }
+
+    /// The dataset order.
+    package static func precedes(_ a: SortedExample, _ b: SortedExample) -> Bool {
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        if a.keyID != b.keyID { return a.keyID.utf8.lexicographicallyPrecedes(b.keyID.utf8) }
+        if a.chunk != b.chunk { return a.chunk < b.chunk }
+        return a.ordinal < b.ordinal
+    }
+
+    /// Approximate memory held by the example (for spill budgets).
+    package var footprint: Int {
+        let values = payload.dtype == .uint8 ? payload.count : 4 * payload.count
+        return 96 + keyID.utf8.count + word.utf8.count + values
+    }
+}
+
+/// The order of a dataset: `SplitMix64` finalizer of `FNV1a64(key_id) ^ seed`.
+///
+/// Hashing spreads every class over the whole dataset (a shuffle that needs no memory), and the
+/// seed gives another order without changing which split a drawing is in (the split uses
+/// `FNV1a64(key_id)` alone, ``DatasetSplit``), so one key_id is in the same split in every
+/// dataset built from the same drawings.
+package enum SortKey {
+    package static func of(keyID: String, seed: UInt64) -> UInt64 {
+        var z = (FNV1a64.hash(keyID) ^ seed) &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+extension SortedExample {
+    /// Appends the binary form used in run files (little-endian, length-prefixed strings).
+    package func serialize(into out: inout [UInt8]) {
+        out.appendLE(sortKey)
+        out.appendString(keyID)
+        out.appendLE(chunk)
+        out.appendLE(ordinal)
+        out.appendString(word)
+        out.append(split.map { UInt8(SplitName.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+        let shape = payload.shape
+        out.append(UInt8(shape.count))
+        for dimension in shape { out.appendLE(UInt32(dimension)) }
+        switch payload {
+        case let .float32(values, _):
+            out.append(1)
+            out.appendLE(UInt32(values.count))
+            values.withUnsafeBytes { out.append(contentsOf: $0) }
+        case let .uint8(values, _):
+            out.append(2)
+            out.appendLE(UInt32(values.count))
+            out.append(contentsOf: values)
+        }
+    }
+
+    /// Reads one example written by ``serialize(into:)`` at `offset`, advancing it; nil when the
+    /// bytes are not a complete example.
+    package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) -> SortedExample? {
+        var reader = ByteReader(bytes: bytes, offset: offset)
+        guard let sortKey: UInt64 = reader.le(), let keyID = reader.string(), let chunk: UInt32 = reader.le(),
+              let ordinal: UInt64 = reader.le(), let word = reader.string(), let splitCode = reader.byte(),
+              splitCode <= SplitName.allCases.count, let rank = reader.byte() else { return nil }
+        var shape: [Int] = []
+        for _ in 0..<rank {
+            guard let dimension: UInt32 = reader.le() else { return nil }
+            shape.append(Int(dimension))
+        }
+        guard let kind = reader.byte(), let count: UInt32 = reader.le() else { return nil }
+        let payload: TensorPayload
+        switch kind {
+        case 1:
+            guard let raw = reader.bytes(Int(count) * 4) else { return nil }
+            payload = .float32([Float](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+                initialized = Int(count)
+            }, shape: shape)
+        case 2:
+            guard let raw = reader.bytes(Int(count)) else { return nil }
+            payload = .uint8([UInt8](raw), shape: shape)
+        default:
+            return nil
+        }
+        offset = reader.offset
+        return SortedExample(sortKey: sortKey, keyID: keyID, chunk: chunk, ordinal: ordinal, word: word,
+                             split: splitCode == 0 ? nil : SplitName.allCases[Int(splitCode) - 1], payload: payload)
+    }
+}
+
+private struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func le<T: FixedWidthInteger>() -> T? {
+        let size = MemoryLayout<T>.size
+        guard offset + size <= bytes.count else { return nil }
+        defer { offset += size }
+        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, offset + count <= bytes.count else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+
+    mutating func string() -> String? {
+        guard let length: UInt32 = le(), let raw = bytes(Int(length)) else { return nil }
+        return String(decoding: raw, as: UTF8.self)
+    }
+}
+
+extension [UInt8] {
+    mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
+    }
+
+    mutating func appendString(_ text: String) {
+        appendLE(UInt32(text.utf8.count))
+        append(contentsOf: text.utf8)
+    }
+}

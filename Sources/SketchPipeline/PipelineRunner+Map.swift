@@ -1,0 +1,243 @@
+import Foundation
+import SketchCore
+import SketchFormats
+import SketchDataset
+import SketchRaster
+
+/// What the map side of a run produced: sorted runs (and a sorted in-memory tail), the tally,
+/// the class words seen, and per chunk what was read of it.
+package struct MapOutput {
+    package var runs: [String] = []
+    package var memory: [SortedExample] = []
+    package var read = 0
+    package var filtered = 0
+    package var rejected = 0
+    /// Damaged or unreadable inputs (counted apart from records).
+    package var sourceErrors = 0
+    package var words: Set<String> = []
+    /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
+    package var chunks: [Int: ChunkRecord] = [:]
+    /// Quarantined directory entries that are not chunks (dangling links, unreadable names…).
+    package var rejectedSources = 0
+
+    package struct ChunkRecord: Codable, Equatable, Sendable {
+        package var bytes: Int
+        package var sha256: String
+        package var quarantined: Int
+    }
+
+    /// The manifest's source list: every chunk that could be read, in chunk order (an unreadable
+    /// input is in the quarantine instead).
+    package func sourceEntries(_ all: [InputChunk]) -> [Manifest.SourceFileEntry] {
+        all.indices.compactMap { index in
+            guard let record = chunks[index], !record.sha256.isEmpty else { return nil }
+            let chunk = all[index]
+            return Manifest.SourceFileEntry(path: chunk.path, offset: chunk.isRange ? chunk.offset : nil,
+                                            bytes: record.bytes, sha256: record.sha256)
+        }
+    }
+}
+
+/// What the workers make of one batch of lines.
+private struct MappedBatch: Sendable {
+    enum Outcome: Sendable {
+        case example(SortedExample)
+        case filtered
+        case rejected(lineInChunk: Int, reason: String, bytes: [UInt8])
+        case sourceError(byteOffset: Int, reason: String)
+    }
+    var chunk: Int
+    var outcomes: [Outcome] = []
+    var seconds = StageSeconds()
+}
+
+/// The reading side: every selected chunk's line batches in order, on the calling thread.
+private final class ChunkBatches: Sequence, IteratorProtocol {
+    private let chunks: [InputChunk]
+    private var pending: [Int]
+    private var reader: InputChunkReader?
+    private var current = -1
+    private(set) var digests: [Int: (bytes: Int, sha256: String)] = [:]
+    private(set) var finishedBytes = 0
+    var consumedBytes: Int { finishedBytes + (reader?.consumedInputBytes ?? 0) }
+
+    init(chunks: [InputChunk], selected: [Int]) {
+        self.chunks = chunks
+        pending = selected.reversed()
+    }
+
+    func next() -> RawLineBatch? {
+        while true {
+            if let reader, let batch = reader.nextBatch() { return batch }
+            if let reader {
+                digests[current] = (reader.consumedInputBytes, reader.digest() ?? "")
+                finishedBytes += reader.consumedInputBytes
+            }
+            reader = nil
+            guard let index = pending.popLast() else { return nil }
+            current = index
+            reader = InputChunkReader(path: chunks[index].path, range: chunks[index].range, chunk: index, hashing: true)
+        }
+    }
+}
+
+extension PipelineRunner {
+    /// The map side for drawings: reads the `selected` chunks on ``jobs`` threads (parse, filter,
+    /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
+    /// examples into sorted runs under `runsDirectory`. With `spillEverything` every example ends
+    /// up in a run file (a partition's output); otherwise the last run stays in memory.
+    package func mapDrawings(chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
+                             quarantinePath: String, runsDirectory: String, spillEverything: Bool,
+                             clock: StageClock) throws -> MapOutput {
+        var output = MapOutput()
+        let quarantine = try QuarantineWriter(path: quarantinePath)
+        for rejected in rejectedSources {
+            output.sourceErrors += 1
+            output.rejectedSources += 1
+            try quarantine.add(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason))
+        }
+        let totalBytes = selected.reduce(0) { $0 + (chunks[$1].bytes ?? 0) }
+        let progress = ProgressReporter(unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
+                                        enabled: showProgress)
+        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
+        let batches = ChunkBatches(chunks: chunks, selected: selected)
+        let transform = batchTransform()
+        var quarantined: [Int: Int] = [:]
+        var lineBase: [Int: Int] = [:]
+        var unopened: Set<Int> = []
+        let mapStart = StageClock.now()
+        try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
+            clock.add(batch.seconds)
+            for outcome in batch.outcomes {
+                if case .sourceError = outcome {} else { output.read += 1 }
+                switch outcome {
+                case .example(let example):
+                    output.words.insert(example.word)
+                    try runs.add(example)
+                case .filtered:
+                    output.filtered += 1
+                case let .rejected(lineInChunk, reason, bytes):
+                    output.rejected += 1
+                    quarantined[batch.chunk, default: 0] += 1
+                    let chunk = chunks[batch.chunk]
+                    if lineBase[batch.chunk] == nil {
+                        lineBase[batch.chunk] = chunk.isRange && chunk.offset > 0
+                            ? (try? InputChunkReader.lineCount(of: chunk.path, before: chunk.offset)) ?? 0 : 0
+                    }
+                    let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
+                    try quarantine.add(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
+                case let .sourceError(byteOffset, reason):
+                    output.sourceErrors += 1
+                    quarantined[batch.chunk, default: 0] += 1
+                    if byteOffset == 0 && reason.hasPrefix("cannot read input") { unopened.insert(batch.chunk) }
+                    try quarantine.add(.sourceError(chunks[batch.chunk].path, byteOffset: byteOffset, reason: reason))
+                }
+            }
+            progress.advance(by: batch.outcomes.count)
+            progress.update(bytesConsumed: batches.consumedBytes)
+        }
+        clock.addWall("map", StageClock.now() - mapStart)
+        progress.finish()
+        try quarantine.finish()
+        if !selected.isEmpty && unopened.count == selected.count {
+            throw InputError("none of the \(selected.count) inputs could be read"
+                + " (each is reported above with its reason); check the paths and their permissions")
+        }
+        let spillStart = StageClock.now()
+        if spillEverything {
+            output.runs = try runs.finish()
+        } else {
+            (output.runs, output.memory) = runs.finishInMemory()
+        }
+        clock.addWall("sort_spill", StageClock.now() - spillStart)
+        for index in selected {
+            let digest = batches.digests[index] ?? (0, "")
+            output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
+        }
+        return output
+    }
+
+    /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
+    /// and encoder.
+    private func batchTransform() -> @Sendable (RawLineBatch) -> MappedBatch {
+        let filter = RecordFilter(config.filters)
+        let simplification = config.simplification
+        let format = config.source.format
+        let encodeStage = SendableEncodeStage(config.encode)
+        let seed = config.output.seed
+        return { batch in
+            var mapped = MappedBatch(chunk: batch.chunk)
+            mapped.outcomes.reserveCapacity(batch.entries.count)
+            var parser = QuickDrawLineParser()
+            var simplifier = Simplifier(options: simplification)
+            let encode = encodeStage.makeEncoder()
+            for index in batch.entries.indices {
+                let entry = batch.entries[index]
+                switch entry.kind {
+                case .line:
+                    var t = StageClock.now()
+                    let parsed: Result<SketchRecord, LineParseError> = batch.withLine(index) { bytes in
+                        do throws(LineParseError) { return .success(try parser.parse(bytes)) } catch { return .failure(error) }
+                    }
+                    mapped.seconds.parse += StageClock.lap(&t)
+                    let record: SketchRecord
+                    switch parsed {
+                    case .success(let value): record = value
+                    case .failure(let error):
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
+                                                         bytes: Array(batch.bytes[entry.range])))
+                        continue
+                    }
+                    guard filter.accepts(record) else {
+                        mapped.outcomes.append(.filtered)
+                        continue
+                    }
+                    let drawing: Drawing
+                    do throws(DrawingLimitError) {
+                        drawing = try format.prepare(record.drawing, with: &simplifier)
+                    } catch {
+                        // The record parsed but is over a bound of its processing (e.g. resampling).
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
+                                                         bytes: Array(batch.bytes[entry.range])))
+                        continue
+                    }
+                    mapped.seconds.simplify += StageClock.lap(&t)
+                    let payload = encode(drawing)
+                    mapped.seconds.encode += StageClock.lap(&t)
+                    mapped.outcomes.append(.example(SortedExample(
+                        sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
+                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: nil, payload: payload)))
+                case .overlong:
+                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk,
+                                                     reason: "line longer than \(64 << 20) bytes (quarantined truncated to that length)",
+                                                     bytes: Array(batch.bytes[entry.range])))
+                case .failed(let reason):
+                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(batch.bytes[entry.range])))
+                case let .sourceError(byteOffset, reason):
+                    mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
+                }
+            }
+            return mapped
+        }
+    }
+}
+
+/// The encode stage in a form worker threads can share; each worker makes its own encoder
+/// (a raster encoder owns a cairo surface).
+private struct SendableEncodeStage: @unchecked Sendable {
+    let stage: EncodeStage
+    init(_ stage: EncodeStage) { self.stage = stage }
+
+    func makeEncoder() -> (Drawing) -> TensorPayload {
+        switch stage {
+        case let .strokes(options):
+            return { drawing in
+                let tensor = StrokeTensorEncoder.encode(drawing, options: options)
+                return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
+            }
+        case let .raster(options):
+            let renderer = StrokeRenderer(options: options.stroke)
+            return { options.payload(renderer.render($0)) }
+        }
+    }
+}

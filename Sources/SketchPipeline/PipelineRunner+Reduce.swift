@@ -1,0 +1,69 @@
+import Foundation
+import SketchFormats
+import SketchDataset
+
+extension PipelineRunner {
+    /// The reduce side: merges the sorted runs into dataset order, applies `max_per_class` by
+    /// hash rank (the first N of each class in that order are kept, the rest are counted as
+    /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt`.
+    package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
+                              pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
+        let start = StageClock.now()
+        let directory = config.output.directory
+        let classes = config.filters.categories.isEmpty
+            ? map.words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            : config.filters.categories
+        let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
+
+        var sharding = ShardingOptions(format: config.output.format, examplesPerShard: config.output.examplesPerShard,
+                                       seed: config.output.seed, split: config.split)
+        if case .raster = config.encode { sharding.storesImagesAsPNG = true }
+        let writer = ShardedDatasetWriter(directory: directory, options: sharding)
+        var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
+        var keptPerClass: [String: Int] = [:]
+        var written = 0
+        var quotaFiltered = 0
+        var duplicateKeyIDs = 0
+        var previousKey: String?
+        while let example = try merge.next() {
+            // Repeated key_ids are adjacent in dataset order (same hash, same key).
+            if example.keyID == previousKey { duplicateKeyIDs += 1 }
+            previousKey = example.keyID
+            if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
+                quotaFiltered += 1
+                continue
+            }
+            keptPerClass[example.word, default: 0] += 1
+            guard let label = labelOf[example.word] else {
+                throw PipelineError("internal: class \(example.word) of \(example.keyID) is not in the class list")
+            }
+            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: example.split)
+            written += 1
+        }
+        let result = try writer.finish()
+
+        var counts: [String: Manifest.SplitCounts] = [:]
+        for split in SplitName.allCases {
+            let perLabel = result.counts[split] ?? [:]
+            var perClass: [String: Int] = [:]
+            for (label, count) in perLabel { perClass[classes[Int(label)]] = count }
+            counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
+        }
+        let records = Manifest.RecordCounts(read: map.read, written: written,
+                                            filtered: map.filtered + quotaFiltered, rejected: map.rejected,
+                                            sourceErrors: map.sourceErrors, duplicateKeyIDs: duplicateKeyIDs)
+        guard records.reconciles else {
+            throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
+                + " + filtered \(records.filtered) + rejected \(records.rejected)")
+        }
+        let manifest = Manifest(
+            pipeline: pipeline, sources: sources,
+            classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
+            counts: counts, shards: result.files, records: records, quarantine: Self.quarantineName,
+            libraries: Self.libraryVersions)
+        try writeAtomically(classes.map { $0 + "\n" }.joined(), to: "\(directory)/\(Self.classesName)")
+        try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
+        clock.addWall("merge_write", StageClock.now() - start)
+        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import SketchFormats
+
+/// Seconds spent per stage by one worker on one batch.
+package struct StageSeconds: Sendable {
+    package var parse = 0.0
+    package var simplify = 0.0
+    package var encode = 0.0
+}
+
+/// Where a run's time went, written to `timings.json` next to the output. Wall-clock figures are
+/// not reproducible, so they live apart from the manifest and reports (which are byte-identical
+/// across runs) and are left out of every byte comparison.
+///
+/// `stages` are worker seconds summed over threads (parse, simplify, encode; time measured with
+/// the monotonic clock around each record's step), and wall seconds of the serial phases
+/// (`map`, `sort_spill`, `merge_write`).
+package final class StageClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stages: [String: Double] = [:]
+    private let start = StageClock.now()
+
+    package init() {}
+
+    package static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// Seconds since `mark`, and moves `mark` to now.
+    package static func lap(_ mark: inout Double) -> Double {
+        let now = now()
+        defer { mark = now }
+        return now - mark
+    }
+
+    package func add(_ seconds: StageSeconds) {
+        lock.lock()
+        stages["parse", default: 0] += seconds.parse
+        stages["simplify", default: 0] += seconds.simplify
+        stages["encode", default: 0] += seconds.encode
+        lock.unlock()
+    }
+
+    package func addWall(_ stage: String, _ seconds: Double) {
+        lock.lock()
+        stages[stage, default: 0] += seconds
+        lock.unlock()
+    }
+
+    /// Writes `{"jobs": N, "stages": {…}, "wall_seconds": S}`.
+    package func write(to path: String, jobs: Int) throws {
+        lock.lock()
+        let stages = self.stages
+        lock.unlock()
+        let object: [String: Any] = ["jobs": jobs, "wall_seconds": Self.now() - start,
+                                     "stages": stages.filter { $0.value > 0 }]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try writeAtomically([UInt8](data) + [0x0A], to: path)
+    }
+}
+
+/// The version written into manifests and partials (merge refuses partials of another version).
+package enum SketchPrepVersion {
+    package static let current = "0.10.0"
+}
+
+/// Free space on the file system of a directory, checked before a run writes its sorted runs.
+package enum FreeSpace {
+    /// Throws when fewer than `forInputBytes` (or 256 MiB when unknown) are free under `directory`.
+    package static func require(in directory: String, forInputBytes bytes: Int?) throws {
+        var status = statvfs()
+        guard statvfs(directory, &status) == 0 else { return }
+        let free = Int(status.f_bavail) * Int(status.f_frsize)
+        let needed = bytes ?? (256 << 20)
+        guard free >= needed else {
+            throw PipelineError("only \(free >> 20) MiB free under \(directory); the sorted runs need about \(needed >> 20) MiB — free space or pass --tmp-dir DIR on a larger file system")
+        }
+    }
+}
+
+/// This process's sorted-run directories, removed on exit, on error, and on SIGINT/SIGTERM
+/// (a Slurm time limit or preemption) so that an interrupted run leaves nothing behind.
+package enum TemporaryRuns {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var directories: [String] = []
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    package static func register(_ directory: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        directories.append(directory)
+        if sources.isEmpty {
+            for signalNumber in [SIGINT, SIGTERM] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler {
+                    removeAll()
+                    printToStandardError("sketchprep: interrupted (signal \(signalNumber)); temporary files removed")
+                    exit(128 + signalNumber)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    package static func remove(_ directory: String) {
+        try? FileManager.default.removeItem(atPath: directory)
+        lock.lock()
+        directories.removeAll { $0 == directory }
+        lock.unlock()
+    }
+
+    private static func removeAll() {
+        lock.lock()
+        let all = directories
+        lock.unlock()
+        for directory in all { try? FileManager.default.removeItem(atPath: directory) }
+    }
+}

@@ -1,0 +1,6 @@
+import CCairo
+
+/// The cairo version rasters are drawn with (its antialiasing decides bitmap bytes).
+package enum CairoVersion {
+    package static var current: String { String(cString: cairo_version_string()) }
+}

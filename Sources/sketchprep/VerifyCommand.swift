@@ -1,0 +1,44 @@
+import ArgumentParser
+import SketchFormats
+import SketchDataset
+import SketchPipeline
+
+/// `sketchprep verify`: checks a dataset directory against its manifest.json.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a dataset directory against its manifest.json (shard SHA-256s and counts).",
+        discussion: """
+        Re-hashes every shard file the manifest lists (size and SHA-256), reports shard files it does \
+        not list, and checks the counts (files of one shard agree, shards add up to each split's total, \
+        per-class counts add up, splits add up to records.written, read = written + filtered + \
+        rejected). Exits 1 when anything is missing, extra or different, so a dataset copied between \
+        machines can be trusted before training.
+        """)
+
+    @Argument(help: "Dataset directory (the output of preprocess or import-bitmaps).")
+    var directory: String
+
+    @Option(name: .customLong("report-json"), help: "Also write the findings to this JSON file (outside the dataset directory).")
+    var reportJSON: String?
+
+    func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs([directory], option: "directory")
+        paths.outputFile(reportJSON, option: "--report-json")
+        try paths.verify()
+        let result = try DatasetVerifier.verify(directory: directory, manifestName: PipelineRunner.manifestName)
+        if let reportJSON { try OutputPaths.writeJSON(result, to: reportJSON) }
+        for problem in result.problems {
+            printToStandardError("verify: \(directory)/\(problem.file): \(problem.kind): \(problem.detail)")
+        }
+        if result.ok {
+            print("verify: \(directory): \(result.matchingFiles) of \(result.listedFiles) files match manifest.json;"
+                + " counts reconcile (\(result.examples) examples)")
+        } else {
+            print("verify: \(directory): \(result.problems.count) problem(s); \(result.matchingFiles) of"
+                + " \(result.listedFiles) files match manifest.json")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import SketchDataset
+import SketchFormats
+@testable import SketchPipeline
+import SketchTestSupport
+import Testing
+
+/// A pipeline over one plain NDJSON file of SampleData's drawings plus bad lines, cut into
+/// ~8 KB chunks so that every partition reads byte ranges of the same file.
+private struct Fixture {
+    let root: String
+    let input: String
+    let pipelineFile: String
+
+    init() throws {
+        root = try TestSupport.temporaryDirectory().path
+        input = "\(root)/drawings.ndjson"
+        var text = ""
+        let raw = TestSupport.repositoryRoot.appendingPathComponent("SampleData/quickdraw/raw")
+        for name in ["cat.ndjson", "apple.ndjson", "fish.ndjson"] {
+            text += try String(contentsOf: raw.appendingPathComponent(name), encoding: .utf8)
+        }
+        let lines = text.split(separator: "\n")
+        var mixed: [Substring] = []
+        for (i, line) in lines.enumerated() {
+            mixed.append(line)
+            if i % 17 == 5 { mixed.append("{\"word\": \"broken") }
+        }
+        try mixed.joined(separator: "\n").appending("\n").write(toFile: input, atomically: true, encoding: .utf8)
+        pipelineFile = "\(root)/p.yaml"
+        try """
+        source: {kind: quickdraw-ndjson, inputs: [\(input)]}
+        filters: {max_per_class: 15}
+        encode: {kind: strokes, length: 75}
+        output: {format: npy, examples_per_shard: 7, seed: 5}
+        """.write(toFile: pipelineFile, atomically: true, encoding: .utf8)
+    }
+
+    func runner(output: String, jobs: Int = 1, partition: Partition? = nil) throws -> PipelineRunner {
+        var config = try PipelineConfig.load(path: pipelineFile)
+        config.output.directory = output
+        var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: false, force: true)
+        runner.jobs = jobs
+        runner.partition = partition
+        runner.chunkBytes = 8 << 10
+        runner.runBudgetBytes = 1
+        runner.temporaryDirectory = "\(root)/tmp"
+        return runner
+    }
+}
+
+/// Every file of a dataset directory except timings.json, by name.
+private func contents(_ directory: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "timings.json" {
+        files[name] = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
+    }
+    return files
+}
+
+@Test func outputBytesAreTheSameForEveryJobCount() throws {
+    let fixture = try Fixture()
+    let one = try fixture.runner(output: "\(fixture.root)/jobs1").run()
+    #expect(one.manifest.records.rejected > 0 && one.manifest.records.filtered > 0)
+    #expect(one.manifest.records.reconciles)
+    #expect(one.manifest.sources.count > 3)  // the file was cut into byte-range chunks
+    for jobs in [2, 4] {
+        _ = try fixture.runner(output: "\(fixture.root)/jobs\(jobs)", jobs: jobs).run()
+        #expect(try contents("\(fixture.root)/jobs\(jobs)") == contents("\(fixture.root)/jobs1"))
+    }
+}
+
+@Test func mergedPartitionsEqualTheSingleRunForOneThreeAndSevenPartitions() throws {
+    let fixture = try Fixture()
+    _ = try fixture.runner(output: "\(fixture.root)/single").run()
+    let single = try contents("\(fixture.root)/single")
+    #expect(single["quarantine.ndjson"]!.count > 0)
+    for n in [1, 3, 7] {
+        let parts = try (0..<n).map { i -> String in
+            let directory = "\(fixture.root)/n\(n)/part-\(i)"
+            _ = try fixture.runner(output: directory, jobs: 2, partition: try Partition(parsing: "\(i)/\(n)")).run()
+            return directory
+        }
+        _ = try PartialRun.merge(parts.reversed(), into: "\(fixture.root)/n\(n)/merged", showProgress: false)
+        #expect(try contents("\(fixture.root)/n\(n)/merged") == single, "n = \(n)")
+    }
+}
+
+@Test func mergeRefusesMissingDuplicateAndForeignPartials() throws {
+    let fixture = try Fixture()
+    let parts = try (0..<3).map { i -> String in
+        let directory = "\(fixture.root)/part-\(i)"
+        _ = try fixture.runner(output: directory, partition: try Partition(parsing: "\(i)/3")).run()
+        return directory
+    }
+    #expect(throws: PipelineError.self) { try PartialRun.merge([parts[0], parts[1]], into: "\(fixture.root)/out", showProgress: false) }
+    #expect(throws: PipelineError.self) { try PartialRun.merge([parts[0], parts[1], parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false) }
+    let other = "\(fixture.root)/other-0"
+    _ = try fixture.runner(output: other, partition: try Partition(parsing: "0/2")).run()
+    #expect(throws: PipelineError.self) { try PartialRun.merge([other, parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false) }
+    #expect(throws: PipelineError.self) { try PartialRun.merge([fixture.root], into: "\(fixture.root)/out", showProgress: false) }
+    #expect(throws: PipelineError.self) { try Partition(parsing: "3/3") }
+}

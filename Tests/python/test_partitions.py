@@ -1,0 +1,53 @@
+"""`preprocess --jobs N` and `--partition i/n` + `merge` through the CLI: the dataset bytes
+(shards, manifest.json, classes.txt, quarantine.ndjson) are the same for every job count and every
+partitioning; merge refuses what does not fit together."""
+import filecmp
+import subprocess
+
+from conftest import REPO
+
+PIPELINE = REPO / "Pipelines" / "quickdraw-rnn.yaml"
+RAW = REPO / "SampleData" / "quickdraw" / "raw"
+
+
+def preprocess(sketchprep, output, *extra):
+    subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW), "-o", str(output), "--quiet", *extra],
+                   check=True, capture_output=True)
+
+
+def same_dataset(a, b):
+    names = sorted(p.name for p in a.iterdir() if p.name != "timings.json")
+    assert names == sorted(p.name for p in b.iterdir() if p.name != "timings.json")
+    _, mismatch, errors = filecmp.cmpfiles(a, b, names, shallow=False)
+    return not mismatch and not errors
+
+
+def test_jobs_and_partitions_give_the_single_run_bytes(sketchprep, tmp_path):
+    preprocess(sketchprep, tmp_path / "single", "--jobs", "1")
+    assert (tmp_path / "single" / "classes.txt").read_text().splitlines()[0] == "The Eiffel Tower"
+    for jobs in ("2", "4"):
+        preprocess(sketchprep, tmp_path / f"jobs{jobs}", "--jobs", jobs)
+        assert same_dataset(tmp_path / "single", tmp_path / f"jobs{jobs}")
+    for n in (1, 3, 7):
+        parts = [tmp_path / f"n{n}" / f"part-{i}" for i in range(n)]
+        for i, part in enumerate(parts):
+            preprocess(sketchprep, part, "--partition", f"{i}/{n}", "--jobs", "2")
+        merged = tmp_path / f"n{n}" / "merged"
+        subprocess.run([sketchprep, "merge", *map(str, reversed(parts)), "-o", str(merged), "--quiet"], check=True, capture_output=True)
+        assert same_dataset(tmp_path / "single", merged), f"n = {n}"
+        # merge is idempotent
+        subprocess.run([sketchprep, "merge", *map(str, parts), "-o", str(merged), "--quiet"], check=True, capture_output=True)
+        assert same_dataset(tmp_path / "single", merged)
+
+
+def test_merge_names_missing_and_duplicate_partitions(sketchprep, tmp_path):
+    parts = [tmp_path / f"part-{i}" for i in range(3)]
+    for i, part in enumerate(parts):
+        preprocess(sketchprep, part, "--partition", f"{i}/3")
+    missing = subprocess.run([sketchprep, "merge", str(parts[0]), str(parts[2]), "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert missing.returncode != 0 and "1/3" in missing.stderr and "missing" in missing.stderr
+    twice = subprocess.run([sketchprep, "merge", *map(str, parts), str(parts[1]), "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert twice.returncode != 0 and "given twice" in twice.stderr
+    bad = subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW), "-o", str(tmp_path / "x"), "--partition", "3/3"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 64 and "0 ≤ i < n" in bad.stderr
