@@ -10,8 +10,8 @@ import SketchCore
 /// NDJSON goes through `QuickDrawReader`, `.bin` through `GoogleBinaryReader` (word from the file
 /// name, or `category`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
 /// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
-/// `recognized` true. Standard input is spooled to a temporary file when its format must be
-/// detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
+/// `recognized` true. Standard input and other streams (pipes, FIFOs) are copied to a temporary
+/// file when their format must be detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
 /// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
 /// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
 /// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
@@ -135,8 +135,9 @@ public struct DrawingSource {
             var path = file
             var spooled: String?
             defer { if let spooled { unlink(spooled) } }
-            if file == "-" && format == nil {
-                spooled = try Self.spoolStandardInput()
+            if format == nil && !Self.isRegularFile(file) {
+                // A stream (stdin, a pipe, a FIFO) can be read once: keep a copy to detect and read.
+                spooled = try Self.spool(file)
                 path = spooled!
             }
             let fileFormat: DrawingFileFormat
@@ -210,18 +211,24 @@ public struct DrawingSource {
         }
     }
 
-    /// Copies standard input to a temporary file (so its format can be detected) and returns its path.
-    private static func spoolStandardInput() throws -> String {
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Copies the stream `file` (`-` for stdin) to a temporary file, so its format can be detected
+    /// before it is read, and returns the copy's path.
+    private static func spool(_ file: String) throws -> String {
         let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
-        do { source = try ByteSource(path: "-") } catch { throw InputError("cannot read standard input: \((error as? ByteSourceError)?.reason ?? "\(error)")") }
+        do { source = try ByteSource(path: file) } catch { throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count: Int
             do { count = try source.read(into: buffer) } catch {
-                throw InputError("cannot read standard input: \((error as? ByteSourceError)?.reason ?? "\(error)")")
+                throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")")
             }
             if count == 0 { break }
             try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
