@@ -78,7 +78,7 @@ package enum GoogleBinaryFormat {
 /// Reads one Google `.bin` file (plain or gzip, or stdin) record by record in constant memory.
 ///
 /// A record that is inconsistent (no strokes, a stroke without points, `recognized` other than
-/// 0 or 1, a country byte outside ASCII) is rejected and reading goes on after it, its declared
+/// 0 or 1, a country byte outside ASCII) or over `DrawingLimits` (strokes, points) is rejected and reading goes on after it, its declared
 /// lengths telling where the next record starts; a record cut short by the end of the input is
 /// rejected as truncated. A rejection names the record's byte offset and the reason; its
 /// quarantined bytes are one JSON line `{"byte_offset":N,"reason":"…","record_hex":"…"}` (hex of
@@ -144,6 +144,10 @@ package struct GoogleBinaryReader {
             if strokeCount == 0 { problem = "n_strokes is 0" }
             if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
             if country.contains(where: { $0 >= 0x80 }) { problem = problem ?? "country code is not ASCII" }
+            if strokeCount > DrawingLimits.maximumStrokes {
+                problem = problem ?? "\(strokeCount) strokes, over the limit of \(DrawingLimits.maximumStrokes)"
+            }
+            var pointTotal = 0
             var strokes: [Stroke] = []
             strokes.reserveCapacity(strokeCount)
             var truncated: String?
@@ -156,6 +160,10 @@ package struct GoogleBinaryReader {
                 if countGot < 2 { truncated = "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"; break }
                 let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
                 if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
+                pointTotal += pointCount
+                if pointTotal > DrawingLimits.maximumPoints {
+                    problem = problem ?? "more than \(DrawingLimits.maximumPoints) points, the limit per drawing"
+                }
                 if pointBytes.count < 2 * pointCount { pointBytes = [UInt8](repeating: 0, count: 2 * pointCount) }
                 let pointsGot = try readOrFail(&stream, &pointBytes, 2 * pointCount)
                 offset += pointsGot

@@ -103,6 +103,10 @@ package enum ZipArchive {
             }
             let dataStart = localOffset + 30 + u16(localOffset + 26) + u16(localOffset + 28)
             guard dataStart + compressedSize <= bytes.count else { throw fail("entry \(name) is truncated") }
+            // Deflate expands at most about 1032:1; a larger claimed size is refused before allocating.
+            guard method == 0 ? size == compressedSize : size <= compressedSize * 1032 + 64 else {
+                throw fail("entry \(name) claims \(size) bytes from \(compressedSize) compressed bytes")
+            }
             let data = Array(bytes[dataStart..<(dataStart + compressedSize)])
             let contents: [UInt8]
             switch method {

@@ -90,6 +90,21 @@ import Testing
         #expect(rejected.map(\.reason) == ["record at byte offset 0: inconsistent (recognized is 7, not 0 or 1)"])
     }
 
+    @Test func aRecordOverTheStrokeLimitIsRejectedAndTheNextOneIsStillRead() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let strokes = DrawingLimits.maximumStrokes + 1
+        var bytes: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0, 0x55, 0x53, 1, 0, 0, 0, 0, UInt8(strokes & 0xFF), UInt8(strokes >> 8)]
+        for _ in 0..<strokes { bytes += [1, 0, 7, 8] }
+        try GoogleBinaryWriter.encode(Self.dog, into: &bytes)
+        let path = directory.appendingPathComponent("cat.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (records, rejected) = try Self.read(path)
+        #expect(records.map(\.keyID) == ["42"])
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.reason.contains("over the limit of \(DrawingLimits.maximumStrokes)") == true)
+    }
+
     @Test func contentDetectionTellsNDJSONBinAndStroke3ApartAndRefusesOtherBytes() throws {
         var bin: [UInt8] = []
         try GoogleBinaryWriter.encode(Self.cat, into: &bin)
