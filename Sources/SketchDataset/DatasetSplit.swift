@@ -31,10 +31,10 @@ public struct DatasetSplit: Sendable, Equatable, Encodable {
     /// Creates a split; throws unless each share is in 0…100 and they add up to 100.
     public init(train: Double, val: Double, test: Double) throws {
         for (name, share) in [("train", train), ("val", val), ("test", test)] where !(0...100).contains(share) {
-            throw DatasetSplitError("split \(name) must be between 0 and 100 percent, got \(share)")
+            throw DatasetError("split \(name) must be between 0 and 100 percent, got \(share)")
         }
         guard abs(train + val + test - 100) < 1e-9 else {
-            throw DatasetSplitError("split percentages must add up to 100, got \(train + val + test)")
+            throw DatasetError("split percentages must add up to 100, got \(train + val + test)")
         }
         self.train = train
         self.val = val
@@ -53,11 +53,4 @@ public struct DatasetSplit: Sendable, Equatable, Encodable {
         if bucket < valEnd { return .val }
         return .test
     }
-}
-
-/// Invalid split percentages.
-public struct DatasetSplitError: Error, CustomStringConvertible {
-    /// What is wrong.
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -48,7 +48,7 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
 /// split add up to the split's total, per-class counts add up to it, the splits add up to
 /// `records.written`, and `read = written + filtered + rejected`.
 package enum DatasetVerifier {
-    /// Verifies `directory`; throws `InputError` only when `manifest.json` cannot be read at all.
+    /// Verifies `directory`; throws `DatasetError` only when `manifest.json` cannot be read at all.
     package static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         let manifest = try Manifest.read(path: "\(base)/\(manifestName)")
@@ -79,7 +79,7 @@ package enum DatasetVerifier {
         }
         let listed = Set(manifest.shards.map(\.file))
         if let entries = try? DirectoryWalk.entries(of: base) {
-            for entry in entries where ShardedDatasetWriter.isShardFileName(entry.name) && !listed.contains(entry.name) {
+            for entry in entries where ShardNaming.isShardFileName(entry.name) && !listed.contains(entry.name) {
                 problems.append(.init(file: entry.name, kind: "extra shard", detail: "a shard file the manifest does not list"))
             }
         }

@@ -40,7 +40,7 @@ public enum LabeledImageDirectory {
     /// Split directory names recognised under the root.
     public static let splitDirectoryNames = ["train", "val", "test"]
 
-    /// Lists the images under `root`; throws `InputError` when `root` is not a readable directory.
+    /// Lists the images under `root`; throws `DatasetError` when `root` is not a readable directory.
     public static func scan(_ root: String) throws -> LabeledImageListing {
         let top = try DirectoryWalk.entries(of: root)
         let splits = splitDirectoryNames.filter { name in

@@ -166,14 +166,14 @@ public struct Manifest: Sendable, Equatable, Codable {
         return [UInt8](try encoder.encode(self)) + [0x0A]
     }
 
-    /// Reads a manifest file; throws `InputError` naming the path when it cannot be read or is
+    /// Reads a manifest file; throws `DatasetError` naming the path when it cannot be read or is
     /// not a manifest.
     public static func read(path: String) throws -> Manifest {
         let bytes = try InputFile.readAll(path)
         do {
             return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw InputError("\(path) is not a valid manifest.json: \(Self.describe(error))"
+            throw DatasetError("\(path) is not a valid manifest.json: \(Self.describe(error))"
                 + " (regenerate it with sketchprep preprocess)")
         }
     }

@@ -35,7 +35,7 @@ public struct NumpyBitmapImport: Sendable {
     public func run() throws -> Manifest {
         let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
         let words = files.map(Self.word(of:))
-        guard Set(words).count == words.count else { throw NPYError(path: outputDirectory, reason: "two bitmap files share a class word") }
+        guard Set(words).count == words.count else { throw DatasetError("\(outputDirectory): two bitmap files share a class word") }
         try createDirectories(outputDirectory)
         let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
         var sources: [Manifest.SourceFileEntry] = []
@@ -47,12 +47,12 @@ public struct NumpyBitmapImport: Sendable {
             do {
                 bytes = try InputFile.readAll(file)
             } catch {
-                throw NPYError(path: file, reason: error.description)
+                throw DatasetError("\(file): \(error.description)")
             }
             sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
             let array = try NPYReader.parse(bytes, path: file)
             guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {
-                throw NPYError(path: file, reason: "expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
+                throw DatasetError("\(file): expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
             }
             let keys = try simplifiedDirectory.map { try Self.keyIDs(of: words[label], in: $0) } ?? [:]
             for row in rows.clamped(to: 0..<count) {

@@ -41,6 +41,8 @@ public struct ShardingOptions: Sendable, Equatable {
     /// TFRecord output of 2-D uint8 payloads (gray rasters) as PNG images with the TF image
     /// feature names instead (see `TFExample.pngImage`).
     public var storesImagesAsPNG = false
+    /// How shard files are named.
+    public var naming = ShardNaming.standard
 
     /// Creates options; `examplesPerShard` must be at least 1.
     public init(format: ShardFormat, examplesPerShard: Int, seed: UInt64, split: DatasetSplit,
@@ -52,10 +54,49 @@ public struct ShardingOptions: Sendable, Equatable {
         self.split = split
         self.tfrecordFeatures = tfrecordFeatures
     }
+}
 
-    /// `{split}-{index:05d}-of-{count:05d}`, the stem every file of a shard shares.
-    public static func shardStem(split: SplitName, index: Int, count: Int) -> String {
-        "\(split.rawValue)-\(zeroPadded(index))-of-\(zeroPadded(count))"
+/// How shard files are named: the one place that spells the naming rule.
+public enum ShardNaming: String, Sendable, Codable, CaseIterable {
+    /// `{split}-{i:05d}-of-{n:05d}` + `.x.npy` / `.y.npy` / `.keys.txt` / `.tfrecord`.
+    case standard
+    /// The TensorFlow Quick, Draw! tutorial's `create_dataset.py` layout (TFRecord only):
+    /// `training.tfrecord-{i:05d}-of-{n:05d}` (train), `eval.tfrecord-…` (val), `test.tfrecord-…`,
+    /// and the class file `training.tfrecord.classes`.
+    case tensorflowTutorial = "tensorflow-tutorial"
+
+    /// The name of shard `index` of `count` of `split`, for the file with `suffix` (`.x.npy`, …).
+    public func fileName(split: SplitName, index: Int, count: Int, suffix: String) -> String {
+        let numbers = "\(Self.zeroPadded(index))-of-\(Self.zeroPadded(count))"
+        switch self {
+        case .standard: return "\(split.rawValue)-\(numbers)\(suffix)"
+        case .tensorflowTutorial: return "\(Self.tutorialPrefix[split]!)-\(numbers)"
+        }
+    }
+
+    /// The tutorial's class file (one word per line, label order), next to the shards.
+    public static let tutorialClassesFile = "training.tfrecord.classes"
+
+    private static let tutorialPrefix: [SplitName: String] = [.train: "training.tfrecord", .val: "eval.tfrecord", .test: "test.tfrecord"]
+
+    /// Whether `name` is a shard file of either naming.
+    public static func isShardFileName(_ name: String) -> Bool {
+        for (split, prefix) in tutorialPrefix where name.hasPrefix(prefix + "-") {
+            _ = split
+            return isNumbering(name.dropFirst(prefix.count + 1))
+        }
+        let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
+        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        let stem = name.dropLast(suffix.count)
+        guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }
+        return isNumbering(stem[stem.index(after: dash)...])
+    }
+
+    /// `NNNNN-of-NNNNN`.
+    private static func isNumbering(_ text: Substring) -> Bool {
+        let numbers = text.split(separator: "-", omittingEmptySubsequences: false)
+        return numbers.count == 3 && numbers[1] == "of"
+            && [numbers[0], numbers[2]].allSatisfy { $0.count == 5 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     private static func zeroPadded(_ n: Int) -> String {

@@ -5,16 +5,6 @@ import SketchFormats
 /// (float32, or uint8 scaled to [0, 1]), `.y.npy` (int32 labels), `.keys.txt` and the class map of
 /// `manifest.json`.
 public struct ShardSplitReader: Sendable {
-    /// Why a shard directory cannot be read.
-    public struct ReadError: Error, CustomStringConvertible, Sendable {
-        /// The file at fault.
-        public let path: String
-        /// What is wrong with it.
-        public let reason: String
-        /// `path: reason`.
-        public var description: String { "\(path): \(reason)" }
-    }
-
     /// One shard's examples.
     public struct Shard: Sendable {
         /// Per-example features, row-major, `keys.count × exampleShape.product` values.
@@ -47,16 +37,16 @@ public struct ShardSplitReader: Sendable {
     public init(directory: String, split: String) throws {
         let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            throw ReadError(path: manifestPath, reason: "missing (is this a `sketchprep preprocess` output directory?)")
+            throw DatasetError("\(manifestPath): missing (is this a `sketchprep preprocess` output directory?)")
         }
         let entries: [ManifestClasses.Entry]
         do {
             entries = try JSONDecoder().decode(ManifestClasses.self, from: data).classes.sorted { $0.index < $1.index }
         } catch {
-            throw ReadError(path: manifestPath, reason: "no readable class map (\(error))")
+            throw DatasetError("\(manifestPath): no readable class map (\(error))")
         }
         guard entries.map(\.index) == Array(0..<entries.count) else {
-            throw ReadError(path: manifestPath, reason: "class indices are not 0..<\(entries.count)")
+            throw DatasetError("\(manifestPath): class indices are not 0..<\(entries.count)")
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
@@ -64,7 +54,7 @@ public struct ShardSplitReader: Sendable {
             names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".x.npy") }.map { String($0.dropLast(".x.npy".count)) }.sorted()
         }
         guard !stems.isEmpty else {
-            throw ReadError(path: directory, reason: "no '\(split)' shards (\(split)-*-of-*.x.npy)")
+            throw DatasetError("\(directory): no '\(split)' shards (\(split)-*-of-*.x.npy)")
         }
         self.directory = directory
         self.split = split
@@ -79,7 +69,7 @@ public struct ShardSplitReader: Sendable {
         let y = try NPYReader.read(path: base + ".y.npy")
         let keysPath = base + ".keys.txt"
         guard let keyText = try? String(contentsOfFile: keysPath, encoding: .utf8) else {
-            throw ReadError(path: keysPath, reason: "cannot read")
+            throw DatasetError("\(keysPath): cannot read")
         }
         let keys = keyText.split(separator: "\n", omittingEmptySubsequences: false).dropLast(keyText.hasSuffix("\n") ? 1 : 0)
             .map(String.init)
@@ -87,13 +77,12 @@ public struct ShardSplitReader: Sendable {
         switch x.dtype {
         case .float32: features = x.floats()
         case .uint8: features = x.data.map { Float($0) / 255 }
-        default: throw ReadError(path: base + ".x.npy", reason: "features must be float32 or uint8, not \(x.dtype)")
+        default: throw DatasetError("\(base).x.npy: features must be float32 or uint8, not \(x.dtype)")
         }
-        guard y.dtype == .int32 else { throw ReadError(path: base + ".y.npy", reason: "labels must be int32, not \(y.dtype)") }
+        guard y.dtype == .int32 else { throw DatasetError("\(base).y.npy: labels must be int32, not \(y.dtype)") }
         let count = x.shape.first ?? 0
         guard y.shape == [count], keys.count == count else {
-            throw ReadError(path: base + ".x.npy",
-                            reason: "\(count) examples but \(y.shape.first ?? 0) labels and \(keys.count) keys")
+            throw DatasetError("\(base).x.npy: \(count) examples but \(y.shape.first ?? 0) labels and \(keys.count) keys")
         }
         return Shard(features: features, exampleShape: Array(x.shape.dropFirst()), labels: y.int32s().map(Int.init), keys: keys)
     }

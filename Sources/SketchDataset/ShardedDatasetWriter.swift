@@ -84,10 +84,9 @@ public final class ShardedDatasetWriter {
         for split in SplitName.allCases {
             let shards = written[split] ?? []
             for (index, shard) in shards.enumerated() {
-                let stem = ShardingOptions.shardStem(split: split, index: index, count: shards.count)
                 for (entry, pendingFile) in zip(shard.entries, shard.pendingFiles) {
                     var entry = entry
-                    entry.file = stem + entry.file
+                    entry.file = options.naming.fileName(split: split, index: index, count: shards.count, suffix: entry.file)
                     if try isComplete(entry) {
                         unlink(path(pendingFile))
                         result.reusedFiles += 1
@@ -187,23 +186,12 @@ public final class ShardedDatasetWriter {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
         for name in names.sorted() where !keeping.contains(name)
-            && (Self.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker))) {
+            && (ShardNaming.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker))) {
             guard unlink(path(name)) == 0 || errno == ENOENT else {
                 throw FileWriteError(path: path(name), reason: "cannot remove a stale shard: \(String(cString: strerror(errno)))")
             }
             removed.append(name)
         }
         return removed
-    }
-
-    /// Whether `name` follows the shard naming scheme (with one of the shard suffixes).
-    package static func isShardFileName(_ name: String) -> Bool {
-        let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
-        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
-        let stem = name.dropLast(suffix.count)
-        guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }
-        let numbers = stem[stem.index(after: dash)...].split(separator: "-", omittingEmptySubsequences: false)
-        return numbers.count == 3 && numbers[1] == "of"
-            && [numbers[0], numbers[2]].allSatisfy { $0.count == 5 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 }

@@ -19,7 +19,7 @@ public struct Stroke3SplitQuota: Sendable, Equatable {
     /// Creates sizes; each must be ≥ 0 and their sum > 0.
     public init(train: Int = 70_000, valid: Int = 2_500, test: Int = 2_500) throws {
         guard train >= 0, valid >= 0, test >= 0, train + valid + test > 0 else {
-            throw DatasetSplitError("stroke-3 split sizes must be ≥ 0 and not all 0, got \(train)/\(valid)/\(test)")
+            throw DatasetError("stroke-3 split sizes must be ≥ 0 and not all 0, got \(train)/\(valid)/\(test)")
         }
         self.train = train
         self.valid = valid

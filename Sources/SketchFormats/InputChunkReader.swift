@@ -1,3 +1,4 @@
+import SketchCore
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -60,7 +61,7 @@ package final class InputChunkReader {
     private let path: String
 
     /// Opens the chunk; an input that cannot be opened yields one `sourceError` entry.
-    package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = 64 << 20, batchLines: Int = 1024) {
+    package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024) {
         self.chunk = chunk
         self.path = path
         startsFile = (range?.lowerBound ?? 0) == 0
@@ -134,8 +135,8 @@ package final class InputChunkReader {
     }
 
     /// The reason an overlong line was cut, for its quarantine entry.
-    package var overlongReason: String {
-        "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)"
+    package static func overlongReason(limit: Int = DrawingLimits.maximumLineBytes) -> String {
+        "line longer than \(limit) bytes (quarantined truncated to that length)"
     }
 
     /// Number of lines (newlines) in the first `bytes` bytes of the plain file `path`: the line

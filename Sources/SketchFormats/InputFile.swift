@@ -17,12 +17,7 @@ package enum InputFile {
     /// `InputError` when it cannot be opened or read, or holds more than `maximumBytes` (when
     /// nil: no cap for a regular file, ``defaultStreamMaximumBytes`` for anything else).
     package static func readAll(_ path: String, maximumBytes: Int? = nil) throws(InputError) -> [UInt8] {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
-        } catch {
-            throw InputError("cannot open \(path): \(systemErrorText(error))")
-        }
+        let descriptor = try open(path)
         defer { try? descriptor.close() }
         var status = stat()
         let isRegular = fstat(descriptor.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
@@ -51,12 +46,7 @@ extension InputFile {
     /// Size and SHA-256 (lower-case hex) of the file at `path`, read in 1 MiB chunks (constant
     /// memory); throws `InputError` naming the path when it cannot be opened or read.
     package static func measure(_ path: String, range: Range<Int>? = nil) throws(InputError) -> (bytes: Int, sha256: String) {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
-        } catch {
-            throw InputError("cannot open \(path): \(systemErrorText(error))")
-        }
+        let descriptor = try open(path)
         defer { try? descriptor.close() }
         var hash = SHA256Hasher()
         var total = 0
@@ -79,6 +69,17 @@ extension InputFile {
             if count == 0 { return (total, hash.finalize().hexString) }
             total += count
             chunk.withUnsafeBufferPointer { hash.update(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+}
+
+extension InputFile {
+    /// Opens `path` for reading; the error names the path.
+    private static func open(_ path: String) throws(InputError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            throw InputError("cannot open \(path): \(systemErrorText(error))")
         }
     }
 }

@@ -48,7 +48,11 @@ extension PipelineConfig {
             filters: try parseFilters(top),
             encode: try parseEncode(top),
             split: try parseSplit(top),
+            splitCounts: try parseSplitCounts(top),
             output: try parseOutput(top, name: name))
+        if config.output.layout == .tensorflowTutorial && config.output.format != .tfrecord {
+            throw top.error("output.layout", top.value("output"), "the tensorflow-tutorial layout names TFRecord files; set output.format: tfrecord")
+        }
         try config.validateRasterCombination(top)
         if case let .strokes(options) = config.encode, options.length == nil, config.output.format == .npy {
             throw top.error("encode.length", top.value("encode"),
@@ -117,7 +121,7 @@ extension PipelineConfig {
     }
 
     private static func parseSplit(_ top: YAMLSection) throws -> DatasetSplit {
-        guard let section = try top.section("split", allowed: ["train", "val", "test"]) else { return .standard }
+        guard let section = try top.section("split", allowed: ["train", "val", "test", "counts"]) else { return .standard }
         let train = try section.double("train", in: 0...100) ?? 80
         let val = try section.double("val", in: 0...100) ?? 10
         let test = try section.double("test", in: 0...100) ?? 10
@@ -128,12 +132,24 @@ extension PipelineConfig {
         }
     }
 
+    /// `split.counts: {train: N, val: N, test: N}` (each optional).
+    private static func parseSplitCounts(_ top: YAMLSection) throws -> [SplitName: Int] {
+        guard let split = try top.section("split", allowed: ["train", "val", "test", "counts"]),
+              let section = try split.section("counts", allowed: ["train", "val", "test"]) else { return [:] }
+        var counts: [SplitName: Int] = [:]
+        for name in SplitName.allCases {
+            if let count = try section.int(name.rawValue, in: 0...1_000_000_000) { counts[name] = count }
+        }
+        return counts
+    }
+
     private static func parseOutput(_ top: YAMLSection, name: String) throws -> OutputStage {
-        let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed"])
+        let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed", "layout"])
         return OutputStage(
             format: try section?.choice("format", of: ShardFormat.self) ?? .npy,
             directory: try section?.string("directory") ?? "out/\(name)",
             examplesPerShard: try section?.int("examples_per_shard", in: 1...100_000_000) ?? 10_000,
-            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42))
+            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42),
+            layout: try section?.choice("layout", of: ShardNaming.self) ?? .standard)
     }
 }

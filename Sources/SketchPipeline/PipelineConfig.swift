@@ -12,6 +12,9 @@ package struct PipelineConfig {
     package var filters: FilterStage
     package var encode: EncodeStage
     package var split: DatasetSplit
+    /// `split.counts`: at most this many examples of each class in each split, the first ones in
+    /// dataset order (hash rank); a split without a count is not capped.
+    package var splitCounts: [SplitName: Int] = [:]
     package var output: OutputStage
 }
 
@@ -63,6 +66,8 @@ package struct OutputStage {
     package var directory: String
     package var examplesPerShard: Int
     package var seed: UInt64
+    /// `output.layout`: shard file names (docs/pipelines.md).
+    package var layout = ShardNaming.standard
 }
 
 extension PipelineConfig {
@@ -99,12 +104,15 @@ extension PipelineConfig {
                 "max_per_class": filters.maxPerClass.map { .number(Double($0)) } ?? .null,
             ]),
             "encode": encodeJSON,
-            "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]),
+            "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]
+                .merging(splitCounts.isEmpty ? [:] : ["counts": .object(Dictionary(uniqueKeysWithValues: splitCounts.map {
+                    ($0.key.rawValue, JSONValue.number(Double($0.value)))
+                }))]) { a, _ in a }),
             "output": .object([
                 "format": .string(output.format.rawValue),
                 "examples_per_shard": .number(Double(output.examplesPerShard)),
                 "seed": .number(Double(output.seed)),
-            ]),
+            ].merging(output.layout == .standard ? [:] : ["layout": .string(output.layout.rawValue)]) { a, _ in a }),
         ])
     }
 }

@@ -209,7 +209,7 @@ extension PipelineRunner {
                         ordinal: UInt64(entry.lineInChunk), word: record.word, split: nil, payload: payload)))
                 case .overlong:
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk,
-                                                     reason: "line longer than \(64 << 20) bytes (quarantined truncated to that length)",
+                                                     reason: InputChunkReader.overlongReason(),
                                                      bytes: Array(batch.bytes[entry.range])))
                 case .failed(let reason):
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(batch.bytes[entry.range])))

@@ -18,9 +18,11 @@ extension PipelineRunner {
         var sharding = ShardingOptions(format: config.output.format, examplesPerShard: config.output.examplesPerShard,
                                        seed: config.output.seed, split: config.split)
         if case .raster = config.encode { sharding.storesImagesAsPNG = true }
+        sharding.naming = config.output.layout
         let writer = ShardedDatasetWriter(directory: directory, options: sharding)
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
         var keptPerClass: [String: Int] = [:]
+        var keptPerSplit: [SplitName: [String: Int]] = [:]
         var written = 0
         var quotaFiltered = 0
         var duplicateKeyIDs = 0
@@ -33,11 +35,17 @@ extension PipelineRunner {
                 quotaFiltered += 1
                 continue
             }
+            let split = example.split ?? config.split.split(forKeyID: example.keyID)
+            if let cap = config.splitCounts[split], keptPerSplit[split, default: [:]][example.word, default: 0] >= cap {
+                quotaFiltered += 1
+                continue
+            }
+            keptPerSplit[split, default: [:]][example.word, default: 0] += 1
             keptPerClass[example.word, default: 0] += 1
             guard let label = labelOf[example.word] else {
                 throw PipelineError("internal: class \(example.word) of \(example.keyID) is not in the class list")
             }
-            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: example.split)
+            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: split)
             written += 1
         }
         let result = try writer.finish()
@@ -61,7 +69,11 @@ extension PipelineRunner {
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: result.files, records: records, quarantine: Self.quarantineName,
             libraries: Self.libraryVersions)
-        try writeAtomically(classes.map { $0 + "\n" }.joined(), to: "\(directory)/\(Self.classesName)")
+        let classList = classes.map { $0 + "\n" }.joined()
+        try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
+        if config.output.layout == .tensorflowTutorial {
+            try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
+        }
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
         clock.addWall("merge_write", StageClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)

@@ -18,7 +18,8 @@ public struct SimplifyResult: Sendable {
 
 /// Raw (or any) Quick, Draw! NDJSON → simplified NDJSON in Google's layout, with quarantine.
 ///
-/// Streams: one record in memory at a time, so memory stays flat whatever the input size.
+/// Runs on `RecordStream`: batches of lines are simplified on `jobs` threads and written in input
+/// order, so the output is the same for every job count and memory stays flat whatever the input size.
 public struct SimplifyJob {
     /// The inputs (timestamps are not read: the output has none).
     public var reader: QuickDrawReader
@@ -30,46 +31,59 @@ public struct SimplifyJob {
     public var options: SimplificationOptions
     /// Whether to print progress and rejection messages on stderr.
     public var showsProgress: Bool
+    /// Worker threads; the output bytes do not depend on it.
+    public var jobs: Int
+    /// Lines per unit of parallel work.
+    package var linesPerChunk = 1024
 
     /// Creates a job.
     public init(reader: QuickDrawReader, outputPath: String, quarantinePath: String,
-                options: SimplificationOptions = .google, showsProgress: Bool = true) {
+                options: SimplificationOptions = .google, showsProgress: Bool = true, jobs: Int = 1) {
         self.reader = reader
         self.reader.keepsTimestamps = false
         self.outputPath = outputPath
         self.quarantinePath = quarantinePath
         self.options = options
         self.showsProgress = showsProgress
+        self.jobs = jobs
     }
 
     /// Runs the conversion; throws only for output failures (bad input lines are quarantined).
     public func run() throws -> SimplifyResult {
-        var simplifier = Simplifier(options: options)
-        let writer = try SimplifiedNDJSONWriter(path: outputPath)
-        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showsProgress)
+        let file = try AtomicFileWriter(path: outputPath)
+        var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        stream.linesPerChunk = linesPerChunk
+        let result = try stream.run(SimplifyStage(options: options), quarantinePath: quarantinePath) { lines in
+            try file.write(lines)
+        }
+        try file.commit()
+        return SimplifyResult(tally: result.tally, rejectedByReason: result.rejectedByReason, inputBytes: result.inputBytes,
+                              outputBytes: file.bytesWritten, seconds: result.seconds)
+    }
+}
+
+/// Simplifies each record and appends its line in Google's simplified layout.
+struct SimplifyStage: RecordStage {
+    var options: SimplificationOptions
+    var input: RecordStageInput { .flatPoints }
+
+    func makeChunk(lineCount: Int) -> Chunk { Chunk(simplifier: Simplifier(options: options), lineCount: lineCount) }
+
+    struct Chunk: RecordStageChunk {
+        var simplifier: Simplifier
         var strokes = FlatStrokes()
-        var tally = RunTally()
-        var inputBytes = 0
-        try reader.readFlat(
-            onRecord: { record, points, _ in
-                try simplifier.simplify(points, into: &strokes)
-                tally.read += 1
-                try writer.write(record, strokes: strokes)
-                tally.written += 1
-                progress.advance()
-            },
-            onRejected: { rejected in
-                try tally.reject(rejected, into: quarantine)
-            },
-            onProgress: { bytes in
-                inputBytes = bytes
-                progress.update(bytesConsumed: bytes)
-            })
-        try writer.commit()
-        try quarantine.finish()
-        progress.finish()
-        return SimplifyResult(tally: tally, rejectedByReason: quarantine.countsByReason, inputBytes: inputBytes,
-                              outputBytes: writer.bytesWritten, seconds: progress.elapsedSeconds)
+        private(set) var output: [UInt8] = []
+
+        init(simplifier: Simplifier, lineCount: Int) {
+            self.simplifier = simplifier
+            output.reserveCapacity(lineCount * 1024)
+        }
+
+        mutating func process(_ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            try simplifier.simplify(points, into: &strokes)
+            SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &output)
+            output.append(0x0A)
+        }
     }
 }

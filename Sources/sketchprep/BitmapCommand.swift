@@ -18,7 +18,7 @@ struct BitmapCommand: ParsableCommand {
             the run ends with read = written + rejected. See docs/raster.md.
             """)
 
-    @Argument(help: "Input drawings: NDJSON (raw or simplified, .gz allowed), .bin, stroke-3 .npz, directories of them, or - for stdin.")
+    @Argument(help: "NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
@@ -33,13 +33,13 @@ struct BitmapCommand: ParsableCommand {
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
     var quarantine: String?
 
-    @OptionGroup(title: "Input")
-    var input: DrawingInputOptionGroup
-
     @Flag(name: .shortAndLong, help: "No progress on stderr.")
     var quiet = false
 
     @OptionGroup var strictness: StrictOption
+
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
 
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
@@ -48,34 +48,14 @@ struct BitmapCommand: ParsableCommand {
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        let reader = try input.source(inputs)
+        let reader = try QuickDrawReader(inputs: inputs)
         reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
-        let rejected = try QuarantineWriter(path: quarantinePath)
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
+                            inputFormat: inputKind, showsProgress: !quiet, jobs: jobs.resolved)
+        let tally = try job.run().tally
         let side = raster.size
-        let writer = try NPYWriter(path: output, dtype: .uint8, itemShape: [side * side])
-        let renderer = StrokeRenderer(options: raster.options)
-        var simplifier = Simplifier(options: .google)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
-        var tally = RunTally()
-        var pixels = [UInt8](repeating: 0, count: side * side)
-        try reader.read(
-            onRecord: { record, _ in
-                let drawing = try inputKind.prepare(record.drawing, with: &simplifier)
-                tally.read += 1
-                progress.advance()
-                pixels.withUnsafeMutableBufferPointer { renderer.render(drawing, into: $0) }
-                try writer.append(pixels)
-                tally.written += 1
-            },
-            onRejected: { line in
-                progress.advance()
-                try tally.reject(line, into: rejected)
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        progress.finish()
-        try writer.commit()
-        try rejected.finish()
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "bitmap")

@@ -20,7 +20,7 @@ struct EncodeCommand: ParsableCommand {
         read = written + rejected.
         """)
 
-    @Argument(help: "Input drawings: NDJSON (raw or simplified, .gz allowed), .bin, stroke-3 .npz, directories of them, or - for stdin.")
+    @Argument(help: "Input NDJSON file(s) or directories (raw or simplified, .gz allowed, - for stdin).")
     var inputs: [String]
 
     @Option(name: [.short, .customLong("output")], help: "Output .npy file.")
@@ -43,11 +43,11 @@ struct EncodeCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
-
-    @OptionGroup(title: "Input")
-    var input: DrawingInputOptionGroup
 
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
     var quiet = false
@@ -66,43 +66,17 @@ struct EncodeCommand: ParsableCommand {
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        let reader = try input.source(inputs)
+        let reader = try QuickDrawReader(inputs: inputs)
         reader.printSkippedSources(tool: "encode")
         try OutputPaths.createParentDirectory(of: output)
-        let quarantineWriter = try QuarantineWriter(path: quarantinePath)
-        let writer = try NPYWriter(path: output, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
-        let options = StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation)
-        var simplifier = Simplifier(options: simplification.options)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: !quiet)
-        var tally = RunTally()
-        var batch: [Float] = []
-        // Rows are written in batches of about `batchBytes`, whatever the row length.
-        let rowValues = length * StrokeTensorEncoder.columns
-        let batchRows = max(1, Self.batchBytes / (rowValues * MemoryLayout<Float>.size))
-        batch.reserveCapacity(batchRows * rowValues)
-
-        try reader.read(
-            onRecord: { record, _ in
-                let drawing = try inputFormat.prepare(record.drawing, with: &simplifier)
-                tally.read += 1
-                StrokeTensorEncoder.encode(drawing, options: options, appendingTo: &batch)
-                tally.written += 1
-                if batch.count >= batchRows * rowValues {
-                    try writer.append(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-                progress.advance()
-            },
-            onRejected: { rejected in
-                try tally.reject(rejected, into: quarantineWriter)
-                progress.advance()
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        try writer.append(batch)
-        progress.finish()
-        try quarantineWriter.finish()
-        try writer.commit()
-        printToStandardError("encode: \(tally) → \(output) (\(writer.count) × \(length) × 3 float32)")
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
+                            tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
+                            inputFormat: inputFormat, simplification: simplification.options,
+                            showsProgress: !quiet, jobs: jobs.resolved)
+        let (result, rows) = try job.run()
+        let tally = result.tally
+        printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
         try strictness.check(tally, command: "encode")
     }

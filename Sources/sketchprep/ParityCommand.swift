@@ -23,7 +23,7 @@ struct ParityCommand: ParsableCommand {
     @Option(name: .customLong("simplified"), help: "Official simplified NDJSON input (file, directory or .gz); repeatable.")
     var simplified: [String]
 
-    @Option(name: .customLong("report-json"), help: "Write the report as JSON here (keys include pairs, exact, exact_rate).")
+    @Option(name: .customLong("report-json"), help: "Write the report as JSON here (keys include pairs, exact, exact_rate; identical for every run and --jobs), and the wall-clock time to REPORT.timings.json next to it (not reproducible).")
     var reportJSON: String?
 
     @Option(name: .customLong("report-md"), help: "Write the report as Markdown here.")
@@ -46,6 +46,9 @@ struct ParityCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
@@ -66,82 +69,30 @@ struct ParityCommand: ParsableCommand {
         paths.outputFile(reportMarkdown, option: "--report-md")
         paths.outputDirectory(overlaysDirectory, option: "--overlays")
         try paths.verify()
-        var rawReader = try QuickDrawReader(inputs: raw)
-        rawReader.keepsTimestamps = false
+        let rawReader = try QuickDrawReader(inputs: raw)
         let officialReader = try QuickDrawReader(inputs: simplified)
         rawReader.printSkippedSources(tool: "parity")
         officialReader.printSkippedSources(tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
-        let rejects = try QuarantineWriter(path: quarantine, maximumMessages: quiet ? 0 : 20)
         let options = simplification.options
-        let start = Date()
-
-        // Each side keeps the first record of a key_id; later repeats are counted and named.
-        var official: [String: (word: String, drawing: Drawing)] = [:]
-        var officialTally = RunTally()
-        var duplicateOfficial = DuplicateKeys()
-        try officialReader.read(
-            onRecord: { record, _ in
-                officialTally.read += 1
-                officialTally.written += 1
-                if official[record.keyID] == nil {
-                    official[record.keyID] = (record.word, record.drawing)
-                } else {
-                    duplicateOfficial.add(record.keyID)
-                }
-            },
-            onRejected: { line in
-                try officialTally.reject(line, into: rejects)
-            })
-
-        var comparison = ParityComparison(worstLimit: worstCount)
-        var simplifier = Simplifier(options: options)
-        var rawTally = RunTally()
-        var unmatchedRaw = 0
-        var seenRaw = Set<String>()
-        var duplicateRaw = DuplicateKeys()
+        let job = ParityJob(raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
+                            quarantinePath: quarantine, showsProgress: !quiet, jobs: jobs.resolved)
         var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
-        let progress = ProgressReporter(unit: "raw drawings", totalBytes: rawReader.inputByteCount, enabled: !quiet)
-        try rawReader.read(
-            onRecord: { record, _ in
-                guard !seenRaw.contains(record.keyID) else {
-                    rawTally.read += 1
-                    rawTally.written += 1
-                    progress.advance()
-                    duplicateRaw.add(record.keyID)
-                    return
-                }
-                guard let match = official[record.keyID] else {
-                    rawTally.read += 1
-                    rawTally.written += 1
-                    progress.advance()
-                    seenRaw.insert(record.keyID)
-                    unmatchedRaw += 1
-                    return
-                }
-                // A drawing over a resampling cap throws here and is quarantined by the reader.
-                let ours = try simplifier.simplify(record.drawing)
-                rawTally.read += 1
-                rawTally.written += 1
-                progress.advance()
-                seenRaw.insert(record.keyID)
-                official[record.keyID] = nil
-                comparison.add(keyID: record.keyID, word: match.word, ours: ours, official: match.drawing)
-                overlays?.add(keyID: record.keyID, ours: ours, official: match.drawing, comparison: comparison)
-            },
-            onRejected: { line in
-                try rawTally.reject(line, into: rejects)
-            },
-            onProgress: { progress.update(bytesConsumed: $0) })
-        progress.finish()
-        try rejects.finish()
-
-        let report = ParityReport(comparison: comparison, unmatchedRaw: unmatchedRaw,
-                                  unmatchedOfficial: official.count, duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw,
-                                  rawTally: rawTally, officialTally: officialTally, options: options,
-                                  seconds: Date().timeIntervalSince(start))
+        let result = try job.run { keyID, ours, official, comparison in
+            overlays?.add(keyID: keyID, ours: ours, official: official, comparison: comparison)
+        }
+        let (rawTally, officialTally) = (result.rawTally, result.officialTally)
+        let report = ParityReport(comparison: result.comparison, unmatchedRaw: result.unmatchedRaw,
+                                  unmatchedOfficial: result.unmatchedOfficial, duplicateOfficial: result.duplicateOfficial,
+                                  duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
+                                  options: options)
         print(report.summary)
-        if let reportJSON { try OutputPaths.writeJSON(report, to: reportJSON) }
+        if let reportJSON {
+            try OutputPaths.writeJSON(report, to: reportJSON)
+            try OutputPaths.writeJSON(RunTimings(command: "parity", jobs: jobs.resolved, seconds: result.seconds,
+                                                 items: rawTally.read + officialTally.read),
+                                      to: RunTimings.path(nextTo: reportJSON))
+        }
         let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
         if let reportMarkdown {
             try OutputPaths.createParentDirectory(of: reportMarkdown)

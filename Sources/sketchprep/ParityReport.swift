@@ -35,11 +35,10 @@ struct ParityReport: Encodable {
     var worst: [ParityComparison.Miss]
     var categories: [String: Category]
     var options: [String: String]
-    var seconds: Double
 
     init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
          duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
-         rawTally: RunTally, officialTally: RunTally, options: SimplificationOptions, seconds: Double) {
+         rawTally: RunTally, officialTally: RunTally, options: SimplificationOptions) {
         pairs = comparison.pairs
         exact = comparison.exact
         exactRate = comparison.exactRate
@@ -57,11 +56,10 @@ struct ParityReport: Encodable {
             Category(pairs: $0.pairs, exact: $0.exact, exactRate: Double($0.exact) / Double($0.pairs))
         }
         self.options = options.reportFields
-        self.seconds = seconds
     }
 
     enum CodingKeys: String, CodingKey {
-        case pairs, exact, worst, categories, options, seconds
+        case pairs, exact, worst, categories, options
         case exactRate = "exact_rate"
         case samePointCount = "same_point_count"
         case samePointCountRate = "same_point_count_rate"

@@ -47,6 +47,9 @@ struct RasterCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
         var paths = OutputPathCheck()
@@ -57,40 +60,10 @@ struct RasterCommand: ParsableCommand {
         let listing = try ImageInputs.expand(inputs)
         listing.printWarnings(tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
-        let rejected = try QuarantineWriter(path: quarantinePath)
-        let resampler = BoxResampler(side: size)
-        let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: !quiet)
-        var writer: NPYWriter?
-        var tally = RunTally()
-        for source in listing.rejected { try tally.reject(source, into: rejected) }
-        for path in listing.files {
-            tally.read += 1
-            progress.advance()
-            do {
-                let decoded = try PNGImage.readGray(path: path)
-                let image = keepSize ? decoded : resampler.resample(decoded)
-                let shape = [image.height, image.width]
-                let target = try writer ?? NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: shape)
-                writer = target
-                guard target.itemShape == shape else {
-                    throw PNGError("size \(image.width)x\(image.height) differs from the first image's "
-                        + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)")
-                }
-                if float32 {
-                    try target.append(image.pixels.map { Float($0) / 255 })
-                } else {
-                    try target.append(image.pixels)
-                }
-                tally.written += 1
-            } catch let error as PNGError {
-                tally.rejected += 1
-                try rejected.add(.file(path, reason: error.reason))
-            }
-        }
-        progress.finish()
-        // With no decodable image the output is still written: an empty (0, SIZE, SIZE) array.
-        try (writer ?? NPYWriter(path: output, dtype: float32 ? .float32 : .uint8, itemShape: [size, size])).commit()
-        try rejected.finish()
+        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let tally = try RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
+                                  quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
+                                  showsProgress: !quiet, jobs: jobs.resolved).run()
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")

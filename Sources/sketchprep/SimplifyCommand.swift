@@ -26,7 +26,7 @@ struct SimplifyCommand: ParsableCommand {
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .ndjson replaced by .rejected.ndjson)")
     var quarantine: String?
 
-    @Option(name: .customLong("report-json"), help: "Also write the run's counts and settings to this JSON file.")
+    @Option(name: .customLong("report-json"), help: "Also write the run's counts and settings to this JSON file (identical for every run and --jobs), and the wall-clock time to REPORT.timings.json next to it (not reproducible).")
     var reportJSON: String?
 
     @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
@@ -36,6 +36,9 @@ struct SimplifyCommand: ParsableCommand {
 
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
+
+    @OptionGroup(title: "Parallelism")
+    var jobs: JobsOption
 
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
@@ -51,7 +54,7 @@ struct SimplifyCommand: ParsableCommand {
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options
         let job = SimplifyJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
-                              options: options, showsProgress: !quiet)
+                              options: options, showsProgress: !quiet, jobs: jobs.resolved)
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
         print("simplify: \(result.tally) → \(output) (\(rate) drawings/s)")
@@ -59,6 +62,8 @@ struct SimplifyCommand: ParsableCommand {
         if let reportJSON {
             try OutputPaths.writeJSON(SimplifyReport(result: result, inputs: reader.files, output: output,
                                                      quarantine: quarantinePath, options: options), to: reportJSON)
+            try OutputPaths.writeJSON(RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds,
+                                                 items: result.tally.read), to: RunTimings.path(nextTo: reportJSON))
         }
         guard result.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(result.tally, command: "simplify")

@@ -3,7 +3,8 @@ import SketchFormats
 import SketchDataset
 import SketchPipeline
 
-/// The `--report-json` document of `simplify`.
+/// The `--report-json` document of `simplify`: counts and settings only, so it is the same for
+/// every run and job count (the wall-clock time goes to `RunTimings`).
 struct SimplifyReport: Encodable {
     var inputs: [String]
     var output: String
@@ -16,7 +17,6 @@ struct SimplifyReport: Encodable {
     var rejectedByReason: [String: Int]
     var inputBytes: Int
     var outputBytes: Int
-    var seconds: Double
     var options: [String: String]
 
     init(result: SimplifyResult, inputs: [String], output: String, quarantine: String, options: SimplificationOptions) {
@@ -31,12 +31,11 @@ struct SimplifyReport: Encodable {
         rejectedByReason = result.rejectedByReason
         inputBytes = result.inputBytes
         outputBytes = result.outputBytes
-        seconds = result.seconds
         self.options = options.reportFields
     }
 
     enum CodingKeys: String, CodingKey {
-        case inputs, output, quarantine, read, written, rejected, reconciled, seconds, options
+        case inputs, output, quarantine, read, written, rejected, reconciled, options
         case rejectedByReason = "rejected_by_reason"
         case sourceErrors = "source_errors"
         case inputBytes = "input_bytes"

@@ -27,8 +27,8 @@ import SketchFormats
 }
 
 @Test func splitRejectsPercentagesNotAddingUpTo100() {
-    #expect(throws: DatasetSplitError.self) { try DatasetSplit(train: 80, val: 10, test: 5) }
-    #expect(throws: DatasetSplitError.self) { try DatasetSplit(train: 110, val: -10, test: 0) }
+    #expect(throws: DatasetError.self) { try DatasetSplit(train: 80, val: 10, test: 5) }
+    #expect(throws: DatasetError.self) { try DatasetSplit(train: 110, val: -10, test: 0) }
 }
 
 @Test func sortKeyDependsOnKeyIDAndSeedOnly() {

@@ -41,6 +41,6 @@ struct NumpyBitmapImportTests {
         let job = NumpyBitmapImport(bitmapFiles: ["\(root)/dog.npy"], simplifiedDirectory: nil, rows: 0..<10,
                                     sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: .standard),
                                     outputDirectory: "\(root)/out")
-        #expect(throws: NPYError.self) { try job.run() }
+        #expect(throws: DatasetError.self) { try job.run() }
     }
 }

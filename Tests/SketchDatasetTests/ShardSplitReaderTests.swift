@@ -29,7 +29,7 @@ struct ShardSplitReaderTests {
     @Test func missingSplitOrManifestIsAClearError() throws {
         let directory = try TestSupport.makeShardDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        #expect(throws: ShardSplitReader.ReadError.self) { try ShardSplitReader(directory: directory, split: "train") }
-        #expect(throws: ShardSplitReader.ReadError.self) { try ShardSplitReader(directory: "/nonexistent", split: "val") }
+        #expect(throws: DatasetError.self) { try ShardSplitReader(directory: directory, split: "train") }
+        #expect(throws: DatasetError.self) { try ShardSplitReader(directory: "/nonexistent", split: "val") }
     }
 }

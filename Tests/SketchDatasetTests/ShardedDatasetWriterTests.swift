@@ -81,9 +81,13 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 }
 
 @Test func shardFileNamesFollowTheContract() {
-    #expect(ShardingOptions.shardStem(split: .train, index: 3, count: 12) == "train-00003-of-00012")
-    #expect(ShardedDatasetWriter.isShardFileName("val-00000-of-00001.tfrecord"))
-    #expect(ShardedDatasetWriter.isShardFileName("test-00001-of-00002.keys.txt"))
-    #expect(!ShardedDatasetWriter.isShardFileName("manifest.json"))
-    #expect(!ShardedDatasetWriter.isShardFileName("train-1-of-2.x.npy"))
+    #expect(ShardNaming.standard.fileName(split: .train, index: 3, count: 12, suffix: ".x.npy") == "train-00003-of-00012.x.npy")
+    #expect(ShardNaming.tensorflowTutorial.fileName(split: .train, index: 3, count: 10, suffix: ".tfrecord") == "training.tfrecord-00003-of-00010")
+    #expect(ShardNaming.tensorflowTutorial.fileName(split: .val, index: 0, count: 10, suffix: ".tfrecord") == "eval.tfrecord-00000-of-00010")
+    #expect(ShardNaming.isShardFileName("eval.tfrecord-00000-of-00010"))
+    #expect(!ShardNaming.isShardFileName("training.tfrecord.classes"))
+    #expect(ShardNaming.isShardFileName("val-00000-of-00001.tfrecord"))
+    #expect(ShardNaming.isShardFileName("test-00001-of-00002.keys.txt"))
+    #expect(!ShardNaming.isShardFileName("manifest.json"))
+    #expect(!ShardNaming.isShardFileName("train-1-of-2.x.npy"))
 }

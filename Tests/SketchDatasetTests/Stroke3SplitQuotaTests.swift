@@ -22,6 +22,6 @@ import Testing
     }
 
     @Test func sizesMustNotAllBeZero() {
-        #expect(throws: DatasetSplitError.self) { try Stroke3SplitQuota(train: 0, valid: 0, test: 0) }
+        #expect(throws: DatasetError.self) { try Stroke3SplitQuota(train: 0, valid: 0, test: 0) }
     }
 }

@@ -1,0 +1,78 @@
+import SketchCore
+import SketchFormats
+import SketchDataset
+import SketchRaster
+
+/// Quick, Draw! NDJSON → one `.npy` of uint8 (N, side²) bitmaps in input line order (Google's
+/// numpy_bitmap layout with the default options), with quarantine. Runs on `RecordStream`; the
+/// output is the same for every job count.
+package struct BitmapJob {
+    /// The inputs.
+    package var reader: QuickDrawReader
+    /// Output `.npy` (written atomically).
+    package var outputPath: String
+    /// Quarantine file for rejected lines (written atomically, possibly empty).
+    package var quarantinePath: String
+    /// Geometry and colours.
+    package var render: StrokeRenderOptions
+    /// Which drawings are simplified (with Google's steps) first.
+    package var inputFormat: InputFormat
+    /// Whether to print progress and rejection messages on stderr.
+    package var showsProgress: Bool
+    /// Worker threads; the output bytes do not depend on it.
+    package var jobs: Int
+
+    /// Creates a job.
+    package init(reader: QuickDrawReader, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
+                 inputFormat: InputFormat, showsProgress: Bool, jobs: Int) {
+        self.reader = reader
+        self.outputPath = outputPath
+        self.quarantinePath = quarantinePath
+        self.render = render
+        self.inputFormat = inputFormat
+        self.showsProgress = showsProgress
+        self.jobs = jobs
+    }
+
+    /// Renders every drawing; returns the counts. Throws only for output failures.
+    package func run() throws -> RecordStreamResult {
+        let writer = try NPYWriter(path: outputPath, dtype: .uint8, itemShape: [render.side * render.side])
+        let result = try RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+            .run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) { pixels in
+                try writer.append(pixels)
+            }
+        try writer.commit()
+        return result
+    }
+}
+
+/// Simplifies a drawing where `inputFormat` says so and appends its rendered pixels.
+struct BitmapRenderStage: RecordStage {
+    var render: StrokeRenderOptions
+    var inputFormat: InputFormat
+    var input: RecordStageInput { .drawings }
+
+    func makeChunk(lineCount: Int) -> Chunk { Chunk(stage: self, lineCount: lineCount) }
+
+    struct Chunk: RecordStageChunk {
+        let stage: BitmapRenderStage
+        let renderer: StrokeRenderer
+        var simplifier = Simplifier(options: .google)
+        private(set) var output: [UInt8] = []
+
+        init(stage: BitmapRenderStage, lineCount: Int) {
+            self.stage = stage
+            renderer = StrokeRenderer(options: stage.render)
+            output.reserveCapacity(lineCount * stage.render.side * stage.render.side)
+        }
+
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            let drawing = try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+            let pixels = stage.render.side * stage.render.side
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: pixels))
+            output.withUnsafeMutableBufferPointer { renderer.render(drawing, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import SketchCore
+import SketchFormats
+import SketchDataset
+
+/// Quick, Draw! NDJSON → one `.npy` of (N, length, 3) float32 stroke tensors in input line order,
+/// with quarantine. Runs on `RecordStream`; the output is the same for every job count.
+package struct EncodeJob {
+    /// The inputs.
+    package var reader: QuickDrawReader
+    /// Output `.npy` (written atomically).
+    package var outputPath: String
+    /// Quarantine file for rejected lines (written atomically, possibly empty).
+    package var quarantinePath: String
+    /// Tensor layout (`length` must be set: one `.npy` array has fixed-size rows).
+    package var tensor: StrokeTensorOptions
+    /// Which drawings are simplified first.
+    package var inputFormat: InputFormat
+    /// Simplification parameters for the drawings that are simplified.
+    package var simplification: SimplificationOptions
+    /// Whether to print progress and rejection messages on stderr.
+    package var showsProgress: Bool
+    /// Worker threads; the output bytes do not depend on it.
+    package var jobs: Int
+
+    /// Creates a job.
+    package init(reader: QuickDrawReader, outputPath: String, quarantinePath: String, tensor: StrokeTensorOptions,
+                 inputFormat: InputFormat, simplification: SimplificationOptions, showsProgress: Bool, jobs: Int) {
+        self.reader = reader
+        self.outputPath = outputPath
+        self.quarantinePath = quarantinePath
+        self.tensor = tensor
+        self.inputFormat = inputFormat
+        self.simplification = simplification
+        self.showsProgress = showsProgress
+        self.jobs = jobs
+    }
+
+    /// Runs the encoding; returns the counts and the rows written. Throws only for output failures.
+    package func run() throws -> (stream: RecordStreamResult, rows: Int) {
+        guard let length = tensor.length else { throw PipelineError("encode writes one .npy array: the tensor length must be fixed") }
+        let writer = try NPYWriter(path: outputPath, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
+        let stage = StrokeTensorStage(tensor: tensor, inputFormat: inputFormat, simplification: simplification)
+        let result = try RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+            .run(stage, quarantinePath: quarantinePath) { rows in try writer.append(rows) }
+        try writer.commit()
+        return (result, writer.count)
+    }
+}
+
+/// Simplifies a drawing where `inputFormat` says so and appends its stroke tensor.
+struct StrokeTensorStage: RecordStage {
+    var tensor: StrokeTensorOptions
+    var inputFormat: InputFormat
+    var simplification: SimplificationOptions
+    var input: RecordStageInput { .drawings }
+
+    func makeChunk(lineCount: Int) -> Chunk {
+        Chunk(stage: self, simplifier: Simplifier(options: simplification), lineCount: lineCount)
+    }
+
+    struct Chunk: RecordStageChunk {
+        let stage: StrokeTensorStage
+        var simplifier: Simplifier
+        private(set) var output: [Float] = []
+
+        init(stage: StrokeTensorStage, simplifier: Simplifier, lineCount: Int) {
+            self.stage = stage
+            self.simplifier = simplifier
+            output.reserveCapacity(lineCount * (stage.tensor.length ?? 0) * StrokeTensorEncoder.columns)
+        }
+
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            let drawing = try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+            StrokeTensorEncoder.encode(drawing, options: stage.tensor, appendingTo: &output)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import SketchCore
+import SketchFormats
+import SketchDataset
+import SketchRaster
+
+/// PNG images (e.g. TU-Berlin) → gray, resampled, one `.npy` array in input order, with the
+/// paths of undecodable files quarantined. Files are decoded and resampled in groups on `jobs`
+/// threads (`OrderedParallelMap`) and written in input order, so the output is the same for every
+/// job count.
+package struct RasterJob {
+    /// The image files, in output order.
+    package var files: [String]
+    /// Directory entries that could not be read (source errors, quarantined first).
+    package var rejectedSources: [RejectedLine]
+    /// Output `.npy` (written atomically).
+    package var outputPath: String
+    /// Quarantine file (one rejected path a line).
+    package var quarantinePath: String
+    /// Output side (also of the empty array written when no image decodes).
+    package var side: Int
+    /// Whether to keep the images' own size instead of resampling (all images must share it).
+    package var keepsSize: Bool
+    /// Whether to write float32 pixel / 255 instead of uint8.
+    package var float32: Bool
+    /// Whether to print progress and rejection messages on stderr.
+    package var showsProgress: Bool
+    /// Worker threads; the output bytes do not depend on it.
+    package var jobs: Int
+    /// Files per unit of parallel work.
+    package var filesPerChunk = 8
+
+    /// Creates a job.
+    package init(files: [String], rejectedSources: [RejectedLine] = [], outputPath: String, quarantinePath: String, side: Int, keepsSize: Bool, float32: Bool,
+                 showsProgress: Bool, jobs: Int) {
+        self.files = files
+        self.rejectedSources = rejectedSources
+        self.outputPath = outputPath
+        self.quarantinePath = quarantinePath
+        self.side = side
+        self.keepsSize = keepsSize
+        self.float32 = float32
+        self.showsProgress = showsProgress
+        self.jobs = jobs
+    }
+
+    /// One decoded image on its way to the writer, or why it was rejected.
+    private struct Decoded: Sendable {
+        var path: String
+        var shape: [Int]
+        var bytes: [UInt8]
+        var floats: [Float]
+        var failure: String?
+    }
+
+    /// Converts every file; returns the counts. Throws only for output failures.
+    package func run() throws -> RunTally {
+        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
+        let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showsProgress)
+        let resampler = keepsSize ? nil : BoxResampler(side: side)
+        let float32 = float32
+        let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (paths: ArraySlice<String>) in
+            paths.map { path -> Decoded in
+                do throws(PNGError) {
+                    let decoded = try PNGImage.readGray(path: path)
+                    let image = resampler?.resample(decoded) ?? decoded
+                    return Decoded(path: path, shape: [image.height, image.width],
+                                   bytes: float32 ? [] : image.pixels,
+                                   floats: float32 ? image.pixels.map { Float($0) / 255 } : [], failure: nil)
+                } catch {
+                    return Decoded(path: path, shape: [], bytes: [], floats: [], failure: error.reason)
+                }
+            }
+        }
+        var writer: NPYWriter?
+        var tally = RunTally()
+        for source in rejectedSources { try tally.reject(source, into: quarantine) }
+        let groups = stride(from: 0, to: files.count, by: max(1, filesPerChunk)).lazy.map {
+            files[$0..<min($0 + max(1, filesPerChunk), files.count)]
+        }
+        try map.run(groups) { images in
+            for image in images {
+                tally.read += 1
+                progress.advance()
+                if let failure = image.failure {
+                    tally.rejected += 1
+                    try quarantine.add(.file(image.path, reason: failure))
+                    continue
+                }
+                let target = try writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: image.shape)
+                writer = target
+                guard target.itemShape == image.shape else {
+                    tally.rejected += 1
+                    try quarantine.add(.file(image.path, reason: "size \(image.shape[1])x\(image.shape[0]) differs from the first image's "
+                        + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)"))
+                    continue
+                }
+                if float32 { try target.append(image.floats) } else { try target.append(image.bytes) }
+                tally.written += 1
+            }
+        }
+        progress.finish()
+        // With no decodable image the output is still written: an empty (0, SIDE, SIDE) array.
+        try (writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: [side, side])).commit()
+        try quarantine.finish()
+        return tally
+    }
+}

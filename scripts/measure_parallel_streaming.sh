@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Wall clock of the streaming commands with --jobs 1 (pinned to CPU 0) and --jobs 2 (CPUs 0,1),
+# and the machine's own ceiling: two independent --jobs 1 processes on the two halves of the
+# input, run concurrently on CPUs 0 and 1 (wall = the slower one). Prints a Markdown table.
+# Usage: scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
+set -euo pipefail
+bin=$(realpath "$1"); shared=$(realpath "$2"); work=$3; repeats=${4:-3}
+mkdir -p "$work"; cd "$work"
+
+# Inputs: the shared raw drawings ×6, the shared simplified drawings ×30, the TU-Berlin PNGs.
+[ -f raw.ndjson ] || for _ in 1 2 3 4 5 6; do cat "$shared"/quickdraw/raw/*.ndjson; done > raw.ndjson
+[ -f simplified.ndjson ] || for _ in $(seq 30); do cat "$shared"/quickdraw/simplified/*.ndjson; done > simplified.ndjson
+for f in raw simplified; do
+  [ -f $f.a.ndjson ] && continue
+  split -n l/2 -d --additional-suffix=.ndjson $f.ndjson $f.part
+  mv $f.part00.ndjson $f.a.ndjson; mv $f.part01.ndjson $f.b.ndjson
+done
+mapfile -t pngs < <(find "$shared/tuberlin" -name '*.png' | LC_ALL=C sort)
+half=$(( ${#pngs[@]} / 2 ))
+
+# seconds CMD...: wall-clock seconds of one run
+seconds() { /usr/bin/time -f %e -o t.txt "$@" >/dev/null 2>&1; cat t.txt; }
+# best of $repeats
+best() { local b=""; for _ in $(seq "$repeats"); do s=$(seconds "$@"); b=$(python3 -c "print(min(float('$s'), float('${b:-1e9}')))"); done; echo "$b"; }
+# ceiling: the two halves' commands (the first and second half of the arguments, same length)
+# run concurrently on CPUs 0 and 1; the slower one's wall clock, best of $repeats
+ceiling() {
+  local b=""
+  for _ in $(seq "$repeats"); do
+    ( /usr/bin/time -f %e -o c0.txt taskset -c 0 "${@:1:$#/2}" >/dev/null 2>&1 ) &
+    ( /usr/bin/time -f %e -o c1.txt taskset -c 1 "${@:$#/2+1}" >/dev/null 2>&1 ) &
+    wait
+    b=$(python3 -c "print(min(max(float(open('c0.txt').read()), float(open('c1.txt').read())), float('${b:-1e9}')))")
+  done
+  echo "$b"
+}
+row() {  # name, jobs1, jobs2, ceiling
+  python3 -c "
+j1, j2, c = map(float, ('$2', '$3', '$4'))
+print(f'| $1 | {j1:.2f} | {j2:.2f} | {j1 / j2:.2f}× | {c:.2f} | {j1 / c:.2f}× | {100 * c / j2:.0f} % |')"
+}
+
+echo "| command | jobs 1 (s) | jobs 2 (s) | speed-up | ceiling (s) | ceiling speed-up | jobs 2 / ceiling |"
+echo "|---|---|---|---|---|---|---|"
+j1=$(best taskset -c 0 "$bin" simplify raw.ndjson -o s.ndjson -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" simplify raw.ndjson -o s.ndjson -q -j 2)
+c=$(ceiling "$bin" simplify raw.a.ndjson -o sa.ndjson -q -j 1 "$bin" simplify raw.b.ndjson -o sb.ndjson -q -j 1)
+row simplify "$j1" "$j2" "$c"
+j1=$(best taskset -c 0 "$bin" encode raw.ndjson -o e.npy -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" encode raw.ndjson -o e.npy -q -j 2)
+c=$(ceiling "$bin" encode raw.a.ndjson -o ea.npy -q -j 1 "$bin" encode raw.b.ndjson -o eb.npy -q -j 1)
+row encode "$j1" "$j2" "$c"
+j1=$(best taskset -c 0 "$bin" bitmap simplified.ndjson -o b.npy -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" bitmap simplified.ndjson -o b.npy -q -j 2)
+c=$(ceiling "$bin" bitmap simplified.a.ndjson -o ba.npy -q -j 1 "$bin" bitmap simplified.b.ndjson -o bb.npy -q -j 1)
+row bitmap "$j1" "$j2" "$c"
+j1=$(best taskset -c 0 "$bin" raster "${pngs[@]}" -o r.npy -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" raster "${pngs[@]}" -o r.npy -q -j 2)
+c=$(ceiling "$bin" raster "${pngs[@]:0:$half}" -o ra.npy -q -j 1 "$bin" raster "${pngs[@]:$half}" -o rb.npy -q -j 1)
+row raster "$j1" "$j2" "$c"
