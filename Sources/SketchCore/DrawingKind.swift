@@ -5,7 +5,7 @@ public enum DrawingKind: String, Sendable, CaseIterable {
     /// Google's simplified form: integer coordinates in 0...255, no timestamps.
     case simplified
 
-    /// The detection rule of `--input-kind auto`: a drawing is raw when any stroke carries a `t`
+    /// The detection rule of `--input-format auto`: a drawing is raw when any stroke carries a `t`
     /// array or any coordinate lies outside 0...255; otherwise it is taken as simplified.
     /// (Simplification guarantees both; raw files always carry `t`, so the range test only
     /// matters for hand-made or third-party data without timestamps.)

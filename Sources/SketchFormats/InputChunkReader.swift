@@ -55,13 +55,18 @@ package final class InputChunkReader {
     private var reportedDamage = false
     /// Whether the chunk starts at the beginning of its file (a byte order mark may open it).
     private let startsFile: Bool
+    /// Stop after this many non-blank lines (`--limit`); nil: read everything.
+    private let recordLimit: Int?
+    private var records = 0
     /// Stored offset of the chunk's first byte (source error offsets are file offsets).
     private let rangeStart: Int
     private let maximumLineLength: Int
     private let path: String
 
     /// Opens the chunk; an input that cannot be opened yields one `sourceError` entry.
-    package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024) {
+    package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024,
+                 recordLimit: Int? = nil) {
+        self.recordLimit = recordLimit
         self.chunk = chunk
         self.path = path
         startsFile = (range?.lowerBound ?? 0) == 0
@@ -103,7 +108,7 @@ package final class InputChunkReader {
             }
             return batch
         }
-        while batch.entries.count < batchLines, let piece = splitter!.next() {
+        while batch.entries.count < batchLines, records < recordLimit ?? Int.max, let piece = splitter!.next() {
             lineNumber += 1
             let start = batch.bytes.count
             switch piece {
@@ -112,9 +117,11 @@ package final class InputChunkReader {
                     bytes = UnsafeBufferPointer(rebasing: bytes[3...])  // a UTF-8 byte order mark
                 }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                records += 1
                 batch.bytes.append(contentsOf: bytes)
                 batch.entries.append(.init(lineInChunk: lineNumber, kind: .line, range: start..<batch.bytes.count))
             case .overlong(let prefix):
+                records += 1
                 batch.bytes.append(contentsOf: prefix)
                 batch.entries.append(.init(lineInChunk: lineNumber, kind: .overlong, range: start..<batch.bytes.count))
             case .failed(let reason, let partial):

@@ -33,6 +33,8 @@ public struct QuickDrawReader: Sendable {
     public let files: [String]
     /// Longest line accepted; longer lines are rejected with their first this-many bytes.
     public var maximumLineLength = DrawingLimits.maximumLineBytes
+    /// Read only the first this-many non-blank lines of each input (`--limit`); nil: all.
+    public var recordLimitPerInput: Int?
     /// Whether records keep their strokes' `t` arrays (they are validated either way).
     public var keepsTimestamps = true
     /// Whether `read` hashes each input's stored bytes as it streams them (for manifests of
@@ -179,14 +181,16 @@ public struct QuickDrawReader: Sendable {
             var splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
             defer { splitter.deallocate() }
             var lineNumber = 0
+            var records = 0
             var reportedBytes = 0
-            while let piece = splitter.next() {
+            while records < recordLimitPerInput ?? Int.max, let piece = splitter.next() {
                 lineNumber += 1
                 let location = SourceLocation(file: file, line: lineNumber)
                 switch piece {
                 case .line(var bytes):
                     if lineNumber == 1 { bytes = Self.droppingByteOrderMark(bytes) }
                     if Self.isBlank(bytes) { continue }
+                    records += 1
                     let record: SketchRecord
                     do {
                         record = try parse(&parser, bytes)
@@ -201,6 +205,7 @@ public struct QuickDrawReader: Sendable {
                         try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(bytes)))
                     }
                 case .overlong(let prefix):
+                    records += 1
                     try onRejected(RejectedLine(
                         location: location,
                         reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",

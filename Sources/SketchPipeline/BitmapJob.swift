@@ -17,7 +17,7 @@ package struct BitmapJob {
     package var render: StrokeRenderOptions
     /// Which drawings are simplified (with Google's steps) first.
     package var inputFormat: InputFormat
-    /// Whether to print progress and rejection messages on stderr.
+    /// Whether to print progress on stderr (the first rejections are printed either way).
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     package var jobs: Int

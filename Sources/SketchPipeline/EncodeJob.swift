@@ -17,7 +17,7 @@ package struct EncodeJob {
     package var inputFormat: InputFormat
     /// Simplification parameters for the drawings that are simplified.
     package var simplification: SimplificationOptions
-    /// Whether to print progress and rejection messages on stderr.
+    /// Whether to print progress on stderr (the first rejections are printed either way).
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     package var jobs: Int

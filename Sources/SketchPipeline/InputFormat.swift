@@ -4,7 +4,7 @@ import SketchDataset
 import SketchCore
 
 /// Which drawings get Google's simplification before they are encoded or rendered: pipelines'
-/// `source.format`, `encode --input-format` and `bitmap --input-kind`.
+/// `source.format`, `encode --input-format` and `bitmap --input-format`.
 package enum InputFormat: String, CaseIterable, Sendable {
     /// Simplify drawings detected as raw by `DrawingKind.detect` (a `t` array or a coordinate outside 0–255).
     case auto

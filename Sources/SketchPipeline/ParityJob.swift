@@ -62,7 +62,8 @@ package struct ParityJob {
     /// Runs the comparison; `onPair` sees every compared pair (key_id, ours, official) with the
     /// comparison so far, in raw input order (for overlays of the worst drawings).
     package func run(onPair: (String, Drawing, Drawing, ParityComparison) throws -> Void = { _, _, _, _ in }) throws -> Result {
-        let officialStream = RecordStream(reader: official, jobs: jobs, showsProgress: showsProgress)
+        var officialStream = RecordStream(reader: official, jobs: jobs, showsProgress: showsProgress)
+        officialStream.printsRejections = showsProgress
         let quarantine = try officialStream.makeQuarantine(path: quarantinePath)
         var byKey: [String: (word: String, drawing: Drawing)] = [:]
         var duplicateOfficial = DuplicateKeys()

@@ -51,36 +51,6 @@ private struct MappedBatch: Sendable {
     var seconds = StageSeconds()
 }
 
-/// The reading side: every selected chunk's line batches in order, on the calling thread.
-private final class ChunkBatches: Sequence, IteratorProtocol {
-    private let chunks: [InputChunk]
-    private var pending: [Int]
-    private var reader: InputChunkReader?
-    private var current = -1
-    private(set) var digests: [Int: (bytes: Int, sha256: String)] = [:]
-    private(set) var finishedBytes = 0
-    var consumedBytes: Int { finishedBytes + (reader?.consumedInputBytes ?? 0) }
-
-    init(chunks: [InputChunk], selected: [Int]) {
-        self.chunks = chunks
-        pending = selected.reversed()
-    }
-
-    func next() -> RawLineBatch? {
-        while true {
-            if let reader, let batch = reader.nextBatch() { return batch }
-            if let reader {
-                digests[current] = (reader.consumedInputBytes, reader.digest() ?? "")
-                finishedBytes += reader.consumedInputBytes
-            }
-            reader = nil
-            guard let index = pending.popLast() else { return nil }
-            current = index
-            reader = InputChunkReader(path: chunks[index].path, range: chunks[index].range, chunk: index, hashing: true)
-        }
-    }
-}
-
 extension PipelineRunner {
     /// The map side for drawings: reads the `selected` chunks on ``jobs`` threads (parse, filter,
     /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
@@ -100,11 +70,11 @@ extension PipelineRunner {
         let progress = ProgressReporter(unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
                                         enabled: showProgress)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
-        let batches = ChunkBatches(chunks: chunks, selected: selected)
+        let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range) }, selected: selected,
+                                   hashing: true, recordLimit: recordLimit)
         let transform = batchTransform()
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
-        var unopened: Set<Int> = []
         let mapStart = StageClock.now()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
@@ -129,7 +99,6 @@ extension PipelineRunner {
                 case let .sourceError(byteOffset, reason):
                     output.sourceErrors += 1
                     quarantined[batch.chunk, default: 0] += 1
-                    if byteOffset == 0 && reason.hasPrefix("cannot read input") { unopened.insert(batch.chunk) }
                     try quarantine.add(.sourceError(chunks[batch.chunk].path, byteOffset: byteOffset, reason: reason))
                 }
             }
@@ -139,7 +108,7 @@ extension PipelineRunner {
         clock.addWall("map", StageClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
-        if !selected.isEmpty && unopened.count == selected.count {
+        if !selected.isEmpty && batches.unopened.count == selected.count {
             throw InputError("none of the \(selected.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }

@@ -61,6 +61,8 @@ package struct PipelineRunner {
     package var runBudgetBytes = 64 << 20
     /// Size at which large plain inputs are cut into chunks (``InputChunking``).
     package var chunkBytes = InputChunking.defaultChunkBytes
+    /// Read only the first this-many records of each input (`--limit`; each input is then one chunk).
+    package var recordLimit: Int?
 
     package init(config: PipelineConfig, pipelineFile: String, showProgress: Bool, force: Bool) {
         self.config = config
@@ -92,7 +94,7 @@ package struct PipelineRunner {
         case .quickdrawNDJSON:
             let reader = try QuickDrawReader(inputs: config.source.inputs)
             reader.printSkippedSources(tool: config.name)
-            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: chunkBytes)
+            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
             if let partition {
                 return try runPartition(partition, chunks: chunks, rejectedSources: reader.rejectedSources,
                                         pipeline: pipelineInfo, clock: clock)

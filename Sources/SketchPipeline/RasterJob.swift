@@ -22,7 +22,7 @@ package struct RasterJob {
     package var keepsSize: Bool
     /// Whether to write float32 pixel / 255 instead of uint8.
     package var float32: Bool
-    /// Whether to print progress and rejection messages on stderr.
+    /// Whether to print progress on stderr (the first rejections are printed either way).
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     package var jobs: Int
@@ -54,7 +54,7 @@ package struct RasterJob {
 
     /// Converts every file; returns the counts. Throws only for output failures.
     package func run() throws -> RunTally {
-        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
+        let quarantine = try QuarantineWriter(path: quarantinePath)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showsProgress)
         let resampler = keepsSize ? nil : BoxResampler(side: side)
         let float32 = float32

@@ -66,8 +66,11 @@ package struct RecordStream: Sendable {
     package var jobs: Int
     /// Lines per batch: the unit of parallel work.
     package var linesPerChunk = 1024
-    /// Whether progress and the first rejections are printed on stderr.
+    /// Whether progress is printed on stderr.
     package var showsProgress: Bool
+    /// Whether the first 20 rejected lines are printed on stderr one by one (the quarantine
+    /// summary is printed either way).
+    package var printsRejections = true
 
     /// Creates a stream over `reader`'s inputs.
     package init(reader: QuickDrawReader, jobs: Int, showsProgress: Bool) {
@@ -88,10 +91,10 @@ package struct RecordStream: Sendable {
         return result
     }
 
-    /// The quarantine writer for `path`, printing the first rejections unless progress is off;
+    /// The quarantine writer for `path`, printing the first rejections if `printsRejections`;
     /// for runs that stream several inputs into one quarantine (`finish()` it at the end).
     package func makeQuarantine(path: String?) throws -> QuarantineWriter {
-        try QuarantineWriter(path: path, maximumMessages: showsProgress ? 20 : 0)
+        try QuarantineWriter(path: path, maximumMessages: printsRejections ? 20 : 0)
     }
 
     /// Runs `stage` like `run(_:quarantinePath:write:)`, adding rejected lines to `quarantine`.
@@ -107,7 +110,9 @@ package struct RecordStream: Sendable {
         for rejected in reader.rejectedSources {
             try tally.reject(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason), into: quarantine)
         }
-        let batches = FileBatches(reader: reader, linesPerBatch: linesPerChunk)
+        let batches = InputBatches(sources: reader.files.map { InputBatches.Source(path: $0) }, selected: Array(reader.files.indices),
+                                   hashing: false, maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerChunk,
+                                   recordLimit: reader.recordLimitPerInput)
         let (files, keepsTimestamps, maximumLineLength) = (reader.files, reader.keepsTimestamps, reader.maximumLineLength)
         let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (batch: RawLineBatch) in
             Self.process(batch, path: files[batch.chunk], with: stage,
@@ -127,7 +132,7 @@ package struct RecordStream: Sendable {
             progress.advance(by: result.written + result.rejected.count)
         }
         progress.finish()
-        if !reader.files.isEmpty && batches.unopened == reader.files.count {
+        if !reader.files.isEmpty && batches.unopened.count == reader.files.count {
             throw InputError("none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
@@ -173,7 +178,7 @@ package struct RecordStream: Sendable {
                 case .overlong:
                     rejected.append(RejectedLine(
                         location: location,
-                        reason: "line longer than \(maximumLineLength) bytes (quarantined truncated to that length)",
+                        reason: InputChunkReader.overlongReason(limit: maximumLineLength),
                         bytes: Array(line)))
                 case .failed(let reason):
                     rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(line)))
@@ -191,43 +196,4 @@ private struct BatchResult<Output: Sendable>: Sendable {
     var output: Output
     var written: Int
     var rejected: [RejectedLine]
-}
-
-/// The batches of every input file in order, read on the calling thread; remembers the stored
-/// bytes consumed and how many inputs could not be opened.
-private final class FileBatches: Sequence, IteratorProtocol {
-    private let files: [String]
-    private let reader: QuickDrawReader
-    private let linesPerBatch: Int
-    private var current: InputChunkReader?
-    private var nextFile = 0
-    private var finishedBytes = 0
-    /// Inputs that could not be opened.
-    private(set) var unopened = 0
-
-    init(reader: QuickDrawReader, linesPerBatch: Int) {
-        files = reader.files
-        self.reader = reader
-        self.linesPerBatch = Swift.max(1, linesPerBatch)
-    }
-
-    /// Stored bytes consumed so far over all inputs.
-    var consumedBytes: Int { finishedBytes + (current?.consumedInputBytes ?? 0) }
-
-    func next() -> RawLineBatch? {
-        while true {
-            if let current, let batch = current.nextBatch() {
-                if case .sourceError(0, let reason)? = batch.entries.first?.kind, reason.hasPrefix("cannot read input") {
-                    unopened += 1
-                }
-                return batch
-            }
-            finishedBytes += current?.consumedInputBytes ?? 0
-            current = nil
-            guard nextFile < files.count else { return nil }
-            current = InputChunkReader(path: files[nextFile], range: nil, chunk: nextFile, hashing: false,
-                                       maximumLineLength: reader.maximumLineLength, batchLines: linesPerBatch)
-            nextFile += 1
-        }
-    }
 }

@@ -53,6 +53,7 @@ public struct SimplifyJob {
         let file = try AtomicFileWriter(path: outputPath)
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
         stream.linesPerChunk = linesPerChunk
+        stream.printsRejections = showsProgress
         let result = try stream.run(SimplifyStage(options: options), quarantinePath: quarantinePath) { lines in
             try file.write(lines)
         }

@@ -13,7 +13,7 @@ struct BitmapCommand: ParsableCommand {
         discussion: """
             Writes uint8 (N, SIZE*SIZE) in input line order: with the defaults (28, line width 16, \
             padding 16, white on black) the rows are byte-identical to Google's numpy_bitmap files. \
-            Raw drawings are first simplified with Google's steps (--input-kind auto detects them: a \
+            Raw drawings are first simplified with Google's steps (--input-format auto detects them: a \
             drawing with a t array or a coordinate outside 0–255 is raw). Bad lines are quarantined; \
             the run ends with read = written + rejected. See docs/raster.md.
             """)
@@ -24,8 +24,8 @@ struct BitmapCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
     var output: String
 
-    @Option(help: "auto, raw (simplify all) or simplified (render as is).")
-    var inputKind = InputFormat.auto
+    @Option(name: .customLong("input-format"), help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (render as is).")
+    var inputFormat = InputFormat.auto
 
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
@@ -41,6 +41,8 @@ struct BitmapCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
@@ -48,12 +50,13 @@ struct BitmapCommand: ParsableCommand {
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        let reader = try QuickDrawReader(inputs: inputs)
+        var reader = try QuickDrawReader(inputs: inputs)
+        reader.recordLimitPerInput = limit.limit
         reader.printSkippedSources(tool: "bitmap")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
-                            inputFormat: inputKind, showsProgress: !quiet, jobs: jobs.resolved)
+                            inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
         let tally = try job.run().tally
         let side = raster.size
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")

@@ -46,6 +46,8 @@ struct EncodeCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
@@ -66,7 +68,8 @@ struct EncodeCommand: ParsableCommand {
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        let reader = try QuickDrawReader(inputs: inputs)
+        var reader = try QuickDrawReader(inputs: inputs)
+        reader.recordLimitPerInput = limit.limit
         reader.printSkippedSources(tool: "encode")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)

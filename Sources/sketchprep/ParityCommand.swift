@@ -49,6 +49,8 @@ struct ParityCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     @OptionGroup(title: "Simplification parameters")
     var simplification: SimplificationOptionGroup
 
@@ -69,8 +71,10 @@ struct ParityCommand: ParsableCommand {
         paths.outputFile(reportMarkdown, option: "--report-md")
         paths.outputDirectory(overlaysDirectory, option: "--overlays")
         try paths.verify()
-        let rawReader = try QuickDrawReader(inputs: raw)
-        let officialReader = try QuickDrawReader(inputs: simplified)
+        var rawReader = try QuickDrawReader(inputs: raw)
+        var officialReader = try QuickDrawReader(inputs: simplified)
+        rawReader.recordLimitPerInput = limit.limit
+        officialReader.recordLimitPerInput = limit.limit
         rawReader.printSkippedSources(tool: "parity")
         officialReader.printSkippedSources(tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }

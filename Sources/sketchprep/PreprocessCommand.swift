@@ -40,6 +40,8 @@ struct PreprocessCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     @Option(name: .long, help: ArgumentHelp("Run only the map side on partition i of n (0-based, e.g. $SLURM_ARRAY_TASK_ID/64) into --output; join the n partials with `sketchprep merge`.", valueName: "i/n"))
     var partition: String?
 
@@ -57,6 +59,7 @@ struct PreprocessCommand: ParsableCommand {
     func validate() throws {
         if let partition {
             do { _ = try Partition(parsing: partition) } catch { throw ValidationError("\(error)") }
+            if limit.limit != nil { throw ValidationError("--limit is for trying a pipeline in one process; it cannot be combined with --partition") }
         }
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
@@ -74,6 +77,7 @@ struct PreprocessCommand: ParsableCommand {
         runner.jobs = jobs.resolved
         runner.partition = try partition.map(Partition.init(parsing:))
         runner.temporaryDirectory = temporaryDirectory
+        runner.recordLimit = limit.limit
         let outcome = try runner.run()
         print(Self.summary(outcome))
         let records = outcome.manifest.records

@@ -40,6 +40,8 @@ struct SimplifyCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
@@ -48,7 +50,8 @@ struct SimplifyCommand: ParsableCommand {
         paths.outputFile(quarantinePath, option: "--quarantine")
         paths.outputFile(reportJSON, option: "--report-json")
         try paths.verify()
-        let reader = try QuickDrawReader(inputs: inputs)
+        var reader = try QuickDrawReader(inputs: inputs)
+        reader.recordLimitPerInput = limit.limit
         reader.printSkippedSources(tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)

@@ -43,6 +43,6 @@ def test_raw_input_is_detected_and_simplified_before_rendering(sketchprep, tmp_p
     simplified = tmp_path / "cat.simplified.ndjson"
     subprocess.run([sketchprep, "simplify", raw, "-o", simplified, "-q"], check=True, capture_output=True)
     auto = bitmap(sketchprep, tmp_path, [raw])
-    assert (auto == bitmap(sketchprep, tmp_path, [simplified], "--input-kind", "simplified")).all()
-    assert (auto == bitmap(sketchprep, tmp_path, [raw], "--input-kind", "raw")).all()
+    assert (auto == bitmap(sketchprep, tmp_path, [simplified], "--input-format", "simplified")).all()
+    assert (auto == bitmap(sketchprep, tmp_path, [raw], "--input-format", "raw")).all()
     assert len(auto) == len(raw.read_text().splitlines())

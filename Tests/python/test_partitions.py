@@ -51,3 +51,15 @@ def test_merge_names_missing_and_duplicate_partitions(sketchprep, tmp_path):
     bad = subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(RAW), "-o", str(tmp_path / "x"), "--partition", "3/3"],
                          capture_output=True, text=True)
     assert bad.returncode == 64 and "0 ≤ i < n" in bad.stderr
+
+
+def test_limit_reads_the_first_records_of_each_input(sketchprep, tmp_path):
+    files = sorted(RAW.glob("*.ndjson"))
+    simplified = tmp_path / "s.ndjson"
+    subprocess.run([sketchprep, "simplify", *map(str, files), "--limit", "2", "-o", str(simplified), "-q"], check=True, capture_output=True)
+    import json
+    firsts = [json.loads(line)["key_id"] for f in files for line in f.read_text().splitlines()[:2]]
+    assert [json.loads(line)["key_id"] for line in simplified.read_text().splitlines()] == firsts
+    preprocess(sketchprep, tmp_path / "p", "--limit", "2")
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["records"]["read"] == 2 * len(files)
