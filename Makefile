@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -82,3 +82,13 @@ stats: build
 test-browser: setup
 	@scripts/setup.sh browser
 	$(PYTHON) -m pytest -q Tests/python/test_stats_browser.py
+
+## fuzz: build the libFuzzer harnesses (Fuzz/ package, fuzzer + address sanitizer) and run each for
+## FUZZ_SECONDS; fails on any crash, sanitizer report, leak, timeout or out-of-memory (docs/fuzzing.md)
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh
+
+## fuzz-smoke: the same harnesses for a few seconds each (the CI run)
+fuzz-smoke: setup
+	FUZZ_SECONDS=5 Fuzz/Scripts/run.sh

@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer harnesses for SketchPrep's parsers, one executable per harness. A package of its own
+// because `-sanitize=fuzzer` links libFuzzer's `main`, which cannot sit beside the CLI's `@main`.
+// Build and run with `make fuzz` (see docs/fuzzing.md).
+let package = Package(
+    name: "SketchPrepFuzz",
+    dependencies: [
+        .package(name: "SketchPrep", path: ".."),
+    ],
+    targets: [
+        // SwiftPM gives every executable a Swift `main`, which would shadow libFuzzer's: each
+        // harness's main.swift hands its entry point to libFuzzer's driver instead.
+        .target(name: "LibFuzzerDriver"),
+        // One NDJSON line → parse → simplify → encode 75×3 → 28×28 bitmap.
+        .executableTarget(name: "FuzzNDJSONLine", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchCore", package: "SketchPrep"),
+            .product(name: "SketchFormats", package: "SketchPrep"),
+            .product(name: "SketchRaster", package: "SketchPrep"),
+        ]),
+        // A whole input file (plain or gzip, possibly damaged) through QuickDrawReader.
+        .executableTarget(name: "FuzzGzipReader", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchCore", package: "SketchPrep"),
+            .product(name: "SketchFormats", package: "SketchPrep"),
+        ]),
+        // PNG bytes → 8-bit gray (TU-Berlin import).
+        .executableTarget(name: "FuzzPNGImport", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchFormats", package: "SketchPrep"),
+        ]),
+        // Pipeline YAML text → validated configuration.
+        .executableTarget(name: "FuzzPipelineYAML", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchPipeline", package: "SketchPrep"),
+        ]),
+    ]
+)

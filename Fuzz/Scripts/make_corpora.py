@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora under Fuzz/Corpus/<harness>/ from SampleData plus hand-made extreme
+cases (±1e308, 1e-320, -0, 1e400, huge exponents, long arrays, damaged gzip, odd PNG kinds).
+
+Deterministic: running it again rewrites the same bytes. Run from anywhere:
+    python3 Fuzz/Scripts/make_corpora.py
+"""
+import gzip
+import io
+import json
+import pathlib
+import shutil
+import zlib
+
+import numpy as np
+from PIL import Image
+
+FUZZ = pathlib.Path(__file__).resolve().parent.parent
+REPO = FUZZ.parent
+CORPUS = FUZZ / "Corpus"
+RAW = REPO / "SampleData" / "quickdraw" / "raw"
+SIMPLIFIED = REPO / "SampleData" / "quickdraw" / "simplified"
+
+HEADER = '{"word":"cat","countrycode":"US","timestamp":"2017-03-01 00:00:00.0 UTC","recognized":true,"key_id":"%s","drawing":%s}'
+
+
+def sample_lines(directory, per_file):
+    lines = []
+    for path in sorted(directory.glob("*.ndjson")):
+        with open(path, "rb") as f:
+            lines += [line.rstrip(b"\n") for line in f.readlines()[:per_file]]
+    return lines
+
+
+def raw_line(key, strokes):
+    """strokes: list of (xs, ys, ts) with numbers already formatted as strings."""
+    drawing = "[" + ",".join("[[%s],[%s],[%s]]" % (",".join(x), ",".join(y), ",".join(t)) for x, y, t in strokes) + "]"
+    return (HEADER % (key, drawing)).encode()
+
+
+def extreme_lines():
+    out = {}
+    numbers = ["1e308", "-1e308", "1.7976931348623157e308", "-1.7976931348623157e308", "1e-320", "-0", "-0.0",
+               "1e400", "-1e400", "1e99999999999999999999", "0e-99999999999", "7e305", "3.5e38", "65536",
+               "1e9", "1000000001", "9223372036854775807", "-9223372036854775808", "18446744073709551616",
+               "NaN", "Infinity", "1.", ".5", "01", "+1", "1e", "0x10"]
+    for i, n in enumerate(numbers):
+        out["extreme-%02d" % i] = raw_line(str(1000 + i), [([n, "0", "5"], ["0", n, "5"], ["0", "1", "2"])])
+    big = ["1e308", "-1e308"]
+    out["extent-inf"] = raw_line("2000", [(big, list(reversed(big)), ["0", "1"])])
+    out["extent-7e305"] = raw_line("2001", [(["-7e305", "7e305"], ["0", "0"], ["0", "1"])])
+    zig = [str((i % 2) * 1000) for i in range(6000)]
+    out["zigzag-long"] = raw_line("2002", [(zig, [str(i) for i in range(6000)], [str(i) for i in range(6000)])])
+    many = [(["1", "2"], ["1", "2"], ["0", "1"])] * 2000
+    out["many-strokes"] = raw_line("2003", many)
+    out["empty-drawing"] = (HEADER % ("2004", "[]")).encode()
+    out["empty-stroke"] = (HEADER % ("2005", "[[[],[],[]]]")).encode()
+    out["mismatched-arrays"] = (HEADER % ("2006", "[[[1,2,3],[1,2],[0,1,2]]]")).encode()
+    out["deep-nesting"] = (HEADER % ("2007", "[" * 10000 + "]" * 10000)).encode()
+    out["bom"] = b"\xef\xbb\xbf" + raw_line("2008", [(["1", "2"], ["3", "4"], ["0", "1"])])
+    out["bad-utf8"] = (HEADER % ("2009", "[[[1],[2],[0]]]")).encode().replace(b"cat", b"c\xff\xfe")
+    out["escapes"] = (HEADER % ("2010", "[[[1],[2],[0]]]")).encode().replace(b'"cat"', b'"c\\u0000\\ud800\\\\\\"t"')
+    out["duplicate-keys"] = (HEADER % ("2011", "[[[1],[2],[0]]]")).encode()[:-1] + b',"drawing":[]}'
+    out["simplified-huge"] = b'{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"2012","drawing":[[[3.5e38,-3.5e38],[0,65536]]]}'
+    return out
+
+
+def write(directory, name, data):
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / name).write_bytes(data)
+
+
+def ndjson_corpus():
+    d = CORPUS / "FuzzNDJSONLine"
+    for i, line in enumerate(sample_lines(RAW, 2)):
+        write(d, "raw-%02d" % i, line)
+    for i, line in enumerate(sample_lines(SIMPLIFIED, 2)):
+        write(d, "simplified-%02d" % i, line)
+    for name, line in extreme_lines().items():
+        write(d, name, line)
+
+
+def gzip_corpus():
+    d = CORPUS / "FuzzGzipReader"
+    lines = sample_lines(RAW, 1)[:3] + [extreme_lines()["extreme-00"], b"not json", b""]
+    text = b"\n".join(lines) + b"\n"
+    member = gzip.compress(text, mtime=0)
+    write(d, "plain", text)
+    write(d, "plain-no-final-newline", text.rstrip(b"\n"))
+    write(d, "crlf-bom", b"\xef\xbb\xbf" + text.replace(b"\n", b"\r\n"))
+    write(d, "gzip", member)
+    write(d, "gzip-two-members", member + gzip.compress(lines[1] + b"\n", mtime=0))
+    write(d, "gzip-truncated", member[: len(member) * 2 // 3])
+    bad_crc = bytearray(member)
+    bad_crc[-8] ^= 0xFF
+    write(d, "gzip-bad-crc", bytes(bad_crc))
+    bad_size = bytearray(member)
+    bad_size[-1] ^= 0x01
+    write(d, "gzip-bad-isize", bytes(bad_size))
+    write(d, "gzip-trailing-garbage", member + b"garbage")
+    write(d, "gzip-empty-member", gzip.compress(b"", mtime=0))
+    write(d, "gzip-header-only", member[:10])
+    # A small bomb: a long line of zeros that expands far beyond the input (the line cap must hold).
+    write(d, "gzip-bomb-line", gzip.compress(b"[" + b"0," * 400000 + b"0]\n", mtime=0))
+    raw_deflate = zlib.compress(text)
+    write(d, "zlib-not-gzip", raw_deflate)
+
+
+def png_bytes(image, **options):
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", **options)
+    return buffer.getvalue()
+
+
+def png_corpus():
+    d = CORPUS / "FuzzPNGImport"
+    gradient = np.arange(64, dtype=np.uint8).reshape(8, 8) * 4
+    write(d, "gray8", png_bytes(Image.fromarray(gradient)))
+    write(d, "gray1", png_bytes(Image.fromarray(gradient > 100).convert("1")))
+    write(d, "gray16", png_bytes(Image.fromarray(gradient.astype(np.uint16) * 257)))
+    write(d, "gray-alpha", png_bytes(Image.merge("LA", [Image.fromarray(gradient), Image.fromarray(255 - gradient)])))
+    rgb = np.dstack([gradient, 255 - gradient, gradient // 2])
+    write(d, "rgb", png_bytes(Image.fromarray(rgb)))
+    write(d, "rgba", png_bytes(Image.fromarray(np.dstack([rgb, gradient]))))
+    write(d, "palette", png_bytes(Image.fromarray(rgb).convert("P", palette=Image.ADAPTIVE, colors=4)))
+    palette_t = Image.fromarray(rgb).convert("P", palette=Image.ADAPTIVE, colors=4)
+    palette_t.info["transparency"] = 0
+    write(d, "palette-trns", png_bytes(palette_t, transparency=0))
+    write(d, "gray-trns", png_bytes(Image.fromarray(gradient), transparency=0))
+    write(d, "one-pixel", png_bytes(Image.new("L", (1, 1), 7)))
+    valid = png_bytes(Image.fromarray(gradient))
+    write(d, "truncated", valid[: len(valid) - 20])
+    write(d, "signature-only", valid[:8])
+    # IHDR claiming 2^31-1 × 2^31-1 (the pixel budget must refuse it before allocating).
+    ihdr = b"IHDR" + (0x7FFFFFFF).to_bytes(4, "big") * 2 + bytes([8, 0, 0, 0, 0])
+    huge = valid[:8] + (13).to_bytes(4, "big") + ihdr + zlib.crc32(ihdr).to_bytes(4, "big") + valid[33:]
+    write(d, "huge-header", huge)
+    ihdr = b"IHDR" + (16384).to_bytes(4, "big") * 2 + bytes([8, 0, 0, 0, 0])
+    big = valid[:8] + (13).to_bytes(4, "big") + ihdr + zlib.crc32(ihdr).to_bytes(4, "big") + valid[33:]
+    write(d, "16384-header", big)
+
+
+def yaml_corpus():
+    d = CORPUS / "FuzzPipelineYAML"
+    for path in sorted((REPO / "Pipelines").glob("*.yaml")):
+        write(d, path.stem, path.read_bytes())
+    base = (REPO / "Pipelines" / "quickdraw-bitmap28.yaml").read_text()
+    extra = {
+        "huge-length": (REPO / "Pipelines" / "quickdraw-rnn.yaml").read_text().replace("length: 75", "length: 9223372036854775807"),
+        "nan-seed": base.replace("seed: 42", "seed: .nan"),
+        "anchors": "a: &a [*a]\n",
+        "billion-laughs": "a: &a [x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c]\n",
+        "tabs": "name:\t\"x\"\nsource: {kind: quickdraw-ndjson}\n",
+        "empty": "",
+        "flow": "{name: x, source: {kind: quickdraw-ndjson, inputs: [a, b]}, split: {train: 1e400, val: -0, test: 1e-320}}",
+    }
+    for name, text in extra.items():
+        write(d, name, text.encode())
+
+
+def main():
+    if CORPUS.exists():
+        shutil.rmtree(CORPUS)
+    ndjson_corpus()
+    gzip_corpus()
+    png_corpus()
+    yaml_corpus()
+    for d in sorted(CORPUS.iterdir()):
+        print(d.name, len(list(d.iterdir())), "files")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+import Foundation
+import SketchCore
+import SketchTestSupport
+import Testing
+@testable import SketchFormats
+
+/// Replays the fuzzers' seed corpora (Fuzz/Corpus, docs/fuzzing.md) without sanitizers, so every
+/// seed — the extreme numbers, damaged gzip files and odd PNGs among them — is checked by
+/// `swift test` too, not only by `make fuzz`.
+@Suite struct FuzzSeedCorpusTests {
+    static func seeds(_ harness: String) throws -> [URL] {
+        let directory = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/\(harness)")
+        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    @Test func everyNDJSONSeedIsRejectedOrSimplifiesToFiniteTensors() throws {
+        let seeds = try Self.seeds("FuzzNDJSONLine")
+        #expect(seeds.count > 50)
+        var parsed = 0
+        var rejected = 0
+        for seed in seeds {
+            let bytes = [UInt8](try Data(contentsOf: seed))
+            var parser = QuickDrawLineParser()
+            guard let record = try? parser.parse(bytes) else {
+                rejected += 1
+                continue
+            }
+            parsed += 1
+            var simplifier = Simplifier(options: .google)
+            guard let simplified = try? simplifier.simplify(record.drawing) else { continue }
+            let tensor = StrokeTensorEncoder.encode(simplified, options: .book)
+            #expect(tensor.values.allSatisfy { $0.isFinite }, "\(seed.lastPathComponent)")
+            #expect(simplified.strokes.allSatisfy { $0.x.allSatisfy { (0...255).contains($0) } }, "\(seed.lastPathComponent)")
+        }
+        // The SampleData seeds parse; the extreme ones (±1e308, 1e400, NaN, …) are rejected where parsed.
+        #expect(parsed >= 24 && rejected >= 20, "parsed \(parsed), rejected \(rejected)")
+    }
+
+    @Test func theExtremeNumberSeedsAreRejectedAsOutOfRangeOrNonNumeric() throws {
+        for name in ["extreme-00", "extreme-01", "extreme-07", "extreme-09", "extent-inf", "extent-7e305"] {
+            let seed = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/FuzzNDJSONLine/\(name)")
+            let bytes = [UInt8](try Data(contentsOf: seed))
+            var parser = QuickDrawLineParser()
+            #expect(throws: LineParseError.self, "\(name)") { try parser.parse(bytes) }
+        }
+    }
+
+    @Test func everyGzipSeedIsReadToRecordsRejectionsOrSourceErrors() throws {
+        for seed in try Self.seeds("FuzzGzipReader") {
+            let reader = try QuickDrawReader(inputs: [seed.path])
+            var records = 0
+            var rejected = 0
+            try reader.read(onRecord: { _, _ in records += 1 }, onRejected: { _ in rejected += 1 })
+            #expect(records + rejected > 0 || seed.lastPathComponent == "gzip-empty-member", "\(seed.lastPathComponent)")
+        }
+    }
+
+    @Test func everyPNGSeedDecodesToItsHeaderSizeOrThrows() throws {
+        var decoded = 0
+        for seed in try Self.seeds("FuzzPNGImport") {
+            guard let image = try? PNGImage.decodeGray([UInt8](try Data(contentsOf: seed))) else { continue }
+            decoded += 1
+            #expect(image.pixels.count == image.width * image.height, "\(seed.lastPathComponent)")
+        }
+        #expect(decoded >= 10)
+    }
+}
