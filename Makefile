@@ -6,7 +6,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale fuzz fuzz-smoke
+.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -54,6 +54,7 @@ bench: build
 	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
 	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
 	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
+	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --report-json out/bench/formats.json
 
 ## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
 ## the merged dataset must equal the single-process run byte for byte
@@ -72,6 +73,16 @@ SCALE_BYTES ?= 4e9
 bench-scale: build
 	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --bytes $(SCALE_BYTES) \
 	  --work out/scale --doc docs/scale.md
+
+## stats: dataset profile of the shared (else SampleData) raw drawings: out/stats/stats.{json,md,html}
+stats: build
+	$(BIN) stats $(QUICKDRAW)/raw -o out/stats
+
+## test-browser: install Debian chromium (~250 MB, scripts/apt-packages-browser.txt via `scripts/setup.sh browser`) and check that
+## stats.html renders in headless Chromium (the normal suite skips this check without chromium)
+test-browser: setup
+	@scripts/setup.sh browser
+	$(PYTHON) -m pytest -q Tests/python/test_stats_browser.py
 
 ## fuzz: build the libFuzzer harnesses (Fuzz/ package, fuzzer + address sanitizer) and run each for
 ## FUZZ_SECONDS; fails on any crash, sanitizer report, leak, timeout or out-of-memory (docs/fuzzing.md)

@@ -48,7 +48,13 @@ public enum NPYFormat {
 
     /// The complete header (magic through `\n`) for a C-order array of `dtype` and `shape`.
     public static func header(dtype: NPYDType, shape: [Int]) -> [UInt8] {
-        var dict = "{'descr': '\(dtype.descr)', 'fortran_order': False, 'shape': \(shapeLiteral(shape)), }"
+        header(descr: dtype.descr, shape: shape)
+    }
+
+    /// The header for a C-order array with the numpy `descr` string `descr` (e.g. `|O` for the
+    /// object arrays of stroke-3 `.npz` files) and `shape`.
+    package static func header(descr: String, shape: [Int]) -> [UInt8] {
+        var dict = "{'descr': '\(descr)', 'fortran_order': False, 'shape': \(shapeLiteral(shape)), }"
         if let first = shape.first {
             dict += String(repeating: " ", count: max(growthAxisMaxDigits - String(first).count, 0))
         }

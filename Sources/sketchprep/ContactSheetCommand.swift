@@ -16,7 +16,7 @@ struct ContactSheetCommand: ParsableCommand {
             PNG files / directories of <class>/*.png (labelled with the directory name).
             """)
 
-    @Argument(help: "Inputs: .ndjson files/directories, .npy arrays, shard directories, .png files/directories.")
+    @Argument(help: "Inputs: drawing files/directories (NDJSON, .bin, stroke-3 .npz), .npy arrays, shard directories, .png files/directories.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output PNG file (written atomically).")

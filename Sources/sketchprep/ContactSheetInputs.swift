@@ -75,7 +75,7 @@ struct ContactSheetInputs {
     }
 
     private mutating func addDrawings(_ input: String) throws {
-        let reader = try QuickDrawReader(inputs: [input])
+        let reader = try DrawingSource(inputs: [input])
         reader.printSkippedSources(tool: "contact-sheet")
         let records = try reader.readFirst(limit - items.count) { printToStandardError("contact-sheet: skipping \($0)") }
         items += records.map { .init(content: .drawing($0.drawing), label: $0.word) }

@@ -12,6 +12,7 @@ struct SketchPrepCommand: ParsableCommand {
             // Each subcommand lives in its own file; keep this list sorted.
             BitmapCommand.self,
             ContactSheetCommand.self,
+            ConvertCommand.self,
             EncodeCommand.self,
             EvalCommand.self,
             ImportBitmapsCommand.self,
@@ -20,6 +21,7 @@ struct SketchPrepCommand: ParsableCommand {
             PreprocessCommand.self,
             RasterCommand.self,
             SimplifyCommand.self,
+            StatsCommand.self,
             VerifyCommand.self,
         ]
     )

@@ -1,0 +1,239 @@
+import Foundation
+import SketchCore
+
+/// Reads drawings from any mix of Quick, Draw! NDJSON (raw or simplified), Google `.bin` and
+/// sketch-rnn stroke-3 `.npz` inputs: the one way data commands read drawings.
+///
+/// Inputs are files, directories (their `*.ndjson`, `*.ndjson.gz`, `*.bin`, `*.bin.gz` and
+/// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
+/// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
+/// NDJSON goes through `QuickDrawReader`, `.bin` through `GoogleBinaryReader` (word from the file
+/// name, or `category`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
+/// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
+/// `recognized` true. Standard input and other streams (pipes, FIFOs) are copied to a temporary
+/// file when their format must be detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
+/// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
+/// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
+/// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
+/// processed (`onRecord` throws `DrawingLimitError`) is rejected and reading goes on.
+public struct DrawingSource {
+    /// The files to read in order (`-` for stdin), after directory expansion.
+    public let files: [String]
+    /// The format forced for every input, or nil to detect each by content.
+    public let format: DrawingFileFormat?
+    /// The word of `.bin` records read from stdin (and of every `.bin` input when set).
+    public let category: String?
+    /// Whether NDJSON records keep their strokes' `t` arrays.
+    public var keepsTimestamps = true
+
+    /// Directory entries that cannot be read; `read` hands each to `onRejected` as a source error
+    /// before the first record (see `QuickDrawReader.rejectedSources`).
+    public let rejectedSources: [RejectedLine]
+    /// Warnings for device files and FIFOs found in input directories and skipped.
+    public let skippedSources: [String]
+
+    /// Expands `inputs` (directories through `DirectoryWalk`); throws `InputError` for a missing
+    /// path or a directory without drawing files.
+    public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
+        var files: [String] = []
+        var listing = DirectoryListing()
+        for input in inputs {
+            if input == "-" {
+                files.append(input)
+                continue
+            }
+            var status = stat()
+            guard stat(input, &status) == 0 else {
+                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
+            }
+            if status.st_mode & S_IFMT == S_IFDIR {
+                let found = try DirectoryWalk.list(input, recursive: false) { name in Self.fileSuffixes.contains { name.hasSuffix($0) } }
+                guard !found.files.isEmpty || !found.rejected.isEmpty else {
+                    throw InputError("no drawing files (\(Self.fileSuffixes.map { "*\($0)" }.joined(separator: ", "))) in \(input)")
+                }
+                files += found.files
+                listing.append(found)
+            } else {
+                files.append(input)
+            }
+        }
+        if files.contains("-") && format == .stroke3 { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+        if files.contains("-") && format == .bin && category == nil {
+            throw InputError("a .bin on standard input has no file name to take its word from: pass --category WORD")
+        }
+        self.files = files
+        self.format = format
+        self.category = category
+        rejectedSources = listing.rejected
+        skippedSources = listing.skipped
+    }
+
+    /// Prints ``skippedSources`` as warnings on stderr, prefixed with `tool: `.
+    public func printSkippedSources(tool: String) {
+        DirectoryListing.printWarnings(skippedSources, tool: tool)
+    }
+
+    /// The first `limit` valid records of the inputs, in order; reading stops there.
+    public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
+        struct Enough: Error {}
+        var records: [SketchRecord] = []
+        guard limit > 0 else { return records }
+        do {
+            try read(onRecord: { record, _ in
+                records.append(record)
+                if records.count >= limit { throw Enough() }
+            }, onRejected: onRejected)
+        } catch is Enough {}
+        return records
+    }
+
+    /// File name endings a directory is searched for.
+    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
+
+    /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
+    public var inputByteCount: Int? {
+        var total = 0
+        for file in files {
+            guard file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { return nil }
+            total += size
+        }
+        return total
+    }
+
+    /// The format of the file at `path` by content; throws `InputError` when no rule matches.
+    public static func detectFormat(path: String) throws -> DrawingFileFormat {
+        let source: ByteSource
+        do { source = try ByteSource(path: path) } catch {
+            throw InputError("cannot read \(path): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+        }
+        var stream = BufferedByteStream(source: source)
+        defer { stream.deallocate() }
+        var bytes = [UInt8](repeating: 0, count: DrawingFileFormat.sniffLength)
+        let count = (try? stream.read(into: &bytes, count: bytes.count)) ?? 0
+        bytes.removeSubrange(count...)
+        if count == 0 { return .ndjson }  // An empty input holds no records in any format.
+        guard let format = DrawingFileFormat.detect(bytes) else {
+            throw InputError("""
+                cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
+                not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
+                pass --format ndjson|bin|stroke3 to read it as one
+                """)
+        }
+        return format
+    }
+
+    /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
+    /// (`.bin`) or position within the file (stroke-3, train then valid then test).
+    public func read(
+        onRecord: (SketchRecord, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        for rejected in rejectedSources { try onRejected(rejected) }
+        var finishedBytes = 0
+        for file in files {
+            var path = file
+            var spooled: String?
+            defer { if let spooled { unlink(spooled) } }
+            if format == nil && !Self.isRegularFile(file) {
+                // A stream (stdin, a pipe, a FIFO) can be read once: keep a copy to detect and read.
+                spooled = try Self.spool(file)
+                path = spooled!
+            }
+            let fileFormat: DrawingFileFormat
+            do {
+                fileFormat = try format ?? Self.detectFormat(path: path)
+            } catch let error as InputError {
+                // Content tells nothing: a file named like NDJSON is read as NDJSON, so each bad
+                // line is quarantined with its own reason; any other file is quarantined whole.
+                if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
+                    fileFormat = .ndjson
+                } else {
+                    try onRejected(.sourceError(file, byteOffset: 0, reason: error.description))
+                    continue
+                }
+            }
+            let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
+            let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in
+                do { try onRecord(record, relabel(location)) } catch let limit as DrawingLimitError where fileFormat != .ndjson {
+                    // Over a processing bound: rejected like QuickDrawReader does for NDJSON lines.
+                    var line: [UInt8] = []
+                    SimplifiedNDJSONWriter.encode(record, into: &line)
+                    try onRejected(RejectedLine(location: relabel(location), reason: limit.reason, bytes: line))
+                }
+            }
+            let rejectHandler = { (line: RejectedLine) throws in
+                try onRejected(RejectedLine(location: relabel(line.location), reason: line.reason, bytes: line.bytes))
+            }
+            let progress = { (bytes: Int) in onProgress(finishedBytes + bytes) }
+            switch fileFormat {
+            case .ndjson:
+                var reader = try QuickDrawReader(inputs: [path])
+                reader.keepsTimestamps = keepsTimestamps
+                try reader.read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
+            case .bin:
+                guard file != "-" || category != nil else {
+                    throw InputError("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+                }
+                try GoogleBinaryReader(path: path, word: category ?? GoogleBinaryFormat.word(forPath: file))
+                    .read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
+            case .stroke3:
+                guard file != "-" else { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+                try readStroke3(path: path, onRecord: recordHandler, onRejected: rejectHandler)
+            }
+            finishedBytes += (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            onProgress(finishedBytes)
+        }
+    }
+
+    private func readStroke3(path: String, onRecord: (SketchRecord, SourceLocation) throws -> Void,
+                             onRejected: (RejectedLine) throws -> Void) throws {
+        let name = (path as NSString).lastPathComponent
+        let word = category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
+        let splits: [(split: Stroke3Split, arrays: [NumericArray])]
+        do { splits = try Stroke3NPZ.read(path: path) } catch let error as InputError {
+            try onRejected(.sourceError(path, byteOffset: 0, reason: error.description))
+            return
+        }
+        var position = 0
+        for (split, arrays) in splits {
+            for (index, array) in arrays.enumerated() {
+                position += 1
+                let key = "\(name)#\(split.rawValue)#\(index)"
+                guard let drawing = Stroke3.drawing(of: array) else {
+                    try onRejected(RejectedLine(location: SourceLocation(file: path, line: position),
+                                                reason: "\(key): not a non-empty (n, 3) stroke-3 array of finite values", bytes: Array(key.utf8)))
+                    continue
+                }
+                try onRecord(SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing),
+                             SourceLocation(file: path, line: position))
+            }
+        }
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Copies the stream `file` (`-` for stdin) to a temporary file, so its format can be detected
+    /// before it is read, and returns the copy's path.
+    private static func spool(_ file: String) throws -> String {
+        let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let writer = try AtomicFileWriter(path: path)
+        let source: ByteSource
+        do { source = try ByteSource(path: file) } catch { throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")") }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count: Int
+            do { count = try source.read(into: buffer) } catch {
+                throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+            }
+            if count == 0 { break }
+            try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+        try writer.commit()
+        return path
+    }
+}

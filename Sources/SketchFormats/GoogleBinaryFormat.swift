@@ -1,0 +1,319 @@
+import SketchCore
+
+/// The layout of Google's Quick, Draw! binary files (`<word>.bin`, as the `quickdraw` PyPI
+/// package downloads them), all integers little-endian, one record after another:
+///
+///     key_id uint64, country 2 bytes (ASCII), recognized uint8, timestamp uint32 (Unix seconds),
+///     n_strokes uint16, then per stroke: n_points uint16, x uint8[n_points], y uint8[n_points]
+///
+/// The word is not in the records; it is the file name without `.bin` / `.bin.gz`.
+package enum GoogleBinaryFormat {
+    /// Bytes before the first stroke.
+    static let headerLength = 17
+
+    /// The word of a `.bin` file: its base name without `.bin.gz` or `.bin` (any other name as is).
+    package static func word(forPath path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        for suffix in [".bin.gz", ".bin"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            return String(name.dropLast(suffix.count))
+        }
+        return name
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS UTC` for `seconds` since 1970-01-01 UTC (proleptic Gregorian).
+    package static func timestampText(seconds: UInt32) -> String {
+        let days = Int(seconds / 86_400)
+        let secondOfDay = Int(seconds % 86_400)
+        // Days to civil date (H. Hinnant's algorithm).
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC"
+    }
+
+    /// Seconds since 1970-01-01 UTC of a Quick, Draw! timestamp `YYYY-MM-DD HH:MM:SS[.fraction] UTC`
+    /// (the fraction is dropped), or nil when the text has another form or lies outside uint32.
+    package static func seconds(fromTimestamp text: String) -> UInt32? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 23, bytes.suffix(4) == Array(" UTC".utf8) else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        let fraction = bytes[19..<(bytes.count - 4)]
+        if !fraction.isEmpty {
+            guard fraction.first == 0x2E, fraction.count > 1,
+                  fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        }
+        // Civil date to days (H. Hinnant's algorithm).
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = shiftedYear / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let total = days * 86_400 + hour * 3600 + minute * 60 + second
+        guard total >= 0 && total <= Int(UInt32.max) else { return nil }
+        return UInt32(total)
+    }
+}
+
+/// Reads one Google `.bin` file (plain or gzip, or stdin) record by record in constant memory.
+///
+/// A record that is inconsistent (no strokes, a stroke without points, `recognized` other than
+/// 0 or 1, a country byte outside ASCII) or over `DrawingLimits` (strokes, points) is rejected and reading goes on after it, its declared
+/// lengths telling where the next record starts; a record cut short by the end of the input is
+/// rejected as truncated. A rejection names the record's byte offset and the reason; its
+/// quarantined bytes are one JSON line `{"byte_offset":N,"reason":"…","record_hex":"…"}` (hex of
+/// at most the first 64 KiB of the record), since binary bytes cannot go into a line file verbatim.
+package struct GoogleBinaryReader {
+    /// The file (`-` for stdin).
+    package let path: String
+    /// The word every record gets.
+    package let word: String
+    /// Records hex-quoted in a rejection keep at most this many bytes.
+    package static let quarantinedBytesLimit = 1 << 16
+
+    /// A reader of `path` whose records belong to `word` (by default the file name's word).
+    package init(path: String, word: String? = nil) {
+        self.path = path
+        self.word = word ?? GoogleBinaryFormat.word(forPath: path)
+    }
+
+    /// Reads every record; `onRecord` gets the record and its 1-based record number.
+    package func read(
+        onRecord: (SketchRecord, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        let source: ByteSource
+        do {
+            source = try ByteSource(path: path)
+        } catch {
+            let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
+            try onRejected(RejectedLine(location: SourceLocation(file: path, line: 0),
+                                        reason: "cannot read input: \(reason)", bytes: []))
+            return
+        }
+        var stream = BufferedByteStream(source: source)
+        defer { stream.deallocate() }
+        var recordNumber = 0
+        var offset = 0
+        var recordBytes: [UInt8] = []
+        while true {
+            recordBytes.removeAll(keepingCapacity: true)
+            let start = offset
+            var problem: String?
+            var header = [UInt8](repeating: 0, count: GoogleBinaryFormat.headerLength)
+            let got: Int
+            do { got = try stream.read(into: &header, count: header.count) } catch {
+                recordNumber += 1
+                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): \((error as? ByteSourceError)?.reason ?? "\(error)")", []))
+                return
+            }
+            if got == 0 { break }
+            recordNumber += 1
+            offset += got
+            recordBytes += header[0..<got]
+            if got < header.count {
+                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (file ends \(got) bytes into the 17-byte record header)", recordBytes))
+                break
+            }
+            let keyID = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) }
+            let country = header[8..<10]
+            let recognized = header[10]
+            let timestamp = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 11, as: UInt32.self)) }
+            let strokeCount = Int(header[15]) | Int(header[16]) << 8
+            if strokeCount == 0 { problem = "n_strokes is 0" }
+            if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
+            if country.contains(where: { $0 >= 0x80 }) { problem = problem ?? "country code is not ASCII" }
+            if strokeCount > DrawingLimits.maximumStrokes {
+                problem = problem ?? "\(strokeCount) strokes, over the limit of \(DrawingLimits.maximumStrokes)"
+            }
+            var pointTotal = 0
+            var strokes: [Stroke] = []
+            strokes.reserveCapacity(strokeCount)
+            var truncated: String?
+            var pointBytes: [UInt8] = []
+            for strokeIndex in 0..<strokeCount {
+                var countBytes: [UInt8] = [0, 0]
+                let countGot = try readOrFail(&stream, &countBytes, 2)
+                offset += countGot
+                append(countBytes[0..<countGot], to: &recordBytes)
+                if countGot < 2 { truncated = "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"; break }
+                let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
+                if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
+                pointTotal += pointCount
+                if pointTotal > DrawingLimits.maximumPoints {
+                    problem = problem ?? "more than \(DrawingLimits.maximumPoints) points, the limit per drawing"
+                }
+                if pointBytes.count < 2 * pointCount { pointBytes = [UInt8](repeating: 0, count: 2 * pointCount) }
+                let pointsGot = try readOrFail(&stream, &pointBytes, 2 * pointCount)
+                offset += pointsGot
+                append(pointBytes[0..<pointsGot], to: &recordBytes)
+                if pointsGot < 2 * pointCount {
+                    truncated = "stroke \(strokeIndex + 1) of \(strokeCount): file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"
+                    break
+                }
+                if problem == nil {
+                    strokes.append(Stroke(x: pointBytes[0..<pointCount].map { Double($0) },
+                                          y: pointBytes[pointCount..<(2 * pointCount)].map { Double($0) }))
+                }
+            }
+            if let truncated {
+                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (\(truncated))", recordBytes))
+                break
+            }
+            if let problem {
+                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): inconsistent (\(problem))", recordBytes))
+            } else {
+                let record = SketchRecord(
+                    word: word, countryCode: String(decoding: country, as: UTF8.self),
+                    timestamp: GoogleBinaryFormat.timestampText(seconds: timestamp), recognized: recognized == 1,
+                    keyID: String(keyID), drawing: Drawing(strokes: strokes))
+                try onRecord(record, SourceLocation(file: path, line: recordNumber))
+            }
+            onProgress(source.consumedInputBytes)
+        }
+        onProgress(source.consumedInputBytes)
+    }
+
+    /// Reads `count` bytes; a failing source (corrupt gzip) counts as the end of the data.
+    private func readOrFail(_ stream: inout BufferedByteStream, _ buffer: inout [UInt8], _ count: Int) throws -> Int {
+        (try? stream.read(into: &buffer, count: count)) ?? 0
+    }
+
+    private func append(_ bytes: ArraySlice<UInt8>, to record: inout [UInt8]) {
+        let room = Self.quarantinedBytesLimit - record.count
+        if room > 0 { record += bytes.prefix(room) }
+    }
+
+    private func rejection(_ number: Int, _ offset: Int, _ reason: String, _ bytes: [UInt8]) -> RejectedLine {
+        var line: [UInt8] = Array(#"{"byte_offset":\#(offset),"reason":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(reason, to: &line)
+        line += Array(#","record_hex":""#.utf8)
+        let digits = Array("0123456789abcdef".utf8)
+        for byte in bytes {
+            line.append(digits[Int(byte >> 4)])
+            line.append(digits[Int(byte & 15)])
+        }
+        line += Array("\"}".utf8)
+        return RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: line)
+    }
+}
+
+/// Exact-count reads over a `ByteSource` (which hands out whatever a chunk holds).
+struct BufferedByteStream {
+    private let source: ByteSource
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var start = 0
+    private var end = 0
+
+    init(source: ByteSource, capacity: Int = 1 << 18) {
+        self.source = source
+        buffer = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    func deallocate() { buffer.deallocate() }
+
+    /// Copies up to `count` bytes into `target[0..<count]`; fewer only at the end of the input.
+    mutating func read(into target: inout [UInt8], count: Int) throws -> Int {
+        var filled = 0
+        while filled < count {
+            if start == end {
+                start = 0
+                end = try source.read(into: buffer)
+                if end == 0 { break }
+            }
+            let take = min(count - filled, end - start)
+            target.withUnsafeMutableBytes { raw in
+                (raw.baseAddress! + filled).copyMemory(from: buffer.baseAddress! + start, byteCount: take)
+            }
+            start += take
+            filled += take
+        }
+        return filled
+    }
+}
+
+/// Writes records in Google's `.bin` layout (see `GoogleBinaryFormat`) through an
+/// `AtomicFileWriter`. A record the layout cannot hold is refused with `GoogleBinaryWriter.Refusal`
+/// (the caller quarantines it): a key_id that is not a decimal UInt64, a country code that is not
+/// 2 ASCII bytes, a timestamp not of the form `YYYY-MM-DD HH:MM:SS[.f] UTC` within uint32
+/// seconds, coordinates that are not integers in 0…255, more than 65,535 strokes or points per stroke.
+package final class GoogleBinaryWriter {
+    /// Why a record cannot be written as `.bin`.
+    package struct Refusal: Error, CustomStringConvertible {
+        /// The reason.
+        package var description: String
+    }
+
+    private let file: AtomicFileWriter
+    private var bytes: [UInt8] = []
+    /// Records written so far.
+    package private(set) var count = 0
+
+    /// Opens `path` for writing (atomically).
+    package init(path: String) throws { file = try AtomicFileWriter(path: path) }
+
+    /// The `.bin` bytes of `record`, or a refusal.
+    package static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) throws(Refusal) {
+        guard let keyID = UInt64(record.keyID) else { throw Refusal(description: "key_id \(record.keyID) does not fit a uint64") }
+        let country = Array(record.countryCode.utf8)
+        guard country.count == 2, country.allSatisfy({ $0 < 0x80 }) else {
+            throw Refusal(description: "country code \"\(record.countryCode)\" is not 2 ASCII bytes")
+        }
+        guard let seconds = GoogleBinaryFormat.seconds(fromTimestamp: record.timestamp) else {
+            throw Refusal(description: "timestamp \"\(record.timestamp)\" is not YYYY-MM-DD HH:MM:SS UTC within uint32 seconds")
+        }
+        let strokes = record.drawing.strokes
+        guard !strokes.isEmpty, strokes.count <= 65_535 else { throw Refusal(description: "\(strokes.count) strokes (1…65535 fit)") }
+        withUnsafeBytes(of: keyID.littleEndian) { bytes += $0 }
+        bytes += country
+        bytes.append(record.recognized ? 1 : 0)
+        withUnsafeBytes(of: seconds.littleEndian) { bytes += $0 }
+        withUnsafeBytes(of: UInt16(strokes.count).littleEndian) { bytes += $0 }
+        for (index, stroke) in strokes.enumerated() {
+            guard stroke.count >= 1, stroke.count <= 65_535 else {
+                throw Refusal(description: "stroke \(index + 1) has \(stroke.count) points (1…65535 fit)")
+            }
+            withUnsafeBytes(of: UInt16(stroke.count).littleEndian) { bytes += $0 }
+            for values in [stroke.x, stroke.y] {
+                for value in values {
+                    guard value >= 0, value <= 255, value == value.rounded() else {
+                        throw Refusal(description: "stroke \(index + 1): coordinate \(value) is not an integer in 0…255")
+                    }
+                    bytes.append(UInt8(value))
+                }
+            }
+        }
+    }
+
+    /// Appends `record`, or throws a `Refusal` (nothing written) when the layout cannot hold it.
+    package func write(_ record: SketchRecord) throws {
+        bytes.removeAll(keepingCapacity: true)
+        try Self.encode(record, into: &bytes)
+        try file.write(bytes)
+        count += 1
+    }
+
+    /// Flushes and moves the file into place.
+    package func commit() throws { try file.commit() }
+}

@@ -1,0 +1,344 @@
+/// One numeric 2-D array inside a numpy object array, as its rows' values (row-major, `Double`
+/// holds int16, int32 and float64 exactly).
+package struct NumericArray: Equatable, Sendable {
+    /// Number of rows.
+    package var rows: Int
+    /// Number of columns.
+    package var columns: Int
+    /// `rows × columns` values, row after row.
+    package var values: [Double]
+}
+
+/// Why a pickled numpy object array was refused.
+package struct PickleError: Error, CustomStringConvertible {
+    /// What is wrong, with the byte offset in the pickle when one applies.
+    package var description: String
+}
+
+/// The pickle subset numpy uses for a 1-D object array of numeric arrays (the payload of
+/// `train.npy` & co. in a sketch-rnn `.npz`), read without executing anything and written in
+/// the layout of the published sketch-rnn files.
+///
+/// Reading accepts protocols 2–5 as numpy 1.x and 2.x write them and nothing else: the opcodes
+/// PROTO, FRAME, MARK, STOP, memo (BINPUT, LONG_BINPUT, MEMOIZE, BINGET, LONG_BINGET), integers
+/// (BININT, BININT1, BININT2, LONG1), NONE, NEWTRUE, NEWFALSE, strings and bytes
+/// (SHORT_BINSTRING, BINSTRING, SHORT_BINUNICODE, BINUNICODE, BINUNICODE8, SHORT_BINBYTES,
+/// BINBYTES, BINBYTES8, BYTEARRAY8), tuples (EMPTY_TUPLE, TUPLE, TUPLE1–3), lists (EMPTY_LIST,
+/// APPEND, APPENDS), GLOBAL / STACK_GLOBAL, REDUCE and BUILD; and only the globals
+/// `numpy.core.multiarray._reconstruct` / `numpy._core.multiarray._reconstruct`, `numpy.ndarray`,
+/// `numpy.dtype`, `_codecs.encode` (Python 3 protocol 2 bytes) and
+/// `numpy.core.numeric._frombuffer` / `numpy._core.numeric._frombuffer` (protocol 5). Element
+/// dtypes: little-endian int16, int32, float64. Anything else is a `PickleError`.
+package enum NumpyObjectArrayPickle {
+    /// Globals a pickle may name.
+    private enum Global { case reconstruct, ndarray, dtype, codecsEncode, frombuffer }
+
+    private static let allowedGlobals: [String: Global] = [
+        "numpy.core.multiarray._reconstruct": .reconstruct, "numpy._core.multiarray._reconstruct": .reconstruct,
+        "numpy.ndarray": .ndarray, "numpy.dtype": .dtype, "_codecs.encode": .codecsEncode,
+        "numpy.core.numeric._frombuffer": .frombuffer, "numpy._core.numeric._frombuffer": .frombuffer,
+    ]
+
+    private final class DType {
+        var name: String
+        var byteOrder = "|"
+        init(name: String) { self.name = name }
+    }
+
+    private final class ArrayObject {
+        var shape: [Int] = []
+        var dtype: DType?
+        var numbers: [Double] = []
+        var objects: [Value] = []
+    }
+
+    private final class ListObject { var items: [Value] = [] }
+
+    private indirect enum Value {
+        case none, bool(Bool), int(Int), bytes([UInt8]), text(String), tuple([Value]), list(ListObject)
+        case global(Global), dtype(DType), array(ArrayObject), mark
+    }
+
+    /// The numeric arrays of the pickled 1-D object array `pickle`.
+    package static func decode(_ pickle: [UInt8]) throws(PickleError) -> [NumericArray] {
+        var stack: [Value] = []
+        var memo: [Int: Value] = [:]
+        var position = 0
+        func fail(_ reason: String) -> PickleError { PickleError(description: "pickle byte \(position): \(reason)") }
+        func take(_ count: Int) throws(PickleError) -> ArraySlice<UInt8> {
+            guard count >= 0, position + count <= pickle.count else { throw fail("pickle ends inside an opcode argument") }
+            defer { position += count }
+            return pickle[position..<(position + count)]
+        }
+        func unsigned(_ count: Int) throws(PickleError) -> Int {
+            var value = 0
+            for (shift, byte) in try take(count).enumerated() { value |= Int(byte) << (8 * shift) }
+            return value
+        }
+        func pop() throws(PickleError) -> Value {
+            guard let value = stack.popLast() else { throw fail("stack underflow") }
+            if case .mark = value { throw fail("unexpected MARK") }
+            return value
+        }
+        func popToMark() throws(PickleError) -> [Value] {
+            guard let markIndex = stack.lastIndex(where: { if case .mark = $0 { return true } else { return false } }) else {
+                throw fail("no MARK on the stack")
+            }
+            let items = Array(stack[(markIndex + 1)...])
+            stack.removeSubrange(markIndex...)
+            return items
+        }
+        func lengthChecked(_ length: Int) throws(PickleError) -> Int {
+            guard length <= pickle.count - position else { throw fail("length \(length) runs past the end of the pickle") }
+            return length
+        }
+        func textValue(_ bytes: ArraySlice<UInt8>) throws(PickleError) -> Value {
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
+            return .text(text)
+        }
+        func global(_ module: String, _ name: String) throws(PickleError) -> Value {
+            guard let known = allowedGlobals["\(module).\(name)"] else {
+                throw fail("global \(module).\(name) is not allowed (only numpy array reconstruction is read)")
+            }
+            return .global(known)
+        }
+        while true {
+            guard position < pickle.count else { throw fail("pickle ends without STOP") }
+            let opcode = pickle[position]
+            position += 1
+            switch opcode {
+            case 0x80:  // PROTO
+                let version = try unsigned(1)
+                guard (2...5).contains(version) else { throw fail("pickle protocol \(version) (2–5 are read)") }
+            case 0x95: _ = try take(8)  // FRAME
+            case 0x28: stack.append(.mark)  // MARK
+            case 0x2E:  // STOP
+                guard stack.count == 1, case .array(let array) = stack[0] else { throw fail("the pickle is not one numpy array") }
+                return try numericArrays(of: array)
+            case 0x71: memo[try unsigned(1)] = stack.last  // BINPUT
+            case 0x72: memo[try unsigned(4)] = stack.last  // LONG_BINPUT
+            case 0x94: memo[memo.count] = stack.last  // MEMOIZE
+            case 0x68, 0x6A:  // BINGET, LONG_BINGET
+                let key = try unsigned(opcode == 0x68 ? 1 : 4)
+                guard let value = memo[key] else { throw fail("memo \(key) is empty") }
+                stack.append(value)
+            case 0x4B: stack.append(.int(try unsigned(1)))  // BININT1
+            case 0x4D: stack.append(.int(try unsigned(2)))  // BININT2
+            case 0x4A: stack.append(.int(Int(Int32(truncatingIfNeeded: try unsigned(4)))))  // BININT
+            case 0x8A:  // LONG1
+                let count = try unsigned(1)
+                guard count <= 8 else { throw fail("integer wider than 64 bits") }
+                let bytes = try take(count)
+                var value: Int64 = 0
+                for (shift, byte) in bytes.enumerated() { value |= Int64(byte) << (8 * Int64(shift)) }
+                if count > 0 && count < 8 && bytes.last! >= 0x80 { value -= Int64(1) << (8 * Int64(count)) }
+                stack.append(.int(Int(value)))
+            case 0x4E: stack.append(.none)
+            case 0x88: stack.append(.bool(true))
+            case 0x89: stack.append(.bool(false))
+            case 0x55: stack.append(.bytes(Array(try take(try unsigned(1)))))  // SHORT_BINSTRING
+            case 0x54: stack.append(.bytes(Array(try take(try lengthChecked(try unsigned(4))))))  // BINSTRING
+            case 0x43: stack.append(.bytes(Array(try take(try unsigned(1)))))  // SHORT_BINBYTES
+            case 0x42: stack.append(.bytes(Array(try take(try lengthChecked(try unsigned(4))))))  // BINBYTES
+            case 0x8E, 0x96: stack.append(.bytes(Array(try take(try lengthChecked(try unsigned(8))))))  // BINBYTES8, BYTEARRAY8
+            case 0x8C: stack.append(try textValue(try take(try unsigned(1))))  // SHORT_BINUNICODE
+            case 0x58: stack.append(try textValue(try take(try lengthChecked(try unsigned(4)))))  // BINUNICODE
+            case 0x8D: stack.append(try textValue(try take(try lengthChecked(try unsigned(8)))))  // BINUNICODE8
+            case 0x29: stack.append(.tuple([]))
+            case 0x85: stack.append(.tuple([try pop()]))
+            case 0x86: let b = try pop(); let a = try pop(); stack.append(.tuple([a, b]))
+            case 0x87: let c = try pop(); let b = try pop(); let a = try pop(); stack.append(.tuple([a, b, c]))
+            case 0x74: stack.append(.tuple(try popToMark()))  // TUPLE
+            case 0x5D: stack.append(.list(ListObject()))  // EMPTY_LIST
+            case 0x61, 0x65:  // APPEND, APPENDS
+                let items = opcode == 0x61 ? [try pop()] : try popToMark()
+                guard case .list(let list) = stack.last else { throw fail("APPEND target is not a list") }
+                list.items += items
+            case 0x63:  // GLOBAL
+                var lines: [String] = []
+                for _ in 0..<2 {
+                    let start = position
+                    while position < pickle.count && pickle[position] != 0x0A { position += 1 }
+                    guard position < pickle.count else { throw fail("GLOBAL name runs past the end") }
+                    lines.append(String(decoding: pickle[start..<position], as: UTF8.self))
+                    position += 1
+                }
+                stack.append(try global(lines[0], lines[1]))
+            case 0x93:  // STACK_GLOBAL
+                guard case .text(let name) = try pop(), case .text(let module) = try pop() else { throw fail("STACK_GLOBAL needs two strings") }
+                stack.append(try global(module, name))
+            case 0x52:  // REDUCE
+                guard case .tuple(let arguments) = try pop(), case .global(let function) = try pop() else {
+                    throw fail("REDUCE needs an allowed global and an argument tuple")
+                }
+                stack.append(try reduce(function, arguments, fail))
+            case 0x62:  // BUILD
+                let state = try pop()
+                guard case .tuple(let fields) = state else { throw fail("BUILD state is not a tuple") }
+                switch stack.last {
+                case .dtype(let dtype)?:
+                    guard fields.count == 8, case .int(3) = fields[0], let order = string(fields[1]) else { throw fail("unexpected dtype state") }
+                    guard order == "<" || order == "|" || order == "=" else { throw fail("byte order \(order) (only little-endian is read)") }
+                    dtype.byteOrder = order
+                case .array(let array)?:
+                    try setState(array, fields, fail)
+                default: throw fail("BUILD target is not a numpy array or dtype")
+                }
+            default:
+                throw fail("opcode 0x\(String(opcode, radix: 16)) is outside the numpy array subset")
+            }
+        }
+    }
+
+    private static func string(_ value: Value) -> String? {
+        switch value {
+        case .text(let text): return text
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        default: return nil
+        }
+    }
+
+    private static func reduce(_ function: Global, _ arguments: [Value], _ fail: (String) -> PickleError) throws(PickleError) -> Value {
+        switch function {
+        case .reconstruct:
+            guard arguments.count == 3, case .global(.ndarray) = arguments[0] else { throw fail("unexpected _reconstruct arguments") }
+            return .array(ArrayObject())
+        case .dtype:
+            guard arguments.count == 3, let name = string(arguments[0]) else { throw fail("unexpected dtype arguments") }
+            guard ["O8", "i2", "i4", "f8"].contains(name) else { throw fail("element dtype \(name) (int16, int32, float64 and object are read)") }
+            return .dtype(DType(name: name))
+        case .codecsEncode:
+            guard arguments.count == 2, case .text(let text) = arguments[0], string(arguments[1]) == "latin1" else {
+                throw fail("unexpected _codecs.encode arguments")
+            }
+            var bytes: [UInt8] = []
+            for scalar in text.unicodeScalars {
+                guard scalar.value < 256 else { throw fail("latin1 text holds a character above U+00FF") }
+                bytes.append(UInt8(scalar.value))
+            }
+            return .bytes(bytes)
+        case .frombuffer:
+            guard arguments.count == 4, case .bytes(let data) = arguments[0], case .dtype(let dtype) = arguments[1],
+                  case .tuple(let shapeValues) = arguments[2], let order = string(arguments[3]) else {
+                throw fail("unexpected _frombuffer arguments")
+            }
+            let array = ArrayObject()
+            try setState(array, [.int(1), .tuple(shapeValues), .dtype(dtype), .bool(order == "F"), .bytes(data)], fail)
+            return .array(array)
+        case .ndarray:
+            throw fail("ndarray called directly")
+        }
+    }
+
+    private static func setState(_ array: ArrayObject, _ fields: [Value], _ fail: (String) -> PickleError) throws(PickleError) {
+        guard fields.count == 5, case .int(1) = fields[0], case .tuple(let shapeValues) = fields[1],
+              case .dtype(let dtype) = fields[2], case .bool(let isFortran) = fields[3] else {
+            throw fail("unexpected ndarray state")
+        }
+        var shape: [Int] = []
+        for value in shapeValues {
+            guard case .int(let extent) = value, extent >= 0 else { throw fail("unexpected ndarray shape") }
+            shape.append(extent)
+        }
+        array.shape = shape
+        array.dtype = dtype
+        let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }
+        if dtype.name == "O8" {
+            guard case .list(let list) = fields[4], list.items.count == count else { throw fail("object array data does not match its shape") }
+            array.objects = list.items
+            return
+        }
+        guard case .bytes(let data) = fields[4] else { throw fail("numeric array data is not bytes") }
+        let size = dtype.name == "i2" ? 2 : dtype.name == "i4" ? 4 : 8
+        guard count < Int.max / 8, data.count == count * size else {
+            throw fail("array data holds \(data.count) bytes, shape \(shape) of \(dtype.name) needs \(count < Int.max / 8 ? count * size : -1)")
+        }
+        var values = [Double](repeating: 0, count: count)
+        data.withUnsafeBytes { raw in
+            for index in 0..<count {
+                switch size {
+                case 2: values[index] = Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self)))
+                case 4: values[index] = Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * index, as: Int32.self)))
+                default: values[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self)))
+                }
+            }
+        }
+        if isFortran && shape.count == 2 {
+            var rowMajor = values
+            for row in 0..<shape[0] { for column in 0..<shape[1] { rowMajor[row * shape[1] + column] = values[column * shape[0] + row] } }
+            values = rowMajor
+        }
+        array.numbers = values
+    }
+
+    private static func numericArrays(of array: ArrayObject) throws(PickleError) -> [NumericArray] {
+        guard array.dtype?.name == "O8", array.shape.count == 1 else {
+            throw PickleError(description: "the pickled array is not a 1-D object array")
+        }
+        var result: [NumericArray] = []
+        result.reserveCapacity(array.objects.count)
+        for (index, value) in array.objects.enumerated() {
+            guard case .array(let element) = value, element.dtype?.name != "O8", element.shape.count == 2 else {
+                throw PickleError(description: "element \(index) is not a 2-D numeric array")
+            }
+            result.append(NumericArray(rows: element.shape[0], columns: element.shape[1], values: element.numbers))
+        }
+        return result
+    }
+
+    /// Pickle protocol 2 bytes of a 1-D object array of int16 arrays, in the layout of the
+    /// published sketch-rnn files byte for byte (`numpy.core.multiarray._reconstruct`, Python 2
+    /// byte strings, appends in batches of 1000);
+    /// every value must be an integer in the int16 range (checked by the caller).
+    package static func encodeInt16(_ arrays: [NumericArray]) -> [UInt8] {
+        var out: [UInt8] = [0x80, 2]
+        func put(_ index: Int) {
+            if index < 256 { out += [0x71, UInt8(index)] } else { out.append(0x72); appendLE(UInt32(index), 4) }
+        }
+        func get(_ index: Int) {
+            if index < 256 { out += [0x68, UInt8(index)] } else { out.append(0x6A); appendLE(UInt32(index), 4) }
+        }
+        func appendLE(_ value: UInt32, _ count: Int) { for shift in 0..<count { out.append(UInt8((value >> (8 * UInt32(shift))) & 0xFF)) } }
+        func integer(_ value: Int) {
+            if value >= 0 && value < 256 { out += [0x4B, UInt8(value)] }
+            else if value >= 0 && value < 65_536 { out.append(0x4D); appendLE(UInt32(value), 2) }
+            else { out.append(0x4A); appendLE(UInt32(truncatingIfNeeded: value), 4) }
+        }
+        func shortString(_ text: String) { out += [0x55, UInt8(text.utf8.count)] + Array(text.utf8) }
+        func dtypeState(_ order: String, _ flags: UInt8) {
+            out.append(0x28); integer(3); shortString(order); out += [0x4E, 0x4E, 0x4E]
+            out += [0x4A, 0xFF, 0xFF, 0xFF, 0xFF, 0x4A, 0xFF, 0xFF, 0xFF, 0xFF]; integer(Int(flags)); out.append(0x74); out.append(0x62)
+        }
+        func emptyArray() { integer(0); out.append(0x85); shortString("b"); out += [0x87, 0x52] }
+        out += Array("cnumpy.core.multiarray\n_reconstruct\n".utf8); put(1)
+        out += Array("cnumpy\nndarray\n".utf8); put(2)
+        emptyArray(); put(3)
+        out.append(0x28); integer(1); integer(arrays.count); out.append(0x85)
+        out += Array("cnumpy\ndtype\n".utf8); put(4)
+        shortString("O8"); integer(0); integer(1); out += [0x87, 0x52]; put(5)
+        dtypeState("|", 63)
+        out.append(0x89); out.append(0x5D); put(6)
+        // Python's pickler appends in batches of 1000: MARK … APPENDS, or one item and APPEND.
+        for (index, array) in arrays.enumerated() {
+            let batchSize = min(1000, arrays.count - index / 1000 * 1000)
+            if index % 1000 == 0 && batchSize > 1 { out.append(0x28) }
+            get(1); get(2); emptyArray()
+            put(index == 0 ? 7 : 8 + index)
+            out.append(0x28); integer(1); integer(array.rows); integer(array.columns); out.append(0x86)
+            if index == 0 {
+                get(4); shortString("i2"); integer(0); integer(1); out += [0x87, 0x52]; put(8)
+                dtypeState("<", 0)
+            } else {
+                get(8)
+            }
+            out.append(0x89)
+            let byteCount = array.values.count * 2
+            if byteCount < 256 { out += [0x55, UInt8(byteCount)] } else { out.append(0x54); appendLE(UInt32(byteCount), 4) }
+            for value in array.values { let bits = UInt16(bitPattern: Int16(value)); out += [UInt8(bits & 0xFF), UInt8(bits >> 8)] }
+            out += [0x74, 0x62]
+            if index % 1000 == batchSize - 1 { out.append(batchSize > 1 ? 0x65 : 0x61) }
+        }
+        out += [0x74, 0x62, 0x2E]
+        return out
+    }
+}

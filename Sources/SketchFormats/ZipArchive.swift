@@ -1,0 +1,178 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a zip archive cannot be read or written.
+package struct ZipArchiveError: Error, CustomStringConvertible {
+    /// The archive's path.
+    package var path: String
+    /// What is wrong.
+    package var reason: String
+    /// `path: reason`.
+    package var description: String { "\(path): \(reason)" }
+}
+
+/// The small zip subset `.npz` files use: entries stored (method 0) or deflated (method 8),
+/// no zip64, no encryption, read through the central directory.
+///
+/// Written archives are deterministic: entries in the given order, deflated with zlib level 6,
+/// every entry dated 1980-01-01 00:00:00 (the zip epoch), no extra fields, no comment. An archive
+/// is read and written whole in memory (one `.npz` per category).
+package enum ZipArchive {
+    /// The bytes of an archive holding `entries` (name, contents) in that order.
+    package static func encode(_ entries: [(name: String, contents: [UInt8])], path: String) throws(ZipArchiveError) -> [UInt8] {
+        var archive: [UInt8] = []
+        var central: [UInt8] = []
+        for entry in entries {
+            let name = Array(entry.name.utf8)
+            let compressed = try deflateRaw(entry.contents, path: path)
+            let crc = entry.contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let offset = archive.count
+            guard entry.contents.count < Int(UInt32.max), compressed.count < Int(UInt32.max),
+                  archive.count + compressed.count < Int(UInt32.max) else {
+                throw ZipArchiveError(path: path, reason: "entry \(entry.name) is larger than a zip without zip64 holds (4 GiB)")
+            }
+            // Local file header.
+            append32(0x0403_4b50, &archive)
+            append16(20, &archive); append16(0, &archive); append16(8, &archive)
+            append16(0, &archive); append16(0x21, &archive)  // 00:00:00, 1980-01-01
+            append32(crc, &archive); append32(UInt32(compressed.count), &archive); append32(UInt32(entry.contents.count), &archive)
+            append16(UInt16(name.count), &archive); append16(0, &archive)
+            archive += name
+            archive += compressed
+            // Central directory record.
+            append32(0x0201_4b50, &central)
+            append16(20, &central); append16(20, &central); append16(0, &central); append16(8, &central)
+            append16(0, &central); append16(0x21, &central)
+            append32(crc, &central); append32(UInt32(compressed.count), &central); append32(UInt32(entry.contents.count), &central)
+            append16(UInt16(name.count), &central); append16(0, &central); append16(0, &central)
+            append16(0, &central); append16(0, &central); append32(0, &central)
+            append32(UInt32(offset), &central)
+            central += name
+        }
+        let centralOffset = archive.count
+        archive += central
+        append32(0x0605_4b50, &archive)
+        append16(0, &archive); append16(0, &archive)
+        append16(UInt16(entries.count), &archive); append16(UInt16(entries.count), &archive)
+        append32(UInt32(central.count), &archive); append32(UInt32(centralOffset), &archive)
+        append16(0, &archive)
+        return archive
+    }
+
+    /// The entries (name, contents) of the archive `bytes`, in central-directory order; CRCs are checked.
+    package static func decode(_ bytes: [UInt8], path: String) throws(ZipArchiveError) -> [(name: String, contents: [UInt8])] {
+        func fail(_ reason: String) -> ZipArchiveError { ZipArchiveError(path: path, reason: reason) }
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+        guard bytes.count >= 22 else { throw fail("not a zip archive (shorter than an end-of-central-directory record)") }
+        var end = -1
+        var at = bytes.count - 22
+        while at >= max(0, bytes.count - 22 - 65_535) {
+            if bytes[at] == 0x50, bytes[at + 1] == 0x4b, bytes[at + 2] == 5, bytes[at + 3] == 6 { end = at; break }
+            at -= 1
+        }
+        guard end >= 0 else { throw fail("not a zip archive (no end-of-central-directory record)") }
+        let count = u16(end + 10)
+        let centralSize = u32(end + 12)
+        var cursor = u32(end + 16)
+        guard count != 0xFFFF, cursor != 0xFFFF_FFFF, cursor + centralSize <= end else {
+            throw fail("zip64 or inconsistent central directory (not supported)")
+        }
+        var entries: [(name: String, contents: [UInt8])] = []
+        for index in 0..<count {
+            guard cursor + 46 <= end, u32(cursor) == 0x0201_4b50 else { throw fail("central directory entry \(index + 1) is damaged") }
+            let flags = u16(cursor + 8)
+            let method = u16(cursor + 10)
+            let crc = UInt32(u32(cursor + 16))
+            let compressedSize = u32(cursor + 20)
+            let size = u32(cursor + 24)
+            let nameLength = u16(cursor + 28)
+            let extraLength = u16(cursor + 30)
+            let commentLength = u16(cursor + 32)
+            let localOffset = u32(cursor + 42)
+            guard cursor + 46 + nameLength <= end else { throw fail("central directory entry \(index + 1) is damaged") }
+            let name = String(decoding: bytes[(cursor + 46)..<(cursor + 46 + nameLength)], as: UTF8.self)
+            cursor += 46 + nameLength + extraLength + commentLength
+            guard flags & 1 == 0 else { throw fail("entry \(name) is encrypted (not supported)") }
+            guard localOffset + 30 <= bytes.count, u32(localOffset) == 0x0403_4b50 else {
+                throw fail("entry \(name): local header at byte offset \(localOffset) is damaged")
+            }
+            let dataStart = localOffset + 30 + u16(localOffset + 26) + u16(localOffset + 28)
+            guard dataStart + compressedSize <= bytes.count else { throw fail("entry \(name) is truncated") }
+            // Deflate expands at most about 1032:1; a larger claimed size is refused before allocating.
+            guard method == 0 ? size == compressedSize : size <= compressedSize * 1032 + 64 else {
+                throw fail("entry \(name) claims \(size) bytes from \(compressedSize) compressed bytes")
+            }
+            let data = Array(bytes[dataStart..<(dataStart + compressedSize)])
+            let contents: [UInt8]
+            switch method {
+            case 0: contents = data
+            case 8: contents = try inflateRaw(data, expectedSize: size, path: path, name: name)
+            default: throw fail("entry \(name) uses compression method \(method) (only stored and deflated are supported)")
+            }
+            guard contents.count == size else { throw fail("entry \(name) inflates to \(contents.count) bytes, not \(size)") }
+            let actual = contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            guard actual == crc else { throw fail("entry \(name) fails its CRC-32 check") }
+            entries.append((name, contents))
+        }
+        return entries
+    }
+
+    private static func deflateRaw(_ input: [UInt8], path: String) throws(ZipArchiveError) -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ZipArchiveError(path: path, reason: "zlib deflate initialisation failed")
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        var input = input
+        let status = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { throw ZipArchiveError(path: path, reason: "zlib deflate failed (\(status))") }
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+
+    private static func inflateRaw(_ input: [UInt8], expectedSize: Int, path: String, name: String) throws(ZipArchiveError) -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw ZipArchiveError(path: path, reason: "zlib inflate initialisation failed")
+        }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: max(expectedSize, 1))
+        var input = input
+        let status = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return inflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw ZipArchiveError(path: path, reason: "entry \(name): corrupt deflate data or size mismatch (zlib status \(status))")
+        }
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+
+    private static func append16(_ value: UInt16, _ bytes: inout [UInt8]) {
+        bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8))
+    }
+
+    private static func append32(_ value: UInt32, _ bytes: inout [UInt8]) {
+        append16(UInt16(value & 0xFFFF), &bytes); append16(UInt16(value >> 16), &bytes)
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import SketchCore
+import SketchFormats
+import SketchDataset
+
+/// The output format of `sketchprep convert`.
+public enum ConvertTarget: String, Sendable, CaseIterable {
+    /// Google's `.bin`, one `<word>.bin` per category.
+    case bin
+    /// Simplified NDJSON in Google's layout, one `<word>.ndjson` per category.
+    case ndjson
+    /// sketch-rnn stroke-3, one `<word>.npz` per category.
+    case stroke3
+
+    /// The output file name of `word`.
+    public func fileName(word: String) -> String {
+        switch self {
+        case .bin: return "\(word).bin"
+        case .ndjson: return "\(word).ndjson"
+        case .stroke3: return "\(word).npz"
+        }
+    }
+}
+
+/// What a convert run did.
+public struct ConvertResult: Sendable {
+    /// Records read, written and rejected (quarantined); `read = written + notSelected + rejected`.
+    public var read = 0
+    /// Records written.
+    public var written = 0
+    /// Records beyond a class's stroke-3 split sizes (stroke-3 output only).
+    public var notSelected = 0
+    /// Records rejected.
+    public var rejected = 0
+    /// Damaged or unreadable inputs (`RejectedLine.isSourceError`), counted apart from records.
+    public var sourceErrors = 0
+    /// Output files with their record counts, in write order.
+    public var files: [(path: String, count: Int)] = []
+    /// Wall-clock seconds.
+    public var seconds = 0.0
+
+    /// Whether every record read is accounted for.
+    public var isReconciled: Bool { read == written + notSelected + rejected }
+}
+
+/// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
+/// category, in bounded memory.
+///
+/// Raw drawings (`DrawingKind.detect`) are simplified first with `options`; records of stroke-3
+/// input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
+/// hold (see `GoogleBinaryWriter`; stroke-3 values outside int16; a word that cannot be a file
+/// name) is quarantined with its location, as simplified NDJSON. Records are spilled per category
+/// to temporary files (in-memory buffers up to `spillBufferBytes` in all), then each category
+/// is written in turn, so only one category is in memory at a time (stroke-3 output) or none
+/// (`.bin`, NDJSON, streamed). Stroke-3 splits: input from stroke-3 keeps its split and order;
+/// other records are placed by `Stroke3SplitQuota`. `stroke3Epsilon` applies
+/// Ramer–Douglas–Peucker to each stroke before stroke-3 encoding, as sketch-rnn's data was made.
+public struct ConvertJob {
+    /// The inputs.
+    public var source: DrawingSource
+    /// The output format.
+    public var target: ConvertTarget
+    /// Directory receiving one file per category.
+    public var outputDirectory: String
+    /// Quarantine file (written atomically, possibly empty).
+    public var quarantinePath: String
+    /// Simplification of raw input.
+    public var options: SimplificationOptions = .google
+    /// Stroke-3 split sizes per class.
+    public var quota: Stroke3SplitQuota
+    /// Optional RDP tolerance for stroke-3 output.
+    public var stroke3Epsilon: Double?
+    /// In-memory spill buffers, in bytes over all categories, before they go to temporary files.
+    public var spillBufferBytes = 64 << 20
+    /// Whether to print progress and rejection messages on stderr.
+    public var showsProgress = true
+
+    /// Creates a job.
+    public init(source: DrawingSource, target: ConvertTarget, outputDirectory: String, quarantinePath: String,
+                quota: Stroke3SplitQuota) {
+        self.source = source
+        self.source.keepsTimestamps = false
+        self.target = target
+        self.outputDirectory = outputDirectory
+        self.quarantinePath = quarantinePath
+        self.quota = quota
+    }
+
+    /// The split and index of a stroke-3 input record's key_id `<file>#<split>#<index>`.
+    static func stroke3Place(ofKey key: String) -> (split: Stroke3Split, index: Int)? {
+        let parts = key.split(separator: "#", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let split = Stroke3Split(rawValue: String(parts[parts.count - 2])),
+              let index = Int(parts[parts.count - 1]), index >= 0 else { return nil }
+        return (split, index)
+    }
+
+    /// Runs the conversion; throws only for output failures and unusable inputs.
+    public func run() throws -> ConvertResult {
+        let start = Date()
+        var result = ConvertResult()
+        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
+        let progress = ProgressReporter(unit: "drawings", totalBytes: source.inputByteCount, enabled: showsProgress)
+        let spill = try CategorySpill(bufferLimit: spillBufferBytes)
+        var simplifier = Simplifier(options: options)
+        var line: [UInt8] = []
+        var scratch: [UInt8] = []
+        func reject(_ rejected: RejectedLine) throws {
+            if rejected.isSourceError {
+                result.sourceErrors += 1
+            } else {
+                result.read += 1
+                result.rejected += 1
+            }
+            try quarantine.add(rejected)
+        }
+        try source.read(
+            onRecord: { record, location in
+                var record = record
+                let isStroke3 = Self.stroke3Place(ofKey: record.keyID) != nil && record.countryCode.isEmpty
+                if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
+                    record.drawing = try simplifier.simplify(record.drawing)
+                }
+                line.removeAll(keepingCapacity: true)
+                SimplifiedNDJSONWriter.encode(record, into: &line)
+                if let problem = problem(with: record, scratch: &scratch) {
+                    try reject(RejectedLine(location: location, reason: "cannot write as \(target.rawValue): \(problem)", bytes: line))
+                    return
+                }
+                result.read += 1
+                line.append(0x0A)
+                try spill.add(line, word: record.word)
+                progress.advance()
+            },
+            onRejected: { try reject($0) },
+            onProgress: { progress.update(bytesConsumed: $0) })
+        try spill.flush()
+        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        for (word, spillPath) in spill.files {
+            let path = "\(outputDirectory)/\(target.fileName(word: word))"
+            let reader = try QuickDrawReader(inputs: [spillPath])
+            var count = 0
+            switch target {
+            case .ndjson:
+                let writer = try SimplifiedNDJSONWriter(path: path)
+                try reader.read(onRecord: { record, _ in try writer.write(record); count += 1 }, onRejected: spillDamaged)
+                try writer.commit()
+            case .bin:
+                let writer = try GoogleBinaryWriter(path: path)
+                try reader.read(onRecord: { record, _ in try writer.write(record); count += 1 }, onRejected: spillDamaged)
+                try writer.commit()
+            case .stroke3:
+                var keys: [String] = []
+                var arrays: [NumericArray] = []
+                try reader.read(onRecord: { record, _ in
+                    keys.append(record.keyID)
+                    arrays.append(Stroke3.array(of: stroke3Epsilon.map { Self.rdp(record.drawing, epsilon: $0) } ?? record.drawing))
+                }, onRejected: spillDamaged)
+                let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
+                count = splits.reduce(0) { $0 + $1.arrays.count }
+                result.notSelected += keys.count - count
+                try Stroke3NPZ.write(splits, to: path)
+            }
+            result.written += count
+            result.files.append((path, count))
+        }
+        spill.removeFiles()
+        try quarantine.finish()
+        progress.finish()
+        result.seconds = Date().timeIntervalSince(start)
+        return result
+    }
+
+    private func spillDamaged(_ line: RejectedLine) throws {
+        throw InputError("temporary spill file damaged at \(line): \(line.reason)")
+    }
+
+    /// Why `record` cannot be written in the target format, or nil.
+    private func problem(with record: SketchRecord, scratch: inout [UInt8]) -> String? {
+        let wordBytes = Array(record.word.utf8)
+        if wordBytes.isEmpty || record.word == "." || record.word == ".." || wordBytes.contains(0x2F) || wordBytes.contains(0) {
+            return "word \"\(record.word)\" cannot be a file name"
+        }
+        if record.drawing.strokes.isEmpty { return "drawing has no strokes" }
+        switch target {
+        case .ndjson:
+            return nil
+        case .bin:
+            scratch.removeAll(keepingCapacity: true)
+            do { try GoogleBinaryWriter.encode(record, into: &scratch) } catch { return error.description }
+            return nil
+        case .stroke3:
+            let array = Stroke3.array(of: record.drawing)
+            for value in array.values where !(value.rounded() >= -32_768 && value.rounded() <= 32_767) {
+                return "stroke-3 value \(value) is outside int16"
+            }
+            return nil
+        }
+    }
+
+    /// The splits of one class: stroke-3 keys keep their split and index order; others by quota.
+    static func place(keys: [String], arrays: [NumericArray], quota: Stroke3SplitQuota) -> [(split: Stroke3Split, arrays: [NumericArray])] {
+        let places = keys.map(stroke3Place(ofKey:))
+        if !keys.isEmpty && places.allSatisfy({ $0 != nil }) {
+            return Stroke3Split.allCases.map { split in
+                let members = places.indices.filter { places[$0]!.split == split }.sorted { places[$0]!.index < places[$1]!.index }
+                return (split, members.map { arrays[$0] })
+            }
+        }
+        let assigned = quota.assign(keyIDs: keys)
+        return [(.train, assigned.train.map { arrays[$0] }), (.valid, assigned.valid.map { arrays[$0] }),
+                (.test, assigned.test.map { arrays[$0] })]
+    }
+
+    /// `drawing` with each stroke reduced by Ramer–Douglas–Peucker at `epsilon`.
+    static func rdp(_ drawing: Drawing, epsilon: Double) -> Drawing {
+        var rdp = RamerDouglasPeucker(epsilon: epsilon)
+        var kept: [Int] = []
+        return Drawing(strokes: drawing.strokes.map { stroke in
+            rdp.keptIndices(x: stroke.x, y: stroke.y, into: &kept)
+            return Stroke(x: kept.map { stroke.x[$0] }, y: kept.map { stroke.y[$0] })
+        })
+    }
+}
+
+/// Per-category temporary NDJSON files behind in-memory buffers of bounded total size.
+final class CategorySpill {
+    private let directory: String
+    private let bufferLimit: Int
+    private var buffers: [String: [UInt8]] = [:]
+    private var buffered = 0
+    private var paths: [String: String] = [:]
+
+    init(bufferLimit: Int) throws {
+        directory = NSTemporaryDirectory() + "sketchprep-convert-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        self.bufferLimit = bufferLimit
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Categories with their spill files, in byte-wise word order (after `flush()`).
+    var files: [(word: String, path: String)] {
+        paths.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+    }
+
+    func add(_ line: [UInt8], word: String) throws {
+        buffers[word, default: []] += line
+        buffered += line.count
+        if buffered >= bufferLimit { try flush() }
+    }
+
+    /// Appends every buffer to its category's file.
+    func flush() throws {
+        for (word, bytes) in buffers where !bytes.isEmpty {
+            let path = paths[word] ?? "\(directory)/\(paths.count).ndjson"
+            paths[word] = path
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(descriptor) }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
+        buffers.removeAll()
+        buffered = 0
+    }
+
+    func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+
+    deinit { removeFiles() }
+}

@@ -1,0 +1,98 @@
+/// A fixed-size histogram of non-negative integers: `bucketCount` buckets of `bucketWidth`
+/// (bucket i holds `i·w ..< (i+1)·w`) and one overflow bucket for everything above, plus the
+/// exact count, sum, minimum and maximum. Its memory does not grow with the data, and two
+/// histograms of the same layout merge by adding counts, so partial profiles combine in any order.
+package struct ProfileHistogram: Equatable, Sendable {
+    /// Width of one bucket (1 makes every statistic exact up to the overflow bucket).
+    package let bucketWidth: Int
+    /// Count per bucket.
+    package private(set) var counts: [Int]
+    /// Values at or above `bucketWidth · counts.count`.
+    package private(set) var overflow = 0
+    /// Values added.
+    package private(set) var count = 0
+    /// Sum of the values added.
+    package private(set) var sum = 0
+    /// Smallest value added (nil when empty).
+    package private(set) var minimum: Int?
+    /// Largest value added (nil when empty).
+    package private(set) var maximum: Int?
+
+    /// An empty histogram with `bucketCount` buckets of `bucketWidth`.
+    package init(bucketWidth: Int, bucketCount: Int) {
+        precondition(bucketWidth >= 1 && bucketCount >= 1, "ProfileHistogram needs width and count >= 1")
+        self.bucketWidth = bucketWidth
+        counts = Array(repeating: 0, count: bucketCount)
+    }
+
+    /// Counts `value` (negative values count as 0).
+    package mutating func add(_ value: Int) {
+        let value = max(value, 0)
+        let bucket = value / bucketWidth
+        if bucket < counts.count { counts[bucket] += 1 } else { overflow += 1 }
+        count += 1
+        sum += value
+        minimum = Swift.min(minimum ?? value, value)
+        maximum = Swift.max(maximum ?? value, value)
+    }
+
+    /// Adds `other`'s counts; both must have the same layout (the profile creates them so).
+    package mutating func merge(_ other: ProfileHistogram) {
+        precondition(bucketWidth == other.bucketWidth && counts.count == other.counts.count,
+                     "ProfileHistogram.merge needs histograms of the same layout")
+        for index in counts.indices { counts[index] += other.counts[index] }
+        overflow += other.overflow
+        count += other.count
+        sum += other.sum
+        if let value = other.minimum { minimum = Swift.min(minimum ?? value, value) }
+        if let value = other.maximum { maximum = Swift.max(maximum ?? value, value) }
+    }
+
+    /// Mean of the values (nil when empty).
+    package var mean: Double? { count == 0 ? nil : Double(sum) / Double(count) }
+
+    /// Nearest-rank quantile: the lower edge of the bucket holding the value of rank ⌈q·count⌉
+    /// (exact with `bucketWidth` 1), or `maximum` when that value lies in the overflow bucket.
+    package func quantile(_ q: Double) -> Int? {
+        guard count > 0 else { return nil }
+        let rank = Swift.max(1, Int((q * Double(count)).rounded(.up)))
+        var seen = 0
+        for (index, bucketCount) in counts.enumerated() {
+            seen += bucketCount
+            if seen >= rank { return Swift.max(index * bucketWidth, minimum ?? 0) }
+        }
+        return maximum
+    }
+
+    /// Regrouped counts for display: at most `maximumBars` bars of equal width covering
+    /// `0 ... maximum` (`minimum ... maximum` with `startingAtMinimum`); the overflow bucket, if
+    /// used, becomes a last open-ended bar.
+    package func bars(maximumBars: Int, startingAtMinimum: Bool = false) -> [ProfileHistogramBar] {
+        guard let maximum, let minimum, count > 0 else { return [] }
+        let firstBucket = startingAtMinimum ? Swift.min(minimum / bucketWidth, counts.count) : 0
+        let usedBuckets = Swift.min(maximum / bucketWidth + 1, counts.count)
+        let bucketsPerBar = Swift.max(1, (usedBuckets - firstBucket + maximumBars - 1) / maximumBars)
+        var bars: [ProfileHistogramBar] = []
+        var start = firstBucket
+        while start < usedBuckets {
+            let end = Swift.min(start + bucketsPerBar, usedBuckets)
+            bars.append(ProfileHistogramBar(lower: start * bucketWidth, upper: end * bucketWidth - 1,
+                                            count: counts[start..<end].reduce(0, +)))
+            start = end
+        }
+        if overflow > 0 {
+            bars.append(ProfileHistogramBar(lower: counts.count * bucketWidth, upper: nil, count: overflow))
+        }
+        return bars
+    }
+}
+
+/// One bar of a displayed histogram: the values `lower ... upper` (no upper bound when nil).
+package struct ProfileHistogramBar: Equatable, Sendable {
+    /// Smallest value in the bar.
+    package var lower: Int
+    /// Largest value in the bar, or nil for the open-ended overflow bar.
+    package var upper: Int?
+    /// Values in the bar.
+    package var count: Int
+}

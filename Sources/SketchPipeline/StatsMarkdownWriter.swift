@@ -1,0 +1,72 @@
+import Foundation
+
+/// Writes `stats.md`: totals, one table row per category, rejected lines and duplicates.
+package enum StatsMarkdownWriter {
+    /// The Markdown profile of `profile` over `inputs`.
+    package static func markdown(_ profile: DatasetProfile, inputs: [String]) -> String {
+        let tally = profile.tally
+        var lines = [
+            "# Dataset profile",
+            "",
+            "Inputs: \(inputs.count) \(inputs.count == 1 ? "file" : "files"). \(tally).",
+            "",
+            "- Drawings: \(tally.written) in \(profile.categories.count) categories (\(profile.rawDrawings) raw, simplified with Google's rule before profiling).",
+            "- Truncated at length \(profile.length): \(profile.truncated) (\(percent(profile.truncated, of: tally.written))) — drawings with more than \(profile.length + 1) simplified points.",
+            "- Duplicate key_ids: \(profile.duplicates.records) extra records over \(profile.duplicates.keys) key_ids.",
+            "- Rejected lines: \(tally.rejected).",
+            "",
+            "## Categories",
+            "",
+            "| category | drawings | recognized | countries (top 3) | strokes median | points median | points p90 | truncated at \(profile.length) | raw points median |",
+            "|---|---:|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        for (word, category) in profile.sortedCategories {
+            let cells: [String] = [
+                word.replacingOccurrences(of: "|", with: "\\|"),
+                String(category.drawings),
+                percent(category.recognized, of: category.drawings),
+                topCountries(category.countries),
+                StatsMarkdownWriter.figure(category.strokes.quantile(0.5)),
+                StatsMarkdownWriter.figure(category.points.quantile(0.5)),
+                StatsMarkdownWriter.figure(category.points.quantile(0.9)),
+                "\(category.truncated) (\(percent(category.truncated, of: category.drawings)))",
+                StatsMarkdownWriter.figure(category.rawPoints.quantile(0.5)),
+            ]
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        lines += ["", "## Rejected lines", ""]
+        if profile.rejectedByReason.isEmpty {
+            lines.append("None.")
+        } else {
+            lines += ["| reason | lines |", "|---|---:|"]
+            for (reason, count) in byCountDescending(profile.rejectedByReason) {
+                lines.append("| \(reason.replacingOccurrences(of: "|", with: "\\|")) | \(count) |")
+            }
+            lines += ["", "Every rejected line is in `rejected.ndjson`, verbatim."]
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `part / whole` as a percentage with one decimal (`–` when `whole` is 0).
+    package static func percent(_ part: Int, of whole: Int) -> String {
+        whole == 0 ? "–" : String(format: "%.1f %%", 100 * Double(part) / Double(whole))
+    }
+
+    /// `value` as text, `–` when nil.
+    package static func figure(_ value: Int?) -> String { value.map(String.init) ?? "–" }
+
+    /// Entries by count, largest first, then by key in byte order.
+    package static func byCountDescending(_ counts: [String: Int]) -> [(key: String, value: Int)] {
+        counts.sorted { (a: (key: String, value: Int), b: (key: String, value: Int)) -> Bool in
+            if a.value != b.value { return a.value > b.value }
+            return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        }
+    }
+
+    /// The three most frequent countries with their counts, e.g. `US 80, GB 9, DE 3`.
+    package static func topCountries(_ countries: [String: Int], limit: Int = 3) -> String {
+        byCountDescending(countries).prefix(limit)
+            .map { "\($0.key.isEmpty ? "(none)" : $0.key) \($0.value)" }.joined(separator: ", ")
+    }
+}

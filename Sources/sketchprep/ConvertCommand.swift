@@ -1,0 +1,89 @@
+import ArgumentParser
+import SketchCore
+import SketchFormats
+import SketchDataset
+import SketchPipeline
+
+extension ConvertTarget: ExpressibleByArgument {}
+
+/// `sketchprep convert`: NDJSON, Google .bin and sketch-rnn stroke-3 into one another.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert drawings between simplified NDJSON, Google .bin and sketch-rnn stroke-3 .npz.",
+        discussion: """
+        Writes one file per category into the output directory: <word>.bin (as Google's bucket and \
+        the quickdraw package name them), <word>.ndjson or <word>.npz. Raw NDJSON is simplified \
+        first. Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
+        .npz files, directories of them, or - for stdin; the format of each is decided by content \
+        unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
+        a format cannot hold are quarantined; the run ends with read = written + not selected + rejected.
+        """)
+
+    @Argument(help: "Inputs: NDJSON, .bin or .npz files, directories, or - for stdin.")
+    var inputs: [String]
+
+    @Option(help: "Output format: bin, ndjson or stroke3.")
+    var to: ConvertTarget
+
+    @Option(name: .shortAndLong, help: "Output directory (one file per category).")
+    var output: String
+
+    @OptionGroup(title: "Input")
+    var input: DrawingInputOptionGroup
+
+    @Option(help: "File that receives rejected records. (default: OUTPUT.rejected.ndjson beside the output directory)")
+    var quarantine: String?
+
+    @Option(name: .customLong("stroke3-sizes"), help: "Stroke-3 drawings per class as TRAIN/VALID/TEST; a class with fewer keeps their ratio.")
+    var stroke3Sizes = "70000/2500/2500"
+
+    @Option(name: .customLong("stroke3-epsilon"), help: "Ramer–Douglas–Peucker tolerance applied to each stroke before stroke-3 encoding. (default: none)")
+    var stroke3Epsilon: Double?
+
+    @Flag(name: .shortAndLong, help: "No progress or per-record messages on stderr.")
+    var quiet = false
+
+    @OptionGroup var strictness: StrictOption
+
+    @OptionGroup(title: "Simplification parameters (raw input)")
+    var simplification: SimplificationOptionGroup
+
+    func validate() throws {
+        if let stroke3Epsilon, !(stroke3Epsilon >= 0 && stroke3Epsilon.isFinite) {
+            throw ValidationError("--stroke3-epsilon must be a finite number ≥ 0")
+        }
+        _ = try quota()
+    }
+
+    private func quota() throws -> Stroke3SplitQuota {
+        let parts = stroke3Sizes.split(separator: "/").map { Int($0) }
+        guard parts.count == 3, let train = parts[0], let valid = parts[1], let test = parts[2] else {
+            throw ValidationError("--stroke3-sizes must be TRAIN/VALID/TEST, e.g. 70000/2500/2500")
+        }
+        do { return try Stroke3SplitQuota(train: train, valid: valid, test: test) } catch {
+            throw ValidationError("--stroke3-sizes: \(error)")
+        }
+    }
+
+    func run() throws {
+        let quarantinePath = quarantine ?? (output.hasSuffix("/") ? String(output.dropLast()) : output) + ".rejected.ndjson"
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputDirectory(output, option: "--output")
+        paths.outputFile(quarantinePath, option: "--quarantine")
+        try paths.verify()
+        let source = try input.source(inputs)
+        source.printSkippedSources(tool: "convert")
+        var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
+        job.options = simplification.options
+        job.stroke3Epsilon = stroke3Epsilon
+        job.showsProgress = !quiet
+        try OutputPaths.createParentDirectory(of: job.quarantinePath)
+        let result = try job.run()
+        print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
+        guard result.isReconciled else { throw ExitCode.failure }
+        try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
+                                      sourceErrors: result.sourceErrors), command: "convert")
+    }
+}

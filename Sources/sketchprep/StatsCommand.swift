@@ -1,0 +1,56 @@
+import ArgumentParser
+import SketchDataset
+import SketchPipeline
+
+/// `sketchprep stats`: a dataset profile as stats.json, stats.md and a self-contained stats.html.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Profile Quick, Draw! drawings: counts, histograms, truncation share, duplicates, thumbnails.",
+        discussion: """
+        Streams raw or simplified NDJSON (files, directories, .ndjson.gz, - for stdin; raw drawings \
+        are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
+        DIR/rejected.ndjson (the quarantine) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
+        script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
+        timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
+        thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
+        """)
+
+    @Argument(help: "NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
+    var inputs: [String]
+
+    @Option(name: .shortAndLong, help: "Output directory for stats.json, stats.md and stats.html.")
+    var output: String
+
+    @Option(help: "Sequence length whose truncation share is reported.")
+    var length = 75
+
+    @Option(help: "Thumbnails per category (0–256).")
+    var thumbnails = 12
+
+    @OptionGroup var jobs: JobsOption
+
+    @Flag(name: .shortAndLong, help: "No per-line messages on stderr.")
+    var quiet = false
+
+    @OptionGroup var strictness: StrictOption
+
+    func validate() throws {
+        guard length >= 1 else { throw ValidationError("--length must be at least 1 (got \(length))") }
+        guard (0...256).contains(thumbnails) else { throw ValidationError("--thumbnails must be between 0 and 256 (got \(thumbnails))") }
+    }
+
+    func run() throws {
+        var paths = OutputPathCheck()
+        paths.inputs(inputs, option: "input")
+        paths.outputDirectory(output, option: "--output")
+        try paths.verify()
+        let job = try StatsJob(inputs: inputs, length: length, thumbnailCount: thumbnails,
+                               jobs: jobs.resolved, showsMessages: !quiet)
+        job.reader.printSkippedSources(tool: "stats")
+        let profile = try job.run(outputDirectory: output)
+        print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
+        guard profile.tally.isReconciled else { throw ExitCode.failure }
+        try strictness.check(profile.tally, command: "stats")
+    }
+}

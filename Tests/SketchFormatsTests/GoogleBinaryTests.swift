@@ -1,0 +1,122 @@
+import SketchTestSupport
+import Foundation
+import SketchCore
+import Testing
+@testable import SketchFormats
+
+@Suite struct GoogleBinaryTests {
+    static let cat = SketchRecord(word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07.26604 UTC", recognized: true,
+                                  keyID: "18446744073709551615", drawing: Drawing(strokes: [Stroke(x: [0, 255, 3], y: [9, 8, 7]), Stroke(x: [4], y: [5])]))
+    static let dog = SketchRecord(word: "cat", countryCode: "FR", timestamp: "1970-01-01 00:00:00 UTC", recognized: false,
+                                  keyID: "42", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])]))
+
+    static func read(_ path: String, word: String? = nil) throws -> ([SketchRecord], [RejectedLine]) {
+        var records: [SketchRecord] = []
+        var rejected: [RejectedLine] = []
+        try GoogleBinaryReader(path: path, word: word).read(onRecord: { record, _ in records.append(record) }, onRejected: { rejected.append($0) })
+        return (records, rejected)
+    }
+
+    @Test func writtenRecordsReadBackWithTheWordFromTheFileNameAndTheTimestampInWholeSeconds() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("The Eiffel Tower.bin").path
+        let writer = try GoogleBinaryWriter(path: path)
+        try writer.write(Self.cat)
+        try writer.write(Self.dog)
+        try writer.commit()
+        let (records, rejected) = try Self.read(path)
+        #expect(rejected.isEmpty)
+        var expected = [Self.cat, Self.dog].map { record in
+            var record = record
+            record.word = "The Eiffel Tower"
+            return record
+        }
+        expected[0].timestamp = "2017-03-08 21:12:07 UTC"
+        #expect(records == expected)
+    }
+
+    @Test func timestampsConvertBothWays() {
+        for seconds: UInt32 in [0, 951_782_400, 1_489_007_527, UInt32.max] {
+            let text = GoogleBinaryFormat.timestampText(seconds: seconds)
+            #expect(GoogleBinaryFormat.seconds(fromTimestamp: text) == seconds)
+        }
+        #expect(GoogleBinaryFormat.timestampText(seconds: 951_782_400) == "2000-02-29 00:00:00 UTC")
+        #expect(GoogleBinaryFormat.seconds(fromTimestamp: "2017-03-08 21:12:07") == nil)
+        #expect(GoogleBinaryFormat.seconds(fromTimestamp: "2200-01-01 00:00:00 UTC") == nil)
+    }
+
+    @Test func recordsTheLayoutCannotHoldAreRefused() {
+        var bytes: [UInt8] = []
+        var wideKey = Self.cat
+        wideKey.keyID = "18446744073709551616"
+        #expect(throws: GoogleBinaryWriter.Refusal.self) { try GoogleBinaryWriter.encode(wideKey, into: &bytes) }
+        var longCountry = Self.cat
+        longCountry.countryCode = "USA"
+        #expect(throws: GoogleBinaryWriter.Refusal.self) { try GoogleBinaryWriter.encode(longCountry, into: &bytes) }
+        var offCanvas = Self.cat
+        offCanvas.drawing = Drawing(strokes: [Stroke(x: [256], y: [0])])
+        #expect(throws: GoogleBinaryWriter.Refusal.self) { try GoogleBinaryWriter.encode(offCanvas, into: &bytes) }
+    }
+
+    @Test func aTruncatedLastRecordIsQuarantinedWithItsByteOffsetAndTheRestIsRead() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        try GoogleBinaryWriter.encode(Self.dog, into: &bytes)
+        let firstLength = bytes.count
+        try GoogleBinaryWriter.encode(Self.cat, into: &bytes)
+        let path = directory.appendingPathComponent("cat.bin").path
+        try Data(bytes.dropLast(3)).write(to: URL(fileURLWithPath: path))
+        let (records, rejected) = try Self.read(path)
+        #expect(records.map(\.keyID) == ["42"])
+        #expect(rejected.count == 1)
+        #expect(rejected[0].location.line == 2)
+        #expect(rejected[0].reason.hasPrefix("record at byte offset \(firstLength): truncated"))
+        #expect(String(decoding: rejected[0].bytes, as: UTF8.self).hasPrefix(#"{"byte_offset":\#(firstLength),"#))
+    }
+
+    @Test func anInconsistentRecordIsQuarantinedAndTheNextOneIsStillRead() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        try GoogleBinaryWriter.encode(Self.cat, into: &bytes)
+        bytes[10] = 7  // recognized
+        try GoogleBinaryWriter.encode(Self.dog, into: &bytes)
+        let path = directory.appendingPathComponent("cat.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (records, rejected) = try Self.read(path)
+        #expect(records.map(\.keyID) == ["42"])
+        #expect(rejected.map(\.reason) == ["record at byte offset 0: inconsistent (recognized is 7, not 0 or 1)"])
+    }
+
+    @Test func aRecordOverTheStrokeLimitIsRejectedAndTheNextOneIsStillRead() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let strokes = DrawingLimits.maximumStrokes + 1
+        var bytes: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0, 0x55, 0x53, 1, 0, 0, 0, 0, UInt8(strokes & 0xFF), UInt8(strokes >> 8)]
+        for _ in 0..<strokes { bytes += [1, 0, 7, 8] }
+        try GoogleBinaryWriter.encode(Self.dog, into: &bytes)
+        let path = directory.appendingPathComponent("cat.bin").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (records, rejected) = try Self.read(path)
+        #expect(records.map(\.keyID) == ["42"])
+        #expect(rejected.count == 1)
+        #expect(rejected.first?.reason.contains("over the limit of \(DrawingLimits.maximumStrokes)") == true)
+    }
+
+    @Test func contentDetectionTellsNDJSONBinAndStroke3ApartAndRefusesOtherBytes() throws {
+        var bin: [UInt8] = []
+        try GoogleBinaryWriter.encode(Self.cat, into: &bin)
+        #expect(DrawingFileFormat.detect(bin) == .bin)
+        let line = Array(#"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#.utf8) + [0x0A]
+        #expect(DrawingFileFormat.detect([0x0A, 0x20] + line) == .ndjson)
+        #expect(DrawingFileFormat.detect([0x50, 0x4B, 3, 4, 0, 0]) == .stroke3)
+        #expect(DrawingFileFormat.detect(Array("hello, world\n".utf8)) == nil)
+    }
+
+    @Test func drawingSourceReadsBinFromStdinOnlyWithACategory() {
+        #expect(throws: InputError.self) { try DrawingSource(inputs: ["-"], format: .bin) }
+        #expect(throws: InputError.self) { try DrawingSource(inputs: ["-"], format: .stroke3) }
+    }
+}

@@ -1,0 +1,64 @@
+import SketchTestSupport
+import Foundation
+import SketchCore
+import Testing
+@testable import SketchFormats
+
+@Suite struct Stroke3NPZTests {
+    static let arrays = [
+        NumericArray(rows: 3, columns: 3, values: [5, 6, 0, 1, -1, 1, 0, 300, 1]),
+        NumericArray(rows: 1, columns: 3, values: [-32_768, 32_767, 1]),
+    ]
+
+    @Test func writtenFilesReadBackWithTheirSplits() throws {
+        let bytes = try Stroke3NPZ.encode([(.train, Self.arrays), (.valid, []), (.test, [Self.arrays[1]])], path: "x.npz")
+        let splits = try Stroke3NPZ.decode(bytes, path: "x.npz")
+        #expect(splits.map(\.split) == [.train, .valid, .test])
+        #expect(splits[0].arrays == Self.arrays)
+        #expect(splits[1].arrays.isEmpty)
+        #expect(splits[2].arrays == [Self.arrays[1]])
+    }
+
+    @Test func encodingIsDeterministic() throws {
+        let first = try Stroke3NPZ.encode([(.train, Self.arrays)], path: "x.npz")
+        let second = try Stroke3NPZ.encode([(.train, Self.arrays)], path: "x.npz")
+        #expect(first == second)
+    }
+
+    @Test func valuesOutsideInt16AreRefused() {
+        #expect(throws: InputError.self) {
+            try Stroke3NPZ.encode([(.train, [NumericArray(rows: 1, columns: 3, values: [40_000, 0, 1])])], path: "x.npz")
+        }
+    }
+
+    @Test func drawingsAndStroke3ConvertBothWays() {
+        let drawing = Drawing(strokes: [Stroke(x: [5, 6, 6], y: [6, 5, 305]), Stroke(x: [10], y: [0])])
+        let array = Stroke3.array(of: drawing)
+        #expect(array.values == [5, 6, 0, 1, -1, 0, 0, 300, 1, 4, -305, 1])
+        #expect(Stroke3.drawing(of: array) == drawing)
+    }
+
+    @Test func picklesNamingOtherGlobalsOrOpcodesAreRejected() {
+        // os.system('true'), the classic pickle attack.
+        let hostile: [UInt8] = [0x80, 2] + Array("cos\nsystem\n".utf8) + [0x55, 4] + Array("true".utf8) + [0x85, 0x52, 0x2E]
+        #expect(throws: PickleError.self) { try NumpyObjectArrayPickle.decode(hostile) }
+        // INST (opcode 'i') is outside the subset.
+        #expect(throws: PickleError.self) { try NumpyObjectArrayPickle.decode([0x80, 2, 0x69] + Array("a\nb\n".utf8) + [0x2E]) }
+        // A protocol-0 pickle.
+        #expect(throws: PickleError.self) { try NumpyObjectArrayPickle.decode([0x80, 0, 0x4E, 0x2E]) }
+    }
+
+    @Test func thePublishedSketchRNNFilesReadAndWriteBackToTheSamePickles() throws {
+        let path = TestSupport.sharedData.appendingPathComponent("sketchrnn/short_kanji.npz").path
+        let splits = try Stroke3NPZ.read(path: path)
+        #expect(splits.map(\.split) == [.valid, .test, .train])
+        #expect(splits.map(\.arrays.count) == [600, 500, 10_000])
+        let original = try ZipArchive.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))), path: path)
+        let rewritten = try ZipArchive.decode(try Stroke3NPZ.encode(splits, path: "x.npz"), path: "x.npz")
+        for (a, b) in zip(original, rewritten) {
+            #expect(a.name == b.name)
+            // The pickles agree byte for byte; only the .npy header padding differs (numpy ≥ 1.24 pads to 64).
+            #expect(a.contents.suffix(a.contents.count - 80) == b.contents.suffix(b.contents.count - 128))
+        }
+    }
+}

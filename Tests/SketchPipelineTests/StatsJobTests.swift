@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import SketchTestSupport
+@testable import SketchPipeline
+
+@Suite struct StatsJobTests {
+    /// Two small NDJSON files: a raw and a simplified drawing share key_id 7 (one duplicate),
+    /// and one line is not JSON.
+    private func writeInputs(in directory: URL) throws -> [String] {
+        let first = directory.appendingPathComponent("a.ndjson")
+        let second = directory.appendingPathComponent("b.ndjson")
+        try """
+        {"word":"cat","countrycode":"US","timestamp":"2017-03-01 10:00:00.1 UTC","recognized":true,"key_id":"7","drawing":[[[0,10,20],[0,5,9]]]}
+        not json
+        {"word":"dog","countrycode":"DE","timestamp":"2017-04-01 10:00:00.1 UTC","recognized":false,"key_id":"8","drawing":[[[0,100,600],[0,50,400],[0,16,33]]]}
+
+        """.write(to: first, atomically: true, encoding: .utf8)
+        try """
+        {"word":"cat","countrycode":"GB","timestamp":"2017-03-02 10:00:00.1 UTC","recognized":true,"key_id":"7","drawing":[[[1,2],[3,4]],[[9],[9]]]}
+
+        """.write(to: second, atomically: true, encoding: .utf8)
+        return [first.path, second.path]
+    }
+
+    @Test func profilesCountsDuplicatesAndRejectedLines() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let job = try StatsJob(inputs: try writeInputs(in: directory), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
+        let quarantine = directory.appendingPathComponent("rejected.ndjson")
+        let profile = try job.profile(spillDirectory: directory.appendingPathComponent("spill").path,
+                                      quarantinePath: quarantine.path)
+        #expect(profile.tally.read == 4)
+        #expect(profile.tally.written == 3)
+        #expect(profile.tally.rejected == 1)
+        #expect(try String(contentsOf: quarantine, encoding: .utf8) == "not json\n")
+        #expect(profile.duplicates == DuplicateKeyCounter.Counts(records: 1, keys: 1))
+        #expect(profile.categories["cat"]?.drawings == 2)
+        #expect(profile.categories["cat"]?.truncated == 0)
+        #expect(profile.rawDrawings == 1)
+        #expect(profile.categories["dog"]?.rawPoints.maximum == 3)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("spill").path))
+    }
+
+    @Test func outputBytesDoNotDependOnTheJobCount() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputs = try writeInputs(in: directory)
+        var outputs: [[Data]] = []
+        for jobs in [1, 2, 3] {
+            let out = directory.appendingPathComponent("out\(jobs)")
+            _ = try StatsJob(inputs: inputs, jobs: jobs, showsMessages: false).run(outputDirectory: out.path)
+            outputs.append(try ["stats.json", "stats.md", "stats.html"].map {
+                try Data(contentsOf: out.appendingPathComponent($0))
+            })
+        }
+        #expect(outputs[0] == outputs[1] && outputs[0] == outputs[2])
+        let html = String(decoding: outputs[0][2], as: UTF8.self)
+        #expect(html.contains("<svg"))
+        #expect(html.contains("src=\"data:image/png;base64,"))
+        #expect(!html.contains("<script"))
+    }
+}
