@@ -62,7 +62,7 @@ package final class SortedRunWriter {
     }
 }
 
-/// Reads one run file front to back with a bounded buffer.
+/// Reads one run file front to back with a bounded buffer (256 KiB, or two examples when larger).
 package final class SortedRunReader {
     static let magic: [UInt8] = Array("SKRUN01\n".utf8)
     let path: String
@@ -102,7 +102,7 @@ package final class SortedRunReader {
                 guard start == bytes.count else { throw DatasetError("\(path): truncated run file (a partition did not finish?)") }
                 return nil
             }
-            try fill(atLeast: max(1 << 20, 2 * (bytes.count - start)))
+            try fill(atLeast: max(1 << 18, 2 * (bytes.count - start)))
         }
     }
 
@@ -110,7 +110,7 @@ package final class SortedRunReader {
     private func fill(atLeast count: Int) throws {
         bytes.removeFirst(start)
         start = 0
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var chunk = [UInt8](repeating: 0, count: 1 << 18)
         while bytes.count < count && !atEnd {
             let read: Int
             do {

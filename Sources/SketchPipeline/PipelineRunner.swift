@@ -58,7 +58,7 @@ package struct PipelineRunner {
     /// Where sorted runs are spilled (default: next to the output directory).
     package var temporaryDirectory: String?
     /// Bytes of examples the map side holds before it spills a sorted run.
-    package var runBudgetBytes = 64 << 20
+    package var runBudgetBytes = 32 << 20
     /// Size at which large plain inputs are cut into chunks (``InputChunking``).
     package var chunkBytes = InputChunking.defaultChunkBytes
     /// How input paths are written into the dataset's files (`--root`).
