@@ -26,6 +26,12 @@ let package = Package(
             .product(name: "SketchCore", package: "SketchPrep"),
             .product(name: "SketchFormats", package: "SketchPrep"),
         ]),
+        // A whole Google `.bin` file (plain or gzip, possibly truncated) through GoogleBinaryReader.
+        .executableTarget(name: "FuzzBinReader", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchCore", package: "SketchPrep"),
+            .product(name: "SketchFormats", package: "SketchPrep"),
+        ]),
         // PNG bytes → 8-bit gray (TU-Berlin import).
         .executableTarget(name: "FuzzPNGImport", dependencies: [
             "LibFuzzerDriver",

@@ -6,6 +6,7 @@ Deterministic: running it again rewrites the same bytes. Run from anywhere:
     python3 Fuzz/Scripts/make_corpora.py
 """
 import gzip
+import struct
 import io
 import json
 import pathlib
@@ -158,6 +159,28 @@ def yaml_corpus():
         write(d, name, text.encode())
 
 
+def bin_record(key, country, recognized, timestamp, strokes):
+    """One record of Google's .bin layout (docs/formats.md), little-endian, from its documentation."""
+    out = struct.pack("<Q2sBIH", key, country, recognized, timestamp, len(strokes))
+    for xs, ys in strokes:
+        out += struct.pack("<H", len(xs)) + bytes(xs) + bytes(ys)
+    return out
+
+
+def bin_corpus():
+    d = CORPUS / "FuzzBinReader"
+    square = [([0, 255, 255, 0, 0], [0, 0, 255, 255, 0])]
+    two = bin_record(5201136883597312, b"US", 1, 1488000000, square) + bin_record(1, b"GB", 0, 0, square * 2)
+    write(d, "two-records", two)
+    write(d, "gzip", gzip.compress(two, mtime=0))
+    write(d, "truncated", two[: len(two) - 7])
+    write(d, "zero-strokes", bin_record(2, b"FR", 1, 5, []))
+    write(d, "recognized-2", bin_record(3, b"DE", 2, 5, square))
+    write(d, "non-ascii-country", bin_record(4, b"\xff\xfe", 1, 5, square))
+    write(d, "huge-counts", struct.pack("<Q2sBIH", 5, b"US", 1, 5, 65535) + struct.pack("<H", 65535))
+    write(d, "empty", b"")
+
+
 def main():
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -165,6 +188,7 @@ def main():
     gzip_corpus()
     png_corpus()
     yaml_corpus()
+    bin_corpus()
     for d in sorted(CORPUS.iterdir()):
         print(d.name, len(list(d.iterdir())), "files")
 

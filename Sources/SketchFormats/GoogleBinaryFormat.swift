@@ -83,7 +83,7 @@ package enum GoogleBinaryFormat {
 /// rejected as truncated. A rejection names the record's byte offset and the reason; its
 /// quarantined bytes are one JSON line `{"byte_offset":N,"reason":"…","record_hex":"…"}` (hex of
 /// at most the first 64 KiB of the record), since binary bytes cannot go into a line file verbatim.
-package struct GoogleBinaryReader {
+public struct GoogleBinaryReader {
     /// The file (`-` for stdin).
     package let path: String
     /// The word every record gets.
@@ -92,13 +92,14 @@ package struct GoogleBinaryReader {
     package static let quarantinedBytesLimit = 1 << 16
 
     /// A reader of `path` whose records belong to `word` (by default the file name's word).
-    package init(path: String, word: String? = nil) {
+    /// Public for the `Fuzz/` package's harness; the CLI reads `.bin` through `DrawingSource`.
+    public init(path: String, word: String? = nil) {
         self.path = path
         self.word = word ?? GoogleBinaryFormat.word(forPath: path)
     }
 
     /// Reads every record; `onRecord` gets the record and its 1-based record number.
-    package func read(
+    public func read(
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }

@@ -65,4 +65,18 @@ import Testing
         }
         #expect(decoded >= 10)
     }
+
+    @Test func everyBinSeedIsReadToRecordsOrRejectionsWithByteOffsets() throws {
+        var records = 0
+        for seed in try Self.seeds("FuzzBinReader") {
+            var rejected: [RejectedLine] = []
+            try GoogleBinaryReader(path: seed.path, word: "seed").read(onRecord: { _, _ in records += 1 },
+                                                                      onRejected: { rejected.append($0) })
+            if seed.lastPathComponent != "two-records" && seed.lastPathComponent != "gzip" && seed.lastPathComponent != "empty" {
+                #expect(!rejected.isEmpty, "\(seed.lastPathComponent)")
+            }
+            #expect(rejected.allSatisfy { $0.reason.contains("byte offset") || $0.reason.contains("byte") }, "\(seed.lastPathComponent)")
+        }
+        #expect(records >= 4)
+    }
 }
