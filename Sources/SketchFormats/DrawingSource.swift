@@ -35,28 +35,7 @@ public struct DrawingSource {
     /// Expands `inputs` (directories through `DirectoryWalk`); throws `InputError` for a missing
     /// path or a directory without drawing files.
     public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
-        var files: [String] = []
-        var listing = DirectoryListing()
-        for input in inputs {
-            if input == "-" {
-                files.append(input)
-                continue
-            }
-            var status = stat()
-            guard stat(input, &status) == 0 else {
-                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
-            }
-            if status.st_mode & S_IFMT == S_IFDIR {
-                let found = try DirectoryWalk.list(input, recursive: false) { name in Self.fileSuffixes.contains { name.hasSuffix($0) } }
-                guard !found.files.isEmpty || !found.rejected.isEmpty else {
-                    throw InputError("no drawing files (\(Self.fileSuffixes.map { "*\($0)" }.joined(separator: ", "))) in \(input)")
-                }
-                files += found.files
-                listing.append(found)
-            } else {
-                files.append(input)
-            }
-        }
+        let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
         if files.contains("-") && format == .stroke3 { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && category == nil {
             throw InputError("a .bin on standard input has no file name to take its word from: pass --category WORD")

@@ -52,30 +52,7 @@ public struct QuickDrawReader: Sendable {
     /// without NDJSON files. A path named explicitly is read whatever it is (a FIFO, `/dev/stdin`);
     /// in a directory only regular files are read (see ``DirectoryWalk``).
     public init(inputs: [String]) throws {
-        var files: [String] = []
-        var listing = DirectoryListing()
-        for input in inputs {
-            if input == "-" {
-                files.append(input)
-                continue
-            }
-            var status = stat()
-            guard stat(input, &status) == 0 else {
-                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
-            }
-            if status.st_mode & S_IFMT == S_IFDIR {
-                let found = try DirectoryWalk.list(input, recursive: false) {
-                    $0.hasSuffix(".ndjson") || $0.hasSuffix(".ndjson.gz")
-                }
-                guard !found.files.isEmpty || !found.rejected.isEmpty else {
-                    throw InputError("no *.ndjson or *.ndjson.gz files in \(input)")
-                }
-                files += found.files
-                listing.append(found)
-            } else {
-                files.append(input)
-            }
-        }
+        let (files, listing) = try InputExpansion.expand(inputs, suffixes: [".ndjson", ".ndjson.gz"])
         self.files = files
         rejectedSources = listing.rejected
         skippedSources = listing.skipped

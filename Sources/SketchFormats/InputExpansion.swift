@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Command-line inputs expanded to files: `-` stays stdin, a directory becomes its files whose
+/// names end with one of `suffixes` (not recursive, byte-wise name order, through
+/// ``DirectoryWalk``), anything else is read as named (a FIFO, `/dev/stdin`). The one expansion
+/// rule of every reader.
+package enum InputExpansion {
+    /// The files and the directory entries that could not be used (and were skipped).
+    package static func expand(_ inputs: [String], suffixes: [String]) throws -> (files: [String], listing: DirectoryListing) {
+        var files: [String] = []
+        var listing = DirectoryListing()
+        for input in inputs {
+            if input == "-" {
+                files.append(input)
+                continue
+            }
+            var status = stat()
+            guard stat(input, &status) == 0 else {
+                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                files.append(input)
+                continue
+            }
+            let found = try DirectoryWalk.list(input, recursive: false) { name in suffixes.contains { name.hasSuffix($0) } }
+            guard !found.files.isEmpty || !found.rejected.isEmpty else {
+                throw InputError("no \(suffixes.map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
+            }
+            files += found.files
+            listing.append(found)
+        }
+        return (files, listing)
+    }
+}
