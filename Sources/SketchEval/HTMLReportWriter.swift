@@ -1,4 +1,5 @@
 import Foundation
+import SketchFormats
 
 /// Renders an ``EvalReport`` as one self-contained HTML page (report.html): no external files,
 /// plots as inline SVG, sketch thumbnails as inline SVG polylines or PNG data URIs.
@@ -138,20 +139,6 @@ public enum HTMLReportWriter {
 
     static func percent(_ value: Double?) -> String { MarkdownReportWriter.percent(value) }
 
-    /// Escapes text for HTML element content and attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Escaped for HTML and SVG (``HTMLText``).
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 }

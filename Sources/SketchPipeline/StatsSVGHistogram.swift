@@ -1,4 +1,5 @@
 import Foundation
+import SketchFormats
 
 /// Draws a `ProfileHistogram` as a small inline SVG bar chart (no script, no external files).
 package enum StatsSVGHistogram {
@@ -45,19 +46,6 @@ package enum StatsSVGHistogram {
     /// A quoted SVG coordinate with one decimal.
     private static func format(_ value: Double) -> String { "\"" + String(format: "%.1f", value) + "\"" }
 
-    /// `text` with the five XML special characters escaped.
-    package static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Escaped for HTML and SVG (``HTMLText``).
+    package static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 }
