@@ -44,17 +44,8 @@ struct BitmapCommand: ParsableCommand {
     @OptionGroup var limit: LimitOption
 
     func run() throws {
-        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
-        var paths = OutputPathCheck()
-        paths.inputs(inputs, option: "input")
-        paths.outputFile(output, option: "--output")
-        paths.outputFile(quarantinePath, option: "--quarantine")
-        try paths.verify()
-        var reader = try QuickDrawReader(inputs: inputs)
-        reader.recordLimitPerInput = limit.limit
-        reader.printSkippedSources(tool: "bitmap")
-        try OutputPaths.createParentDirectory(of: output)
-        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, output: output, quarantine: quarantine,
+                                                                   limit: limit.limit, tool: "bitmap")
         let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
                             inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
         let tally = try job.run().tally

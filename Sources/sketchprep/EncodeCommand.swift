@@ -62,17 +62,8 @@ struct EncodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
-        var paths = OutputPathCheck()
-        paths.inputs(inputs, option: "input")
-        paths.outputFile(output, option: "--output")
-        paths.outputFile(quarantinePath, option: "--quarantine")
-        try paths.verify()
-        var reader = try QuickDrawReader(inputs: inputs)
-        reader.recordLimitPerInput = limit.limit
-        reader.printSkippedSources(tool: "encode")
-        try OutputPaths.createParentDirectory(of: output)
-        try OutputPaths.createParentDirectory(of: quarantinePath)
+        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, output: output, quarantine: quarantine,
+                                                                   limit: limit.limit, tool: "encode")
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
                             inputFormat: inputFormat, simplification: simplification.options,
