@@ -14,18 +14,10 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
-import time
 
 import numpy as np
 
-
-def fastest(work, repeats):
-    best = float("inf")
-    for _ in range(max(1, repeats)):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return best
+from bench_raster import fastest  # best of N runs, the one timing rule of the Python benchmarks
 
 
 def main():
