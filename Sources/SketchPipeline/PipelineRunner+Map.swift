@@ -55,10 +55,11 @@ extension PipelineRunner {
     /// The map side for drawings: reads the `selected` chunks on ``jobs`` threads (parse, filter,
     /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
     /// examples into sorted runs under `runsDirectory`. With `spillEverything` every example ends
-    /// up in a run file (a partition's output); otherwise the last run stays in memory.
+    /// up in a run file (a partition's output); otherwise the last run stays in memory. Without
+    /// `hashing` the chunks' checksums are not computed (the caller measured them up front).
     package func mapDrawings(chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
                              quarantinePath: String, runsDirectory: String, spillEverything: Bool,
-                             clock: StageClock) throws -> MapOutput {
+                             hashing: Bool = true, clock: StageClock) throws -> MapOutput {
         var output = MapOutput()
         let quarantine = try QuarantineWriter(path: quarantinePath)
         for rejected in rejectedSources {
@@ -71,7 +72,7 @@ extension PipelineRunner {
                                         enabled: showProgress)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range) }, selected: selected,
-                                   hashing: true, recordLimit: recordLimit)
+                                   hashing: hashing, recordLimit: recordLimit)
         let transform = batchTransform()
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]

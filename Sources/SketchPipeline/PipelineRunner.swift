@@ -103,9 +103,11 @@ package struct PipelineRunner {
                 return try runPartition(partition, chunks: chunks, rejectedSources: reader.rejectedSources,
                                         pipeline: pipelineInfo, clock: clock)
             }
-            if !force, chunks.allSatisfy({ $0.bytes != nil }), reader.rejectedSources.isEmpty,
-               let measured = try? chunks.map(measure),
-               let existing = upToDateManifest(pipeline: pipelineInfo, sources: measured) {
+            // Measured up front only for the up-to-date check; the run then reuses these checksums
+            // instead of hashing every chunk a second time while reading it.
+            let measured = !force && chunks.allSatisfy({ $0.bytes != nil }) && reader.rejectedSources.isEmpty
+                ? try? chunks.map(measure) : nil
+            if let measured, let existing = upToDateManifest(pipeline: pipelineInfo, sources: measured) {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
             try removeManifest()
@@ -113,8 +115,8 @@ package struct PipelineRunner {
             defer { TemporaryRuns.remove(runs) }
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: reader.rejectedSources,
                                       quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
-                                      spillEverything: false, clock: clock)
-            let sources = try map.sourceEntries(chunks, recording: recordedPaths)
+                                      spillEverything: false, hashing: measured == nil, clock: clock)
+            let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written
