@@ -44,12 +44,16 @@ package struct RawLineBatch: Sendable {
 }
 
 /// Reads one input chunk (a whole file, plain or gzip, or a newline-aligned byte range of a plain
-/// file) as ``RawLineBatch``es of at most `batchLines` lines.
+/// file) as ``RawLineBatch``es of at most `batchLines` lines; a batch also ends after the line
+/// that takes it past ``batchByteTarget`` bytes, so the batches in flight stay small whatever the
+/// line lengths.
 package final class InputChunkReader {
     private let source: ByteSource?
     private var splitter: LineSplitter?
     private let chunk: Int
     private let batchLines: Int
+    /// Bytes after which a batch ends (at the next line boundary).
+    package static let batchByteTarget = 1 << 20
     private var lineNumber = 0
     private var openFailure: String?
     private var reportedDamage = false
@@ -108,7 +112,7 @@ package final class InputChunkReader {
             }
             return batch
         }
-        while batch.entries.count < batchLines, records < recordLimit ?? Int.max, let piece = splitter!.next() {
+        while batch.entries.count < batchLines, batch.bytes.count < Self.batchByteTarget, records < recordLimit ?? Int.max, let piece = splitter!.next() {
             lineNumber += 1
             let start = batch.bytes.count
             switch piece {
