@@ -69,27 +69,44 @@ package struct OrderedParallelMap<Input: Sendable, Output: Sendable> {
     }
 }
 
-/// The state the calling thread and the workers share: pending inputs (FIFO) and finished results
-/// (a ring of `capacity` slots indexed by input number), behind one condition lock.
+/// The state the calling thread and the workers share: pending inputs and finished results, each
+/// a ring of `capacity` slots indexed by input number, behind one condition lock.
+///
+/// Input `i` is submitted only while fewer than `capacity` inputs are pending, so its slot's
+/// previous input `i − capacity` has been taken and its result consumed: a slot is never
+/// overwritten while in use. A worker clears the input slot it takes, so the board holds at most
+/// `capacity` inputs and results, whatever the number of inputs.
 private final class WorkBoard<Input: Sendable, Output: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var pending: [(index: Int, input: Input)] = []
-    private var pendingHead = 0
+    private var inputs: [Input?]
+    /// Inputs submitted so far; inputs `taken..<submitted` wait for a worker.
+    private var submitted = 0
+    private var taken = 0
     private var results: [Result<Output, any Error>?]
     private var closed = false
     private var cancelled = false
     private var finishedWorkers = 0
 
     init(capacity: Int) {
+        inputs = Array(repeating: nil, count: capacity)
         results = Array(repeating: nil, count: capacity)
     }
 
-    /// Queues `input` (number `index`) for a worker.
+    /// Queues `input` (number `index`, the next in order) for a worker.
     func submit(_ input: Input, index: Int) {
         condition.lock()
-        pending.append((index, input))
+        inputs[index % inputs.count] = input
+        submitted = index + 1
         condition.signal()
         condition.unlock()
+    }
+
+    /// Drops the inputs no worker has taken (under the lock).
+    private func dropPending() {
+        while taken < submitted {
+            inputs[taken % inputs.count] = nil
+            taken += 1
+        }
     }
 
     /// Waits for the result of input `index` and removes it from the board.
@@ -107,8 +124,7 @@ private final class WorkBoard<Input: Sendable, Output: Sendable>: @unchecked Sen
     func cancel() {
         condition.lock()
         cancelled = true
-        pending.removeAll()
-        pendingHead = 0
+        dropPending()
         condition.broadcast()
         condition.unlock()
     }
@@ -127,17 +143,15 @@ private final class WorkBoard<Input: Sendable, Output: Sendable>: @unchecked Sen
         condition.lock()
         while true {
             if cancelled { break }
-            if pendingHead < pending.count {
-                let (index, input) = pending[pendingHead]
-                pendingHead += 1
-                if pendingHead == pending.count {
-                    pending.removeAll(keepingCapacity: true)
-                    pendingHead = 0
-                }
+            if taken < submitted {
+                let index = taken
+                taken += 1
+                let input = inputs[index % inputs.count]!
+                inputs[index % inputs.count] = nil
                 condition.unlock()
                 let result = Result { try transform(input) }
                 condition.lock()
-                if case .failure = result { cancelled = true; pending.removeAll(); pendingHead = 0 }
+                if case .failure = result { cancelled = true; dropPending() }
                 results[index % results.count] = result
                 condition.broadcast()
             } else if closed {

@@ -101,4 +101,26 @@ import Testing
         try map.run(0..<64) { _ in }
         #expect(running.mostAtOnce > 1)
     }
+
+    /// An input that counts its live instances.
+    final class TrackedInput: Sendable {
+        let value: Int
+        let live: Counter
+        init(_ value: Int, live: Counter) { self.value = value; self.live = live; live.add(1) }
+        deinit { live.add(-1) }
+    }
+
+    @Test(arguments: [2, 4])
+    func inputsAreReleasedOnceTakenSoMemoryDoesNotGrowWithTheInput(jobs: Int) throws {
+        let maxInFlight = 2 * jobs + 2
+        let live = Counter()
+        var mostAlive = 0
+        let inputs = (0..<2_000).lazy.map { TrackedInput($0, live: live) }
+        // A quick transform: the workers keep up, so inputs are always waiting on the board.
+        try OrderedParallelMap(jobs: jobs, maxInFlight: maxInFlight) { (input: TrackedInput) in input.value }.run(inputs) { _ in
+            mostAlive = max(mostAlive, live.current)
+        }
+        #expect(live.current == 0)
+        #expect(mostAlive <= maxInFlight)
+    }
 }
