@@ -30,8 +30,12 @@ if [ ! -d png.b ]; then
   done
 fi
 
+# Outputs go to out/, emptied before every run: replacing an existing file by rename makes ext4
+# write the new file's data back first (auto_da_alloc), a serial cost of the file system that is
+# the same for every job count and would blur the comparison.
+fresh() { rm -rf out; mkdir out; }
 # seconds CMD...: wall-clock seconds of one run
-seconds() { /usr/bin/time -f %e -o t.txt "$@" >/dev/null 2>&1; cat t.txt; }
+seconds() { fresh; /usr/bin/time -f %e -o t.txt "$@" >/dev/null 2>&1; cat t.txt; }
 # best of $repeats
 best() { local b=""; for _ in $(seq "$repeats"); do s=$(seconds "$@"); b=$(python3 -c "print(min(float('$s'), float('${b:-1e9}')))"); done; echo "$b"; }
 # ceiling: the two halves' commands (the first and second half of the arguments, same length)
@@ -39,6 +43,7 @@ best() { local b=""; for _ in $(seq "$repeats"); do s=$(seconds "$@"); b=$(pytho
 ceiling() {
   local b=""
   for _ in $(seq "$repeats"); do
+    fresh
     ( /usr/bin/time -f %e -o c0.txt taskset -c 0 "${@:1:$#/2}" >/dev/null 2>&1 ) &
     ( /usr/bin/time -f %e -o c1.txt taskset -c 1 "${@:$#/2+1}" >/dev/null 2>&1 ) &
     wait
@@ -54,19 +59,19 @@ print(f'| $1 | {j1:.2f} | {j2:.2f} | {j1 / j2:.2f}× | {c:.2f} | {j1 / c:.2f}× 
 
 echo "| command | jobs 1 (s) | jobs 2 (s) | speed-up | ceiling (s) | ceiling speed-up | jobs 2 / ceiling |"
 echo "|---|---|---|---|---|---|---|"
-j1=$(best taskset -c 0 "$bin" simplify raw.ndjson -o s.ndjson -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" simplify raw.ndjson -o s.ndjson -q -j 2)
-c=$(ceiling "$bin" simplify raw.a.ndjson -o sa.ndjson -q -j 1 "$bin" simplify raw.b.ndjson -o sb.ndjson -q -j 1)
+j1=$(best taskset -c 0 "$bin" simplify raw.ndjson -o out/s.ndjson -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" simplify raw.ndjson -o out/s.ndjson -q -j 2)
+c=$(ceiling "$bin" simplify raw.a.ndjson -o out/sa.ndjson -q -j 1 "$bin" simplify raw.b.ndjson -o out/sb.ndjson -q -j 1)
 row simplify "$j1" "$j2" "$c"
-j1=$(best taskset -c 0 "$bin" encode raw.ndjson -o e.npy -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" encode raw.ndjson -o e.npy -q -j 2)
-c=$(ceiling "$bin" encode raw.a.ndjson -o ea.npy -q -j 1 "$bin" encode raw.b.ndjson -o eb.npy -q -j 1)
+j1=$(best taskset -c 0 "$bin" encode raw.ndjson -o out/e.npy -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" encode raw.ndjson -o out/e.npy -q -j 2)
+c=$(ceiling "$bin" encode raw.a.ndjson -o out/ea.npy -q -j 1 "$bin" encode raw.b.ndjson -o out/eb.npy -q -j 1)
 row encode "$j1" "$j2" "$c"
-j1=$(best taskset -c 0 "$bin" bitmap simplified.ndjson -o b.npy -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" bitmap simplified.ndjson -o b.npy -q -j 2)
-c=$(ceiling "$bin" bitmap simplified.a.ndjson -o ba.npy -q -j 1 "$bin" bitmap simplified.b.ndjson -o bb.npy -q -j 1)
+j1=$(best taskset -c 0 "$bin" bitmap simplified.ndjson -o out/b.npy -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" bitmap simplified.ndjson -o out/b.npy -q -j 2)
+c=$(ceiling "$bin" bitmap simplified.a.ndjson -o out/ba.npy -q -j 1 "$bin" bitmap simplified.b.ndjson -o out/bb.npy -q -j 1)
 row bitmap "$j1" "$j2" "$c"
-j1=$(best taskset -c 0 "$bin" raster png.a png.b -o r.npy -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" raster png.a png.b -o r.npy -q -j 2)
-c=$(ceiling "$bin" raster png.a -o ra.npy -q -j 1 "$bin" raster png.b -o rb.npy -q -j 1)
+j1=$(best taskset -c 0 "$bin" raster png.a png.b -o out/r.npy -q -j 1)
+j2=$(best taskset -c 0,1 "$bin" raster png.a png.b -o out/r.npy -q -j 2)
+c=$(ceiling "$bin" raster png.a -o out/ra.npy -q -j 1 "$bin" raster png.b -o out/rb.npy -q -j 1)
 row raster "$j1" "$j2" "$c"
