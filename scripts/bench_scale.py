@@ -200,7 +200,7 @@ def main():
         stamp.write_text(json.dumps(info))
     inputs = sorted(p for p in inputs_dir.iterdir() if p.name.startswith("scale-"))
 
-    report = {"command": f"scripts/bench_scale.py --bytes {args.bytes:.0e}", "machine": f"{os.cpu_count()} CPUs, {platform.machine()}",
+    report = {"command": f"scripts/bench_scale.py --bytes {args.bytes:.0e}", "machine": f"{os.cpu_count()} CPUs, {platform.machine()}, load average {os.getloadavg()[0]:.2f} at the start",
               "date": time.strftime("%Y-%m-%d"), "input": info, "pipelines": {}}
     for name in PIPELINES:
         report["pipelines"][name] = run_pipeline(args.sketchprep, name, inputs, args.work)
