@@ -16,7 +16,7 @@ import SketchCore
 /// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
 /// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
 /// processed (`onRecord` throws `DrawingLimitError`) is rejected and reading goes on.
-public struct DrawingSource {
+public struct DrawingSource: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
     /// The format forced for every input, or nil to detect each by content.
@@ -25,6 +25,10 @@ public struct DrawingSource {
     public let category: String?
     /// Whether NDJSON records keep their strokes' `t` arrays.
     public var keepsTimestamps = true
+    /// Longest NDJSON line accepted; longer lines are rejected with their first this-many bytes.
+    public var maximumLineLength = DrawingLimits.maximumLineBytes
+    /// Read only the first this-many records of each input (`--limit`); nil: all.
+    public var recordLimitPerInput: Int?
 
     /// Directory entries that cannot be read; `read` hands each to `onRejected` as a source error
     /// before the first record (see `QuickDrawReader.rejectedSources`).
@@ -64,6 +68,59 @@ public struct DrawingSource {
             }, onRejected: onRejected)
         } catch is Enough {}
         return records
+    }
+
+    /// One input file as the streaming engine reads it: its format, and the word of its records
+    /// (`.bin`: `category` or the file name's word; stroke-3: `category` or the file name without
+    /// `.npz`; NDJSON: unused, records carry their own).
+    package struct EngineInput: Sendable {
+        package var path: String
+        package var format: DrawingFileFormat
+        package var word: String
+    }
+
+    /// The files with their formats for the streaming engine, which reads each input once from
+    /// its start: the given `format`, else a regular file's format by content
+    /// (`DrawingFileFormat.detect`), and NDJSON for standard input and other streams (their
+    /// content cannot be looked at before it is read: pass `--format` for a `.bin` stream).
+    /// A regular file whose content matches no format is read as NDJSON when its name ends in
+    /// `.ndjson[.gz]`, otherwise it is returned as a rejected source.
+    package func engineInputs() -> (inputs: [EngineInput], rejected: [RejectedLine]) {
+        var inputs: [EngineInput] = []
+        var rejected: [RejectedLine] = []
+        for file in files {
+            let fileFormat: DrawingFileFormat
+            if let format {
+                fileFormat = format
+            } else if !Self.isRegularFile(file) {
+                fileFormat = .ndjson
+            } else {
+                do { fileFormat = try Self.detectFormat(path: file) } catch let error as InputError {
+                    if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
+                        fileFormat = .ndjson
+                    } else {
+                        rejected.append(.sourceError(file, byteOffset: 0, reason: error.description))
+                        continue
+                    }
+                } catch {
+                    rejected.append(.sourceError(file, byteOffset: 0, reason: "\(error)"))
+                    continue
+                }
+            }
+            inputs.append(EngineInput(path: file, format: fileFormat, word: word(of: file, format: fileFormat)))
+        }
+        return (inputs, rejected)
+    }
+
+    /// The word of the records of `file` read as `format` (see ``EngineInput``).
+    private func word(of file: String, format: DrawingFileFormat) -> String {
+        switch format {
+        case .ndjson: return ""
+        case .bin: return category ?? GoogleBinaryFormat.word(forPath: file)
+        case .stroke3:
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            return category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
+        }
     }
 
     /// File name endings a directory is searched for.

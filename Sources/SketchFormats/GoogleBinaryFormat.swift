@@ -88,8 +88,6 @@ public struct GoogleBinaryReader {
     package let path: String
     /// The word every record gets.
     package let word: String
-    /// Records hex-quoted in a rejection keep at most this many bytes.
-    package static let quarantinedBytesLimit = 1 << 16
 
     /// A reader of `path` whose records belong to `word` (by default the file name's word).
     /// Public for the `Fuzz/` package's harness; the CLI reads `.bin` through `DrawingSource`.
@@ -104,106 +102,157 @@ public struct GoogleBinaryReader {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        let source: ByteSource
+        let cursor = GoogleBinaryCursor(path: path, word: word, hashing: false)
+        while let item = cursor.next() {
+            switch item {
+            case let .record(record, number): try onRecord(record, SourceLocation(file: path, line: number))
+            case let .rejected(line): try onRejected(line)
+            }
+            onProgress(cursor.consumedInputBytes)
+        }
+    }
+}
+
+/// The record-by-record reading behind `GoogleBinaryReader`, one record per `next()` (the
+/// engine's reading thread pulls records as it fills batches). A file that cannot be opened
+/// yields one rejection, `cannot read input: …`, at record 0.
+package final class GoogleBinaryCursor {
+    /// One step of the reading.
+    package enum Item {
+        /// A record and its 1-based record number.
+        case record(SketchRecord, Int)
+        /// A rejected record (or the input that cannot be opened).
+        case rejected(RejectedLine)
+    }
+
+    /// Records hex-quoted in a rejection keep at most this many bytes.
+    package static let quarantinedBytesLimit = 1 << 16
+
+    private let path: String
+    private let word: String
+    private let source: ByteSource?
+    private var stream: BufferedByteStream?
+    private var openFailure: String?
+    private var recordNumber = 0
+    private var offset = 0
+    private var recordBytes: [UInt8] = []
+    private var pointBytes: [UInt8] = []
+    private var finished = false
+
+    /// Opens `path` (`-`: stdin); `hashing` computes the SHA-256 of its stored bytes (``digest()``).
+    package init(path: String, word: String, hashing: Bool) {
+        self.path = path
+        self.word = word
         do {
-            source = try ByteSource(path: path)
+            let source = try ByteSource(path: path, hashing: hashing)
+            self.source = source
+            stream = BufferedByteStream(source: source)
         } catch {
-            let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
-            try onRejected(RejectedLine(location: SourceLocation(file: path, line: 0),
-                                        reason: "cannot read input: \(reason)", bytes: []))
-            return
+            source = nil
+            openFailure = (error as? ByteSourceError)?.reason ?? "\(error)"
         }
-        var stream = BufferedByteStream(source: source)
-        defer { stream.deallocate() }
-        var recordNumber = 0
-        var offset = 0
-        var recordBytes: [UInt8] = []
-        while true {
-            recordBytes.removeAll(keepingCapacity: true)
-            let start = offset
-            var problem: String?
-            var header = [UInt8](repeating: 0, count: GoogleBinaryFormat.headerLength)
-            let got: Int
-            do { got = try stream.read(into: &header, count: header.count) } catch {
-                recordNumber += 1
-                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): \((error as? ByteSourceError)?.reason ?? "\(error)")", []))
-                return
-            }
-            if got == 0 { break }
+    }
+
+    deinit { stream?.deallocate() }
+
+    /// Stored bytes consumed so far.
+    package var consumedInputBytes: Int { source?.consumedInputBytes ?? 0 }
+
+    /// SHA-256 of the stored bytes (when hashing), after the last record.
+    package func digest() -> String? { source?.digest() }
+
+    /// The next record or rejection; nil at the end of the input.
+    package func next() -> Item? {
+        if let reason = openFailure {
+            openFailure = nil
+            finished = true
+            return .rejected(RejectedLine(location: SourceLocation(file: path, line: 0), reason: "cannot read input: \(reason)", bytes: []))
+        }
+        guard !finished, stream != nil else { return nil }
+        return readRecord()
+    }
+
+    /// Reads one record: its item, or nil at the end of the input. A read error or a truncated
+    /// record ends the input (`finished`); a damaged gzip stretch reads as the end of the data.
+    private func readRecord() -> Item? {
+        recordBytes.removeAll(keepingCapacity: true)
+        let start = offset
+        var problem: String?
+        var header = [UInt8](repeating: 0, count: GoogleBinaryFormat.headerLength)
+        let got: Int
+        do { got = try stream!.read(into: &header, count: header.count) } catch {
             recordNumber += 1
-            offset += got
-            recordBytes += header[0..<got]
-            if got < header.count {
-                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (file ends \(got) bytes into the 17-byte record header)", recordBytes))
-                break
-            }
-            let keyID = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) }
-            let country = header[8..<10]
-            let recognized = header[10]
-            let timestamp = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 11, as: UInt32.self)) }
-            let strokeCount = Int(header[15]) | Int(header[16]) << 8
-            if strokeCount == 0 { problem = "n_strokes is 0" }
-            if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
-            if country.contains(where: { $0 >= 0x80 }) { problem = problem ?? "country code is not ASCII" }
-            if strokeCount > DrawingLimits.maximumStrokes {
-                problem = problem ?? "\(strokeCount) strokes, over the limit of \(DrawingLimits.maximumStrokes)"
-            }
-            var pointTotal = 0
-            var strokes: [Stroke] = []
-            strokes.reserveCapacity(strokeCount)
-            var truncated: String?
-            var pointBytes: [UInt8] = []
-            for strokeIndex in 0..<strokeCount {
-                var countBytes: [UInt8] = [0, 0]
-                let countGot = try readOrFail(&stream, &countBytes, 2)
-                offset += countGot
-                append(countBytes[0..<countGot], to: &recordBytes)
-                if countGot < 2 { truncated = "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"; break }
-                let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
-                if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
-                pointTotal += pointCount
-                if pointTotal > DrawingLimits.maximumPoints {
-                    problem = problem ?? "more than \(DrawingLimits.maximumPoints) points, the limit per drawing"
-                }
-                if pointBytes.count < 2 * pointCount { pointBytes = [UInt8](repeating: 0, count: 2 * pointCount) }
-                let pointsGot = try readOrFail(&stream, &pointBytes, 2 * pointCount)
-                offset += pointsGot
-                append(pointBytes[0..<pointsGot], to: &recordBytes)
-                if pointsGot < 2 * pointCount {
-                    truncated = "stroke \(strokeIndex + 1) of \(strokeCount): file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"
-                    break
-                }
-                if problem == nil {
-                    strokes.append(Stroke(x: pointBytes[0..<pointCount].map { Double($0) },
-                                          y: pointBytes[pointCount..<(2 * pointCount)].map { Double($0) }))
-                }
-            }
-            if let truncated {
-                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (\(truncated))", recordBytes))
-                break
-            }
-            if let problem {
-                try onRejected(rejection(recordNumber, start, "record at byte offset \(start): inconsistent (\(problem))", recordBytes))
-            } else {
-                let record = SketchRecord(
-                    word: word, countryCode: String(decoding: country, as: UTF8.self),
-                    timestamp: GoogleBinaryFormat.timestampText(seconds: timestamp), recognized: recognized == 1,
-                    keyID: String(keyID), drawing: Drawing(strokes: strokes))
-                try onRecord(record, SourceLocation(file: path, line: recordNumber))
-            }
-            onProgress(source.consumedInputBytes)
+            finished = true
+            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): \((error as? ByteSourceError)?.reason ?? "\(error)")", []))
         }
-        onProgress(source.consumedInputBytes)
+        if got == 0 { finished = true; return nil }
+        recordNumber += 1
+        offset += got
+        recordBytes += header[0..<got]
+        if got < header.count {
+            finished = true
+            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (file ends \(got) bytes into the 17-byte record header)", recordBytes))
+        }
+        let keyID = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) }
+        let country = header[8..<10]
+        let recognized = header[10]
+        let timestamp = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 11, as: UInt32.self)) }
+        let strokeCount = Int(header[15]) | Int(header[16]) << 8
+        if strokeCount == 0 { problem = "n_strokes is 0" }
+        if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
+        if country.contains(where: { $0 >= 0x80 }) { problem = problem ?? "country code is not ASCII" }
+        if strokeCount > DrawingLimits.maximumStrokes {
+            problem = problem ?? "\(strokeCount) strokes, over the limit of \(DrawingLimits.maximumStrokes)"
+        }
+        var pointTotal = 0
+        var strokes: [Stroke] = []
+        strokes.reserveCapacity(strokeCount)
+        for strokeIndex in 0..<strokeCount {
+            var countBytes: [UInt8] = [0, 0]
+            let countGot = readOrFail(&countBytes, 2)
+            offset += countGot
+            append(countBytes[0..<countGot])
+            if countGot < 2 {
+                finished = true
+                return .rejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points)", recordBytes))
+            }
+            let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
+            if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
+            pointTotal += pointCount
+            if pointTotal > DrawingLimits.maximumPoints {
+                problem = problem ?? "more than \(DrawingLimits.maximumPoints) points, the limit per drawing"
+            }
+            if pointBytes.count < 2 * pointCount { pointBytes = [UInt8](repeating: 0, count: 2 * pointCount) }
+            let pointsGot = readOrFail(&pointBytes, 2 * pointCount)
+            offset += pointsGot
+            append(pointBytes[0..<pointsGot])
+            if pointsGot < 2 * pointCount {
+                finished = true
+                return .rejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (stroke \(strokeIndex + 1) of \(strokeCount): "
+                    + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes)", recordBytes))
+            }
+            if problem == nil {
+                strokes.append(Stroke(x: pointBytes[0..<pointCount].map { Double($0) },
+                                      y: pointBytes[pointCount..<(2 * pointCount)].map { Double($0) }))
+            }
+        }
+        if let problem {
+            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): inconsistent (\(problem))", recordBytes))
+        }
+        return .record(SketchRecord(
+            word: word, countryCode: String(decoding: country, as: UTF8.self),
+            timestamp: GoogleBinaryFormat.timestampText(seconds: timestamp), recognized: recognized == 1,
+            keyID: String(keyID), drawing: Drawing(strokes: strokes)), recordNumber)
     }
 
     /// Reads `count` bytes; a failing source (corrupt gzip) counts as the end of the data.
-    private func readOrFail(_ stream: inout BufferedByteStream, _ buffer: inout [UInt8], _ count: Int) throws -> Int {
-        (try? stream.read(into: &buffer, count: count)) ?? 0
+    private func readOrFail(_ buffer: inout [UInt8], _ count: Int) -> Int {
+        (try? stream!.read(into: &buffer, count: count)) ?? 0
     }
 
-    private func append(_ bytes: ArraySlice<UInt8>, to record: inout [UInt8]) {
-        let room = Self.quarantinedBytesLimit - record.count
-        if room > 0 { record += bytes.prefix(room) }
+    private func append(_ bytes: ArraySlice<UInt8>) {
+        let room = Self.quarantinedBytesLimit - recordBytes.count
+        if room > 0 { recordBytes += bytes.prefix(room) }
     }
 
     private func rejection(_ number: Int, _ offset: Int, _ reason: String, _ bytes: [UInt8]) -> RejectedLine {

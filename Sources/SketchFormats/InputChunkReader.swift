@@ -15,8 +15,9 @@ package struct RawLineBatch: Sendable {
         case line
         /// A line over the length limit (its first bytes are kept for the quarantine).
         case overlong
-        /// The input failed inside this line (the bytes are what was read of it; a source error
-        /// entry follows).
+        /// A record that cannot be used, with the reason: a line cut short by a failing input
+        /// (the bytes are what was read of it; a source error entry follows), or a `.bin` or
+        /// stroke-3 record the decoder rejected (the bytes are its quarantine form).
         case failed(String)
         /// A damaged or unreadable stretch of the input at a stored byte offset (a gzip member
         /// with a bad CRC, a truncated tail, a read error, an input that cannot be opened): counted
@@ -47,7 +48,7 @@ package struct RawLineBatch: Sendable {
 /// file) as ``RawLineBatch``es of at most `batchLines` lines; a batch also ends after the line
 /// that takes it past ``batchByteTarget`` bytes, so the batches in flight stay small whatever the
 /// line lengths.
-package final class InputChunkReader {
+package final class InputChunkReader: LineBatchReading {
     private let source: ByteSource?
     private var splitter: LineSplitter?
     private let chunk: Int

@@ -8,7 +8,7 @@ import SketchRaster
 /// output is the same for every job count.
 package struct BitmapJob {
     /// The inputs.
-    package var reader: QuickDrawReader
+    package var reader: DrawingSource
     /// Output `.npy` (written atomically).
     package var outputPath: String
     /// Quarantine file for rejected lines (written atomically, possibly empty).
@@ -23,7 +23,7 @@ package struct BitmapJob {
     package var jobs: Int
 
     /// Creates a job.
-    package init(reader: QuickDrawReader, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
+    package init(reader: DrawingSource, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
                  inputFormat: InputFormat, showsProgress: Bool, jobs: Int) {
         self.reader = reader
         self.outputPath = outputPath

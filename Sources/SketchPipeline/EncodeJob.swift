@@ -6,7 +6,7 @@ import SketchDataset
 /// with quarantine. Runs on `RecordStream`; the output is the same for every job count.
 package struct EncodeJob {
     /// The inputs.
-    package var reader: QuickDrawReader
+    package var reader: DrawingSource
     /// Output `.npy` (written atomically).
     package var outputPath: String
     /// Quarantine file for rejected lines (written atomically, possibly empty).
@@ -23,7 +23,7 @@ package struct EncodeJob {
     package var jobs: Int
 
     /// Creates a job.
-    package init(reader: QuickDrawReader, outputPath: String, quarantinePath: String, tensor: StrokeTensorOptions,
+    package init(reader: DrawingSource, outputPath: String, quarantinePath: String, tensor: StrokeTensorOptions,
                  inputFormat: InputFormat, simplification: SimplificationOptions, showsProgress: Bool, jobs: Int) {
         self.reader = reader
         self.outputPath = outputPath

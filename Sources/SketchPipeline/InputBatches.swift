@@ -2,14 +2,18 @@ import SketchCore
 import SketchFormats
 
 /// The reading side of the engine: the line batches of the selected input chunks, in order, on
-/// the calling thread (the workers of `OrderedParallelMap` parse them). Also keeps what the run
+/// the calling thread (the workers of `OrderedParallelMap` parse them). NDJSON chunks are read by
+/// `InputChunkReader`, `.bin` and stroke-3 inputs by `DecodedRecordBatches` (as NDJSON lines). Also keeps what the run
 /// reports about its inputs: bytes consumed, inputs that could not be opened, and per chunk the
 /// stored size and SHA-256 when hashing.
 final class InputBatches: Sequence, IteratorProtocol {
-    /// One unit of input: a path and the stored byte range to read (nil: the whole input).
+    /// One unit of input: a path, the stored byte range to read (nil: the whole input), and the
+    /// input's format with the word of its records (`.bin` and stroke-3 only).
     struct Source {
         var path: String
         var range: Range<Int>?
+        var format: DrawingFileFormat = .ndjson
+        var word = ""
     }
 
     private let sources: [Source]
@@ -18,7 +22,7 @@ final class InputBatches: Sequence, IteratorProtocol {
     private let maximumLineLength: Int
     private let linesPerBatch: Int
     private let recordLimit: Int?
-    private var current: InputChunkReader?
+    private var current: (any LineBatchReading)?
     private var currentIndex = -1
     private var finishedBytes = 0
     /// Chunks that could not be opened.
@@ -56,8 +60,14 @@ final class InputBatches: Sequence, IteratorProtocol {
             current = nil
             guard let index = pending.popLast() else { return nil }
             currentIndex = index
-            current = InputChunkReader(path: sources[index].path, range: sources[index].range, chunk: index, hashing: hashing,
-                                       maximumLineLength: maximumLineLength, batchLines: linesPerBatch, recordLimit: recordLimit)
+            let source = sources[index]
+            if source.format == .ndjson {
+                current = InputChunkReader(path: source.path, range: source.range, chunk: index, hashing: hashing,
+                                           maximumLineLength: maximumLineLength, batchLines: linesPerBatch, recordLimit: recordLimit)
+            } else {
+                current = DecodedRecordBatches(path: source.path, format: source.format, word: source.word, chunk: index,
+                                               hashing: hashing, batchLines: linesPerBatch, recordLimit: recordLimit)
+            }
         }
     }
 }

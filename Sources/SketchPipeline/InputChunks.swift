@@ -16,6 +16,10 @@ package struct InputChunk: Sendable, Equatable, Codable {
     package var bytes: Int?
     /// Whether the chunk is read as a range (false: the whole input, gzip detected by content).
     package var isRange: Bool
+    /// The input's format; a `.bin` or stroke-3 input is always one chunk.
+    package var format: DrawingFileFormat = .ndjson
+    /// The word of a `.bin` or stroke-3 input's records (see `DrawingSource.EngineInput`).
+    package var word = ""
 
     /// The byte range to read, or nil for the whole input.
     package var range: Range<Int>? { isRange ? offset..<(offset + (bytes ?? 0)) : nil }
@@ -24,8 +28,8 @@ package struct InputChunk: Sendable, Equatable, Codable {
 /// Cuts the inputs into chunks and deals chunks to partitions: the rule that makes
 /// `preprocess --partition i/n` read a deterministic 1/n of the input without any node reading it all.
 ///
-/// - A gzip file (by its magic bytes), a file of at most `chunkBytes`, and anything that is not
-///   a regular file (stdin, a pipe) is one chunk.
+/// - A gzip file (by its magic bytes), a `.bin` or stroke-3 file, a file of at most `chunkBytes`,
+///   and anything that is not a regular file (stdin, a pipe) is one chunk.
 /// - A larger plain file is cut after the first newline at or after every multiple of
 ///   `chunkBytes` (64 MiB): finding a boundary reads a few KB near it, not the file.
 /// - Chunks, in input order, go one by one to the partition with the fewest bytes so far (the
@@ -33,15 +37,22 @@ package struct InputChunk: Sendable, Equatable, Codable {
 package enum InputChunking {
     package static let defaultChunkBytes = 64 << 20
 
-    package static func plan(files: [String], chunkBytes: Int = defaultChunkBytes) throws -> [InputChunk] {
+    /// The chunks of `inputs`, each input's format and word carried by its chunks.
+    package static func plan(inputs: [DrawingSource.EngineInput], chunkBytes: Int = defaultChunkBytes) throws -> [InputChunk] {
         var chunks: [InputChunk] = []
-        for file in files {
+        for input in inputs {
+            let file = input.path
+            let whole = InputChunk(path: file, offset: 0, bytes: nil, isRange: false, format: input.format, word: input.word)
             var status = stat()
             guard file != "-", stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                chunks.append(InputChunk(path: file, offset: 0, bytes: nil, isRange: false))
+                chunks.append(whole)
                 continue
             }
             let size = Int(status.st_size)
+            guard input.format == .ndjson else {
+                chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
+                continue
+            }
             guard size > chunkBytes, let descriptor = Optional(open(file, O_RDONLY | O_CLOEXEC)), descriptor >= 0 else {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false))
                 continue

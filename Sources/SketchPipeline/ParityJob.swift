@@ -12,9 +12,9 @@ import SketchDataset
 /// rejected lines go to one quarantine.
 package struct ParityJob {
     /// Raw inputs (timestamps are not read).
-    package var raw: QuickDrawReader
+    package var raw: DrawingSource
     /// Official simplified inputs.
-    package var official: QuickDrawReader
+    package var official: DrawingSource
     /// Simplification parameters for the raw side.
     package var options: SimplificationOptions
     /// How many of the worst drawings the comparison lists.
@@ -47,7 +47,7 @@ package struct ParityJob {
     }
 
     /// Creates a job.
-    package init(raw: QuickDrawReader, official: QuickDrawReader, options: SimplificationOptions, worstLimit: Int,
+    package init(raw: DrawingSource, official: DrawingSource, options: SimplificationOptions, worstLimit: Int,
                  quarantinePath: String?, showsProgress: Bool, jobs: Int) {
         self.raw = raw
         self.raw.keepsTimestamps = false

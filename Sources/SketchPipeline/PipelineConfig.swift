@@ -32,6 +32,11 @@ package struct SourceStage {
     package var format: InputFormat
     /// Files or directories (overridden by `--input`).
     package var inputs: [String]
+    /// `file_format`: the drawing file format of every input (nil: each by content, see
+    /// `DrawingSource.engineInputs`).
+    package var fileFormat: DrawingFileFormat? = nil
+    /// `category`: the word of `.bin` records read from standard input (and of every `.bin` input when set).
+    package var category: String? = nil
 }
 
 /// `filters:` — which valid drawings to keep, applied in this order.
@@ -85,13 +90,17 @@ extension PipelineConfig {
         case let .raster(options):
             encodeJSON = options.json
         }
+        var sourceJSON: [String: JSONValue] = [
+            "kind": .string(source.kind.rawValue),
+            "format": .string(source.format.rawValue),
+            "inputs": .array(source.inputs.map(JSONValue.string)),
+        ]
+        // Recorded only when set, so manifests of NDJSON pipelines keep their bytes.
+        if let fileFormat = source.fileFormat { sourceJSON["file_format"] = .string(fileFormat.rawValue) }
+        if let category = source.category { sourceJSON["category"] = .string(category) }
         return .object([
             "name": .string(name),
-            "source": .object([
-                "kind": .string(source.kind.rawValue),
-                "format": .string(source.format.rawValue),
-                "inputs": .array(source.inputs.map(JSONValue.string)),
-            ]),
+            "source": .object(sourceJSON),
             "simplify": .object(SimplificationOptions.fixedFormulas.mapValues(JSONValue.string).merging([
                 "epsilon": .number(simplification.epsilon),
                 "resample_step": .number(simplification.resampleStep),

@@ -71,7 +71,7 @@ extension PipelineRunner {
         let progress = ProgressReporter(unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
                                         enabled: showProgress)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
-        let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range) }, selected: selected,
+        let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) }, selected: selected,
                                    hashing: hashing, recordLimit: recordLimit)
         let transform = batchTransform()
         var quarantined: [Int: Int] = [:]

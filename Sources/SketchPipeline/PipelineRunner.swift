@@ -96,16 +96,18 @@ package struct PipelineRunner {
 
         switch config.source.kind {
         case .quickdrawNDJSON:
-            let reader = try QuickDrawReader(inputs: config.source.inputs)
+            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, category: config.source.category)
             reader.printSkippedSources(tool: config.name)
-            let chunks = try InputChunking.plan(files: reader.files, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
+            let (inputs, unreadable) = reader.engineInputs()
+            let rejectedSources = reader.rejectedSources + unreadable
+            let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
             if let partition {
-                return try runPartition(partition, chunks: chunks, rejectedSources: reader.rejectedSources,
+                return try runPartition(partition, chunks: chunks, rejectedSources: rejectedSources,
                                         pipeline: pipelineInfo, clock: clock)
             }
             // Measured up front only for the up-to-date check; the run then reuses these checksums
             // instead of hashing every chunk a second time while reading it.
-            let measured = !force && chunks.allSatisfy({ $0.bytes != nil }) && reader.rejectedSources.isEmpty
+            let measured = !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
                 ? try? chunks.map(measure) : nil
             if let measured, let existing = upToDateManifest(pipeline: pipelineInfo, sources: measured) {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
@@ -113,7 +115,7 @@ package struct PipelineRunner {
             try removeManifest()
             let runs = try runsDirectory(in: directory)
             defer { TemporaryRuns.remove(runs) }
-            let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: reader.rejectedSources,
+            let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
                                       quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
                                       spillEverything: false, hashing: measured == nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)

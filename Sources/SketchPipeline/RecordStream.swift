@@ -48,8 +48,9 @@ package struct RecordStreamResult: Sendable {
     package var seconds: Double
 }
 
-/// The streaming engine for Quick, Draw! NDJSON: reads each input in batches of lines
-/// (`InputChunkReader`), parses and processes the batches on `jobs` threads
+/// The streaming engine for drawings: reads each input in batches of NDJSON lines
+/// (`InputChunkReader`; `.bin` and stroke-3 inputs decoded into such lines by
+/// `DecodedRecordBatches`, formats as `DrawingSource.engineInputs` decides), parses and processes the batches on `jobs` threads
 /// (`OrderedParallelMap`), and hands the batch outputs to the writer in input order, so the
 /// output bytes are the same for every job count. The one place where rejected lines and source
 /// errors reach the quarantine, the tally is kept and progress is shown; it keeps the reader's
@@ -61,7 +62,7 @@ package struct RecordStreamResult: Sendable {
 /// `QuickDrawReader.maximumLineLength` bytes) and their outputs are held at once.
 package struct RecordStream: Sendable {
     /// The inputs.
-    package var reader: QuickDrawReader
+    package var reader: DrawingSource
     /// Worker threads (1: everything runs on the calling thread).
     package var jobs: Int
     /// Lines per batch: the unit of parallel work.
@@ -73,7 +74,7 @@ package struct RecordStream: Sendable {
     package var printsRejections = true
 
     /// Creates a stream over `reader`'s inputs.
-    package init(reader: QuickDrawReader, jobs: Int, showsProgress: Bool) {
+    package init(reader: DrawingSource, jobs: Int, showsProgress: Bool) {
         self.reader = reader
         self.jobs = max(1, jobs)
         self.showsProgress = showsProgress
@@ -110,10 +111,13 @@ package struct RecordStream: Sendable {
         for rejected in reader.rejectedSources {
             try tally.reject(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason), into: quarantine)
         }
-        let batches = InputBatches(sources: reader.files.map { InputBatches.Source(path: $0) }, selected: Array(reader.files.indices),
-                                   hashing: false, maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerChunk,
-                                   recordLimit: reader.recordLimitPerInput)
-        let (files, keepsTimestamps, maximumLineLength) = (reader.files, reader.keepsTimestamps, reader.maximumLineLength)
+        let (inputs, unreadable) = reader.engineInputs()
+        for rejected in unreadable { try tally.reject(rejected, into: quarantine) }
+        let batches = InputBatches(sources: inputs.map { InputBatches.Source(path: $0.path, format: $0.format, word: $0.word) },
+                                   selected: Array(inputs.indices), hashing: false, maximumLineLength: reader.maximumLineLength,
+                                   linesPerBatch: linesPerChunk, recordLimit: reader.recordLimitPerInput)
+        let files = inputs.map(\.path)
+        let (keepsTimestamps, maximumLineLength) = (reader.keepsTimestamps, reader.maximumLineLength)
         let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (batch: RawLineBatch) in
             Self.process(batch, path: files[batch.chunk], with: stage,
                          keepsTimestamps: keepsTimestamps, maximumLineLength: maximumLineLength)
@@ -132,7 +136,7 @@ package struct RecordStream: Sendable {
             progress.advance(by: result.written + result.rejected.count)
         }
         progress.finish()
-        if !reader.files.isEmpty && batches.unopened.count == reader.files.count {
+        if !reader.files.isEmpty && batches.unopened.count + unreadable.count == reader.files.count {
             throw InputError("none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }

@@ -22,7 +22,7 @@ public struct SimplifyResult: Sendable {
 /// order, so the output is the same for every job count and memory stays flat whatever the input size.
 public struct SimplifyJob {
     /// The inputs (timestamps are not read: the output has none).
-    public var reader: QuickDrawReader
+    public var reader: DrawingSource
     /// Output file (written atomically).
     public var outputPath: String
     /// Quarantine file for rejected lines (written atomically, possibly empty).
@@ -37,7 +37,7 @@ public struct SimplifyJob {
     package var linesPerChunk = 1024
 
     /// Creates a job.
-    public init(reader: QuickDrawReader, outputPath: String, quarantinePath: String,
+    public init(reader: DrawingSource, outputPath: String, quarantinePath: String,
                 options: SimplificationOptions = .google, showsProgress: Bool = true, jobs: Int = 1) {
         self.reader = reader
         self.reader.keepsTimestamps = false

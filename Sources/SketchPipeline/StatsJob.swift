@@ -14,7 +14,7 @@ import SketchDataset
 /// buffer (duplicates are counted from spill files, see `DuplicateKeyCounter`).
 package struct StatsJob {
     /// The inputs, expanded once.
-    package let reader: QuickDrawReader
+    package let reader: DrawingSource
     /// Sequence length whose truncation share is reported.
     package var length: Int
     /// Thumbnails per category.
@@ -27,14 +27,14 @@ package struct StatsJob {
     /// Input files in order (`-` for standard input), as `reader` expands them.
     package var files: [String] { reader.files }
 
-    /// Creates a job over `inputs` (files, directories, gzip, `-`); throws `InputError` for a
-    /// missing input and `PipelineError` for a length or thumbnail count out of range.
-    package init(inputs: [String], length: Int = 75, thumbnailCount: Int = 12, jobs: Int = 1, showsMessages: Bool = true) throws {
+    /// Creates a job over the drawings of `source` (NDJSON, `.bin`, stroke-3); throws
+    /// `PipelineError` for a length or thumbnail count out of range.
+    package init(source: DrawingSource, length: Int = 75, thumbnailCount: Int = 12, jobs: Int = 1, showsMessages: Bool = true) throws {
         guard length >= 1 else { throw PipelineError("--length must be at least 1 (got \(length))") }
         guard (0...256).contains(thumbnailCount) else {
             throw PipelineError("--thumbnails must be between 0 and 256 (got \(thumbnailCount))")
         }
-        reader = try QuickDrawReader(inputs: inputs)
+        reader = source
         self.length = length
         self.thumbnailCount = thumbnailCount
         self.jobs = max(1, jobs)

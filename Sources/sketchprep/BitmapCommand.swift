@@ -18,7 +18,7 @@ struct BitmapCommand: ParsableCommand {
             the run ends with read = written + rejected. See docs/raster.md.
             """)
 
-    @Argument(help: "NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
+    @Argument(help: "Drawing inputs: NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
@@ -43,8 +43,11 @@ struct BitmapCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
+    @OptionGroup(title: "Input format")
+    var input: DrawingInputOptionGroup
+
     func run() throws {
-        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, output: output, quarantine: quarantine,
+        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
                                                                    limit: limit.limit, tool: "bitmap")
         let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
                             inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)

@@ -20,7 +20,7 @@ struct EncodeCommand: ParsableCommand {
         read = written + rejected.
         """)
 
-    @Argument(help: "Input NDJSON file(s) or directories (raw or simplified, .gz allowed, - for stdin).")
+    @Argument(help: "Drawing inputs: NDJSON (raw or simplified), Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
     @Option(name: [.short, .customLong("output")], help: "Output .npy file.")
@@ -48,6 +48,9 @@ struct EncodeCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
+    @OptionGroup(title: "Input format")
+    var input: DrawingInputOptionGroup
+
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
@@ -62,7 +65,7 @@ struct EncodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, output: output, quarantine: quarantine,
+        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
                                                                    limit: limit.limit, tool: "encode")
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),

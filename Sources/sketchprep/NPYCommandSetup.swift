@@ -1,19 +1,19 @@
 import SketchFormats
 import SketchDataset
 
-/// The start of every command that turns NDJSON inputs into one `.npy` (`encode`, `bitmap`):
+/// The start of every command that turns drawing inputs into one `.npy` (`encode`, `bitmap`):
 /// the quarantine path (`OUT.rejected.ndjson` unless given), the path check, the reader with
 /// `--limit`, skipped-source warnings, and the output directories.
 enum NPYCommandSetup {
-    static func prepare(inputs: [String], output: String, quarantine: String?, limit: Int?,
-                        tool: String) throws -> (reader: QuickDrawReader, quarantinePath: String) {
+    static func prepare(inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?, limit: Int?,
+                        tool: String) throws -> (reader: DrawingSource, quarantinePath: String) {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
         try paths.verify()
-        var reader = try QuickDrawReader(inputs: inputs)
+        var reader = try format.source(inputs)
         reader.recordLimitPerInput = limit
         reader.printSkippedSources(tool: tool)
         try OutputPaths.createParentDirectory(of: output)

@@ -71,8 +71,8 @@ struct ParityCommand: ParsableCommand {
         paths.outputFile(reportMarkdown, option: "--report-md")
         paths.outputDirectory(overlaysDirectory, option: "--overlays")
         try paths.verify()
-        var rawReader = try QuickDrawReader(inputs: raw)
-        var officialReader = try QuickDrawReader(inputs: simplified)
+        var rawReader = try DrawingSource(inputs: raw)
+        var officialReader = try DrawingSource(inputs: simplified)
         rawReader.recordLimitPerInput = limit.limit
         officialReader.recordLimitPerInput = limit.limit
         rawReader.printSkippedSources(tool: "parity")

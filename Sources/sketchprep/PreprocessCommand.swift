@@ -36,6 +36,9 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "Input file or directory (repeatable; replaces source.inputs).")
     var inputs: [String] = []
 
+    @Option(name: .customLong("format"), help: "Input file format: ndjson, bin or stroke3 (replaces source.file_format; default: each file by its content, see docs/formats.md).")
+    var fileFormat: DrawingFileFormat?
+
     @Option(name: [.short, .long], help: "Output directory (replaces output.directory); with --partition, the partial's directory.")
     var output: String?
 
@@ -75,6 +78,7 @@ struct PreprocessCommand: ParsableCommand {
         var config = try PipelineConfig.load(path: pipeline)
         if !categories.isEmpty { config.filters.categories = categories }
         if !inputs.isEmpty { config.source.inputs = inputs }
+        if let fileFormat { config.source.fileFormat = fileFormat }
         if let output { config.output.directory = output }
 
         var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force)

@@ -17,7 +17,7 @@ struct SimplifyCommand: ParsableCommand {
         counted; the run ends with read = written + rejected. See docs/foundation.md.
         """)
 
-    @Argument(help: "Raw NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
+    @Argument(help: "Drawing inputs: raw NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output NDJSON file (written atomically).")
@@ -42,6 +42,9 @@ struct SimplifyCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
+    @OptionGroup(title: "Input format")
+    var input: DrawingInputOptionGroup
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
@@ -50,7 +53,7 @@ struct SimplifyCommand: ParsableCommand {
         paths.outputFile(quarantinePath, option: "--quarantine")
         paths.outputFile(reportJSON, option: "--report-json")
         try paths.verify()
-        var reader = try QuickDrawReader(inputs: inputs)
+        var reader = try input.source(inputs)
         reader.recordLimitPerInput = limit.limit
         reader.printSkippedSources(tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)

@@ -8,15 +8,15 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Profile Quick, Draw! drawings: counts, histograms, truncation share, duplicates, thumbnails.",
         discussion: """
-        Streams raw or simplified NDJSON (files, directories, .ndjson.gz, - for stdin; raw drawings \
-        are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
+        Streams raw or simplified NDJSON, Google .bin or sketch-rnn stroke-3 .npz (files, directories, \
+        .gz, - for stdin; raw drawings are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
         DIR/rejected.ndjson (the quarantine) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
         script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
         timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
         thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
         """)
 
-    @Argument(help: "NDJSON inputs: files, directories, .ndjson.gz, or - for stdin.")
+    @Argument(help: "Drawing inputs (NDJSON, .bin, stroke-3 .npz): files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output directory for stats.json, stats.md and stats.html.")
@@ -35,6 +35,9 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup(title: "Input format")
+    var input: DrawingInputOptionGroup
+
     func validate() throws {
         guard length >= 1 else { throw ValidationError("--length must be at least 1 (got \(length))") }
         guard (0...256).contains(thumbnails) else { throw ValidationError("--thumbnails must be between 0 and 256 (got \(thumbnails))") }
@@ -45,7 +48,7 @@ struct StatsCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
         try paths.verify()
-        let job = try StatsJob(inputs: inputs, length: length, thumbnailCount: thumbnails,
+        let job = try StatsJob(source: input.source(inputs), length: length, thumbnailCount: thumbnails,
                                jobs: jobs.resolved, showsMessages: !quiet)
         job.reader.printSkippedSources(tool: "stats")
         let profile = try job.run(outputDirectory: output)

@@ -35,7 +35,7 @@ import Testing
         for (jobs, linesPerChunk) in [(1, 1024), (2, 3), (4, 1), (4, 17)] {
             let output = directory.appendingPathComponent("out-\(jobs)-\(linesPerChunk).ndjson")
             let quarantine = directory.appendingPathComponent("q-\(jobs)-\(linesPerChunk).ndjson")
-            var job = SimplifyJob(reader: try QuickDrawReader(inputs: [file]), outputPath: output.path,
+            var job = SimplifyJob(reader: try DrawingSource(inputs: [file]), outputPath: output.path,
                                   quarantinePath: quarantine.path, showsProgress: false, jobs: jobs)
             job.linesPerChunk = linesPerChunk
             let result = try job.run()
@@ -55,11 +55,11 @@ import Testing
         for jobs in [1, 2, 4] {
             let tensorPath = directory.appendingPathComponent("t\(jobs).npy").path
             let bitmapPath = directory.appendingPathComponent("b\(jobs).npy").path
-            let encoded = try EncodeJob(reader: QuickDrawReader(inputs: [file]), outputPath: tensorPath,
+            let encoded = try EncodeJob(reader: DrawingSource(inputs: [file]), outputPath: tensorPath,
                                         quarantinePath: tensorPath + ".rejected", tensor: .book, inputFormat: .auto,
                                         simplification: .google, showsProgress: false, jobs: jobs).run()
             #expect(encoded.stream.tally.isReconciled && encoded.rows == encoded.stream.tally.written)
-            let rendered = try BitmapJob(reader: QuickDrawReader(inputs: [file]), outputPath: bitmapPath,
+            let rendered = try BitmapJob(reader: DrawingSource(inputs: [file]), outputPath: bitmapPath,
                                          quarantinePath: bitmapPath + ".rejected", render: StrokeRenderOptions(side: 28),
                                          inputFormat: .auto, showsProgress: false, jobs: jobs).run()
             #expect(rendered.tally == encoded.stream.tally)
@@ -75,7 +75,7 @@ import Testing
         let (directory, file, _) = try Self.inputWithBadLines()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (expected, expectedRejected) = try TestSupport.readAll([file])
-        var stream = RecordStream(reader: try QuickDrawReader(inputs: [file]), jobs: jobs, showsProgress: false)
+        var stream = RecordStream(reader: try DrawingSource(inputs: [file]), jobs: jobs, showsProgress: false)
         stream.linesPerChunk = 5
         var keys: [String] = []
         let result = try stream.run(KeyStage(), quarantinePath: nil) { keys += $0 }
@@ -89,7 +89,7 @@ import Testing
         let (directory, file, _) = try Self.inputWithBadLines()
         defer { try? FileManager.default.removeItem(at: directory) }
         struct DiskFull: Error {}
-        var stream = RecordStream(reader: try QuickDrawReader(inputs: [file]), jobs: 2, showsProgress: false)
+        var stream = RecordStream(reader: try DrawingSource(inputs: [file]), jobs: 2, showsProgress: false)
         stream.linesPerChunk = 4
         var chunksWritten = 0
         #expect(throws: DiskFull.self) {

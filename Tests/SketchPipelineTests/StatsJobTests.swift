@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SketchTestSupport
+import SketchFormats
 @testable import SketchPipeline
 
 @Suite struct StatsJobTests {
@@ -25,7 +26,7 @@ import SketchTestSupport
     @Test func profilesCountsDuplicatesAndRejectedLines() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let job = try StatsJob(inputs: try writeInputs(in: directory), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
+        let job = try StatsJob(source: DrawingSource(inputs: try writeInputs(in: directory)), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
         let quarantine = directory.appendingPathComponent("rejected.ndjson")
         let profile = try job.profile(spillDirectory: directory.appendingPathComponent("spill").path,
                                       quarantinePath: quarantine.path)
@@ -48,7 +49,7 @@ import SketchTestSupport
         var outputs: [[Data]] = []
         for jobs in [1, 2, 3] {
             let out = directory.appendingPathComponent("out\(jobs)")
-            _ = try StatsJob(inputs: inputs, jobs: jobs, showsMessages: false).run(outputDirectory: out.path)
+            _ = try StatsJob(source: DrawingSource(inputs: inputs), jobs: jobs, showsMessages: false).run(outputDirectory: out.path)
             outputs.append(try ["stats.json", "stats.md", "stats.html"].map {
                 try Data(contentsOf: out.appendingPathComponent($0))
             })
