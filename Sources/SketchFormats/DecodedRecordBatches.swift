@@ -72,7 +72,6 @@ package final class DecodedRecordBatches: LineBatchReading {
                 records += 1
                 line.removeAll(keepingCapacity: true)
                 SimplifiedNDJSONWriter.encode(record, into: &line)
-                if line.last == 0x0A { line.removeLast() }
                 batch.bytes += line
                 batch.entries.append(.init(lineInChunk: number, kind: .line, range: start..<batch.bytes.count))
             case .rejected(let rejected) where rejected.location.line == 0:

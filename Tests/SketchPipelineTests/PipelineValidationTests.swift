@@ -37,4 +37,16 @@ import Testing
             }
         }
     }
+
+    @Test func sourceFileFormatTakesTheDrawingFormatsAndOnlyOnDrawingSources() throws {
+        try PipelineValidation.validate(yaml: "source: {kind: quickdraw-ndjson, file_format: bin, category: cat}\nencode: {kind: strokes}\n", file: "p.yaml")
+        for (text, key) in [("source: {kind: quickdraw-ndjson, file_format: png}\nencode: {kind: strokes}\n", "source.file_format"),
+                            ("source: {kind: image-directory, file_format: bin}\nencode: {kind: raster}\n", "source.file_format")] {
+            #expect {
+                try PipelineValidation.validate(yaml: text, file: "p.yaml")
+            } throws: { error in
+                ((error as? PipelineError)?.description ?? "").contains(key)
+            }
+        }
+    }
 }
