@@ -93,7 +93,7 @@ package enum DatasetVerifier {
         var problems: [DatasetVerification.Problem] = []
         func mismatch(_ detail: String) { problems.append(.init(file: manifestName, kind: "count mismatch", detail: detail)) }
 
-        var examplesPerStem: [String: (split: SplitName, examples: Int)] = [:]
+        var examplesPerStem: [String: (split: SplitName?, examples: Int)] = [:]
         for shard in manifest.shards {
             let stem = String(shard.file.prefix { $0 != "." })
             if let known = examplesPerStem[stem], known.examples != shard.examples {
@@ -101,11 +101,17 @@ package enum DatasetVerifier {
             }
             examplesPerStem[stem] = (shard.split, shard.examples)
         }
+        // Files that hold every split (sketch-rnn .npz, one per class) add up to the whole dataset.
+        let holdsEverySplit = examplesPerStem.values.filter { $0.split == nil }
+        let written = holdsEverySplit.reduce(0) { $0 + $1.examples }
+        if !holdsEverySplit.isEmpty && written != manifest.records.written {
+            mismatch("the files hold \(written) examples, records.written says \(manifest.records.written)")
+        }
         var splitSum = 0
         for split in SplitName.allCases {
             let counts = manifest.counts[split.rawValue] ?? Manifest.SplitCounts(total: 0, perClass: [:])
             let inShards = examplesPerStem.values.filter { $0.split == split }.reduce(0) { $0 + $1.examples }
-            if inShards != counts.total {
+            if holdsEverySplit.isEmpty && inShards != counts.total {
                 mismatch("\(split.rawValue): shards hold \(inShards) examples, counts.\(split.rawValue).total says \(counts.total)")
             }
             let perClass = counts.perClass.values.reduce(0, +)

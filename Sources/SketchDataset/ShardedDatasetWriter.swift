@@ -5,14 +5,18 @@ import Foundation
 public struct ShardFileEntry: Sendable, Equatable, Codable {
     /// File name inside the output directory.
     public var file: String
-    /// The split it belongs to.
-    public var split: SplitName
+    /// The split it belongs to; nil for a file that holds every split (a sketch-rnn `.npz`).
+    public var split: SplitName?
     /// Examples it holds.
     public var examples: Int
     /// Size in bytes.
     public var bytes: Int
     /// SHA-256 of the file, lower-case hex.
     public var sha256: String
+
+    package init(file: String, split: SplitName?, examples: Int, bytes: Int, sha256: String) {
+        (self.file, self.split, self.examples, self.bytes, self.sha256) = (file, split, examples, bytes, sha256)
+    }
 }
 
 /// What ``ShardedDatasetWriter/finish()`` did.
@@ -25,6 +29,10 @@ public struct ShardWriteResult: Sendable, Equatable {
     public var removedFiles: [String]
     /// Examples per split and label.
     public var counts: [SplitName: [Int32: Int]]
+
+    package init(files: [ShardFileEntry], reusedFiles: Int, removedFiles: [String], counts: [SplitName: [Int32: Int]]) {
+        (self.files, self.reusedFiles, self.removedFiles, self.counts) = (files, reusedFiles, removedFiles, counts)
+    }
 }
 
 /// Writes labelled examples, handed over in dataset order, into shard files: each split is cut

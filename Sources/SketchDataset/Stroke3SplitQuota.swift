@@ -1,13 +1,16 @@
 import SketchFormats
 
-/// How many drawings of one class go to each split of a sketch-rnn `.npz`, and which.
+/// How many drawings of one class go to each split of a sketch-rnn `.npz`, and which: the one
+/// split rule of every dataset, with a size per split.
 ///
-/// The drawings of a class are ranked by `FNV1a64(UTF-8 key_id)` (the hash of the one split rule,
-/// `DatasetSplit`; ties by key_id bytes); the first `train` of that order go to train, the next
-/// `valid` to valid, the next `test` to test, the rest are not selected. A class with fewer
-/// drawings than `train + valid + test` keeps the sizes' ratio (Magenta's 70,000 / 2,500 / 2,500
-/// is 28 : 1 : 1): `valid = n·valid/total`, `test = n·test/total` (rounded down), `train` the rest.
-/// Whatever else is in the run, a drawing's place depends only on its class's keys.
+/// A drawing's split is `split.split(forKeyID:)` (`DatasetSplit`: a bucket of `FNV1a64(key_id)`;
+/// by default ``sketchRNNSplit``, 28 : 1 : 1, the ratio of Magenta's sizes), so it is the split the
+/// drawing has in every NPY or TFRecord dataset with the same shares. Within a split, drawings are
+/// taken in dataset order (`SortKey.of(keyID:seed:)`, ties by key_id bytes, then input order) up to
+/// the split's size; the rest are not selected. A class with fewer drawings than the sizes keeps
+/// the shares' ratio, as its key_ids' buckets fall. The pipelines' `encode.kind: stroke3` uses the
+/// same rule (``splitCounts``, ``sketchRNNSplit``, the default seed 42), so `convert --to stroke3`
+/// and a sketch-rnn pipeline put a drawing in the same split.
 public struct Stroke3SplitQuota: Sendable, Equatable {
     /// Drawings per class in train.
     public var train: Int
@@ -15,8 +18,15 @@ public struct Stroke3SplitQuota: Sendable, Equatable {
     public var valid: Int
     /// Drawings per class in test.
     public var test: Int
+    /// The shares that choose each drawing's split.
+    public var split = Self.sketchRNNSplit
+    /// The seed of the dataset order within a split.
+    public var seed: UInt64 = 42
 
-    /// Creates sizes; each must be ≥ 0 and their sum > 0.
+    /// 28 : 1 : 1 in basis points (9,333 / 333 / 334).
+    public static let sketchRNNSplit = try! DatasetSplit(train: 93.33, val: 3.33, test: 3.34)
+
+    /// Creates sizes, by default Magenta's 70,000 / 2,500 / 2,500; each must be ≥ 0 and their sum > 0.
     public init(train: Int = 70_000, valid: Int = 2_500, test: Int = 2_500) throws {
         guard train >= 0, valid >= 0, test >= 0, train + valid + test > 0 else {
             throw DatasetError("stroke-3 split sizes must be ≥ 0 and not all 0, got \(train)/\(valid)/\(test)")
@@ -26,22 +36,21 @@ public struct Stroke3SplitQuota: Sendable, Equatable {
         self.test = test
     }
 
-    /// The counts for a class of `count` drawings.
-    public func counts(forClassOf count: Int) -> (train: Int, valid: Int, test: Int) {
-        let total = train + valid + test
-        guard count < total else { return (train, valid, test) }
-        let valid = count * self.valid / total
-        let test = count * self.test / total
-        return (count - valid - test, valid, test)
-    }
+    /// The sizes as a pipeline's `split.counts`.
+    package var splitCounts: [SplitName: Int] { [.train: train, .val: valid, .test: test] }
 
-    /// The indices into `keyIDs` (one class) for train, valid and test, each in hash-rank order.
+    /// The indices into `keyIDs` (one class) for train, valid and test, each in dataset order.
     public func assign(keyIDs: [String]) -> (train: [Int], valid: [Int], test: [Int]) {
-        let ranked = keyIDs.indices.map { (FNV1a64.hash(keyIDs[$0]), $0) }.sorted { a, b in
-            a.0 != b.0 ? a.0 < b.0 : keyIDs[a.1].utf8.lexicographicallyPrecedes(keyIDs[b.1].utf8)
+        let ordered = keyIDs.indices.map { (SortKey.of(keyID: keyIDs[$0], seed: seed), $0) }.sorted { a, b in
+            if a.0 != b.0 { return a.0 < b.0 }
+            if keyIDs[a.1] != keyIDs[b.1] { return keyIDs[a.1].utf8.lexicographicallyPrecedes(keyIDs[b.1].utf8) }
+            return a.1 < b.1
         }.map(\.1)
-        let (trainCount, validCount, testCount) = counts(forClassOf: keyIDs.count)
-        return (Array(ranked[0..<trainCount]), Array(ranked[trainCount..<(trainCount + validCount)]),
-                Array(ranked[(trainCount + validCount)..<(trainCount + validCount + testCount)]))
+        var members: [SplitName: [Int]] = [:]
+        for index in ordered {
+            let name = split.split(forKeyID: keyIDs[index])
+            if members[name, default: []].count < splitCounts[name]! { members[name, default: []].append(index) }
+        }
+        return (members[.train] ?? [], members[.val] ?? [], members[.test] ?? [])
     }
 }

@@ -7,6 +7,10 @@ package struct NumericArray: Equatable, Sendable {
     package var columns: Int
     /// `rows × columns` values, row after row.
     package var values: [Double]
+
+    package init(rows: Int, columns: Int, values: [Double]) {
+        (self.rows, self.columns, self.values) = (rows, columns, values)
+    }
 }
 
 /// Why a pickled numpy object array was refused.

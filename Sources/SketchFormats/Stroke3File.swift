@@ -9,6 +9,15 @@ package enum Stroke3Split: String, CaseIterable, Sendable {
     case valid
     /// `test.npy`.
     case test
+
+    /// The split and index of a record read from stroke-3 input, whose key_id is
+    /// `<file>#<split>#<index>`; nil for any other key.
+    package static func place(ofKey key: String) -> (split: Stroke3Split, index: Int)? {
+        let parts = key.split(separator: "#", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let split = Stroke3Split(rawValue: String(parts[parts.count - 2])),
+              let index = Int(parts[parts.count - 1]), index >= 0 else { return nil }
+        return (split, index)
+    }
 }
 
 /// sketch-rnn's stroke-3 form of a drawing: rows `[dx, dy, pen_lifted]`, the first row holding the

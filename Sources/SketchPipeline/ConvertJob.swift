@@ -53,7 +53,7 @@ public struct ConvertResult: Sendable {
 /// to temporary files (in-memory buffers up to `spillBufferBytes` in all), then each category
 /// is written in turn, so only one category is in memory at a time (stroke-3 output) or none
 /// (`.bin`, NDJSON, streamed). Stroke-3 splits: input from stroke-3 keeps its split and order;
-/// other records are placed by `Stroke3SplitQuota`. `stroke3Epsilon` applies
+/// other records are placed by `Stroke3SplitQuota` (the one split rule, as in a sketch-rnn pipeline). `stroke3Epsilon` applies
 /// Ramer–Douglas–Peucker to each stroke before stroke-3 encoding, as sketch-rnn's data was made.
 public struct ConvertJob {
     /// The inputs.
@@ -86,14 +86,6 @@ public struct ConvertJob {
         self.quota = quota
     }
 
-    /// The split and index of a stroke-3 input record's key_id `<file>#<split>#<index>`.
-    static func stroke3Place(ofKey key: String) -> (split: Stroke3Split, index: Int)? {
-        let parts = key.split(separator: "#", omittingEmptySubsequences: false)
-        guard parts.count >= 3, let split = Stroke3Split(rawValue: String(parts[parts.count - 2])),
-              let index = Int(parts[parts.count - 1]), index >= 0 else { return nil }
-        return (split, index)
-    }
-
     /// Runs the conversion; throws only for output failures and unusable inputs.
     public func run() throws -> ConvertResult {
         let start = Date()
@@ -116,7 +108,7 @@ public struct ConvertJob {
         try source.read(
             onRecord: { record, location in
                 var record = record
-                let isStroke3 = Self.stroke3Place(ofKey: record.keyID) != nil && record.countryCode.isEmpty
+                let isStroke3 = Stroke3Split.place(ofKey: record.keyID) != nil && record.countryCode.isEmpty
                 if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
                     record.drawing = try simplifier.simplify(record.drawing)
                 }
@@ -199,7 +191,7 @@ public struct ConvertJob {
 
     /// The splits of one class: stroke-3 keys keep their split and index order; others by quota.
     static func place(keys: [String], arrays: [NumericArray], quota: Stroke3SplitQuota) -> [(split: Stroke3Split, arrays: [NumericArray])] {
-        let places = keys.map(stroke3Place(ofKey:))
+        let places = keys.map(Stroke3Split.place(ofKey:))
         if !keys.isEmpty && places.allSatisfy({ $0 != nil }) {
             return Stroke3Split.allCases.map { split in
                 let members = places.indices.filter { places[$0]!.split == split }.sorted { places[$0]!.index < places[$1]!.index }

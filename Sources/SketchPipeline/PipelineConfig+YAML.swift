@@ -41,7 +41,7 @@ extension PipelineConfig {
                                   allowed: ["name", "source", "simplify", "filters", "encode", "split", "output"])
         let defaultName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let name = try top.string("name") ?? defaultName
-        let config = PipelineConfig(
+        var config = PipelineConfig(
             name: name,
             source: try parseSource(top),
             simplification: try parseSimplify(top),
@@ -50,6 +50,11 @@ extension PipelineConfig {
             split: try parseSplit(top),
             splitCounts: try parseSplitCounts(top),
             output: try parseOutput(top, name: name))
+        try config.validateStroke3Combination(top)
+        if case .stroke3 = config.encode, top.value("split") == nil {
+            let quota = try Stroke3SplitQuota()
+            (config.split, config.splitCounts) = (quota.split, quota.splitCounts)
+        }
         if config.output.layout == .tensorflowTutorial && config.output.format != .tfrecord {
             throw top.error("output.layout", top.value("output"), "the tensorflow-tutorial layout names TFRecord files; set output.format: tfrecord")
         }
@@ -114,6 +119,9 @@ extension PipelineConfig {
         switch kind {
         case .raster:
             return .raster(try RasterEncodeOptions(kindOnly))
+        case .stroke3:
+            let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "epsilon"])
+            return .stroke3(epsilon: try section.double("epsilon", in: 0...1000))
         case .strokes:
             let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "length", "padding", "truncation"])
             // Absent: the book's 75 rows; `null`: variable length.
@@ -151,7 +159,7 @@ extension PipelineConfig {
     private static func parseOutput(_ top: YAMLSection, name: String) throws -> OutputStage {
         let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed", "layout"])
         return OutputStage(
-            format: try section?.choice("format", of: ShardFormat.self) ?? .npy,
+            format: try section?.choice("format", of: OutputFormat.self) ?? .npy,
             directory: try section?.string("directory") ?? "out/\(name)",
             examplesPerShard: try section?.int("examples_per_shard", in: 1...100_000_000) ?? 10_000,
             seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42),

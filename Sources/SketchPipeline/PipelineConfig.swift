@@ -57,17 +57,42 @@ package enum EncodeKind: String, CaseIterable {
     case strokes
     /// Gray rasters: drawings rendered with cairo, or PNG images resampled (see `RasterEncodeOptions`).
     case raster
+    /// sketch-rnn stroke-3 rows `[dx, dy, pen_lifted]` (int16), for `output.format: npz`.
+    case stroke3
 }
 
 /// `encode:` — how a drawing becomes an example.
 package enum EncodeStage {
     case strokes(StrokeTensorOptions)
     case raster(RasterEncodeOptions)
+    /// Stroke-3 rows, each stroke first reduced by Ramer–Douglas–Peucker at `epsilon` when set
+    /// (as sketch-rnn's data was made).
+    case stroke3(epsilon: Double?)
+}
+
+/// `output.format`: what the reduce side writes.
+package enum OutputFormat: String, CaseIterable {
+    /// NPY shards (`ShardFormat.npy`).
+    case npy
+    /// TFRecord shards (`ShardFormat.tfrecord`).
+    case tfrecord
+    /// One sketch-rnn `<word>.npz` per class with `train`, `valid` and `test` object arrays
+    /// (`encode.kind: stroke3`; `Stroke3DatasetWriter`).
+    case npz
+
+    /// The shard format of the sharded outputs; nil for `npz`.
+    package var shardFormat: ShardFormat? {
+        switch self {
+        case .npy: return .npy
+        case .tfrecord: return .tfrecord
+        case .npz: return nil
+        }
+    }
 }
 
 /// `output:` — where and how shards are written.
 package struct OutputStage {
-    package var format: ShardFormat
+    package var format: OutputFormat
     package var directory: String
     package var examplesPerShard: Int
     package var seed: UInt64
@@ -89,6 +114,8 @@ extension PipelineConfig {
             ])
         case let .raster(options):
             encodeJSON = options.json
+        case let .stroke3(epsilon):
+            encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null])
         }
         var sourceJSON: [String: JSONValue] = [
             "kind": .string(source.kind.rawValue),

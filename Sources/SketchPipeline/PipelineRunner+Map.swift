@@ -127,6 +127,17 @@ extension PipelineRunner {
         return output
     }
 
+    /// The split a record brings along: a record read from stroke-3 input (key_id
+    /// `<file>#<split>#<index>`, no country) keeps its file's split; others get the split rule's.
+    static func ownSplit(of record: SketchRecord) -> SplitName? {
+        guard record.countryCode.isEmpty, let place = Stroke3Split.place(ofKey: record.keyID) else { return nil }
+        switch place.split {
+        case .train: return .train
+        case .valid: return .val
+        case .test: return .test
+        }
+    }
+
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
     /// and encoder.
     private func batchTransform() -> @Sendable (RawLineBatch) -> MappedBatch {
@@ -172,11 +183,16 @@ extension PipelineRunner {
                         continue
                     }
                     mapped.seconds.simplify += StageClock.lap(&t)
-                    let payload = encode(drawing)
+                    let payload: TensorPayload
+                    do throws(DrawingLimitError) { payload = try encode(drawing) } catch {
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
+                                                         bytes: Array(batch.bytes[entry.range])))
+                        continue
+                    }
                     mapped.seconds.encode += StageClock.lap(&t)
                     mapped.outcomes.append(.example(SortedExample(
                         sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: nil, payload: payload)))
+                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record), payload: payload)))
                 case .overlong:
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk,
                                                      reason: InputChunkReader.overlongReason(),
@@ -198,7 +214,9 @@ private struct SendableEncodeStage: @unchecked Sendable {
     let stage: EncodeStage
     init(_ stage: EncodeStage) { self.stage = stage }
 
-    func makeEncoder() -> (Drawing) -> TensorPayload {
+    /// The encoder; it throws for a drawing the encoding cannot hold (stroke-3 beyond int16), which
+    /// the map side quarantines.
+    func makeEncoder() -> (Drawing) throws(DrawingLimitError) -> TensorPayload {
         switch stage {
         case let .strokes(options):
             return { drawing in
@@ -208,6 +226,14 @@ private struct SendableEncodeStage: @unchecked Sendable {
         case let .raster(options):
             let renderer = StrokeRenderer(options: options.stroke)
             return { options.payload(renderer.render($0)) }
+        case let .stroke3(epsilon):
+            return { drawing throws(DrawingLimitError) in
+                let array = Stroke3.array(of: epsilon.map { ConvertJob.rdp(drawing, epsilon: $0) } ?? drawing)
+                if let value = array.values.first(where: { !(-32_768...32_767).contains($0.rounded()) }) {
+                    throw DrawingLimitError("stroke-3 value \(value) is outside int16")
+                }
+                return .float32(array.values.map { Float($0.rounded()) }, shape: [array.rows, 3])
+            }
         }
     }
 }

@@ -15,11 +15,16 @@ extension PipelineRunner {
             : config.filters.categories
         let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
 
-        var sharding = ShardingOptions(format: config.output.format, examplesPerShard: config.output.examplesPerShard,
-                                       seed: config.output.seed, split: config.split)
-        if case .raster = config.encode { sharding.storesImagesAsPNG = true }
-        sharding.naming = config.output.layout
-        let writer = ShardedDatasetWriter(directory: directory, options: sharding)
+        let writer: DatasetSink
+        if let format = config.output.format.shardFormat {
+            var sharding = ShardingOptions(format: format, examplesPerShard: config.output.examplesPerShard,
+                                           seed: config.output.seed, split: config.split)
+            if case .raster = config.encode { sharding.storesImagesAsPNG = true }
+            sharding.naming = config.output.layout
+            writer = .shards(ShardedDatasetWriter(directory: directory, options: sharding))
+        } else {
+            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes))
+        }
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
         var keptPerClass: [String: Int] = [:]
         var keptPerSplit: [SplitName: [String: Int]] = [:]
@@ -45,7 +50,7 @@ extension PipelineRunner {
             guard let label = labelOf[example.word] else {
                 throw PipelineError("internal: class \(example.word) of \(example.keyID) is not in the class list")
             }
-            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: split)
+            try writer.add(example, label: label, split: split)
             written += 1
         }
         let result = try writer.finish()
@@ -77,5 +82,25 @@ extension PipelineRunner {
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
         clock.addWall("merge_write", StageClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
+    }
+}
+
+/// Where the reduce side writes examples: shards (NPY, TFRecord) or per-class sketch-rnn `.npz`.
+private enum DatasetSink {
+    case shards(ShardedDatasetWriter)
+    case stroke3(Stroke3DatasetWriter)
+
+    func add(_ example: SortedExample, label: Int32, split: SplitName) throws {
+        switch self {
+        case .shards(let writer): try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: split)
+        case .stroke3(let writer): try writer.add(example, split: split)
+        }
+    }
+
+    func finish() throws -> ShardWriteResult {
+        switch self {
+        case .shards(let writer): return try writer.finish()
+        case .stroke3(let writer): return try writer.finish()
+        }
     }
 }

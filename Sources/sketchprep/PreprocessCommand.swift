@@ -114,8 +114,10 @@ struct PreprocessCommand: ParsableCommand {
             let stems = Set(shards.map { shard in
                 [".x.npy", ".y.npy", ".keys.txt"].first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
             })
-            lines.append("  \(split.rawValue): \(counts?.total ?? 0) drawings in \(stems.count) shard(s)")
+            lines.append("  \(split.rawValue): \(counts?.total ?? 0) drawings" + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) shard(s)"))
         }
+        let everySplit = m.shards.filter { $0.split == nil }
+        if !everySplit.isEmpty { lines.append("  \(everySplit.count) file(s) holding every split, one per class (\(everySplit.prefix(3).map(\.file).joined(separator: ", "))\(everySplit.count > 3 ? ", …" : ""))") }
         lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
         let r = m.records
         lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"

@@ -1,6 +1,7 @@
 import Foundation
 import SketchTestSupport
 import Testing
+import SketchDataset
 @testable import SketchPipeline
 
 @Suite struct PipelineValidationTests {
@@ -42,6 +43,22 @@ import Testing
         try PipelineValidation.validate(yaml: "source: {kind: quickdraw-ndjson, file_format: bin, category: cat}\nencode: {kind: strokes}\n", file: "p.yaml")
         for (text, key) in [("source: {kind: quickdraw-ndjson, file_format: png}\nencode: {kind: strokes}\n", "source.file_format"),
                             ("source: {kind: image-directory, file_format: bin}\nencode: {kind: raster}\n", "source.file_format")] {
+            #expect {
+                try PipelineValidation.validate(yaml: text, file: "p.yaml")
+            } throws: { error in
+                ((error as? PipelineError)?.description ?? "").contains(key)
+            }
+        }
+    }
+
+    @Test func stroke3EncodingAndNPZOutputGoTogetherAndTakeMagentasSizesByDefault() throws {
+        let config = try PipelineConfig.parse(text: "source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3, epsilon: 2}\noutput: {format: npz}\n",
+                                              file: "p.yaml")
+        #expect(config.splitCounts == [.train: 70_000, .val: 2_500, .test: 2_500])
+        #expect(config.split == Stroke3SplitQuota.sketchRNNSplit)
+        for (text, key) in [("source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3}\n", "output.format"),
+                            ("source: {kind: quickdraw-ndjson}\nencode: {kind: strokes}\noutput: {format: npz}\n", "output.format"),
+                            ("source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3, length: 75}\noutput: {format: npz}\n", "encode.length")] {
             #expect {
                 try PipelineValidation.validate(yaml: text, file: "p.yaml")
             } throws: { error in
