@@ -54,7 +54,7 @@ bench: build
 	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
 	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
 	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
-	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --report-json out/bench/formats.json
+	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 
 ## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
 ## the merged dataset must equal the single-process run byte for byte

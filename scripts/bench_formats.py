@@ -6,13 +6,16 @@ Google .bin and sketch-rnn stroke-3 .npz, next to Python readers of the same fil
 The workload is the simplified drawings of --shared repeated --copies times (one file per category)
 and the published sketch-rnn files. Each figure is the fastest of --repeats runs, in drawings per
 second of wall-clock time, process start included for sketchprep (single-threaded either way).
-Prints a table and, with --report-json, writes the figures as JSON.
+Prints a table and the speed-ups (ratios of two rates measured in this run, so they hold on any
+machine), writes them with --report-json, and with --thresholds DIR exits with status 1 when a
+speed-up falls below its minimum in DIR/formats.json (as the Benchmarks/ runner does).
 """
 import argparse
 import json
 import pathlib
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -27,6 +30,7 @@ def main():
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--report-json")
+    parser.add_argument("--thresholds", help="directory holding formats.json: speed-up name → minimum")
     args = parser.parse_args()
     shared = pathlib.Path(args.shared)
     work = pathlib.Path(tempfile.mkdtemp(prefix="bench-formats-"))
@@ -85,9 +89,33 @@ def main():
         width = max(len(row["case"]) for row in rows)
         for row in rows:
             print(f"{row['case']:<{width}}  {row['drawings']:>8} drawings  {row['seconds']:>8.3f} s  {row['drawings_per_second']:>10,} drawings/s")
+        rate = {row["case"]: row["drawings_per_second"] for row in rows}
+        speed_ups = {
+            # The new readers and writers next to NDJSON's, and the .bin reader next to the PyPI package's.
+            "bin_read_vs_ndjson_read": rate["sketchprep bin → ndjson"] / rate["sketchprep ndjson → ndjson"],
+            "bin_write_vs_ndjson_write": rate["sketchprep ndjson → bin"] / rate["sketchprep ndjson → ndjson"],
+            "stroke3_write_vs_ndjson_write": rate["sketchprep ndjson → stroke3"] / rate["sketchprep ndjson → ndjson"],
+            "bin_read_vs_python_quickdraw": rate["sketchprep bin → ndjson"] / rate["python quickdraw package (.bin read)"],
+            "stroke3_read_write_vs_python_np_load": (rate["sketchprep stroke3 → stroke3 (published sketch-rnn files)"]
+                                                     / rate["python np.load (stroke-3 .npz read)"]),
+        }
+        for name, value in sorted(speed_ups.items()):
+            print(f"speed-up {name}: {value:.2f}×")
         if args.report_json:
             pathlib.Path(args.report_json).parent.mkdir(parents=True, exist_ok=True)
-            pathlib.Path(args.report_json).write_text(json.dumps(rows, indent=2) + "\n")
+            pathlib.Path(args.report_json).write_text(json.dumps({"rows": rows, "speed_ups": speed_ups}, indent=2) + "\n")
+        if args.thresholds:
+            minimums = json.loads((pathlib.Path(args.thresholds) / "formats.json").read_text())
+            failures = []
+            for name, minimum in sorted(minimums.items()):
+                value = speed_ups.get(name)
+                ok = value is not None and value >= minimum
+                print(f"threshold {name}: " + (f"{value:.2f}×" if value is not None else "not measured")
+                      + f" (minimum {minimum:.2f}×) " + ("ok" if ok else "BELOW THRESHOLD"))
+                if not ok:
+                    failures.append(name)
+            if failures:
+                sys.exit(f"bench formats: below threshold: {', '.join(failures)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

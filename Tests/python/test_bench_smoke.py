@@ -45,7 +45,9 @@ def test_preprocess_measures_sketchprep_and_the_python_reference(benchmarks, ske
 
 def test_checked_in_thresholds_name_the_speed_ups_the_benchmarks_produce():
     produced = {"simplify": {"simplify_command_cpu", "simplify_in_process_cpu", "simplify_large_command_cpu"},
-                "preprocess": {"preprocess_command_cpu"}, "raster": {"render_28", "png_decode_resample"}}
+                "preprocess": {"preprocess_command_cpu"}, "raster": {"render_28", "png_decode_resample"},
+                "formats": {"bin_read_vs_ndjson_read", "bin_write_vs_ndjson_write", "stroke3_write_vs_ndjson_write",
+                            "bin_read_vs_python_quickdraw", "stroke3_read_write_vs_python_np_load"}}
     for benchmark, names in produced.items():
         thresholds = json.loads((REPO / "Benchmarks" / "Thresholds" / f"{benchmark}.json").read_text())
         assert set(thresholds) == names and all(value > 0 for value in thresholds.values())
