@@ -50,6 +50,17 @@ public struct RamerDouglasPeucker: Sendable {
         kept.append(count - 1)
     }
 
+    /// `drawing` with each stroke reduced to its kept points (as sketch-rnn's data was made from
+    /// Quick, Draw!'s strokes).
+    package func reduce(_ drawing: Drawing) -> Drawing {
+        var simplifier = self
+        var kept: [Int] = []
+        return Drawing(strokes: drawing.strokes.map { stroke in
+            simplifier.keptIndices(x: stroke.x, y: stroke.y, into: &kept)
+            return Stroke(x: kept.map { stroke.x[$0] }, y: kept.map { stroke.y[$0] })
+        })
+    }
+
     /// Marks a stack entry `(index, emitMarker)` that emits `index` instead of splitting a range.
     private static let emitMarker = -1
 

@@ -56,17 +56,38 @@ public struct DrawingSource: Sendable {
         DirectoryListing.printWarnings(skippedSources, tool: tool)
     }
 
-    /// The first `limit` valid records of the inputs, in order; reading stops there.
+    /// The first `limit` valid records of the inputs, in order; reading stops there. Inputs are
+    /// read as the streaming engine reads them (``engineInputs()``), record by record, so nothing
+    /// after the last record needed is read.
     public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
-        struct Enough: Error {}
         var records: [SketchRecord] = []
         guard limit > 0 else { return records }
-        do {
-            try read(onRecord: { record, _ in
-                records.append(record)
-                if records.count >= limit { throw Enough() }
-            }, onRejected: onRejected)
-        } catch is Enough {}
+        for rejected in rejectedSources { try onRejected(rejected) }
+        let (inputs, unreadable) = engineInputs()
+        for rejected in unreadable { try onRejected(rejected) }
+        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
+        for (chunk, input) in inputs.enumerated() where records.count < limit {
+            let reader: any LineBatchReading = input.format == .ndjson
+                ? InputChunkReader(path: input.path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength)
+                : DecodedRecordBatches(path: input.path, format: input.format, word: input.word, chunk: chunk, hashing: false)
+            while records.count < limit, let batch = reader.nextBatch() {
+                for (index, entry) in batch.entries.enumerated() where records.count < limit {
+                    let location = SourceLocation(file: input.path, line: entry.lineInChunk)
+                    try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning in
+                        switch meaning {
+                        case .line(let line):
+                            do throws(LineParseError) { records.append(try parser.parse(line)) } catch {
+                                try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
+                            }
+                        case let .rejected(reason, line):
+                            try onRejected(RejectedLine(location: location, reason: reason, bytes: Array(line)))
+                        case let .sourceError(byteOffset, reason):
+                            try onRejected(.sourceError(input.path, byteOffset: byteOffset, reason: reason))
+                        }
+                    }
+                }
+            }
+        }
         return records
     }
 

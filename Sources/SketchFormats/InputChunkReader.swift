@@ -42,6 +42,32 @@ package struct RawLineBatch: Sendable {
     package func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[entries[index].range])) }
     }
+
+    /// What entry `index` means to a reader, whatever produced it: the one place that turns entry
+    /// kinds into a line to parse, a rejected record (with its reason and quarantined bytes) or
+    /// a source error. `maximumLineLength` is the limit an overlong line went over.
+    package func withEntry<R>(_ index: Int, maximumLineLength: Int, _ body: (Entry.Meaning) throws -> R) rethrows -> R {
+        try withLine(index) { line in
+            switch entries[index].kind {
+            case .line: return try body(.line(line))
+            case .overlong: return try body(.rejected(reason: InputChunkReader.overlongReason(limit: maximumLineLength), bytes: line))
+            case .failed(let reason): return try body(.rejected(reason: reason, bytes: line))
+            case let .sourceError(byteOffset, reason): return try body(.sourceError(byteOffset: byteOffset, reason: reason))
+            }
+        }
+    }
+}
+
+extension RawLineBatch.Entry {
+    /// An entry as a reader sees it (`RawLineBatch.withEntry`).
+    package enum Meaning {
+        /// A line to parse.
+        case line(UnsafeBufferPointer<UInt8>)
+        /// A record rejected as it was read: the reason and the bytes to quarantine.
+        case rejected(reason: String, bytes: UnsafeBufferPointer<UInt8>)
+        /// A damaged or unreadable stretch of the input, counted apart from records.
+        case sourceError(byteOffset: Int, reason: String)
+    }
 }
 
 /// Reads one input chunk (a whole file, plain or gzip, or a newline-aligned byte range of a plain

@@ -145,7 +145,7 @@ public struct ConvertJob {
                 var arrays: [NumericArray] = []
                 try reader.read(onRecord: { record, _ in
                     keys.append(record.keyID)
-                    arrays.append(Stroke3.array(of: stroke3Epsilon.map { Self.rdp(record.drawing, epsilon: $0) } ?? record.drawing))
+                    arrays.append(Stroke3.array(of: stroke3Epsilon.map { RamerDouglasPeucker(epsilon: $0).reduce(record.drawing) } ?? record.drawing))
                 }, onRejected: spillDamaged)
                 let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
                 count = splits.reduce(0) { $0 + $1.arrays.count }
@@ -202,66 +202,4 @@ public struct ConvertJob {
         return [(.train, assigned.train.map { arrays[$0] }), (.valid, assigned.valid.map { arrays[$0] }),
                 (.test, assigned.test.map { arrays[$0] })]
     }
-
-    /// `drawing` with each stroke reduced by Ramer–Douglas–Peucker at `epsilon`.
-    static func rdp(_ drawing: Drawing, epsilon: Double) -> Drawing {
-        var rdp = RamerDouglasPeucker(epsilon: epsilon)
-        var kept: [Int] = []
-        return Drawing(strokes: drawing.strokes.map { stroke in
-            rdp.keptIndices(x: stroke.x, y: stroke.y, into: &kept)
-            return Stroke(x: kept.map { stroke.x[$0] }, y: kept.map { stroke.y[$0] })
-        })
-    }
-}
-
-/// Per-category temporary NDJSON files behind in-memory buffers of bounded total size.
-final class CategorySpill {
-    private let directory: String
-    private let bufferLimit: Int
-    private var buffers: [String: [UInt8]] = [:]
-    private var buffered = 0
-    private var paths: [String: String] = [:]
-
-    init(bufferLimit: Int) throws {
-        directory = NSTemporaryDirectory() + "sketchprep-convert-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        self.bufferLimit = bufferLimit
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
-    /// Categories with their spill files, in byte-wise word order (after `flush()`).
-    var files: [(word: String, path: String)] {
-        paths.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
-    }
-
-    func add(_ line: [UInt8], word: String) throws {
-        buffers[word, default: []] += line
-        buffered += line.count
-        if buffered >= bufferLimit { try flush() }
-    }
-
-    /// Appends every buffer to its category's file.
-    func flush() throws {
-        for (word, bytes) in buffers where !bytes.isEmpty {
-            let path = paths[word] ?? "\(directory)/\(paths.count).ndjson"
-            paths[word] = path
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
-            defer { close(descriptor) }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw FileWriteError(path: path, reason: String(cString: strerror(errno)))
-                }
-                offset += written
-            }
-        }
-        buffers.removeAll()
-        buffered = 0
-    }
-
-    func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
-
-    deinit { removeFiles() }
 }

@@ -154,53 +154,40 @@ extension PipelineRunner {
             let encode = encodeStage.makeEncoder()
             for index in batch.entries.indices {
                 let entry = batch.entries[index]
-                switch entry.kind {
-                case .line:
-                    var t = StageClock.now()
-                    let parsed: Result<SketchRecord, LineParseError> = batch.withLine(index) { bytes in
-                        do throws(LineParseError) { return .success(try parser.parse(bytes)) } catch { return .failure(error) }
+                batch.withEntry(index, maximumLineLength: DrawingLimits.maximumLineBytes) { meaning in
+                    switch meaning {
+                    case .line(let line):
+                        var t = StageClock.now()
+                        let record: SketchRecord
+                        do throws(LineParseError) { record = try parser.parse(line) } catch {
+                            mapped.seconds.parse += StageClock.lap(&t)
+                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
+                            return
+                        }
+                        mapped.seconds.parse += StageClock.lap(&t)
+                        guard filter.accepts(record) else {
+                            mapped.outcomes.append(.filtered)
+                            return
+                        }
+                        let payload: TensorPayload
+                        do throws(DrawingLimitError) {
+                            // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
+                            let drawing = try format.prepare(record.drawing, with: &simplifier)
+                            mapped.seconds.simplify += StageClock.lap(&t)
+                            payload = try encode(drawing)
+                        } catch {
+                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
+                            return
+                        }
+                        mapped.seconds.encode += StageClock.lap(&t)
+                        mapped.outcomes.append(.example(SortedExample(
+                            sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
+                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record), payload: payload)))
+                    case let .rejected(reason, line):
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
+                    case let .sourceError(byteOffset, reason):
+                        mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
                     }
-                    mapped.seconds.parse += StageClock.lap(&t)
-                    let record: SketchRecord
-                    switch parsed {
-                    case .success(let value): record = value
-                    case .failure(let error):
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
-                                                         bytes: Array(batch.bytes[entry.range])))
-                        continue
-                    }
-                    guard filter.accepts(record) else {
-                        mapped.outcomes.append(.filtered)
-                        continue
-                    }
-                    let drawing: Drawing
-                    do throws(DrawingLimitError) {
-                        drawing = try format.prepare(record.drawing, with: &simplifier)
-                    } catch {
-                        // The record parsed but is over a bound of its processing (e.g. resampling).
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
-                                                         bytes: Array(batch.bytes[entry.range])))
-                        continue
-                    }
-                    mapped.seconds.simplify += StageClock.lap(&t)
-                    let payload: TensorPayload
-                    do throws(DrawingLimitError) { payload = try encode(drawing) } catch {
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason,
-                                                         bytes: Array(batch.bytes[entry.range])))
-                        continue
-                    }
-                    mapped.seconds.encode += StageClock.lap(&t)
-                    mapped.outcomes.append(.example(SortedExample(
-                        sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record), payload: payload)))
-                case .overlong:
-                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk,
-                                                     reason: InputChunkReader.overlongReason(),
-                                                     bytes: Array(batch.bytes[entry.range])))
-                case .failed(let reason):
-                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(batch.bytes[entry.range])))
-                case let .sourceError(byteOffset, reason):
-                    mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
                 }
             }
             return mapped
@@ -228,7 +215,7 @@ private struct SendableEncodeStage: @unchecked Sendable {
             return { options.payload(renderer.render($0)) }
         case let .stroke3(epsilon):
             return { drawing throws(DrawingLimitError) in
-                let array = Stroke3.array(of: epsilon.map { ConvertJob.rdp(drawing, epsilon: $0) } ?? drawing)
+                let array = Stroke3.array(of: epsilon.map { RamerDouglasPeucker(epsilon: $0).reduce(drawing) } ?? drawing)
                 if let value = array.values.first(where: { !(-32_768...32_767).contains($0.rounded()) }) {
                     throw DrawingLimitError("stroke-3 value \(value) is outside int16")
                 }

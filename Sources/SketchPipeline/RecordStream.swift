@@ -157,12 +157,11 @@ package struct RecordStream: Sendable {
         let empty = FlatStrokes()
         var rejected: [RejectedLine] = []
         var written = 0
-        batch.bytes.withUnsafeBufferPointer { bytes in
-            for entry in batch.entries {
-                let line = UnsafeBufferPointer(rebasing: bytes[entry.range])
-                let location = SourceLocation(file: path, line: entry.lineInChunk)
-                switch entry.kind {
-                case .line:
+        for (index, entry) in batch.entries.enumerated() {
+            let location = SourceLocation(file: path, line: entry.lineInChunk)
+            batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning in
+                switch meaning {
+                case .line(let line):
                     do throws(LineParseError) {
                         let record: SketchRecord
                         switch stage.input {
@@ -179,12 +178,7 @@ package struct RecordStream: Sendable {
                     } catch {
                         rejected.append(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
                     }
-                case .overlong:
-                    rejected.append(RejectedLine(
-                        location: location,
-                        reason: InputChunkReader.overlongReason(limit: maximumLineLength),
-                        bytes: Array(line)))
-                case .failed(let reason):
+                case let .rejected(reason, line):
                     rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(line)))
                 case let .sourceError(byteOffset, reason):
                     rejected.append(.sourceError(path, byteOffset: byteOffset, reason: reason))

@@ -1,0 +1,44 @@
+import Foundation
+import SketchFormats
+
+/// Per-category temporary files behind in-memory buffers of bounded total size: `convert` spills
+/// NDJSON lines, the sketch-rnn pipeline binary stroke-3 records (`Stroke3DatasetWriter`).
+final class CategorySpill {
+    private let directory: String
+    private let bufferLimit: Int
+    private var buffers: [String: [UInt8]] = [:]
+    private var buffered = 0
+    private var paths: [String: String] = [:]
+
+    init(bufferLimit: Int) throws {
+        directory = NSTemporaryDirectory() + "sketchprep-convert-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        self.bufferLimit = bufferLimit
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Categories with their spill files, in byte-wise word order (after `flush()`).
+    var files: [(word: String, path: String)] {
+        paths.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+    }
+
+    func add(_ line: [UInt8], word: String) throws {
+        buffers[word, default: []] += line
+        buffered += line.count
+        if buffered >= bufferLimit { try flush() }
+    }
+
+    /// Appends every buffer to its category's file.
+    func flush() throws {
+        for (word, bytes) in buffers where !bytes.isEmpty {
+            let path = paths[word] ?? "\(directory)/\(paths.count).spill"
+            paths[word] = path
+            try appendToFile(bytes, path: path)
+        }
+        buffers.removeAll()
+        buffered = 0
+    }
+
+    func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+
+    deinit { removeFiles() }
+}
