@@ -211,7 +211,13 @@ public struct DrawingSource: Sendable {
                 }
             }
             let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
+            // `--limit`: the first this-many records of the file (valid or rejected) count; a .bin or
+            // stroke-3 file is read to its end, the rest unseen, as an NDJSON reader stops there.
+            var taken = 0
+            let limit = recordLimitPerInput ?? Int.max
             let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in
+                guard taken < limit else { return }
+                taken += 1
                 do { try onRecord(record, relabel(location)) } catch let limit as DrawingLimitError where fileFormat != .ndjson {
                     // Over a processing bound: rejected like QuickDrawReader does for NDJSON lines.
                     var line: [UInt8] = []
@@ -220,6 +226,10 @@ public struct DrawingSource: Sendable {
                 }
             }
             let rejectHandler = { (line: RejectedLine) throws in
+                if !line.isSourceError {
+                    guard taken < limit else { return }
+                    taken += 1
+                }
                 try onRejected(RejectedLine(location: relabel(line.location), reason: line.reason, bytes: line.bytes))
             }
             let progress = { (bytes: Int) in onProgress(finishedBytes + bytes) }
@@ -227,6 +237,7 @@ public struct DrawingSource: Sendable {
             case .ndjson:
                 var reader = try QuickDrawReader(inputs: [path])
                 reader.keepsTimestamps = keepsTimestamps
+                reader.recordLimitPerInput = recordLimitPerInput
                 try reader.read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
             case .bin:
                 guard file != "-" || category != nil else {

@@ -10,8 +10,9 @@ import Darwin
 /// by path, walked by ``DirectoryWalk`` (unreadable entries rejected, special files skipped).
 public enum ImageInputs {
     /// The files to read in order, with the rejected and skipped directory entries; throws
-    /// `InputError` for a missing path or a directory without any `*.png` entry.
-    public static func expand(_ inputs: [String]) throws -> DirectoryListing {
+    /// `InputError` for a missing path or a directory without any `*.png` entry. With
+    /// `filesPerInput` (`--limit`), a directory gives only its first this-many files.
+    public static func expand(_ inputs: [String], filesPerInput: Int? = nil) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
             var status = stat()
@@ -22,10 +23,11 @@ public enum ImageInputs {
                 listing.files.append(input)
                 continue
             }
-            let found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
+            var found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
             guard !found.files.isEmpty || !found.rejected.isEmpty || !found.skipped.isEmpty else {
                 throw InputError("no *.png files under \(input)")
             }
+            if let filesPerInput { found.files = Array(found.files.prefix(filesPerInput)) }
             listing.append(found)
         }
         return listing

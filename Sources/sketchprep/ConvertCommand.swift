@@ -18,6 +18,10 @@ struct ConvertCommand: ParsableCommand {
         .npz files, directories of them, or - for stdin; the format of each is decided by content \
         unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
         a format cannot hold are quarantined; the run ends with read = written + not selected + rejected.
+
+        Examples:
+          sketchprep convert quickdraw/simplified --to bin -o bins
+          sketchprep convert cat.bin --to stroke3 -o npz --limit 1000 --report-json try.json
         """)
 
     @Argument(help: "Inputs: NDJSON, .bin or .npz files, directories, or - for stdin.")
@@ -46,6 +50,11 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup var limit: LimitOption
+
+    @Option(name: .customLong("report-json"), help: "Also write the run's counts to this JSON file (identical for every run and --jobs).")
+    var reportJSON: String?
+
     @OptionGroup(title: "Simplification parameters (raw input)")
     var simplification: SimplificationOptionGroup
 
@@ -72,8 +81,10 @@ struct ConvertCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
         try paths.verify()
-        let source = try input.source(inputs)
+        var source = try input.source(inputs)
+        source.recordLimitPerInput = limit.limit
         source.printSkippedSources(tool: "convert")
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
@@ -82,6 +93,12 @@ struct ConvertCommand: ParsableCommand {
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
         print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
+        if let reportJSON {
+            try OutputPaths.writeJSON(CountsReport(command: "convert", inputs: source.files, output: output, quarantine: quarantinePath,
+                                                   read: result.read, written: result.written, notSelected: result.notSelected,
+                                                   rejected: result.rejected, sourceErrors: result.sourceErrors,
+                                                   reconciled: result.isReconciled), to: reportJSON)
+        }
         guard result.isReconciled else { throw ExitCode.failure }
         try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
                                       sourceErrors: result.sourceErrors), command: "convert")

@@ -16,7 +16,12 @@ struct RasterCommand: ParsableCommand {
             resampled to SIZE×SIZE with Pillow's BOX filter (resize(BOX)), non-square ones centred on white (aspect \
             kept). Output: uint8 (N, SIZE, SIZE) in input order, or float32 pixel/255 with --float32 \
             (white background = 1.0, the book's CNN input). Unreadable or corrupt files are listed in \
-            the quarantine file and reported; they never stop the run.
+            the quarantine file and reported; they never stop the run. With --limit N a directory \
+            gives its first N images.
+
+            Examples:
+              sketchprep raster tu-berlin/png -o tu.npy --size 256
+              sketchprep raster tu-berlin/png -o try.npy --limit 10 --report-json try.json
             """
     )
 
@@ -50,14 +55,20 @@ struct RasterCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
+    @Option(name: .customLong("report-json"), help: "Also write the run's counts to this JSON file (identical for every run and --jobs).")
+    var reportJSON: String?
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
+        paths.outputFile(reportJSON, option: "--report-json")
         try paths.verify()
-        let listing = try ImageInputs.expand(inputs)
+        let listing = try ImageInputs.expand(inputs, filesPerInput: limit.limit)
         listing.printWarnings(tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
@@ -65,6 +76,10 @@ struct RasterCommand: ParsableCommand {
                                   quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
                                   showsProgress: !quiet, jobs: jobs.resolved).run()
         print("raster: \(tally) → \(output)")
+        if let reportJSON {
+            try OutputPaths.writeJSON(CountsReport(command: "raster", inputs: listing.files, output: output,
+                                                   quarantine: quarantinePath, tally: tally), to: reportJSON)
+        }
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")
     }

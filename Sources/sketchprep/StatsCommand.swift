@@ -14,6 +14,10 @@ struct StatsCommand: ParsableCommand {
         script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
         timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
         thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
+
+        Examples:
+          sketchprep stats quickdraw/raw -o stats
+          sketchprep stats cat.ndjson -o try --limit 100 --report-json try.json
         """)
 
     @Argument(help: "Drawing inputs (NDJSON, .bin, stroke-3 .npz): files, directories, .gz, or - for stdin.")
@@ -29,6 +33,11 @@ struct StatsCommand: ParsableCommand {
     var thumbnails = 12
 
     @OptionGroup var jobs: JobsOption
+
+    @OptionGroup var limit: LimitOption
+
+    @Option(name: .customLong("report-json"), help: "Also write the run's counts to this JSON file (identical for every run and --jobs).")
+    var reportJSON: String?
 
     @Flag(name: .shortAndLong, help: "No per-line messages on stderr.")
     var quiet = false
@@ -47,12 +56,19 @@ struct StatsCommand: ParsableCommand {
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
+        paths.outputFile(reportJSON, option: "--report-json")
         try paths.verify()
-        let job = try StatsJob(source: input.source(inputs), length: length, thumbnailCount: thumbnails,
+        var source = try input.source(inputs)
+        source.recordLimitPerInput = limit.limit
+        let job = try StatsJob(source: source, length: length, thumbnailCount: thumbnails,
                                jobs: jobs.resolved, showsMessages: !quiet)
         job.reader.printSkippedSources(tool: "stats")
         let profile = try job.run(outputDirectory: output)
         print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
+        if let reportJSON {
+            try OutputPaths.writeJSON(CountsReport(command: "stats", inputs: job.files, output: output,
+                                                   quarantine: output + "/rejected.ndjson", tally: profile.tally), to: reportJSON)
+        }
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")
     }
