@@ -43,17 +43,20 @@ struct BitmapCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
+    @OptionGroup var report: ReportJSONOption
+
     @OptionGroup(title: "Input format")
     var input: DrawingInputOptionGroup
 
     func run() throws {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   limit: limit.limit, tool: "bitmap")
+                                                                   limit: limit.limit, report: report, tool: "bitmap")
         let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
                             inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
         let tally = try job.run().tally
         let side = raster.size
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
+        try report.write(CountsReport(command: "bitmap", inputs: reader.files, output: output, quarantine: quarantinePath, tally: tally))
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "bitmap")
     }

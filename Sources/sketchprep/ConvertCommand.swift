@@ -52,8 +52,7 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
-    @Option(name: .customLong("report-json"), help: "Also write the run's counts to this JSON file (identical for every run and --jobs).")
-    var reportJSON: String?
+    @OptionGroup var report: ReportJSONOption
 
     @OptionGroup(title: "Simplification parameters (raw input)")
     var simplification: SimplificationOptionGroup
@@ -81,7 +80,7 @@ struct ConvertCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
-        paths.outputFile(reportJSON, option: "--report-json")
+        paths.outputFile(report.path, option: "--report-json")
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
@@ -93,12 +92,9 @@ struct ConvertCommand: ParsableCommand {
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
         print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
-        if let reportJSON {
-            try OutputPaths.writeJSON(CountsReport(command: "convert", inputs: source.files, output: output, quarantine: quarantinePath,
-                                                   read: result.read, written: result.written, notSelected: result.notSelected,
-                                                   rejected: result.rejected, sourceErrors: result.sourceErrors,
-                                                   reconciled: result.isReconciled), to: reportJSON)
-        }
+        try report.write(CountsReport(command: "convert", inputs: source.files, output: output, quarantine: quarantinePath,
+                                      read: result.read, written: result.written, notSelected: result.notSelected,
+                                      rejected: result.rejected, sourceErrors: result.sourceErrors, reconciled: result.isReconciled))
         guard result.isReconciled else { throw ExitCode.failure }
         try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
                                       sourceErrors: result.sourceErrors), command: "convert")

@@ -48,6 +48,8 @@ struct EncodeCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
+    @OptionGroup var report: ReportJSONOption
+
     @OptionGroup(title: "Input format")
     var input: DrawingInputOptionGroup
 
@@ -66,7 +68,7 @@ struct EncodeCommand: ParsableCommand {
 
     func run() throws {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   limit: limit.limit, tool: "encode")
+                                                                   limit: limit.limit, report: report, tool: "encode")
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
                             inputFormat: inputFormat, simplification: simplification.options,
@@ -74,6 +76,7 @@ struct EncodeCommand: ParsableCommand {
         let (result, rows) = try job.run()
         let tally = result.tally
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
+        try report.write(CountsReport(command: "encode", inputs: reader.files, output: output, quarantine: quarantinePath, tally: tally))
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
         try strictness.check(tally, command: "encode")
     }

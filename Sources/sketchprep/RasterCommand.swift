@@ -57,8 +57,7 @@ struct RasterCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
-    @Option(name: .customLong("report-json"), help: "Also write the run's counts to this JSON file (identical for every run and --jobs).")
-    var reportJSON: String?
+    @OptionGroup var report: ReportJSONOption
 
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
@@ -66,7 +65,7 @@ struct RasterCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
-        paths.outputFile(reportJSON, option: "--report-json")
+        paths.outputFile(report.path, option: "--report-json")
         try paths.verify()
         let listing = try ImageInputs.expand(inputs, filesPerInput: limit.limit)
         listing.printWarnings(tool: "raster")
@@ -76,10 +75,7 @@ struct RasterCommand: ParsableCommand {
                                   quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
                                   showsProgress: !quiet, jobs: jobs.resolved).run()
         print("raster: \(tally) → \(output)")
-        if let reportJSON {
-            try OutputPaths.writeJSON(CountsReport(command: "raster", inputs: listing.files, output: output,
-                                                   quarantine: quarantinePath, tally: tally), to: reportJSON)
-        }
+        try report.write(CountsReport(command: "raster", inputs: listing.files, output: output, quarantine: quarantinePath, tally: tally))
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")
     }

@@ -36,8 +36,7 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
-    @Option(name: .customLong("report-json"), help: "Also write the run's counts to this JSON file (identical for every run and --jobs).")
-    var reportJSON: String?
+    @OptionGroup var report: ReportJSONOption
 
     @Flag(name: .shortAndLong, help: "No per-line messages on stderr.")
     var quiet = false
@@ -56,7 +55,7 @@ struct StatsCommand: ParsableCommand {
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
-        paths.outputFile(reportJSON, option: "--report-json")
+        paths.outputFile(report.path, option: "--report-json")
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
@@ -65,10 +64,8 @@ struct StatsCommand: ParsableCommand {
         job.reader.printSkippedSources(tool: "stats")
         let profile = try job.run(outputDirectory: output)
         print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
-        if let reportJSON {
-            try OutputPaths.writeJSON(CountsReport(command: "stats", inputs: job.files, output: output,
-                                                   quarantine: output + "/rejected.ndjson", tally: profile.tally), to: reportJSON)
-        }
+        try report.write(CountsReport(command: "stats", inputs: job.files, output: output, quarantine: output + "/rejected.ndjson",
+                                      tally: profile.tally))
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")
     }

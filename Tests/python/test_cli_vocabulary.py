@@ -63,3 +63,12 @@ def test_raster_limit_takes_the_first_n_images_of_each_directory_and_reports_cou
     pixels = np.load(tmp_path / "r.npy")
     assert pixels.shape == (4, 8, 8)
     assert [int(image[0, 0]) for image in pixels] == [0, 40, 0, 40]
+
+
+def test_encode_and_bitmap_report_json_holds_the_counts_of_the_limited_run(sketchprep, tmp_path):
+    for command in ("encode", "bitmap"):
+        out = tmp_path / f"{command}.npy"
+        run(sketchprep, command, SAMPLE, "-o", out, "--limit", 4, "--report-json", tmp_path / f"{command}.json", "-q")
+        document = report(tmp_path / f"{command}.json")
+        assert (document["command"], document["read"], document["output"]) == (command, 4 * CATEGORIES, str(out))
+        assert np.load(out).shape[0] == document["written"]
