@@ -36,13 +36,13 @@ public struct DrawingSource: Sendable {
     /// Warnings for device files and FIFOs found in input directories and skipped.
     public let skippedSources: [String]
 
-    /// Expands `inputs` (directories through `DirectoryWalk`); throws `InputError` for a missing
+    /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
     public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
-        if files.contains("-") && format == .stroke3 { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+        if files.contains("-") && format == .stroke3 { throw FormatError.input("stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && category == nil {
-            throw InputError("a .bin on standard input has no file name to take its word from: pass --category WORD")
+            throw FormatError.input("a .bin on standard input has no file name to take its word from: pass --category WORD")
         }
         self.files = files
         self.format = format
@@ -76,7 +76,7 @@ public struct DrawingSource: Sendable {
                     try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning in
                         switch meaning {
                         case .line(let line):
-                            do throws(LineParseError) { records.append(try parser.parse(line)) } catch {
+                            do throws(FormatError) { records.append(try parser.parse(line)) } catch {
                                 try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
                             }
                         case let .rejected(reason, line):
@@ -116,7 +116,7 @@ public struct DrawingSource: Sendable {
             } else if !Self.isRegularFile(file) {
                 fileFormat = .ndjson
             } else {
-                do { fileFormat = try Self.detectFormat(path: file) } catch let error as InputError {
+                do { fileFormat = try Self.detectFormat(path: file) } catch let error as FormatError {
                     if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
                         fileFormat = .ndjson
                     } else {
@@ -157,11 +157,11 @@ public struct DrawingSource: Sendable {
         return total
     }
 
-    /// The format of the file at `path` by content; throws `InputError` when no rule matches.
+    /// The format of the file at `path` by content; throws `FormatError` when no rule matches.
     public static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
         do { source = try ByteSource(path: path) } catch {
-            throw InputError("cannot read \(path): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+            throw FormatError.input("cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
         }
         var stream = BufferedByteStream(source: source)
         defer { stream.deallocate() }
@@ -170,7 +170,7 @@ public struct DrawingSource: Sendable {
         bytes.removeSubrange(count...)
         if count == 0 { return .ndjson }  // An empty input holds no records in any format.
         guard let format = DrawingFileFormat.detect(bytes) else {
-            throw InputError("""
+            throw FormatError.input("""
                 cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
                 not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
                 pass --format ndjson|bin|stroke3 to read it as one
@@ -200,7 +200,7 @@ public struct DrawingSource: Sendable {
             let fileFormat: DrawingFileFormat
             do {
                 fileFormat = try format ?? Self.detectFormat(path: path)
-            } catch let error as InputError {
+            } catch let error as FormatError {
                 // Content tells nothing: a file named like NDJSON is read as NDJSON, so each bad
                 // line is quarantined with its own reason; any other file is quarantined whole.
                 if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
@@ -241,12 +241,12 @@ public struct DrawingSource: Sendable {
                 try reader.read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
             case .bin:
                 guard file != "-" || category != nil else {
-                    throw InputError("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+                    throw FormatError.input("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
                 }
                 try GoogleBinaryReader(path: path, word: category ?? GoogleBinaryFormat.word(forPath: file))
                     .read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
             case .stroke3:
-                guard file != "-" else { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+                guard file != "-" else { throw FormatError.input("stroke-3 .npz cannot be read from standard input; pass the file") }
                 try readStroke3(path: path, onRecord: recordHandler, onRejected: rejectHandler)
             }
             finishedBytes += (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
@@ -259,7 +259,7 @@ public struct DrawingSource: Sendable {
         let name = (path as NSString).lastPathComponent
         let word = category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
         let splits: [(split: Stroke3Split, arrays: [NumericArray])]
-        do { splits = try Stroke3NPZ.read(path: path) } catch let error as InputError {
+        do { splits = try Stroke3NPZ.read(path: path) } catch let error as FormatError {
             try onRejected(.sourceError(path, byteOffset: 0, reason: error.description))
             return
         }
@@ -290,13 +290,13 @@ public struct DrawingSource: Sendable {
         let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
-        do { source = try ByteSource(path: file) } catch { throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")") }
+        do { source = try ByteSource(path: file) } catch { throw FormatError.input("cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count: Int
             do { count = try source.read(into: buffer) } catch {
-                throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+                throw FormatError.input("cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")")
             }
             if count == 0 { break }
             try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
