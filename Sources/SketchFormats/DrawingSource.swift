@@ -16,29 +16,29 @@ import SketchCore
 /// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
 /// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
 /// processed (`onRecord` throws `DrawingLimitError`) is rejected and reading goes on.
-public struct DrawingSource: Sendable {
+package struct DrawingSource: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
-    public let files: [String]
+    package let files: [String]
     /// The format forced for every input, or nil to detect each by content.
-    public let format: DrawingFileFormat?
+    package let format: DrawingFileFormat?
     /// The word of `.bin` records read from stdin (and of every `.bin` input when set).
-    public let category: String?
+    package let category: String?
     /// Whether NDJSON records keep their strokes' `t` arrays.
-    public var keepsTimestamps = true
+    package var keepsTimestamps = true
     /// Longest NDJSON line accepted; longer lines are rejected with their first this-many bytes.
-    public var maximumLineLength = DrawingLimits.maximumLineBytes
+    package var maximumLineLength = DrawingLimits.maximumLineBytes
     /// Read only the first this-many records of each input (`--limit`); nil: all.
-    public var recordLimitPerInput: Int?
+    package var recordLimitPerInput: Int?
 
     /// Directory entries that cannot be read; `read` hands each to `onRejected` as a source error
     /// before the first record (see `QuickDrawReader.rejectedSources`).
-    public let rejectedSources: [RejectedLine]
+    package let rejectedSources: [RejectedLine]
     /// Warnings for device files and FIFOs found in input directories and skipped.
-    public let skippedSources: [String]
+    package let skippedSources: [String]
 
     /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
-    public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
+    package init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
         if files.contains("-") && format == .stroke3 { throw FormatError.input("stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && category == nil {
@@ -52,14 +52,14 @@ public struct DrawingSource: Sendable {
     }
 
     /// Prints ``skippedSources`` as warnings on stderr, prefixed with `tool: `.
-    public func printSkippedSources(tool: String) {
+    package func printSkippedSources(tool: String) {
         DirectoryListing.printWarnings(skippedSources, tool: tool)
     }
 
     /// The first `limit` valid records of the inputs, in order; reading stops there. Inputs are
     /// read as the streaming engine reads them (``engineInputs()``), record by record, so nothing
     /// after the last record needed is read.
-    public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
+    package func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
         var records: [SketchRecord] = []
         guard limit > 0 else { return records }
         for rejected in rejectedSources { try onRejected(rejected) }
@@ -145,10 +145,10 @@ public struct DrawingSource: Sendable {
     }
 
     /// File name endings a directory is searched for.
-    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
+    package static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
 
     /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
-    public var inputByteCount: Int? {
+    package var inputByteCount: Int? {
         var total = 0
         for file in files {
             guard file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { return nil }
@@ -158,7 +158,7 @@ public struct DrawingSource: Sendable {
     }
 
     /// The format of the file at `path` by content; throws `FormatError` when no rule matches.
-    public static func detectFormat(path: String) throws -> DrawingFileFormat {
+    package static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
         do { source = try ByteSource(path: path) } catch {
             throw FormatError.input("cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
@@ -181,7 +181,7 @@ public struct DrawingSource: Sendable {
 
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
     /// (`.bin`) or position within the file (stroke-3, train then valid then test).
-    public func read(
+    package func read(
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }

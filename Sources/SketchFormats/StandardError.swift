@@ -11,7 +11,7 @@ public func printToStandardError(_ message: String) {
 }
 
 /// Writes `text` to standard error as is (no newline added).
-public func printToStandardErrorRaw(_ text: String) {
+package func printToStandardErrorRaw(_ text: String) {
     Array(text.utf8).withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {
