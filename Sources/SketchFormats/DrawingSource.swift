@@ -65,30 +65,61 @@ public struct DrawingSource: Sendable {
         for rejected in rejectedSources { try onRejected(rejected) }
         let (inputs, unreadable) = engineInputs()
         for rejected in unreadable { try onRejected(rejected) }
-        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         for (chunk, input) in inputs.enumerated() where records.count < limit {
-            let reader: any LineBatchReading = input.format == .ndjson
-                ? InputChunkReader(path: input.path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength)
-                : DecodedRecordBatches(path: input.path, format: input.format, word: input.word, chunk: chunk, hashing: false)
-            while records.count < limit, let batch = reader.nextBatch() {
-                for (index, entry) in batch.entries.enumerated() where records.count < limit {
-                    let location = SourceLocation(file: input.path, line: entry.lineInChunk)
-                    try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning in
-                        switch meaning {
-                        case .line(let line):
-                            do throws(LineParseError) { records.append(try parser.parse(line)) } catch {
-                                try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
-                            }
-                        case let .rejected(reason, line):
-                            try onRejected(RejectedLine(location: location, reason: reason, bytes: Array(line)))
-                        case let .sourceError(byteOffset, reason):
-                            try onRejected(.sourceError(input.path, byteOffset: byteOffset, reason: reason))
-                        }
-                    }
+            _ = try readItems(of: input.path, as: input.format, label: input.path, chunk: chunk) { item in
+                switch item {
+                case let .record(record, _, _): records.append(record)
+                case let .rejected(line): try onRejected(line)
                 }
+                return records.count < limit
             }
         }
         return records
+    }
+
+    /// One thing read from an input: a record with its line (NDJSON, or the NDJSON form of a
+    /// decoded record) and location, or a rejection ready for the quarantine.
+    private enum ReadItem {
+        case record(SketchRecord, UnsafeBufferPointer<UInt8>, SourceLocation)
+        case rejected(RejectedLine)
+    }
+
+    /// Reads the file at `path` as `format` through the engine's batch readers (`InputChunkReader`,
+    /// `DecodedRecordBatches`; `recordLimitPerInput` applies), locations naming `file`, handing each
+    /// item to `body` until it returns false. Returns whether the input could be opened.
+    private func readItems(of path: String, as format: DrawingFileFormat, label file: String, chunk: Int,
+                           progress: (Int) -> Void = { _ in }, _ body: (ReadItem) throws -> Bool) throws -> Bool {
+        let reader: any LineBatchReading = format == .ndjson
+            ? InputChunkReader(path: path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength,
+                               recordLimit: recordLimitPerInput)
+            : DecodedRecordBatches(path: path, format: format, word: word(of: file, format: format), chunk: chunk, hashing: false,
+                                   recordLimit: recordLimitPerInput)
+        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
+        var opened = true
+        while let batch = reader.nextBatch() {
+            for (index, entry) in batch.entries.enumerated() {
+                let location = SourceLocation(file: file, line: entry.lineInChunk)
+                let goesOn = try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning -> Bool in
+                    switch meaning {
+                    case .line(let line):
+                        let parsed: Result<SketchRecord, LineParseError>
+                        do throws(LineParseError) { parsed = .success(try parser.parse(line)) } catch { parsed = .failure(error) }
+                        switch parsed {
+                        case .success(let record): return try body(.record(record, line, location))
+                        case .failure(let error): return try body(.rejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line))))
+                        }
+                    case let .rejected(reason, line):
+                        return try body(.rejected(RejectedLine(location: location, reason: reason, bytes: Array(line))))
+                    case let .sourceError(byteOffset, reason):
+                        if byteOffset == 0 && reason.hasPrefix("cannot read input") { opened = false }
+                        return try body(.rejected(.sourceError(file, byteOffset: byteOffset, reason: reason)))
+                    }
+                }
+                if !goesOn { return opened }
+            }
+            progress(reader.consumedInputBytes)
+        }
+        return opened
     }
 
     /// One input file as the streaming engine reads it: its format, and the word of its records
@@ -180,7 +211,10 @@ public struct DrawingSource: Sendable {
     }
 
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
-    /// (`.bin`) or position within the file (stroke-3, train then valid then test).
+    /// (`.bin`) or position within the file (stroke-3, train then valid then test). A record
+    /// `onRecord` refuses with `DrawingLimitError` is rejected with that reason and reading goes
+    /// on; when no input at all can be opened, the read ends with an `InputError` after reporting
+    /// them.
     public func read(
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void,
@@ -188,7 +222,8 @@ public struct DrawingSource: Sendable {
     ) throws {
         for rejected in rejectedSources { try onRejected(rejected) }
         var finishedBytes = 0
-        for file in files {
+        var opened = 0
+        for (chunk, file) in files.enumerated() {
             var path = file
             var spooled: String?
             defer { if let spooled { unlink(spooled) } }
@@ -206,65 +241,35 @@ public struct DrawingSource: Sendable {
                 if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
                     fileFormat = .ndjson
                 } else {
+                    opened += 1
                     try onRejected(.sourceError(file, byteOffset: 0, reason: error.description))
                     continue
                 }
             }
-            let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
-            let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in
-                do { try onRecord(record, relabel(location)) } catch let limit as DrawingLimitError where fileFormat != .ndjson {
-                    // Over a processing bound: rejected like QuickDrawReader does for NDJSON lines.
-                    var line: [UInt8] = []
-                    SimplifiedNDJSONWriter.encode(record, into: &line)
-                    try onRejected(RejectedLine(location: relabel(location), reason: limit.reason, bytes: line))
+            if fileFormat == .bin && file == "-" && category == nil {
+                throw InputError("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+            }
+            if fileFormat == .stroke3 && file == "-" { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+            var consumed = 0
+            let wasOpened = try readItems(of: path, as: fileFormat, label: file, chunk: chunk,
+                                          progress: { consumed = $0; onProgress(finishedBytes + $0) }) { item in
+                switch item {
+                case let .record(record, line, location):
+                    do { try onRecord(record, location) } catch let limit as DrawingLimitError {
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(line)))
+                    }
+                case let .rejected(line):
+                    try onRejected(line)
                 }
+                return true
             }
-            let rejectHandler = { (line: RejectedLine) throws in
-                try onRejected(RejectedLine(location: relabel(line.location), reason: line.reason, bytes: line.bytes))
-            }
-            let progress = { (bytes: Int) in onProgress(finishedBytes + bytes) }
-            switch fileFormat {
-            case .ndjson:
-                var reader = try QuickDrawReader(inputs: [path])
-                reader.keepsTimestamps = keepsTimestamps
-                try reader.read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
-            case .bin:
-                guard file != "-" || category != nil else {
-                    throw InputError("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
-                }
-                try GoogleBinaryReader(path: path, word: category ?? GoogleBinaryFormat.word(forPath: file))
-                    .read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
-            case .stroke3:
-                guard file != "-" else { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
-                try readStroke3(path: path, onRecord: recordHandler, onRejected: rejectHandler)
-            }
-            finishedBytes += (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            if wasOpened { opened += 1 }
+            finishedBytes += consumed
             onProgress(finishedBytes)
         }
-    }
-
-    private func readStroke3(path: String, onRecord: (SketchRecord, SourceLocation) throws -> Void,
-                             onRejected: (RejectedLine) throws -> Void) throws {
-        let name = (path as NSString).lastPathComponent
-        let word = category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
-        let splits: [(split: Stroke3Split, arrays: [NumericArray])]
-        do { splits = try Stroke3NPZ.read(path: path) } catch let error as InputError {
-            try onRejected(.sourceError(path, byteOffset: 0, reason: error.description))
-            return
-        }
-        var position = 0
-        for (split, arrays) in splits {
-            for (index, array) in arrays.enumerated() {
-                position += 1
-                let key = "\(name)#\(split.rawValue)#\(index)"
-                guard let drawing = Stroke3.drawing(of: array) else {
-                    try onRejected(RejectedLine(location: SourceLocation(file: path, line: position),
-                                                reason: "\(key): not a non-empty (n, 3) stroke-3 array of finite values", bytes: Array(key.utf8)))
-                    continue
-                }
-                try onRecord(SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing),
-                             SourceLocation(file: path, line: position))
-            }
+        if !files.isEmpty && opened == 0 {
+            throw InputError("none of the \(files.count + rejectedSources.count) inputs could be read"
+                + " (each is reported above with its reason); check the paths and their permissions")
         }
     }
 

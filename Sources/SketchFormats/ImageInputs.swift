@@ -10,8 +10,9 @@ import Darwin
 /// by path, walked by ``DirectoryWalk`` (unreadable entries rejected, special files skipped).
 public enum ImageInputs {
     /// The files to read in order, with the rejected and skipped directory entries; throws
-    /// `InputError` for a missing path or a directory without any `*.png` entry.
-    public static func expand(_ inputs: [String]) throws -> DirectoryListing {
+    /// `InputError` for a missing path or a directory without any `*.png` entry. With
+    /// `limitPerInput` (`--limit`), a directory gives only its first that-many files.
+    public static func expand(_ inputs: [String], limitPerInput: Int? = nil) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
             var status = stat()
@@ -26,7 +27,9 @@ public enum ImageInputs {
             guard !found.files.isEmpty || !found.rejected.isEmpty || !found.skipped.isEmpty else {
                 throw InputError("no *.png files under \(input)")
             }
-            listing.append(found)
+            var kept = found
+            if let limitPerInput { kept.files = Array(found.files.prefix(limitPerInput)) }
+            listing.append(kept)
         }
         return listing
     }

@@ -46,6 +46,10 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup var limit: LimitOption
+
+    @OptionGroup var report: ReportJSONOption
+
     @OptionGroup(title: "Simplification parameters (raw input)")
     var simplification: SimplificationOptionGroup
 
@@ -72,8 +76,10 @@ struct ConvertCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
+        report.register(in: &paths)
         try paths.verify()
-        let source = try input.source(inputs)
+        var source = try input.source(inputs)
+        source.recordLimitPerInput = limit.limit
         source.printSkippedSources(tool: "convert")
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
@@ -81,6 +87,9 @@ struct ConvertCommand: ParsableCommand {
         job.showsProgress = !quiet
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
+        let tally = RunTally(read: result.read, written: result.written, rejected: result.rejected, sourceErrors: result.sourceErrors)
+        try report.write(command: "convert", tally: tally, notSelected: result.notSelected, inputs: source.files, output: output,
+                         quarantine: quarantinePath, jobs: 1, seconds: result.seconds)
         print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
         guard result.isReconciled else { throw ExitCode.failure }
         try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,

@@ -48,6 +48,8 @@ struct EncodeCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
+    @OptionGroup var report: ReportJSONOption
+
     @OptionGroup(title: "Input format")
     var input: DrawingInputOptionGroup
 
@@ -66,13 +68,15 @@ struct EncodeCommand: ParsableCommand {
 
     func run() throws {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   limit: limit.limit, tool: "encode")
+                                                                   report: report, limit: limit.limit, tool: "encode")
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
                             inputFormat: inputFormat, simplification: simplification.options,
                             showsProgress: !quiet, jobs: jobs.resolved)
-        let (result, rows) = try job.run()
+        let ((result, rows), seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
+        try report.write(command: "encode", tally: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+                         jobs: jobs.resolved, seconds: seconds)
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
         try strictness.check(tally, command: "encode")

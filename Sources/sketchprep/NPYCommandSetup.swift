@@ -5,13 +5,15 @@ import SketchDataset
 /// the quarantine path (`OUT.rejected.ndjson` unless given), the path check, the reader with
 /// `--limit`, skipped-source warnings, and the output directories.
 enum NPYCommandSetup {
-    static func prepare(inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?, limit: Int?,
+    static func prepare(inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?,
+                        report: ReportJSONOption, limit: Int?,
                         tool: String) throws -> (reader: DrawingSource, quarantinePath: String) {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
+        report.register(in: &paths)
         try paths.verify()
         var reader = try format.source(inputs)
         reader.recordLimitPerInput = limit

@@ -50,20 +50,28 @@ struct RasterCommand: ParsableCommand {
     @OptionGroup(title: "Parallelism")
     var jobs: JobsOption
 
+    @OptionGroup var limit: LimitOption
+
+    @OptionGroup var report: ReportJSONOption
+
     func run() throws {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
+        report.register(in: &paths)
         try paths.verify()
-        let listing = try ImageInputs.expand(inputs)
+        let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit)
         listing.printWarnings(tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
-        let tally = try RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
-                                  quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
-                                  showsProgress: !quiet, jobs: jobs.resolved).run()
+        let job = RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
+                            quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
+                            showsProgress: !quiet, jobs: jobs.resolved)
+        let (tally, seconds) = try ReportJSONOption.timed { try job.run() }
+        try report.write(command: "raster", tally: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
+                         jobs: jobs.resolved, seconds: seconds)
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")

@@ -38,6 +38,10 @@ struct StatsCommand: ParsableCommand {
     @OptionGroup(title: "Input format")
     var input: DrawingInputOptionGroup
 
+    @OptionGroup var limit: LimitOption
+
+    @OptionGroup var report: ReportJSONOption
+
     func validate() throws {
         guard length >= 1 else { throw ValidationError("--length must be at least 1 (got \(length))") }
         guard (0...256).contains(thumbnails) else { throw ValidationError("--thumbnails must be between 0 and 256 (got \(thumbnails))") }
@@ -47,11 +51,16 @@ struct StatsCommand: ParsableCommand {
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
+        report.register(in: &paths)
         try paths.verify()
-        let job = try StatsJob(source: input.source(inputs), length: length, thumbnailCount: thumbnails,
+        var source = try input.source(inputs)
+        source.recordLimitPerInput = limit.limit
+        let job = try StatsJob(source: source, length: length, thumbnailCount: thumbnails,
                                jobs: jobs.resolved, showsMessages: !quiet)
         job.reader.printSkippedSources(tool: "stats")
-        let profile = try job.run(outputDirectory: output)
+        let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
+        try report.write(command: "stats", tally: profile.tally, inputs: job.files, output: output,
+                         quarantine: "\(output)/rejected.ndjson", jobs: jobs.resolved, seconds: seconds)
         print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")
