@@ -6,22 +6,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Errors raised while writing output files.
-public struct FileWriteError: Error, CustomStringConvertible, Sendable {
-    /// The path being written.
-    public var path: String
-    /// What went wrong, including the system error text.
-    public var reason: String
-
-    /// Creates an error for `path`.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// `cannot write PATH: REASON`.
-    public var description: String { "cannot write \(path): \(reason)" }
-}
 
 /// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>`) and renames it over
 /// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
@@ -62,7 +46,7 @@ public final class AtomicFileWriter {
                 .ownerReadWrite, .groupRead, .otherRead,
             ])
         } catch {
-            throw FileWriteError(path: path, reason: systemErrorText(error))
+            throw FormatError.write(path: path, reason: systemErrorText(error))
         }
         buffer.reserveCapacity(bufferCapacity)
     }
@@ -98,7 +82,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes)
         } catch {
-            throw FileWriteError(path: path, reason: systemErrorText(error))
+            throw FormatError.write(path: path, reason: systemErrorText(error))
         }
     }
 
@@ -107,7 +91,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(buffer)
         } catch {
-            throw FileWriteError(path: path, reason: systemErrorText(error))
+            throw FormatError.write(path: path, reason: systemErrorText(error))
         }
         flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
@@ -121,12 +105,12 @@ public final class AtomicFileWriter {
         do {
             try descriptor.close()
         } catch {
-            throw FileWriteError(path: path, reason: systemErrorText(error))
+            throw FormatError.write(path: path, reason: systemErrorText(error))
         }
         if temporaryPath != path, rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw FileWriteError(path: path, reason: reason)
+            throw FormatError.write(path: path, reason: reason)
         }
     }
 }

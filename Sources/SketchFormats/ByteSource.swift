@@ -1,11 +1,6 @@
 import CZlib
 import SystemPackage
 
-/// Why an input stream stopped early.
-struct ByteSourceError: Error, Sendable {
-    /// Human-readable reason, e.g. `read error: Input/output error`.
-    var reason: String
-}
 
 /// A damaged stretch of a gzip input: where its member starts and what was wrong.
 struct SourceDamage: Equatable, Sendable {
@@ -59,7 +54,7 @@ final class ByteSource {
             do {
                 descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
             } catch {
-                throw ByteSourceError(reason: systemErrorText(error))
+                throw FormatError(.read, systemErrorText(error))
             }
             ownsDescriptor = true
         }
@@ -68,7 +63,7 @@ final class ByteSource {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
             } catch {
-                throw ByteSourceError(reason: "cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
+                throw FormatError(.read, "cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
             }
             remainingInRange = range.count
         }
@@ -124,7 +119,7 @@ final class ByteSource {
                 }
                 if let remaining = remainingInRange { remainingInRange = remaining - count }
             } catch {
-                throw ByteSourceError(reason: "read error: \(systemErrorText(error))")
+                throw FormatError(.read, "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
             if hash != nil { input.withUnsafeBufferPointer { hash!.update(UnsafeBufferPointer(rebasing: $0[0..<count])) } }
@@ -143,7 +138,7 @@ final class ByteSource {
         } else {
             // 15 window bits + 16: gzip wrapper only.
             let status = inflateInit2_(&zlib, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard status == Z_OK else { throw ByteSourceError(reason: "zlib initialisation failed (\(status))") }
+            guard status == Z_OK else { throw FormatError(.read, "zlib initialisation failed (\(status))") }
             zlibReady = true
         }
         memberFinished = false

@@ -123,7 +123,7 @@ package final class DecodedRecordBatches: LineBatchReading {
                     stroke3!.append((position, record, key))
                 }
             }
-        } catch let error as InputError {
+        } catch let error as FormatError {
             stroke3Failure = error.description
         } catch {
             stroke3Failure = "cannot read \(path): \(error)"

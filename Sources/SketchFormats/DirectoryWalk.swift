@@ -73,10 +73,10 @@ package enum DirectoryWalk {
     package static let undecodableNameReason = "file name is not valid UTF-8 (rename it to read it)"
 
     /// The entries of `directory` (hidden names excluded), sorted byte-wise by name; throws
-    /// `InputError` naming the directory when it cannot be listed.
-    package static func entries(of directory: String) throws(InputError) -> [Entry] {
+    /// `FormatError` naming the directory when it cannot be listed.
+    package static func entries(of directory: String) throws(FormatError) -> [Entry] {
         guard let stream = opendir(directory) else {
-            throw InputError("cannot list directory \(directory): \(String(cString: strerror(errno)))"
+            throw FormatError(.input, "cannot list directory \(directory): \(String(cString: strerror(errno)))"
                 + " (check that it exists and is readable)")
         }
         defer { closedir(stream) }
@@ -93,7 +93,7 @@ package enum DirectoryWalk {
     /// Lists the files of `directory` whose names satisfy `accepts` — only its own entries, or
     /// every level below it when `recursive` — sorted byte-wise by path.
     package static func list(_ directory: String, recursive: Bool,
-                            accepts: (String) -> Bool) throws(InputError) -> DirectoryListing {
+                            accepts: (String) -> Bool) throws(FormatError) -> DirectoryListing {
         var listing = DirectoryListing()
         var visited = Set<FileIdentity>()
         if let identity = FileIdentity(path: directory) { visited.insert(identity) }
@@ -103,7 +103,7 @@ package enum DirectoryWalk {
     }
 
     private static func walk(_ directory: String, recursive: Bool, accepts: (String) -> Bool,
-                             visited: inout Set<FileIdentity>, into listing: inout DirectoryListing) throws(InputError) {
+                             visited: inout Set<FileIdentity>, into listing: inout DirectoryListing) throws(FormatError) {
         for entry in try entries(of: directory) {
             switch entry {
             case let .file(path, name) where accepts(name):

@@ -36,13 +36,13 @@ public struct DrawingSource: Sendable {
     /// Warnings for device files and FIFOs found in input directories and skipped.
     public let skippedSources: [String]
 
-    /// Expands `inputs` (directories through `DirectoryWalk`); throws `InputError` for a missing
+    /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
     public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
-        if files.contains("-") && format == .stroke3 { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+        if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && category == nil {
-            throw InputError("a .bin on standard input has no file name to take its word from: pass --category WORD")
+            throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --category WORD")
         }
         self.files = files
         self.format = format
@@ -102,8 +102,8 @@ public struct DrawingSource: Sendable {
                 let goesOn = try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning -> Bool in
                     switch meaning {
                     case .line(let line):
-                        let parsed: Result<SketchRecord, LineParseError>
-                        do throws(LineParseError) { parsed = .success(try parser.parse(line)) } catch { parsed = .failure(error) }
+                        let parsed: Result<SketchRecord, FormatError>
+                        do throws(FormatError) { parsed = .success(try parser.parse(line)) } catch { parsed = .failure(error) }
                         switch parsed {
                         case .success(let record): return try body(.record(record, line, location))
                         case .failure(let error): return try body(.rejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line))))
@@ -147,7 +147,7 @@ public struct DrawingSource: Sendable {
             } else if !Self.isRegularFile(file) {
                 fileFormat = .ndjson
             } else {
-                do { fileFormat = try Self.detectFormat(path: file) } catch let error as InputError {
+                do { fileFormat = try Self.detectFormat(path: file) } catch let error as FormatError {
                     if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
                         fileFormat = .ndjson
                     } else {
@@ -188,11 +188,11 @@ public struct DrawingSource: Sendable {
         return total
     }
 
-    /// The format of the file at `path` by content; throws `InputError` when no rule matches.
+    /// The format of the file at `path` by content; throws `FormatError` when no rule matches.
     public static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
         do { source = try ByteSource(path: path) } catch {
-            throw InputError("cannot read \(path): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+            throw FormatError(.input, "cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
         }
         var stream = BufferedByteStream(source: source)
         defer { stream.deallocate() }
@@ -201,7 +201,7 @@ public struct DrawingSource: Sendable {
         bytes.removeSubrange(count...)
         if count == 0 { return .ndjson }  // An empty input holds no records in any format.
         guard let format = DrawingFileFormat.detect(bytes) else {
-            throw InputError("""
+            throw FormatError(.input, """
                 cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
                 not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
                 pass --format ndjson|bin|stroke3 to read it as one
@@ -213,7 +213,7 @@ public struct DrawingSource: Sendable {
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
     /// (`.bin`) or position within the file (stroke-3, train then valid then test). A record
     /// `onRecord` refuses with `DrawingLimitError` is rejected with that reason and reading goes
-    /// on; when no input at all can be opened, the read ends with an `InputError` after reporting
+    /// on; when no input at all can be opened, the read ends with an `FormatError` after reporting
     /// them.
     public func read(
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
@@ -235,7 +235,7 @@ public struct DrawingSource: Sendable {
             let fileFormat: DrawingFileFormat
             do {
                 fileFormat = try format ?? Self.detectFormat(path: path)
-            } catch let error as InputError {
+            } catch let error as FormatError {
                 // Content tells nothing: a file named like NDJSON is read as NDJSON, so each bad
                 // line is quarantined with its own reason; any other file is quarantined whole.
                 if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
@@ -247,9 +247,9 @@ public struct DrawingSource: Sendable {
                 }
             }
             if fileFormat == .bin && file == "-" && category == nil {
-                throw InputError("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
             }
-            if fileFormat == .stroke3 && file == "-" { throw InputError("stroke-3 .npz cannot be read from standard input; pass the file") }
+            if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
             var consumed = 0
             let wasOpened = try readItems(of: path, as: fileFormat, label: file, chunk: chunk,
                                           progress: { consumed = $0; onProgress(finishedBytes + $0) }) { item in
@@ -268,7 +268,7 @@ public struct DrawingSource: Sendable {
             onProgress(finishedBytes)
         }
         if !files.isEmpty && opened == 0 {
-            throw InputError("none of the \(files.count + rejectedSources.count) inputs could be read"
+            throw FormatError(.input, "none of the \(files.count + rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
     }
@@ -284,13 +284,13 @@ public struct DrawingSource: Sendable {
         let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
-        do { source = try ByteSource(path: file) } catch { throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")") }
+        do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count: Int
             do { count = try source.read(into: buffer) } catch {
-                throw InputError("cannot read \(file): \((error as? ByteSourceError)?.reason ?? "\(error)")")
+                throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")")
             }
             if count == 0 { break }
             try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

@@ -10,14 +10,14 @@ import Darwin
 /// by path, walked by ``DirectoryWalk`` (unreadable entries rejected, special files skipped).
 public enum ImageInputs {
     /// The files to read in order, with the rejected and skipped directory entries; throws
-    /// `InputError` for a missing path or a directory without any `*.png` entry. With
+    /// `FormatError` for a missing path or a directory without any `*.png` entry. With
     /// `limitPerInput` (`--limit`), a directory gives only its first that-many files.
     public static func expand(_ inputs: [String], limitPerInput: Int? = nil) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
             var status = stat()
             guard stat(input, &status) == 0 else {
-                throw InputError("input not found: \(input) (\(String(cString: strerror(errno))))")
+                throw FormatError(.input, "input not found: \(input) (\(String(cString: strerror(errno))))")
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 listing.files.append(input)
@@ -25,7 +25,7 @@ public enum ImageInputs {
             }
             let found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
             guard !found.files.isEmpty || !found.rejected.isEmpty || !found.skipped.isEmpty else {
-                throw InputError("no *.png files under \(input)")
+                throw FormatError(.input, "no *.png files under \(input)")
             }
             var kept = found
             if let limitPerInput { kept.files = Array(found.files.prefix(limitPerInput)) }

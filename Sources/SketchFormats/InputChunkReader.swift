@@ -110,7 +110,7 @@ package final class InputChunkReader: LineBatchReading {
             splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
         } catch {
             source = nil
-            openFailure = (error as? ByteSourceError)?.reason ?? "\(error)"
+            openFailure = (error as? FormatError)?.reason ?? "\(error)"
         }
     }
 

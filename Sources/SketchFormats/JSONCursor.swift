@@ -29,8 +29,8 @@ struct JSONCursor {
     @inline(__always)
     mutating func advance() { index += 1 }
 
-    func error(_ reason: String) -> LineParseError {
-        LineParseError(isAtEnd ? "\(reason) (line ends at column \(index + 1))" : "\(reason) (column \(index + 1))")
+    func error(_ reason: String) -> FormatError {
+        FormatError(.record, isAtEnd ? "\(reason) (line ends at column \(index + 1))" : "\(reason) (column \(index + 1))")
     }
 
     @inline(__always)
@@ -44,13 +44,13 @@ struct JSONCursor {
     }
 
     @inline(__always)
-    mutating func expect(_ byte: UInt8, _ reason: @autoclosure () -> String) throws(LineParseError) {
+    mutating func expect(_ byte: UInt8, _ reason: @autoclosure () -> String) throws(FormatError) {
         guard peek() == byte else { throw error(reason()) }
         index += 1
     }
 
     /// Reads an object key and classifies it; keys with escapes are compared after decoding.
-    mutating func parseKey() throws(LineParseError) -> QuickDrawKey {
+    mutating func parseKey() throws(FormatError) -> QuickDrawKey {
         guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
         let start = index + 1
         var end = start
@@ -86,7 +86,7 @@ struct JSONCursor {
 
     /// Reads a JSON string (cursor on its opening quote), decoding escapes; rejects raw control
     /// characters, bad escapes, lone surrogates and invalid UTF-8.
-    mutating func parseString(scratch: inout [UInt8]) throws(LineParseError) -> String {
+    mutating func parseString(scratch: inout [UInt8]) throws(FormatError) -> String {
         index += 1
         let start = index
         while index < count {
@@ -95,7 +95,7 @@ struct JSONCursor {
                 let bytes = UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: index - start)
                 index += 1
                 guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw LineParseError("string is not valid UTF-8 (column \(start))")
+                    throw FormatError(.record, "string is not valid UTF-8 (column \(start))")
                 }
                 return text
             }
@@ -112,7 +112,7 @@ struct JSONCursor {
             switch byte {
             case UInt8(ascii: "\""):
                 guard let text = String(validating: scratch, as: UTF8.self) else {
-                    throw LineParseError("string is not valid UTF-8 (column \(start))")
+                    throw FormatError(.record, "string is not valid UTF-8 (column \(start))")
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -127,7 +127,7 @@ struct JSONCursor {
         throw error("unterminated string")
     }
 
-    private mutating func decodeEscape(into scratch: inout [UInt8]) throws(LineParseError) {
+    private mutating func decodeEscape(into scratch: inout [UInt8]) throws(FormatError) {
         let escaped = peek()
         index += 1
         switch escaped {
@@ -159,7 +159,7 @@ struct JSONCursor {
         }
     }
 
-    private mutating func parseHex4() throws(LineParseError) -> UInt32 {
+    private mutating func parseHex4() throws(FormatError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = peek()
@@ -177,7 +177,7 @@ struct JSONCursor {
     }
 
     /// Reads `true` or `false`.
-    mutating func parseBool(key: String) throws(LineParseError) -> Bool {
+    mutating func parseBool(key: String) throws(FormatError) -> Bool {
         if matchLiteral("true") { return true }
         if matchLiteral("false") { return false }
         throw error("key \"\(key)\": expected true or false")
@@ -201,7 +201,7 @@ struct JSONCursor {
     /// array may hold at most `limit` values (else `too many points`): both are checked while
     /// reading, so `storage` never grows beyond `limit + 1` slots whatever the line holds.
     mutating func parseNumberArray(into storage: inout [Double], what: @autoclosure () -> String,
-                                   bound: Double, limit: Int) throws(LineParseError) -> Int {
+                                   bound: Double, limit: Int) throws(FormatError) -> Int {
         guard peek() == UInt8(ascii: "[") else { throw error("\(what()): expected an array of numbers") }
         index += 1
         skipWhitespace()
@@ -238,7 +238,7 @@ struct JSONCursor {
     /// nobody asked for. Arrays of plain integers are counted from their bytes alone; anything
     /// else is read by `parseNumberArray` into `scratch`.
     mutating func countNumberArray(scratch: inout [Double], what: @autoclosure () -> String,
-                                   bound: Double, limit: Int) throws(LineParseError) -> Int {
+                                   bound: Double, limit: Int) throws(FormatError) -> Int {
         // Plain integers have at most 15 digits, so they stay within any bound of 10¹⁵ or more.
         if bound >= 1e15, let count = countPlainIntegerArray() {
             if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
@@ -434,7 +434,7 @@ struct JSONCursor {
     }
 
     /// Skips any JSON value (the value of an unknown key), checking its grammar.
-    mutating func skipValue(depth: Int) throws(LineParseError) {
+    mutating func skipValue(depth: Int) throws(FormatError) {
         guard depth < Self.maximumSkipDepth else { throw error("value nested too deeply") }
         switch peek() {
         case UInt8(ascii: "\""):

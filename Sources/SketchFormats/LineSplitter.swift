@@ -90,7 +90,7 @@ struct LineSplitter {
                 start = end
                 scanFrom = end
                 atEnd = true
-                let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
+                let reason = (error as? FormatError)?.reason ?? "\(error)"
                 return .failed(reason: reason, partial: partial)
             }
         }

@@ -34,14 +34,14 @@ public enum NPYReader {
         do {
             bytes = try InputFile.readAll(path)
         } catch {
-            throw NPYError(path: path, reason: error.description)
+            throw FormatError.npy(path: path, reason: error.description)
         }
         return try parse(bytes, path: path)
     }
 
     /// Parses `.npy` bytes; `path` only names the source in errors.
     public static func parse(_ bytes: [UInt8], path: String = "<memory>") throws -> NPYArray {
-        func fail(_ reason: String) -> NPYError { NPYError(path: path, reason: reason) }
+        func fail(_ reason: String) -> FormatError { FormatError.npy(path: path, reason: reason) }
         guard bytes.count >= 10, Array(bytes[0..<6]) == NPYFormat.magic else { throw fail("not an .npy file (bad magic)") }
         let major = bytes[6]
         let lengthStart = 8
@@ -98,16 +98,3 @@ public enum NPYReader {
     }
 }
 
-/// A `.npy` file that could not be read, with the file and the reason.
-public struct NPYError: Error, CustomStringConvertible {
-    /// The file.
-    public var path: String
-    /// What is wrong with it.
-    public var reason: String
-    /// `path: reason`.
-    public var description: String { "\(path): \(reason)" }
-    package init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-}

@@ -13,11 +13,6 @@ package struct NumericArray: Equatable, Sendable {
     }
 }
 
-/// Why a pickled numpy object array was refused.
-package struct PickleError: Error, CustomStringConvertible {
-    /// What is wrong, with the byte offset in the pickle when one applies.
-    package var description: String
-}
 
 /// The pickle subset numpy uses for a 1-D object array of numeric arrays (the payload of
 /// `train.npy` & co. in a sketch-rnn `.npz`), read without executing anything and written in
@@ -32,7 +27,7 @@ package struct PickleError: Error, CustomStringConvertible {
 /// `numpy.core.multiarray._reconstruct` / `numpy._core.multiarray._reconstruct`, `numpy.ndarray`,
 /// `numpy.dtype`, `_codecs.encode` (Python 3 protocol 2 bytes) and
 /// `numpy.core.numeric._frombuffer` / `numpy._core.numeric._frombuffer` (protocol 5). Element
-/// dtypes: little-endian int16, int32, float64. Anything else is a `PickleError`.
+/// dtypes: little-endian int16, int32, float64. Anything else is a `FormatError`.
 package enum NumpyObjectArrayPickle {
     /// Globals a pickle may name.
     private enum Global { case reconstruct, ndarray, dtype, codecsEncode, frombuffer }
@@ -64,27 +59,27 @@ package enum NumpyObjectArrayPickle {
     }
 
     /// The numeric arrays of the pickled 1-D object array `pickle`.
-    package static func decode(_ pickle: [UInt8]) throws(PickleError) -> [NumericArray] {
+    package static func decode(_ pickle: [UInt8]) throws(FormatError) -> [NumericArray] {
         var stack: [Value] = []
         var memo: [Int: Value] = [:]
         var position = 0
-        func fail(_ reason: String) -> PickleError { PickleError(description: "pickle byte \(position): \(reason)") }
-        func take(_ count: Int) throws(PickleError) -> ArraySlice<UInt8> {
+        func fail(_ reason: String) -> FormatError { FormatError(.pickle, "pickle byte \(position): \(reason)") }
+        func take(_ count: Int) throws(FormatError) -> ArraySlice<UInt8> {
             guard count >= 0, position + count <= pickle.count else { throw fail("pickle ends inside an opcode argument") }
             defer { position += count }
             return pickle[position..<(position + count)]
         }
-        func unsigned(_ count: Int) throws(PickleError) -> Int {
+        func unsigned(_ count: Int) throws(FormatError) -> Int {
             var value = 0
             for (shift, byte) in try take(count).enumerated() { value |= Int(byte) << (8 * shift) }
             return value
         }
-        func pop() throws(PickleError) -> Value {
+        func pop() throws(FormatError) -> Value {
             guard let value = stack.popLast() else { throw fail("stack underflow") }
             if case .mark = value { throw fail("unexpected MARK") }
             return value
         }
-        func popToMark() throws(PickleError) -> [Value] {
+        func popToMark() throws(FormatError) -> [Value] {
             guard let markIndex = stack.lastIndex(where: { if case .mark = $0 { return true } else { return false } }) else {
                 throw fail("no MARK on the stack")
             }
@@ -92,15 +87,15 @@ package enum NumpyObjectArrayPickle {
             stack.removeSubrange(markIndex...)
             return items
         }
-        func lengthChecked(_ length: Int) throws(PickleError) -> Int {
+        func lengthChecked(_ length: Int) throws(FormatError) -> Int {
             guard length <= pickle.count - position else { throw fail("length \(length) runs past the end of the pickle") }
             return length
         }
-        func textValue(_ bytes: ArraySlice<UInt8>) throws(PickleError) -> Value {
+        func textValue(_ bytes: ArraySlice<UInt8>) throws(FormatError) -> Value {
             guard let text = String(validating: bytes, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
             return .text(text)
         }
-        func global(_ module: String, _ name: String) throws(PickleError) -> Value {
+        func global(_ module: String, _ name: String) throws(FormatError) -> Value {
             guard let known = allowedGlobals["\(module).\(name)"] else {
                 throw fail("global \(module).\(name) is not allowed (only numpy array reconstruction is read)")
             }
@@ -202,7 +197,7 @@ package enum NumpyObjectArrayPickle {
         }
     }
 
-    private static func reduce(_ function: Global, _ arguments: [Value], _ fail: (String) -> PickleError) throws(PickleError) -> Value {
+    private static func reduce(_ function: Global, _ arguments: [Value], _ fail: (String) -> FormatError) throws(FormatError) -> Value {
         switch function {
         case .reconstruct:
             guard arguments.count == 3, case .global(.ndarray) = arguments[0] else { throw fail("unexpected _reconstruct arguments") }
@@ -234,7 +229,7 @@ package enum NumpyObjectArrayPickle {
         }
     }
 
-    private static func setState(_ array: ArrayObject, _ fields: [Value], _ fail: (String) -> PickleError) throws(PickleError) {
+    private static func setState(_ array: ArrayObject, _ fields: [Value], _ fail: (String) -> FormatError) throws(FormatError) {
         guard fields.count == 5, case .int(1) = fields[0], case .tuple(let shapeValues) = fields[1],
               case .dtype(let dtype) = fields[2], case .bool(let isFortran) = fields[3] else {
             throw fail("unexpected ndarray state")
@@ -275,15 +270,15 @@ package enum NumpyObjectArrayPickle {
         array.numbers = values
     }
 
-    private static func numericArrays(of array: ArrayObject) throws(PickleError) -> [NumericArray] {
+    private static func numericArrays(of array: ArrayObject) throws(FormatError) -> [NumericArray] {
         guard array.dtype?.name == "O8", array.shape.count == 1 else {
-            throw PickleError(description: "the pickled array is not a 1-D object array")
+            throw FormatError(.pickle, "the pickled array is not a 1-D object array")
         }
         var result: [NumericArray] = []
         result.reserveCapacity(array.objects.count)
         for (index, value) in array.objects.enumerated() {
             guard case .array(let element) = value, element.dtype?.name != "O8", element.shape.count == 2 else {
-                throw PickleError(description: "element \(index) is not a 2-D numeric array")
+                throw FormatError(.pickle, "element \(index) is not a 2-D numeric array")
             }
             result.append(NumericArray(rows: element.shape[0], columns: element.shape[1], values: element.numbers))
         }

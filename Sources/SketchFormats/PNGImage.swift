@@ -15,7 +15,7 @@ import SketchCore
 ///   with premultiplied colour and, for files without gAMA, no gamma change) and reduced to 8 bits
 ///   by us, rounding `v * 255 / 65535`. Asking libpng for 8-bit output instead would hit
 ///   libpng bug #853 (wrong pixels for Adam7-interlaced 16-bit files, 1.6.39 included).
-/// Corrupt, truncated or non-PNG input throws `PNGError` (the simplified API catches libpng's
+/// Corrupt, truncated or non-PNG input throws `FormatError` (the simplified API catches libpng's
 /// errors internally; no longjmp crosses Swift frames).
 public enum PNGImage {
     /// Largest accepted pixel count, 2²⁵ (a 5792 × 5792 image; TU-Berlin's are 1111 × 1111).
@@ -24,9 +24,9 @@ public enum PNGImage {
     public static let maximumPixelCount = 1 << 25
 
     /// Decodes PNG bytes to gray (alpha over white).
-    public static func decodeGray(_ bytes: [UInt8]) throws(PNGError) -> GrayImage {
+    public static func decodeGray(_ bytes: [UInt8]) throws(FormatError) -> GrayImage {
         guard bytes.count >= 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
-            throw PNGError("not a PNG file (bad signature)")
+            throw FormatError(.png, "not a PNG file (bad signature)")
         }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -34,12 +34,12 @@ public enum PNGImage {
         let began = bytes.withUnsafeBytes { raw in
             png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
         }
-        guard began != 0 else { throw PNGError(message(of: &image)) }
+        guard began != 0 else { throw FormatError(.png, message(of: &image)) }
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width > 0, height > 0 else { throw PNGError("unsupported image size \(width)x\(height)") }
+        guard width > 0, height > 0 else { throw FormatError(.png, "unsupported image size \(width)x\(height)") }
         guard width * height <= maximumPixelCount else {
-            throw PNGError("image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
+            throw FormatError(.png, "image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
                 + " \(maximumPixelCount) (docs/limits.md)")
         }
         let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
@@ -70,24 +70,24 @@ public enum PNGImage {
         return GrayImage(width: width, height: height, pixels: gray)
     }
 
-    /// Reads and decodes a PNG file; I/O failures are reported as `PNGError` naming the path.
-    public static func readGray(path: String) throws(PNGError) -> GrayImage {
+    /// Reads and decodes a PNG file; I/O failures are reported as `FormatError` naming the path.
+    public static func readGray(path: String) throws(FormatError) -> GrayImage {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
         } catch {
-            throw PNGError(error.description)
+            throw FormatError(.png, error.description)
         }
         return try decodeGray(bytes)
     }
 
     /// Decodes the pixels; `componentsPerRow` is libpng's row stride, counted in samples, not bytes.
     private static func finishRead<Component>(_ image: inout png_image, into buffer: inout [Component],
-                                              componentsPerRow: Int) throws(PNGError) {
+                                              componentsPerRow: Int) throws(FormatError) {
         let finished = buffer.withUnsafeMutableBytes { raw in
             png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(componentsPerRow), nil)
         }
-        guard finished != 0 else { throw PNGError(message(of: &image)) }
+        guard finished != 0 else { throw FormatError(.png, message(of: &image)) }
     }
 
     private static func message(of image: inout png_image) -> String {

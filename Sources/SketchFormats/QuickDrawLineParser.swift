@@ -1,16 +1,5 @@
 import SketchCore
 
-/// Why one NDJSON line could not become a `SketchRecord`.
-public struct LineParseError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Human-readable reason naming the key, stroke or byte offset at fault.
-    public var reason: String
-
-    /// Creates an error with `reason`.
-    public init(_ reason: String) { self.reason = reason }
-
-    /// The reason.
-    public var description: String { reason }
-}
 
 /// Parses one Quick, Draw! NDJSON line (raw or simplified) straight from its bytes.
 ///
@@ -23,7 +12,7 @@ public struct LineParseError: Error, Equatable, Sendable, CustomStringConvertibl
 /// timestamps must be finite and within `DrawingLimits` (`coordinate out of range`), and a
 /// drawing may hold at most `DrawingLimits.maximumStrokes` strokes and
 /// `DrawingLimits.maximumPoints` points, checked while reading so scratch memory stays bounded.
-/// Anything else is a `LineParseError` whose reason names what was wrong and where.
+/// Anything else is a `FormatError` whose reason names what was wrong and where.
 ///
 /// The parser keeps scratch buffers between lines, so reuse one instance for a whole stream.
 /// With `keepsTimestamps == false`, `t` arrays are still checked but not stored (strokes get
@@ -45,7 +34,7 @@ public struct QuickDrawLineParser {
     }
 
     /// Parses `line` (without its newline).
-    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord {
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(FormatError) -> SketchRecord {
         var cursor = JSONCursor(line)
         var flat: FlatStrokes?
         return try parseRecord(&cursor, flatStrokes: &flat)
@@ -54,7 +43,7 @@ public struct QuickDrawLineParser {
     /// Parses `line` (without its newline) with its strokes' points (no timestamps) put into
     /// `strokes` (replacing its contents) instead of the record, whose `drawing` is empty.
     /// Same checks and errors as `parse(_:)`; reusing `strokes` saves the arrays of every stroke.
-    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes) throws(LineParseError) -> SketchRecord {
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes) throws(FormatError) -> SketchRecord {
         var cursor = JSONCursor(line)
         var flat: FlatStrokes? = FlatStrokes()
         swap(&flat!, &strokes)
@@ -63,15 +52,15 @@ public struct QuickDrawLineParser {
     }
 
     /// Parses `line` (without its newline).
-    public mutating func parse(_ line: [UInt8]) throws(LineParseError) -> SketchRecord {
-        let result: Result<SketchRecord, LineParseError> = line.withUnsafeBufferPointer { bytes in
-            do throws(LineParseError) { return .success(try parse(bytes)) } catch { return .failure(error) }
+    public mutating func parse(_ line: [UInt8]) throws(FormatError) -> SketchRecord {
+        let result: Result<SketchRecord, FormatError> = line.withUnsafeBufferPointer { bytes in
+            do throws(FormatError) { return .success(try parse(bytes)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
     /// Parses a record; with `flatStrokes` non-nil, the strokes go there and `drawing` is empty.
-    private mutating func parseRecord(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(LineParseError) -> SketchRecord {
+    private mutating func parseRecord(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(FormatError) -> SketchRecord {
         var word: String?
         var countryCode: String?
         var timestamp: String?
@@ -112,24 +101,24 @@ public struct QuickDrawLineParser {
         cursor.skipWhitespace()
         if !cursor.isAtEnd { throw cursor.error("unexpected bytes after the closing '}'") }
 
-        guard let word else { throw LineParseError("missing key \"word\"") }
-        guard let countryCode else { throw LineParseError("missing key \"countrycode\"") }
-        guard let timestamp else { throw LineParseError("missing key \"timestamp\"") }
-        guard let recognized else { throw LineParseError("missing key \"recognized\"") }
-        guard let keyID else { throw LineParseError("missing key \"key_id\"") }
-        guard let drawing else { throw LineParseError("missing key \"drawing\"") }
+        guard let word else { throw FormatError(.record, "missing key \"word\"") }
+        guard let countryCode else { throw FormatError(.record, "missing key \"countrycode\"") }
+        guard let timestamp else { throw FormatError(.record, "missing key \"timestamp\"") }
+        guard let recognized else { throw FormatError(.record, "missing key \"recognized\"") }
+        guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
+        guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
         return SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
                             recognized: recognized, keyID: keyID, drawing: drawing)
     }
 
-    private mutating func parseString(_ cursor: inout JSONCursor, key: String) throws(LineParseError) -> String {
+    private mutating func parseString(_ cursor: inout JSONCursor, key: String) throws(FormatError) -> String {
         guard cursor.peek() == UInt8(ascii: "\"") else {
             throw cursor.error("key \"\(key)\": expected a string")
         }
         return try cursor.parseString(scratch: &stringScratch)
     }
 
-    private mutating func parseDrawing(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(LineParseError) -> Drawing {
+    private mutating func parseDrawing(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(FormatError) -> Drawing {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
         var strokes: [Stroke] = []
         var strokeCount = 0
@@ -171,7 +160,7 @@ public struct QuickDrawLineParser {
     /// Reads one stroke's arrays into `xs`/`ys` (and `ts` when timestamps are kept); returns
     /// its point count and whether it had a `t` array.
     /// At most `pointLimit` points are read (the drawing's remaining allowance).
-    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int, pointLimit: Int) throws(LineParseError) -> (count: Int, hasTimes: Bool) {
+    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int, pointLimit: Int) throws(FormatError) -> (count: Int, hasTimes: Bool) {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
         let coordinateBound = DrawingLimits.maximumCoordinateMagnitude
@@ -195,12 +184,12 @@ public struct QuickDrawLineParser {
             throw cursor.error("stroke \(number): more than 3 arrays (expected [x, y] or [x, y, t])")
         }
         try cursor.expect(UInt8(ascii: "]"), "stroke \(number): expected ']' after its arrays")
-        if xCount == 0 { throw LineParseError("stroke \(number) has no points") }
+        if xCount == 0 { throw FormatError(.record, "stroke \(number) has no points") }
         if xCount != yCount {
-            throw LineParseError("stroke \(number): x has \(xCount) values but y has \(yCount)")
+            throw FormatError(.record, "stroke \(number): x has \(xCount) values but y has \(yCount)")
         }
         if let tCount, tCount != xCount {
-            throw LineParseError("stroke \(number): x has \(xCount) values but t has \(tCount)")
+            throw FormatError(.record, "stroke \(number): x has \(xCount) values but t has \(tCount)")
         }
         return (xCount, tCount != nil)
     }

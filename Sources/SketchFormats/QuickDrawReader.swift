@@ -6,14 +6,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A user error about the inputs themselves (missing path, unreadable directory).
-public struct InputError: Error, CustomStringConvertible, Sendable {
-    /// The message, naming the path.
-    public var description: String
-
-    /// Creates an error with `description`.
-    public init(_ description: String) { self.description = description }
-}
 
 /// Streams Quick, Draw! records (raw or simplified NDJSON) from files, directories, gzip files
 /// or stdin, in constant memory.
@@ -48,7 +40,7 @@ public struct QuickDrawReader: Sendable {
     /// Warnings for device files and FIFOs found in input directories and skipped.
     public let skippedSources: [String]
 
-    /// Expands `inputs`; throws `InputError` for a path that does not exist or a directory
+    /// Expands `inputs`; throws `FormatError` for a path that does not exist or a directory
     /// without NDJSON files. A path named explicitly is read whatever it is (a FIFO, `/dev/stdin`);
     /// in a directory only regular files are read (see ``DirectoryWalk``).
     public init(inputs: [String]) throws {
@@ -78,7 +70,7 @@ public struct QuickDrawReader: Sendable {
     ///     the line goes to `onRejected` with that reason instead, and reading goes on.
     ///   - onRejected: called for each unusable line, and for each source error (an input or
     ///     directory entry that cannot be opened, a read error, a damaged gzip member). When no
-    ///     input at all can be opened, the read ends with an `InputError` after reporting them.
+    ///     input at all can be opened, the read ends with an `FormatError` after reporting them.
     ///   - onProgress: called after each chunk with the stored bytes consumed so far over all inputs.
     /// - Returns: the size and SHA-256 of each input's stored bytes, measured while reading,
     ///   when ``measuresSources`` is set (empty otherwise).
@@ -89,7 +81,7 @@ public struct QuickDrawReader: Sendable {
         onProgress: (Int) -> Void = { _ in }
     ) throws -> [SourceDigest] {
         try readLines(
-            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes) },
+            parse: { parser, bytes throws(FormatError) in try parser.parse(bytes) },
             onRecord: { record, location in
                 try onRecord(record, location)
                 return true
@@ -102,7 +94,7 @@ public struct QuickDrawReader: Sendable {
         var records: [SketchRecord] = []
         guard limit > 0 else { return records }
         _ = try readLines(
-            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes) },
+            parse: { parser, bytes throws(FormatError) in try parser.parse(bytes) },
             onRecord: { record, _ in
                 records.append(record)
                 return records.count < limit
@@ -122,7 +114,7 @@ public struct QuickDrawReader: Sendable {
     ) throws -> [SourceDigest] {
         var strokes = FlatStrokes()
         return try readLines(
-            parse: { parser, bytes throws(LineParseError) in try parser.parse(bytes, strokesInto: &strokes) },
+            parse: { parser, bytes throws(FormatError) in try parser.parse(bytes, strokesInto: &strokes) },
             onRecord: { record, location in
                 try onRecord(record, strokes, location)
                 return true
@@ -133,7 +125,7 @@ public struct QuickDrawReader: Sendable {
     /// The reading loop of every entry point; `parse` turns one non-blank line into a record,
     /// and reading stops early when `onRecord` returns false.
     private func readLines(
-        parse: (inout QuickDrawLineParser, UnsafeBufferPointer<UInt8>) throws(LineParseError) -> SketchRecord,
+        parse: (inout QuickDrawLineParser, UnsafeBufferPointer<UInt8>) throws(FormatError) -> SketchRecord,
         onRecord: (SketchRecord, SourceLocation) throws -> Bool,
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void
@@ -150,7 +142,7 @@ public struct QuickDrawReader: Sendable {
             do {
                 source = try ByteSource(path: file, hashing: measuresSources)
             } catch {
-                let reason = (error as? ByteSourceError)?.reason ?? "\(error)"
+                let reason = (error as? FormatError)?.reason ?? "\(error)"
                 try onRejected(.sourceError(file, byteOffset: 0, reason: "cannot read input: \(reason)"))
                 continue
             }
@@ -203,7 +195,7 @@ public struct QuickDrawReader: Sendable {
             if let digest = source.digest() { digests.append(SourceDigest(path: file, bytes: source.consumedInputBytes, sha256: digest)) }
         }
         guard openedAny || files.count + rejectedSources.count == 0 else {
-            throw InputError("none of the \(files.count + rejectedSources.count) inputs could be read"
+            throw FormatError(.input, "none of the \(files.count + rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         return digests

@@ -34,11 +34,11 @@ private func describe(_ errno: Errno) -> String {
 }
 
 /// Creates the directory `path` and any missing parents (nothing when it exists); throws
-/// `FileWriteError` naming the path and the system's reason.
-package func createDirectories(_ path: String) throws(FileWriteError) {
+/// `FormatError` naming the path and the system's reason.
+package func createDirectories(_ path: String) throws(FormatError) {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-        throw FileWriteError(path: path, reason: systemErrorText(error))
+        throw FormatError.write(path: path, reason: systemErrorText(error))
     }
 }

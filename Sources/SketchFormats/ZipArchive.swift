@@ -5,15 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Why a zip archive cannot be read or written.
-package struct ZipArchiveError: Error, CustomStringConvertible {
-    /// The archive's path.
-    package var path: String
-    /// What is wrong.
-    package var reason: String
-    /// `path: reason`.
-    package var description: String { "\(path): \(reason)" }
-}
 
 /// The small zip subset `.npz` files use: entries stored (method 0) or deflated (method 8),
 /// no zip64, no encryption, read through the central directory.
@@ -23,7 +14,7 @@ package struct ZipArchiveError: Error, CustomStringConvertible {
 /// is read and written whole in memory (one `.npz` per category).
 package enum ZipArchive {
     /// The bytes of an archive holding `entries` (name, contents) in that order.
-    package static func encode(_ entries: [(name: String, contents: [UInt8])], path: String) throws(ZipArchiveError) -> [UInt8] {
+    package static func encode(_ entries: [(name: String, contents: [UInt8])], path: String) throws(FormatError) -> [UInt8] {
         var archive: [UInt8] = []
         var central: [UInt8] = []
         for entry in entries {
@@ -33,7 +24,7 @@ package enum ZipArchive {
             let offset = archive.count
             guard entry.contents.count < Int(UInt32.max), compressed.count < Int(UInt32.max),
                   archive.count + compressed.count < Int(UInt32.max) else {
-                throw ZipArchiveError(path: path, reason: "entry \(entry.name) is larger than a zip without zip64 holds (4 GiB)")
+                throw FormatError.zip(path: path, reason: "entry \(entry.name) is larger than a zip without zip64 holds (4 GiB)")
             }
             // Local file header.
             append32(0x0403_4b50, &archive)
@@ -64,8 +55,8 @@ package enum ZipArchive {
     }
 
     /// The entries (name, contents) of the archive `bytes`, in central-directory order; CRCs are checked.
-    package static func decode(_ bytes: [UInt8], path: String) throws(ZipArchiveError) -> [(name: String, contents: [UInt8])] {
-        func fail(_ reason: String) -> ZipArchiveError { ZipArchiveError(path: path, reason: reason) }
+    package static func decode(_ bytes: [UInt8], path: String) throws(FormatError) -> [(name: String, contents: [UInt8])] {
+        func fail(_ reason: String) -> FormatError { FormatError.zip(path: path, reason: reason) }
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
         guard bytes.count >= 22 else { throw fail("not a zip archive (shorter than an end-of-central-directory record)") }
@@ -122,10 +113,10 @@ package enum ZipArchive {
         return entries
     }
 
-    private static func deflateRaw(_ input: [UInt8], path: String) throws(ZipArchiveError) -> [UInt8] {
+    private static func deflateRaw(_ input: [UInt8], path: String) throws(FormatError) -> [UInt8] {
         var stream = z_stream()
         guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ZipArchiveError(path: path, reason: "zlib deflate initialisation failed")
+            throw FormatError.zip(path: path, reason: "zlib deflate initialisation failed")
         }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
@@ -139,15 +130,15 @@ package enum ZipArchive {
                 return deflate(&stream, Z_FINISH)
             }
         }
-        guard status == Z_STREAM_END else { throw ZipArchiveError(path: path, reason: "zlib deflate failed (\(status))") }
+        guard status == Z_STREAM_END else { throw FormatError.zip(path: path, reason: "zlib deflate failed (\(status))") }
         output.removeSubrange(Int(stream.total_out)...)
         return output
     }
 
-    private static func inflateRaw(_ input: [UInt8], expectedSize: Int, path: String, name: String) throws(ZipArchiveError) -> [UInt8] {
+    private static func inflateRaw(_ input: [UInt8], expectedSize: Int, path: String, name: String) throws(FormatError) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw ZipArchiveError(path: path, reason: "zlib inflate initialisation failed")
+            throw FormatError.zip(path: path, reason: "zlib inflate initialisation failed")
         }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: max(expectedSize, 1))
@@ -162,7 +153,7 @@ package enum ZipArchive {
             }
         }
         guard status == Z_STREAM_END else {
-            throw ZipArchiveError(path: path, reason: "entry \(name): corrupt deflate data or size mismatch (zlib status \(status))")
+            throw FormatError.zip(path: path, reason: "entry \(name): corrupt deflate data or size mismatch (zlib status \(status))")
         }
         output.removeSubrange(Int(stream.total_out)...)
         return output

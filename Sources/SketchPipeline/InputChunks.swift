@@ -94,7 +94,7 @@ package enum InputChunking {
         var position = from
         while position < size {
             let count = pread(descriptor, &buffer, buffer.count, off_t(position))
-            guard count > 0 else { throw InputError("cannot read \(path) at byte \(position): \(String(cString: strerror(errno)))") }
+            guard count > 0 else { throw FormatError(.input, "cannot read \(path) at byte \(position): \(String(cString: strerror(errno)))") }
             if let newline = buffer[0..<count].firstIndex(of: 0x0A) { return position + newline + 1 }
             position += count
         }

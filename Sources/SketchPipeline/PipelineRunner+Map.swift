@@ -110,7 +110,7 @@ extension PipelineRunner {
         progress.finish()
         try quarantine.finish()
         if !selected.isEmpty && batches.unopened.count == selected.count {
-            throw InputError("none of the \(selected.count) inputs could be read"
+            throw FormatError(.input, "none of the \(selected.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         let spillStart = StageClock.now()
@@ -159,7 +159,7 @@ extension PipelineRunner {
                     case .line(let line):
                         var t = StageClock.now()
                         let record: SketchRecord
-                        do throws(LineParseError) { record = try parser.parse(line) } catch {
+                        do throws(FormatError) { record = try parser.parse(line) } catch {
                             mapped.seconds.parse += StageClock.lap(&t)
                             mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                             return

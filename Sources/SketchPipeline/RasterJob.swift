@@ -60,7 +60,7 @@ package struct RasterJob {
         let float32 = float32
         let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (paths: ArraySlice<String>) in
             paths.map { path -> Decoded in
-                do throws(PNGError) {
+                do throws(FormatError) {
                     let decoded = try PNGImage.readGray(path: path)
                     let image = resampler?.resample(decoded) ?? decoded
                     return Decoded(path: path, shape: [image.height, image.width],

@@ -28,7 +28,7 @@ import Testing
         try writer.write("data")
         // Meanwhile the destination became a non-empty directory: rename(2) onto it fails.
         try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
-        #expect(throws: FileWriteError.self) { try writer.commit() }
+        #expect(throws: FormatError.self) { try writer.commit() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["taken"])
     }
 }

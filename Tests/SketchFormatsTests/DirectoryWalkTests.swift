@@ -69,9 +69,9 @@ import Glibc
         #expect(listing.rejected.map(\.location.file) == ["\(directory.path)/d\\xfe"])
     }
 
-    @Test("a directory that cannot be listed is an InputError naming it")
+    @Test("a directory that cannot be listed is an FormatError naming it")
     func unlistableDirectoryIsNamed() {
-        #expect(throws: InputError.self) { try DirectoryWalk.entries(of: "/nonexistent/sketchprep-walk") }
+        #expect(throws: FormatError.self) { try DirectoryWalk.entries(of: "/nonexistent/sketchprep-walk") }
         do {
             _ = try DirectoryWalk.entries(of: "/nonexistent/sketchprep-walk")
         } catch {
@@ -126,7 +126,7 @@ import Glibc
 
     @Test("InputFile.readAll refuses an endless stream past its cap instead of filling memory")
     func readAllCapsStreams() {
-        #expect(throws: InputError.self) { try InputFile.readAll("/dev/zero", maximumBytes: 1 << 20) }
-        #expect(throws: InputError.self) { try InputFile.readAll("/dev/zero") }
+        #expect(throws: FormatError.self) { try InputFile.readAll("/dev/zero", maximumBytes: 1 << 20) }
+        #expect(throws: FormatError.self) { try InputFile.readAll("/dev/zero") }
     }
 }

@@ -43,8 +43,8 @@ import Testing
         #expect(try TestSupport.parse(line(x: "[0,1]", t: "[0,999999999999999]")).drawing.strokes[0].t == [0, 999_999_999_999_999])
         #expect(reason(line(x: "[0,1]", t: "[0,1e16]"))?.hasPrefix("coordinate out of range: stroke 1 t position 2") == true)
         var parser = QuickDrawLineParser(keepsTimestamps: false)
-        #expect(throws: LineParseError.self) { try parser.parse(Array(line(x: "[0,1]", t: "[0,1e16]").utf8)) }
-        #expect(throws: LineParseError.self) { try parser.parse(Array(line(x: "[0,1]", t: "[0,9999999999999999]").utf8)) }
+        #expect(throws: FormatError.self) { try parser.parse(Array(line(x: "[0,1]", t: "[0,1e16]").utf8)) }
+        #expect(throws: FormatError.self) { try parser.parse(Array(line(x: "[0,1]", t: "[0,9999999999999999]").utf8)) }
     }
 
     @Test func aDrawingWithTooManyPointsIsRejectedWhileReading() {

@@ -31,7 +31,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("x.ndjson").path
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: InputError.self) { try DrawingSource.detectFormat(path: path) }
+        let error = #expect(throws: FormatError.self) { try DrawingSource.detectFormat(path: path) }
         #expect(error?.description.contains("cannot tell the format of \(path)") == true)
     }
 }

@@ -42,7 +42,7 @@ import Testing
             let seed = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/FuzzNDJSONLine/\(name)")
             let bytes = [UInt8](try Data(contentsOf: seed))
             var parser = QuickDrawLineParser()
-            #expect(throws: LineParseError.self, "\(name)") { try parser.parse(bytes) }
+            #expect(throws: FormatError.self, "\(name)") { try parser.parse(bytes) }
         }
     }
 

@@ -50,13 +50,13 @@ import Testing
         var bytes: [UInt8] = []
         var wideKey = Self.cat
         wideKey.keyID = "18446744073709551616"
-        #expect(throws: GoogleBinaryWriter.Refusal.self) { try GoogleBinaryWriter.encode(wideKey, into: &bytes) }
+        #expect(throws: FormatError.self) { try GoogleBinaryWriter.encode(wideKey, into: &bytes) }
         var longCountry = Self.cat
         longCountry.countryCode = "USA"
-        #expect(throws: GoogleBinaryWriter.Refusal.self) { try GoogleBinaryWriter.encode(longCountry, into: &bytes) }
+        #expect(throws: FormatError.self) { try GoogleBinaryWriter.encode(longCountry, into: &bytes) }
         var offCanvas = Self.cat
         offCanvas.drawing = Drawing(strokes: [Stroke(x: [256], y: [0])])
-        #expect(throws: GoogleBinaryWriter.Refusal.self) { try GoogleBinaryWriter.encode(offCanvas, into: &bytes) }
+        #expect(throws: FormatError.self) { try GoogleBinaryWriter.encode(offCanvas, into: &bytes) }
     }
 
     @Test func aTruncatedLastRecordIsQuarantinedWithItsByteOffsetAndTheRestIsRead() throws {
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func drawingSourceReadsBinFromStdinOnlyWithACategory() {
-        #expect(throws: InputError.self) { try DrawingSource(inputs: ["-"], format: .bin) }
-        #expect(throws: InputError.self) { try DrawingSource(inputs: ["-"], format: .stroke3) }
+        #expect(throws: FormatError.self) { try DrawingSource(inputs: ["-"], format: .bin) }
+        #expect(throws: FormatError.self) { try DrawingSource(inputs: ["-"], format: .stroke3) }
     }
 }

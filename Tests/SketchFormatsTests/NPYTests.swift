@@ -49,7 +49,7 @@ import Testing
 @Test func npyReaderRejectsTruncatedDataNamingTheFile() {
     var bytes = NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3])
     bytes.removeLast(4)
-    #expect(throws: NPYError.self) { try NPYReader.parse(bytes, path: "cut.npy") }
+    #expect(throws: FormatError.self) { try NPYReader.parse(bytes, path: "cut.npy") }
     do { _ = try NPYReader.parse(bytes, path: "cut.npy") } catch {
         #expect("\(error)".hasPrefix("cut.npy: data is 20 bytes"))
     }

@@ -22,17 +22,17 @@ import Testing
 
     @Test("bytes without the PNG signature are rejected as not a PNG")
     func nonPNGIsRejected() {
-        #expect(throws: PNGError("not a PNG file (bad signature)")) {
+        #expect(throws: FormatError(.png, "not a PNG file (bad signature)")) {
             try PNGImage.decodeGray(Array("hello, world".utf8))
         }
-        #expect(throws: PNGError.self) { try PNGImage.decodeGray([]) }
+        #expect(throws: FormatError.self) { try PNGImage.decodeGray([]) }
     }
 
     @Test("a truncated PNG is rejected with libpng's reason, at every cut point")
     func truncatedIsRejected() throws {
         let bytes = try PNGEncoder.encode(Self.gradient)
         for cut in stride(from: 8, to: bytes.count - 12, by: 5) {
-            #expect(throws: PNGError.self) { try PNGImage.decodeGray(Array(bytes.prefix(cut))) }
+            #expect(throws: FormatError.self) { try PNGImage.decodeGray(Array(bytes.prefix(cut))) }
         }
     }
 
@@ -41,7 +41,7 @@ import Testing
         var bytes = try PNGEncoder.encode(Self.gradient)
         let idat = try #require(bytes.indices.first { bytes[$0..<($0 + 4)].elementsEqual(Array("IDAT".utf8)) })
         for offset in 6..<12 { bytes[idat + offset] ^= 0x5A }
-        let error = try #require(throws: PNGError.self) { try PNGImage.decodeGray(bytes) }
+        let error = try #require(throws: FormatError.self) { try PNGImage.decodeGray(bytes) }
         #expect(!error.reason.isEmpty)
     }
 
@@ -64,7 +64,7 @@ import Testing
         put(side, at: 16)
         put(side, at: 20)
         put(crc32(bytes[12..<29]), at: 29)
-        let error = try #require(throws: PNGError.self) { try PNGImage.decodeGray(bytes) }
+        let error = try #require(throws: FormatError.self) { try PNGImage.decodeGray(bytes) }
         #expect(error.reason == "image too large: 8192x8192 is 67108864 pixels, over the budget of 33554432 (docs/limits.md)")
     }
 

@@ -62,7 +62,7 @@ import Testing
         let bytes = Array(text.utf8)
         let count = try bytes.withUnsafeBufferPointer { buffer in
             var cursor = JSONCursor(buffer)
-            return try Result { () throws(LineParseError) in
+            return try Result { () throws(FormatError) in
                 try cursor.parseNumberArray(into: &storage, what: "values", bound: .greatestFiniteMagnitude, limit: 1_000)
             }.get()
         }
@@ -153,7 +153,7 @@ import Testing
         (#"{"word":"w\u00"}"#, "invalid \\u escape"),
     ])
     func malformedLinesAreRejectedWithTheirReason(line: String, reason: String) {
-        #expect(throws: LineParseError.self) { try TestSupport.parse(line) }
+        #expect(throws: FormatError.self) { try TestSupport.parse(line) }
         do {
             _ = try TestSupport.parse(line)
         } catch {

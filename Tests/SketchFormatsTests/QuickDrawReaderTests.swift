@@ -198,7 +198,7 @@ import Testing
     }
 
     @Test func aMissingInputIsAUserErrorNamingThePath() {
-        #expect(throws: InputError.self) { try QuickDrawReader(inputs: ["/nonexistent/x.ndjson"]) }
+        #expect(throws: FormatError.self) { try QuickDrawReader(inputs: ["/nonexistent/x.ndjson"]) }
     }
 
     @Test func atomicWriterLeavesNoFileUntilCommitAndNoTemporaryAfter() throws {

@@ -42,7 +42,7 @@ public enum TestSupport {
     }
 
     /// Parses one line given as text.
-    public static func parse(_ line: String) throws(LineParseError) -> SketchRecord {
+    public static func parse(_ line: String) throws(FormatError) -> SketchRecord {
         var parser = QuickDrawLineParser()
         return try parser.parse(Array(line.utf8))
     }
