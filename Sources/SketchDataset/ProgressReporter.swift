@@ -11,15 +11,15 @@ import Darwin
 /// Updates are cheap to call per item: the clock is read every 256 calls and a line is printed
 /// at most once per `interval` seconds (overwriting itself on a terminal, one line per update
 /// otherwise). Call `finish()` once at the end for the final line.
-public final class ProgressReporter {
+package final class ProgressReporter {
     /// What is being counted, e.g. `drawings`.
-    public let unit: String
+    package let unit: String
     /// Total stored input bytes, when known.
-    public let totalBytes: Int?
+    package let totalBytes: Int?
     /// Seconds between printed updates.
-    public let interval: Double
+    package let interval: Double
     /// Whether anything is printed at all.
-    public let isEnabled: Bool
+    package let isEnabled: Bool
     private let start: Double
     private var lastPrint: Double
     private var items = 0
@@ -27,7 +27,7 @@ public final class ProgressReporter {
     private let overwrite: Bool
 
     /// Creates a reporter; `enabled: false` silences it (e.g. for `--quiet`).
-    public init(unit: String, totalBytes: Int?, interval: Double = 1, enabled: Bool = true) {
+    package init(unit: String, totalBytes: Int?, interval: Double = 1, enabled: Bool = true) {
         self.unit = unit
         self.totalBytes = totalBytes
         self.interval = interval
@@ -38,23 +38,23 @@ public final class ProgressReporter {
     }
 
     /// Seconds since the reporter was created.
-    public var elapsedSeconds: Double { Self.now() - start }
+    package var elapsedSeconds: Double { Self.now() - start }
 
     /// Records `count` more items done (prints when a line is due).
     @inline(__always)
-    public func advance(by count: Int = 1) {
+    package func advance(by count: Int = 1) {
         let before = items
         items += count
         if isEnabled && (before >> 8) != (items >> 8) { printIfDue() }
     }
 
     /// Records the stored input bytes consumed so far.
-    public func update(bytesConsumed: Int) {
+    package func update(bytesConsumed: Int) {
         bytes = bytesConsumed
     }
 
     /// Prints the final line (always, when enabled).
-    public func finish() {
+    package func finish() {
         guard isEnabled else { return }
         printLine(final: true)
     }

@@ -1,20 +1,20 @@
 /// Wall-clock figures of one run. They differ from run to run, so they are kept out of reports
 /// and manifests (which stay byte-identical across runs and job counts) and written to a
 /// separate `*.timings.json` next to the report. Not reproducible; never compare these files.
-public struct RunTimings: Codable, Equatable, Sendable {
+package struct RunTimings: Codable, Equatable, Sendable {
     /// The command, e.g. `simplify`.
-    public var command: String
+    package var command: String
     /// Worker threads used.
-    public var jobs: Int
+    package var jobs: Int
     /// Wall-clock seconds.
-    public var seconds: Double
+    package var seconds: Double
     /// Items handled (drawings, images).
-    public var items: Int
+    package var items: Int
     /// `items / seconds`.
-    public var itemsPerSecond: Double
+    package var itemsPerSecond: Double
 
     /// Creates the figures of a run that handled `items` in `seconds` on `jobs` threads.
-    public init(command: String, jobs: Int, seconds: Double, items: Int) {
+    package init(command: String, jobs: Int, seconds: Double, items: Int) {
         self.command = command
         self.jobs = jobs
         self.seconds = seconds
@@ -23,7 +23,7 @@ public struct RunTimings: Codable, Equatable, Sendable {
     }
 
     /// Where the timings of the report at `reportPath` go: `report.json` → `report.timings.json`.
-    public static func path(nextTo reportPath: String) -> String {
+    package static func path(nextTo reportPath: String) -> String {
         (reportPath.hasSuffix(".json") ? String(reportPath.dropLast(5)) : reportPath) + ".timings.json"
     }
 

@@ -11,23 +11,23 @@ import SketchFormats
 /// the shares' ratio, as its key_ids' buckets fall. The pipelines' `encode.kind: stroke3` uses the
 /// same rule (``splitCounts``, ``sketchRNNSplit``, the default seed 42), so `convert --to stroke3`
 /// and a sketch-rnn pipeline put a drawing in the same split.
-public struct Stroke3SplitQuota: Sendable, Equatable {
+package struct Stroke3SplitQuota: Sendable, Equatable {
     /// Drawings per class in train.
-    public var train: Int
+    package var train: Int
     /// Drawings per class in valid.
-    public var valid: Int
+    package var valid: Int
     /// Drawings per class in test.
-    public var test: Int
+    package var test: Int
     /// The shares that choose each drawing's split.
-    public var split = Self.sketchRNNSplit
+    package var split = Self.sketchRNNSplit
     /// The seed of the dataset order within a split.
-    public var seed: UInt64 = 42
+    package var seed: UInt64 = 42
 
     /// 28 : 1 : 1 in basis points (9,333 / 333 / 334).
-    public static let sketchRNNSplit = try! DatasetSplit(train: 93.33, val: 3.33, test: 3.34)
+    package static let sketchRNNSplit = try! DatasetSplit(train: 93.33, val: 3.33, test: 3.34)
 
     /// Creates sizes, by default Magenta's 70,000 / 2,500 / 2,500; each must be ≥ 0 and their sum > 0.
-    public init(train: Int = 70_000, valid: Int = 2_500, test: Int = 2_500) throws {
+    package init(train: Int = 70_000, valid: Int = 2_500, test: Int = 2_500) throws {
         guard train >= 0, valid >= 0, test >= 0, train + valid + test > 0 else {
             throw DatasetError("stroke-3 split sizes must be ≥ 0 and not all 0, got \(train)/\(valid)/\(test)")
         }
@@ -40,7 +40,7 @@ public struct Stroke3SplitQuota: Sendable, Equatable {
     package var splitCounts: [SplitName: Int] { [.train: train, .val: valid, .test: test] }
 
     /// The indices into `keyIDs` (one class) for train, valid and test, each in dataset order.
-    public func assign(keyIDs: [String]) -> (train: [Int], valid: [Int], test: [Int]) {
+    package func assign(keyIDs: [String]) -> (train: [Int], valid: [Int], test: [Int]) {
         let ordered = keyIDs.indices.map { (SortKey.of(keyID: keyIDs[$0], seed: seed), $0) }.sorted { a, b in
             if a.0 != b.0 { return a.0 < b.0 }
             if keyIDs[a.1] != keyIDs[b.1] { return keyIDs[a.1].utf8.lexicographicallyPrecedes(keyIDs[b.1].utf8) }

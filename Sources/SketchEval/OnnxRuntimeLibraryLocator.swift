@@ -4,14 +4,14 @@ import Foundation
 /// `SKETCHPREP_ORT_LIBRARY` environment variable, then the path recorded by
 /// scripts/setup-onnxruntime.sh in `.deps/onnxruntime/library-path` under the current directory
 /// or any of its parents (so it works from the repository root and its subdirectories).
-public enum OnnxRuntimeLibraryLocator {
+package enum OnnxRuntimeLibraryLocator {
     /// Environment variable naming the library path.
-    public static let environmentVariable = "SKETCHPREP_ORT_LIBRARY"
+    package static let environmentVariable = "SKETCHPREP_ORT_LIBRARY"
     /// Where the setup script records the path of the wheel's library, relative to the repository root.
-    public static let recordedPathFile = ".deps/onnxruntime/library-path"
+    package static let recordedPathFile = ".deps/onnxruntime/library-path"
 
     /// The library path to load, or throws `.libraryUnavailable` explaining the three ways to provide one.
-    public static func resolve(
+    package static func resolve(
         explicit: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         searchingFrom directory: String = FileManager.default.currentDirectoryPath

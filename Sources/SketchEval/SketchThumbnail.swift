@@ -5,11 +5,11 @@ import SketchDataset
 
 /// Small pictures of model inputs for the HTML report: stroke tensors become inline SVG polylines,
 /// rasters become inline PNG data URIs. Both are self-contained HTML fragments.
-public enum SketchThumbnail {
+package enum SketchThumbnail {
     /// An HTML fragment showing one example's model input of per-example `shape`, `size` pixels wide.
     /// Inputs shaped (steps, 3) are stroke deltas (docs/domain.md §3); anything else is a raster whose last two
     /// dimensions are height and width with values in [0, 1].
-    public static func html(input: ArraySlice<Float>, shape: [Int], size: Int = 96) -> String {
+    package static func html(input: ArraySlice<Float>, shape: [Int], size: Int = 96) -> String {
         if shape.count == 2, shape[1] == 3 { return strokeSVG(deltas: input, size: size) }
         guard shape.count >= 2 else { return "" }
         return rasterImage(values: input, width: shape[shape.count - 1], height: shape[shape.count - 2], size: size)
@@ -18,7 +18,7 @@ public enum SketchThumbnail {
     /// Rebuilds the drawing from (dx, dy, end-of-stroke) rows and draws it as SVG polylines.
     /// Row k moves from point k to point k+1; a set flag ends the stroke at point k+1. Zero padding
     /// rows add zero-length moves and so draw nothing.
-    public static func strokeSVG(deltas: ArraySlice<Float>, size: Int) -> String {
+    package static func strokeSVG(deltas: ArraySlice<Float>, size: Int) -> String {
         var strokes: [[(Double, Double)]] = [[(0, 0)]]
         var x = 0.0, y = 0.0
         var row = deltas.startIndex
@@ -48,7 +48,7 @@ public enum SketchThumbnail {
 
     /// Encodes a [0, 1] raster as an inline PNG `<img>` (nearest-neighbour scaled by the browser);
     /// values outside [0, 1] are clamped and NaN draws as 0.
-    public static func rasterImage(values: ArraySlice<Float>, width: Int, height: Int, size: Int) -> String {
+    package static func rasterImage(values: ArraySlice<Float>, width: Int, height: Int, size: Int) -> String {
         guard width > 0, height > 0, values.count >= width * height else { return "" }
         // Clamped to [0, 1] as floats, so NaN, infinities or huge values in a shard cannot trap.
         let pixels = values.suffix(width * height).map { value in

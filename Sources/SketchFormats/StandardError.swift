@@ -6,12 +6,12 @@ import Darwin
 
 /// Writes `message` and a newline to standard error in one `write(2)` call (unbuffered, so
 /// diagnostics interleave correctly with progress lines).
-public func printToStandardError(_ message: String) {
+package func printToStandardError(_ message: String) {
     printToStandardErrorRaw(message + "\n")
 }
 
 /// Writes `text` to standard error as is (no newline added).
-public func printToStandardErrorRaw(_ text: String) {
+package func printToStandardErrorRaw(_ text: String) {
     Array(text.utf8).withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {

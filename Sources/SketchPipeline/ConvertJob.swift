@@ -4,7 +4,7 @@ import SketchFormats
 import SketchDataset
 
 /// The output format of `sketchprep convert`.
-public enum ConvertTarget: String, Sendable, CaseIterable {
+package enum ConvertTarget: String, Sendable, CaseIterable {
     /// Google's `.bin`, one `<word>.bin` per category.
     case bin
     /// Simplified NDJSON in Google's layout, one `<word>.ndjson` per category.
@@ -13,7 +13,7 @@ public enum ConvertTarget: String, Sendable, CaseIterable {
     case stroke3
 
     /// The output file name of `word`.
-    public func fileName(word: String) -> String {
+    package func fileName(word: String) -> String {
         switch self {
         case .bin: return "\(word).bin"
         case .ndjson: return "\(word).ndjson"
@@ -23,24 +23,24 @@ public enum ConvertTarget: String, Sendable, CaseIterable {
 }
 
 /// What a convert run did.
-public struct ConvertResult: Sendable {
+package struct ConvertResult: Sendable {
     /// Records read, written and rejected (quarantined); `read = written + notSelected + rejected`.
-    public var read = 0
+    package var read = 0
     /// Records written.
-    public var written = 0
+    package var written = 0
     /// Records beyond a class's stroke-3 split sizes (stroke-3 output only).
-    public var notSelected = 0
+    package var notSelected = 0
     /// Records rejected.
-    public var rejected = 0
+    package var rejected = 0
     /// Damaged or unreadable inputs (`RejectedLine.isSourceError`), counted apart from records.
-    public var sourceErrors = 0
+    package var sourceErrors = 0
     /// Output files with their record counts, in write order.
-    public var files: [(path: String, count: Int)] = []
+    package var files: [(path: String, count: Int)] = []
     /// Wall-clock seconds.
-    public var seconds = 0.0
+    package var seconds = 0.0
 
     /// Whether every record read is accounted for.
-    public var isReconciled: Bool { read == written + notSelected + rejected }
+    package var isReconciled: Bool { read == written + notSelected + rejected }
 }
 
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
@@ -55,28 +55,28 @@ public struct ConvertResult: Sendable {
 /// (`.bin`, NDJSON, streamed). Stroke-3 splits: input from stroke-3 keeps its split and order;
 /// other records are placed by `Stroke3SplitQuota` (the one split rule, as in a sketch-rnn pipeline). `stroke3Epsilon` applies
 /// Ramer–Douglas–Peucker to each stroke before stroke-3 encoding, as sketch-rnn's data was made.
-public struct ConvertJob {
+package struct ConvertJob {
     /// The inputs.
-    public var source: DrawingSource
+    package var source: DrawingSource
     /// The output format.
-    public var target: ConvertTarget
+    package var target: ConvertTarget
     /// Directory receiving one file per category.
-    public var outputDirectory: String
+    package var outputDirectory: String
     /// Quarantine file (written atomically, possibly empty).
-    public var quarantinePath: String
+    package var quarantinePath: String
     /// Simplification of raw input.
-    public var options: SimplificationOptions = .google
+    package var options: SimplificationOptions = .google
     /// Stroke-3 split sizes per class.
-    public var quota: Stroke3SplitQuota
+    package var quota: Stroke3SplitQuota
     /// Optional RDP tolerance for stroke-3 output.
-    public var stroke3Epsilon: Double?
+    package var stroke3Epsilon: Double?
     /// In-memory spill buffers, in bytes over all categories, before they go to temporary files.
-    public var spillBufferBytes = 64 << 20
+    package var spillBufferBytes = 64 << 20
     /// Whether to print progress and rejection messages on stderr.
-    public var showsProgress = true
+    package var showsProgress = true
 
     /// Creates a job.
-    public init(source: DrawingSource, target: ConvertTarget, outputDirectory: String, quarantinePath: String,
+    package init(source: DrawingSource, target: ConvertTarget, outputDirectory: String, quarantinePath: String,
                 quota: Stroke3SplitQuota) {
         self.source = source
         self.source.keepsTimestamps = false
@@ -87,7 +87,7 @@ public struct ConvertJob {
     }
 
     /// Runs the conversion; throws only for output failures and unusable inputs.
-    public func run() throws -> ConvertResult {
+    package func run() throws -> ConvertResult {
         let start = Date()
         var result = ConvertResult()
         let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)

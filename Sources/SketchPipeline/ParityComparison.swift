@@ -8,19 +8,19 @@ import SketchCore
 /// count* means the same number of strokes and the same number of points in each. For drawings
 /// with the same point counts, the largest absolute coordinate difference goes into the
 /// deviation histogram; the others are counted under `point count differs`.
-public struct ParityComparison: Sendable {
+package struct ParityComparison: Sendable {
     /// One drawing that did not match, for the worst-drawings list.
-    public struct Miss: Codable, Equatable, Sendable {
+    package struct Miss: Codable, Equatable, Sendable {
         /// Google's key_id.
-        public var keyID: String
+        package var keyID: String
         /// Category (`word`).
-        public var word: String
+        package var word: String
         /// `stroke count`, `point count` or `coordinates`.
-        public var kind: String
+        package var kind: String
         /// Sum over strokes of |our points − official points| (plus 1000 per missing stroke).
-        public var pointCountDifference: Int
+        package var pointCountDifference: Int
         /// Largest absolute coordinate difference over the strokes with equal point counts.
-        public var maximumDeviation: Int
+        package var maximumDeviation: Int
 
         enum CodingKeys: String, CodingKey {
             case keyID = "key_id", word, kind
@@ -30,39 +30,39 @@ public struct ParityComparison: Sendable {
     }
 
     /// Matched pairs compared.
-    public private(set) var pairs = 0
+    package private(set) var pairs = 0
     /// Pairs whose drawings are identical.
-    public private(set) var exact = 0
+    package private(set) var exact = 0
     /// Pairs with the same stroke and per-stroke point counts.
-    public private(set) var samePointCount = 0
+    package private(set) var samePointCount = 0
     /// Drawings per deviation bucket (`0`, `1`, `2`, `3-5`, `6-10`, `>10`, `point count differs`).
-    public private(set) var deviationHistogram: [String: Int] = [:]
+    package private(set) var deviationHistogram: [String: Int] = [:]
     /// Pairs and exact pairs per category.
-    public private(set) var byCategory: [String: (pairs: Int, exact: Int)] = [:]
+    package private(set) var byCategory: [String: (pairs: Int, exact: Int)] = [:]
     /// How many misses to keep.
-    public let worstLimit: Int
+    package let worstLimit: Int
     private var misses: [Miss] = []
 
     /// Most misses a comparison keeps for the worst list; larger limits are clamped to it.
-    public static let maximumWorstLimit = 100_000
+    package static let maximumWorstLimit = 100_000
 
     /// Creates an empty comparison keeping the `worstLimit` worst misses (clamped to
     /// `0...maximumWorstLimit`).
-    public init(worstLimit: Int = 25) {
+    package init(worstLimit: Int = 25) {
         self.worstLimit = min(max(worstLimit, 0), Self.maximumWorstLimit)
     }
 
     /// Share of exact pairs (0 when there are none).
-    public var exactRate: Double { pairs == 0 ? 0 : Double(exact) / Double(pairs) }
+    package var exactRate: Double { pairs == 0 ? 0 : Double(exact) / Double(pairs) }
     /// Share of pairs with the same point counts.
-    public var samePointCountRate: Double { pairs == 0 ? 0 : Double(samePointCount) / Double(pairs) }
+    package var samePointCountRate: Double { pairs == 0 ? 0 : Double(samePointCount) / Double(pairs) }
 
     /// The worst misses, worst first: stroke-count mismatches, then by point-count difference,
     /// then by deviation, then by key_id.
-    public var worst: [Miss] { Array(misses.sorted(by: Self.isWorse).prefix(worstLimit)) }
+    package var worst: [Miss] { Array(misses.sorted(by: Self.isWorse).prefix(worstLimit)) }
 
     /// Adds one pair.
-    public mutating func add(keyID: String, word: String, ours: Drawing, official: Drawing) {
+    package mutating func add(keyID: String, word: String, ours: Drawing, official: Drawing) {
         pairs += 1
         var category = byCategory[word] ?? (0, 0)
         category.pairs += 1

@@ -3,41 +3,41 @@ import SketchDataset
 import SketchCore
 
 /// What a simplify run did.
-public struct SimplifyResult: Sendable {
+package struct SimplifyResult: Sendable {
     /// Reconciled counts.
-    public var tally: RunTally
+    package var tally: RunTally
     /// Rejections grouped by reason kind (see `QuarantineWriter.countsByReason`).
-    public var rejectedByReason: [String: Int]
+    package var rejectedByReason: [String: Int]
     /// Stored input bytes consumed.
-    public var inputBytes: Int
+    package var inputBytes: Int
     /// Bytes written to the output file.
-    public var outputBytes: Int
+    package var outputBytes: Int
     /// Wall-clock seconds of the run.
-    public var seconds: Double
+    package var seconds: Double
 }
 
 /// Raw (or any) Quick, Draw! NDJSON → simplified NDJSON in Google's layout, with quarantine.
 ///
 /// Runs on `RecordStream`: batches of lines are simplified on `jobs` threads and written in input
 /// order, so the output is the same for every job count and memory stays flat whatever the input size.
-public struct SimplifyJob {
+package struct SimplifyJob {
     /// The inputs (timestamps are not read: the output has none).
-    public var reader: DrawingSource
+    package var reader: DrawingSource
     /// Output file (written atomically).
-    public var outputPath: String
+    package var outputPath: String
     /// Quarantine file for rejected lines (written atomically, possibly empty).
-    public var quarantinePath: String
+    package var quarantinePath: String
     /// Simplification parameters.
-    public var options: SimplificationOptions
+    package var options: SimplificationOptions
     /// Whether to print progress and rejection messages on stderr.
-    public var showsProgress: Bool
+    package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
-    public var jobs: Int
+    package var jobs: Int
     /// Lines per unit of parallel work.
     package var linesPerChunk = 1024
 
     /// Creates a job.
-    public init(reader: DrawingSource, outputPath: String, quarantinePath: String,
+    package init(reader: DrawingSource, outputPath: String, quarantinePath: String,
                 options: SimplificationOptions = .google, showsProgress: Bool = true, jobs: Int = 1) {
         self.reader = reader
         self.reader.keepsTimestamps = false
@@ -49,7 +49,7 @@ public struct SimplifyJob {
     }
 
     /// Runs the conversion; throws only for output failures (bad input lines are quarantined).
-    public func run() throws -> SimplifyResult {
+    package func run() throws -> SimplifyResult {
         let file = try AtomicFileWriter(path: outputPath)
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
         stream.linesPerChunk = linesPerChunk

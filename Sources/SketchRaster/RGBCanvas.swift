@@ -3,18 +3,18 @@ import SketchCore
 
 /// A white cairo RGB24 canvas for diagnostic pictures: sketches fitted into boxes, gray rasters,
 /// short text labels (cairo's "toy" text API, default sans font).
-public final class RGBCanvas {
+package final class RGBCanvas {
     /// Largest side cairo image surfaces support.
-    public static let maximumSide = 32767
+    package static let maximumSide = 32767
     /// Canvas width in pixels.
-    public let width: Int
+    package let width: Int
     /// Canvas height in pixels.
-    public let height: Int
+    package let height: Int
     private let surface: OpaquePointer
     private let context: OpaquePointer
 
     /// Creates a canvas filled with white.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition((1...Self.maximumSide).contains(width) && (1...Self.maximumSide).contains(height),
                      "canvas sides must be in 1...\(Self.maximumSide)")
         self.width = width
@@ -35,7 +35,7 @@ public final class RGBCanvas {
 
     /// Strokes `drawing` into `box`, mapping the drawing-space rectangle `frame` onto it
     /// (uniform scale, centred). Use `SketchFrame.fitting` to frame one or several drawings.
-    public func stroke(_ drawing: Drawing, frame: SketchFrame, in box: CanvasBox, color: RGBColor, lineWidth: Double) {
+    package func stroke(_ drawing: Drawing, frame: SketchFrame, in box: CanvasBox, color: RGBColor, lineWidth: Double) {
         let scale = min(box.width / frame.width, box.height / frame.height)
         let originX = box.x + (box.width - frame.width * scale) / 2 - frame.minX * scale
         let originY = box.y + (box.height - frame.height * scale) / 2 - frame.minY * scale
@@ -51,7 +51,7 @@ public final class RGBCanvas {
     }
 
     /// Paints a gray raster scaled uniformly into `box` (nearest-neighbour, so small bitmaps stay crisp).
-    public func paint(_ image: GrayImage, in box: CanvasBox) {
+    package func paint(_ image: GrayImage, in box: CanvasBox) {
         guard image.width > 0, image.height > 0 else { return }
         let source = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(image.width), Int32(image.height))
         defer { cairo_surface_destroy(source) }
@@ -79,7 +79,7 @@ public final class RGBCanvas {
     }
 
     /// Draws a one-pixel rectangle outline around `box`.
-    public func outline(_ box: CanvasBox, color: RGBColor) {
+    package func outline(_ box: CanvasBox, color: RGBColor) {
         cairo_set_source_rgb(context, color.red, color.green, color.blue)
         cairo_set_line_width(context, 1)
         cairo_rectangle(context, box.x + 0.5, box.y + 0.5, box.width - 1, box.height - 1)
@@ -87,7 +87,7 @@ public final class RGBCanvas {
     }
 
     /// Writes `text` with its baseline-left at (`x`, `y`), shortened with "…" to fit `maxWidth`.
-    public func text(_ text: String, x: Double, y: Double, size: Double, maxWidth: Double, color: RGBColor) {
+    package func text(_ text: String, x: Double, y: Double, size: Double, maxWidth: Double, color: RGBColor) {
         cairo_select_font_face(context, "sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
         cairo_set_source_rgb(context, color.red, color.green, color.blue)
@@ -101,7 +101,7 @@ public final class RGBCanvas {
     }
 
     /// The canvas pixels as RGB bytes.
-    public func rgbImage() -> RGBImage {
+    package func rgbImage() -> RGBImage {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         var pixels = [UInt8](repeating: 255, count: width * height * 3)
@@ -128,12 +128,12 @@ public final class RGBCanvas {
 }
 
 /// A rectangle on a canvas, in pixels.
-public struct CanvasBox: Equatable, Sendable {
+package struct CanvasBox: Equatable, Sendable {
     /// Left edge, top edge, width and height in pixels.
-    public var x, y, width, height: Double
+    package var x, y, width, height: Double
 
     /// Creates a box.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -141,19 +141,19 @@ public struct CanvasBox: Equatable, Sendable {
     }
 
     /// The box shrunk by `margin` on every side.
-    public func inset(by margin: Double) -> CanvasBox {
+    package func inset(by margin: Double) -> CanvasBox {
         CanvasBox(x: x + margin, y: y + margin, width: max(1, width - 2 * margin), height: max(1, height - 2 * margin))
     }
 }
 
 /// The drawing-space rectangle shown in a canvas box.
-public struct SketchFrame: Equatable, Sendable {
+package struct SketchFrame: Equatable, Sendable {
     /// Bounds in drawing coordinates.
-    public var minX, minY, width, height: Double
+    package var minX, minY, width, height: Double
 
     /// The bounding box of all points of `drawings` (at least 1×1, so single points and empty
     /// drawings still map to a finite scale).
-    public static func fitting(_ drawings: [Drawing]) -> SketchFrame {
+    package static func fitting(_ drawings: [Drawing]) -> SketchFrame {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for stroke in drawings.flatMap(\.strokes) {
             for value in stroke.x { minX = min(minX, value); maxX = max(maxX, value) }
