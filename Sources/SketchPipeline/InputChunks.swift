@@ -1,4 +1,5 @@
 import SketchFormats
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -53,13 +54,14 @@ package enum InputChunking {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
                 continue
             }
-            guard size > chunkBytes, let descriptor = Optional(open(file, O_RDONLY | O_CLOEXEC)), descriptor >= 0 else {
+            guard size > chunkBytes, let descriptor = try? FileDescriptor.open(file, .readOnly, options: .closeOnExec) else {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false))
                 continue
             }
-            defer { close(descriptor) }
+            defer { try? descriptor.close() }
             var magic: [UInt8] = [0, 0]
-            if pread(descriptor, &magic, 2, 0) == 2 && magic == [0x1f, 0x8b] {
+            let magicCount = try? magic.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: 0, into: $0) }
+            if magicCount == 2 && magic == [0x1f, 0x8b] {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false))
                 continue
             }
@@ -89,12 +91,17 @@ package enum InputChunking {
     }
 
     /// Offset just after the first newline at or after `from`, or nil when there is none.
-    private static func nextLineStart(_ descriptor: Int32, from: Int, size: Int, path: String) throws -> Int? {
+    private static func nextLineStart(_ descriptor: FileDescriptor, from: Int, size: Int, path: String) throws -> Int? {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var position = from
         while position < size {
-            let count = pread(descriptor, &buffer, buffer.count, off_t(position))
-            guard count > 0 else { throw FormatError(.input, "cannot read \(path) at byte \(position): \(String(cString: strerror(errno)))") }
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: Int64(position), into: $0) }
+            } catch {
+                throw FormatError(.input, "cannot read \(path) at byte \(position): \(systemErrorText(error))")
+            }
+            guard count > 0 else { throw FormatError(.input, "cannot read \(path) at byte \(position): the file ended early") }
             if let newline = buffer[0..<count].firstIndex(of: 0x0A) { return position + newline + 1 }
             position += count
         }
