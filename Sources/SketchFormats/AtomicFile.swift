@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 
+
 /// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>`) and renames it over
 /// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
 /// the project: text, NDJSON, NPY and TFRecord outputs, manifests and PNGs all go through it.

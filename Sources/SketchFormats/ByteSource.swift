@@ -1,6 +1,7 @@
 import CZlib
 import SystemPackage
 
+
 /// A damaged stretch of a gzip input: where its member starts and what was wrong.
 struct SourceDamage: Equatable, Sendable {
     /// Offset in the stored (compressed) file of the damaged member's first byte.
@@ -53,7 +54,7 @@ final class ByteSource {
             do {
                 descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
             } catch {
-                throw FormatError.source(systemErrorText(error))
+                throw FormatError(.read, systemErrorText(error))
             }
             ownsDescriptor = true
         }
@@ -62,7 +63,7 @@ final class ByteSource {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
             } catch {
-                throw FormatError.source("cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
+                throw FormatError(.read, "cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
             }
             remainingInRange = range.count
         }
@@ -118,7 +119,7 @@ final class ByteSource {
                 }
                 if let remaining = remainingInRange { remainingInRange = remaining - count }
             } catch {
-                throw FormatError.source("read error: \(systemErrorText(error))")
+                throw FormatError(.read, "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
             if hash != nil { input.withUnsafeBufferPointer { hash!.update(UnsafeBufferPointer(rebasing: $0[0..<count])) } }
@@ -137,7 +138,7 @@ final class ByteSource {
         } else {
             // 15 window bits + 16: gzip wrapper only.
             let status = inflateInit2_(&zlib, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard status == Z_OK else { throw FormatError.source("zlib initialisation failed (\(status))") }
+            guard status == Z_OK else { throw FormatError(.read, "zlib initialisation failed (\(status))") }
             zlibReady = true
         }
         memberFinished = false

@@ -76,7 +76,7 @@ package enum DirectoryWalk {
     /// `FormatError` naming the directory when it cannot be listed.
     package static func entries(of directory: String) throws(FormatError) -> [Entry] {
         guard let stream = opendir(directory) else {
-            throw FormatError.input("cannot list directory \(directory): \(String(cString: strerror(errno)))"
+            throw FormatError(.input, "cannot list directory \(directory): \(String(cString: strerror(errno)))"
                 + " (check that it exists and is readable)")
         }
         defer { closedir(stream) }

@@ -1,5 +1,5 @@
 /// The drawing file formats SketchPrep reads, and the content rule of `--format auto`.
-package enum DrawingFileFormat: String, Sendable, CaseIterable, Codable {
+public enum DrawingFileFormat: String, Sendable, CaseIterable, Codable {
     /// Quick, Draw! NDJSON, raw or simplified (plain or gzip).
     case ndjson
     /// Google's binary `.bin` layout (plain or gzip); the word comes from the file name.

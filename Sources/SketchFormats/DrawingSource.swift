@@ -16,33 +16,33 @@ import SketchCore
 /// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
 /// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
 /// processed (`onRecord` throws `DrawingLimitError`) is rejected and reading goes on.
-package struct DrawingSource: Sendable {
+public struct DrawingSource: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
-    package let files: [String]
+    public let files: [String]
     /// The format forced for every input, or nil to detect each by content.
-    package let format: DrawingFileFormat?
+    public let format: DrawingFileFormat?
     /// The word of `.bin` records read from stdin (and of every `.bin` input when set).
-    package let category: String?
+    public let category: String?
     /// Whether NDJSON records keep their strokes' `t` arrays.
-    package var keepsTimestamps = true
+    public var keepsTimestamps = true
     /// Longest NDJSON line accepted; longer lines are rejected with their first this-many bytes.
-    package var maximumLineLength = DrawingLimits.maximumLineBytes
+    public var maximumLineLength = DrawingLimits.maximumLineBytes
     /// Read only the first this-many records of each input (`--limit`); nil: all.
-    package var recordLimitPerInput: Int?
+    public var recordLimitPerInput: Int?
 
     /// Directory entries that cannot be read; `read` hands each to `onRejected` as a source error
     /// before the first record (see `QuickDrawReader.rejectedSources`).
-    package let rejectedSources: [RejectedLine]
+    public let rejectedSources: [RejectedLine]
     /// Warnings for device files and FIFOs found in input directories and skipped.
-    package let skippedSources: [String]
+    public let skippedSources: [String]
 
     /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
-    package init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
+    public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
-        if files.contains("-") && format == .stroke3 { throw FormatError.input("stroke-3 .npz cannot be read from standard input; pass the file") }
+        if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && category == nil {
-            throw FormatError.input("a .bin on standard input has no file name to take its word from: pass --category WORD")
+            throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --category WORD")
         }
         self.files = files
         self.format = format
@@ -52,43 +52,74 @@ package struct DrawingSource: Sendable {
     }
 
     /// Prints ``skippedSources`` as warnings on stderr, prefixed with `tool: `.
-    package func printSkippedSources(tool: String) {
+    public func printSkippedSources(tool: String) {
         DirectoryListing.printWarnings(skippedSources, tool: tool)
     }
 
     /// The first `limit` valid records of the inputs, in order; reading stops there. Inputs are
     /// read as the streaming engine reads them (``engineInputs()``), record by record, so nothing
     /// after the last record needed is read.
-    package func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
+    public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
         var records: [SketchRecord] = []
         guard limit > 0 else { return records }
         for rejected in rejectedSources { try onRejected(rejected) }
         let (inputs, unreadable) = engineInputs()
         for rejected in unreadable { try onRejected(rejected) }
-        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         for (chunk, input) in inputs.enumerated() where records.count < limit {
-            let reader: any LineBatchReading = input.format == .ndjson
-                ? InputChunkReader(path: input.path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength)
-                : DecodedRecordBatches(path: input.path, format: input.format, word: input.word, chunk: chunk, hashing: false)
-            while records.count < limit, let batch = reader.nextBatch() {
-                for (index, entry) in batch.entries.enumerated() where records.count < limit {
-                    let location = SourceLocation(file: input.path, line: entry.lineInChunk)
-                    try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning in
-                        switch meaning {
-                        case .line(let line):
-                            do throws(FormatError) { records.append(try parser.parse(line)) } catch {
-                                try onRejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
-                            }
-                        case let .rejected(reason, line):
-                            try onRejected(RejectedLine(location: location, reason: reason, bytes: Array(line)))
-                        case let .sourceError(byteOffset, reason):
-                            try onRejected(.sourceError(input.path, byteOffset: byteOffset, reason: reason))
-                        }
-                    }
+            _ = try readItems(of: input.path, as: input.format, label: input.path, chunk: chunk) { item in
+                switch item {
+                case let .record(record, _, _): records.append(record)
+                case let .rejected(line): try onRejected(line)
                 }
+                return records.count < limit
             }
         }
         return records
+    }
+
+    /// One thing read from an input: a record with its line (NDJSON, or the NDJSON form of a
+    /// decoded record) and location, or a rejection ready for the quarantine.
+    private enum ReadItem {
+        case record(SketchRecord, UnsafeBufferPointer<UInt8>, SourceLocation)
+        case rejected(RejectedLine)
+    }
+
+    /// Reads the file at `path` as `format` through the engine's batch readers (`InputChunkReader`,
+    /// `DecodedRecordBatches`; `recordLimitPerInput` applies), locations naming `file`, handing each
+    /// item to `body` until it returns false. Returns whether the input could be opened.
+    private func readItems(of path: String, as format: DrawingFileFormat, label file: String, chunk: Int,
+                           progress: (Int) -> Void = { _ in }, _ body: (ReadItem) throws -> Bool) throws -> Bool {
+        let reader: any LineBatchReading = format == .ndjson
+            ? InputChunkReader(path: path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength,
+                               recordLimit: recordLimitPerInput)
+            : DecodedRecordBatches(path: path, format: format, word: word(of: file, format: format), chunk: chunk, hashing: false,
+                                   recordLimit: recordLimitPerInput)
+        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
+        var opened = true
+        while let batch = reader.nextBatch() {
+            for (index, entry) in batch.entries.enumerated() {
+                let location = SourceLocation(file: file, line: entry.lineInChunk)
+                let goesOn = try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning -> Bool in
+                    switch meaning {
+                    case .line(let line):
+                        let parsed: Result<SketchRecord, FormatError>
+                        do throws(FormatError) { parsed = .success(try parser.parse(line)) } catch { parsed = .failure(error) }
+                        switch parsed {
+                        case .success(let record): return try body(.record(record, line, location))
+                        case .failure(let error): return try body(.rejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line))))
+                        }
+                    case let .rejected(reason, line):
+                        return try body(.rejected(RejectedLine(location: location, reason: reason, bytes: Array(line))))
+                    case let .sourceError(byteOffset, reason):
+                        if byteOffset == 0 && reason.hasPrefix("cannot read input") { opened = false }
+                        return try body(.rejected(.sourceError(file, byteOffset: byteOffset, reason: reason)))
+                    }
+                }
+                if !goesOn { return opened }
+            }
+            progress(reader.consumedInputBytes)
+        }
+        return opened
     }
 
     /// One input file as the streaming engine reads it: its format, and the word of its records
@@ -145,10 +176,10 @@ package struct DrawingSource: Sendable {
     }
 
     /// File name endings a directory is searched for.
-    package static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
+    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
 
     /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
-    package var inputByteCount: Int? {
+    public var inputByteCount: Int? {
         var total = 0
         for file in files {
             guard file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { return nil }
@@ -158,10 +189,10 @@ package struct DrawingSource: Sendable {
     }
 
     /// The format of the file at `path` by content; throws `FormatError` when no rule matches.
-    package static func detectFormat(path: String) throws -> DrawingFileFormat {
+    public static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
         do { source = try ByteSource(path: path) } catch {
-            throw FormatError.input("cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
+            throw FormatError(.input, "cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
         }
         var stream = BufferedByteStream(source: source)
         defer { stream.deallocate() }
@@ -170,7 +201,7 @@ package struct DrawingSource: Sendable {
         bytes.removeSubrange(count...)
         if count == 0 { return .ndjson }  // An empty input holds no records in any format.
         guard let format = DrawingFileFormat.detect(bytes) else {
-            throw FormatError.input("""
+            throw FormatError(.input, """
                 cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
                 not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
                 pass --format ndjson|bin|stroke3 to read it as one
@@ -180,15 +211,19 @@ package struct DrawingSource: Sendable {
     }
 
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
-    /// (`.bin`) or position within the file (stroke-3, train then valid then test).
-    package func read(
+    /// (`.bin`) or position within the file (stroke-3, train then valid then test). A record
+    /// `onRecord` refuses with `DrawingLimitError` is rejected with that reason and reading goes
+    /// on; when no input at all can be opened, the read ends with an `FormatError` after reporting
+    /// them.
+    public func read(
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
         for rejected in rejectedSources { try onRejected(rejected) }
         var finishedBytes = 0
-        for file in files {
+        var opened = 0
+        for (chunk, file) in files.enumerated() {
             var path = file
             var spooled: String?
             defer { if let spooled { unlink(spooled) } }
@@ -206,76 +241,35 @@ package struct DrawingSource: Sendable {
                 if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
                     fileFormat = .ndjson
                 } else {
+                    opened += 1
                     try onRejected(.sourceError(file, byteOffset: 0, reason: error.description))
                     continue
                 }
             }
-            let relabel = { (location: SourceLocation) in SourceLocation(file: file, line: location.line) }
-            // `--limit`: the first this-many records of the file (valid or rejected) count; a .bin or
-            // stroke-3 file is read to its end, the rest unseen, as an NDJSON reader stops there.
-            var taken = 0
-            let limit = recordLimitPerInput ?? Int.max
-            let recordHandler = { (record: SketchRecord, location: SourceLocation) throws in
-                guard taken < limit else { return }
-                taken += 1
-                do { try onRecord(record, relabel(location)) } catch let limit as DrawingLimitError where fileFormat != .ndjson {
-                    // Over a processing bound: rejected like QuickDrawReader does for NDJSON lines.
-                    var line: [UInt8] = []
-                    SimplifiedNDJSONWriter.encode(record, into: &line)
-                    try onRejected(RejectedLine(location: relabel(location), reason: limit.reason, bytes: line))
-                }
+            if fileFormat == .bin && file == "-" && category == nil {
+                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
             }
-            let rejectHandler = { (line: RejectedLine) throws in
-                if !line.isSourceError {
-                    guard taken < limit else { return }
-                    taken += 1
+            if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
+            var consumed = 0
+            let wasOpened = try readItems(of: path, as: fileFormat, label: file, chunk: chunk,
+                                          progress: { consumed = $0; onProgress(finishedBytes + $0) }) { item in
+                switch item {
+                case let .record(record, line, location):
+                    do { try onRecord(record, location) } catch let limit as DrawingLimitError {
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(line)))
+                    }
+                case let .rejected(line):
+                    try onRejected(line)
                 }
-                try onRejected(RejectedLine(location: relabel(line.location), reason: line.reason, bytes: line.bytes))
+                return true
             }
-            let progress = { (bytes: Int) in onProgress(finishedBytes + bytes) }
-            switch fileFormat {
-            case .ndjson:
-                var reader = try QuickDrawReader(inputs: [path])
-                reader.keepsTimestamps = keepsTimestamps
-                reader.recordLimitPerInput = recordLimitPerInput
-                try reader.read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
-            case .bin:
-                guard file != "-" || category != nil else {
-                    throw FormatError.input("standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
-                }
-                try GoogleBinaryReader(path: path, word: category ?? GoogleBinaryFormat.word(forPath: file))
-                    .read(onRecord: recordHandler, onRejected: rejectHandler, onProgress: progress)
-            case .stroke3:
-                guard file != "-" else { throw FormatError.input("stroke-3 .npz cannot be read from standard input; pass the file") }
-                try readStroke3(path: path, onRecord: recordHandler, onRejected: rejectHandler)
-            }
-            finishedBytes += (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+            if wasOpened { opened += 1 }
+            finishedBytes += consumed
             onProgress(finishedBytes)
         }
-    }
-
-    private func readStroke3(path: String, onRecord: (SketchRecord, SourceLocation) throws -> Void,
-                             onRejected: (RejectedLine) throws -> Void) throws {
-        let name = (path as NSString).lastPathComponent
-        let word = category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
-        let splits: [(split: Stroke3Split, arrays: [NumericArray])]
-        do { splits = try Stroke3NPZ.read(path: path) } catch let error as FormatError {
-            try onRejected(.sourceError(path, byteOffset: 0, reason: error.description))
-            return
-        }
-        var position = 0
-        for (split, arrays) in splits {
-            for (index, array) in arrays.enumerated() {
-                position += 1
-                let key = "\(name)#\(split.rawValue)#\(index)"
-                guard let drawing = Stroke3.drawing(of: array) else {
-                    try onRejected(RejectedLine(location: SourceLocation(file: path, line: position),
-                                                reason: "\(key): not a non-empty (n, 3) stroke-3 array of finite values", bytes: Array(key.utf8)))
-                    continue
-                }
-                try onRecord(SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing),
-                             SourceLocation(file: path, line: position))
-            }
+        if !files.isEmpty && opened == 0 {
+            throw FormatError(.input, "none of the \(files.count + rejectedSources.count) inputs could be read"
+                + " (each is reported above with its reason); check the paths and their permissions")
         }
     }
 
@@ -290,13 +284,13 @@ package struct DrawingSource: Sendable {
         let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
-        do { source = try ByteSource(path: file) } catch { throw FormatError.input("cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }
+        do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count: Int
             do { count = try source.read(into: buffer) } catch {
-                throw FormatError.input("cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")")
+                throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")")
             }
             if count == 0 { break }
             try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

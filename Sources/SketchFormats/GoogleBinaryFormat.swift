@@ -309,6 +309,7 @@ struct BufferedByteStream {
 /// 2 ASCII bytes, a timestamp not of the form `YYYY-MM-DD HH:MM:SS[.f] UTC` within uint32
 /// seconds, coordinates that are not integers in 0…255, more than 65,535 strokes or points per stroke.
 package final class GoogleBinaryWriter {
+
     private let file: AtomicFileWriter
     private var bytes: [UInt8] = []
     /// Records written so far.
@@ -319,16 +320,16 @@ package final class GoogleBinaryWriter {
 
     /// The `.bin` bytes of `record`, or a refusal.
     package static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) throws(FormatError) {
-        guard let keyID = UInt64(record.keyID) else { throw FormatError.binaryRecord("key_id \(record.keyID) does not fit a uint64") }
+        guard let keyID = UInt64(record.keyID) else { throw FormatError(.binaryLayout, "key_id \(record.keyID) does not fit a uint64") }
         let country = Array(record.countryCode.utf8)
         guard country.count == 2, country.allSatisfy({ $0 < 0x80 }) else {
-            throw FormatError.binaryRecord("country code \"\(record.countryCode)\" is not 2 ASCII bytes")
+            throw FormatError(.binaryLayout, "country code \"\(record.countryCode)\" is not 2 ASCII bytes")
         }
         guard let seconds = GoogleBinaryFormat.seconds(fromTimestamp: record.timestamp) else {
-            throw FormatError.binaryRecord("timestamp \"\(record.timestamp)\" is not YYYY-MM-DD HH:MM:SS UTC within uint32 seconds")
+            throw FormatError(.binaryLayout, "timestamp \"\(record.timestamp)\" is not YYYY-MM-DD HH:MM:SS UTC within uint32 seconds")
         }
         let strokes = record.drawing.strokes
-        guard !strokes.isEmpty, strokes.count <= 65_535 else { throw FormatError.binaryRecord("\(strokes.count) strokes (1…65535 fit)") }
+        guard !strokes.isEmpty, strokes.count <= 65_535 else { throw FormatError(.binaryLayout, "\(strokes.count) strokes (1…65535 fit)") }
         withUnsafeBytes(of: keyID.littleEndian) { bytes += $0 }
         bytes += country
         bytes.append(record.recognized ? 1 : 0)
@@ -336,13 +337,13 @@ package final class GoogleBinaryWriter {
         withUnsafeBytes(of: UInt16(strokes.count).littleEndian) { bytes += $0 }
         for (index, stroke) in strokes.enumerated() {
             guard stroke.count >= 1, stroke.count <= 65_535 else {
-                throw FormatError.binaryRecord("stroke \(index + 1) has \(stroke.count) points (1…65535 fit)")
+                throw FormatError(.binaryLayout, "stroke \(index + 1) has \(stroke.count) points (1…65535 fit)")
             }
             withUnsafeBytes(of: UInt16(stroke.count).littleEndian) { bytes += $0 }
             for values in [stroke.x, stroke.y] {
                 for value in values {
                     guard value >= 0, value <= 255, value == value.rounded() else {
-                        throw FormatError.binaryRecord("stroke \(index + 1): coordinate \(value) is not an integer in 0…255")
+                        throw FormatError(.binaryLayout, "stroke \(index + 1): coordinate \(value) is not an integer in 0…255")
                     }
                     bytes.append(UInt8(value))
                 }
@@ -350,7 +351,7 @@ package final class GoogleBinaryWriter {
         }
     }
 
-    /// Appends `record`, or throws a `FormatError` (nothing written) when the layout cannot hold it.
+    /// Appends `record`, or throws a `FormatError` of kind `binaryLayout` (nothing written) when the layout cannot hold it.
     package func write(_ record: SketchRecord) throws {
         bytes.removeAll(keepingCapacity: true)
         try Self.encode(record, into: &bytes)

@@ -11,24 +11,25 @@ import Darwin
 public enum ImageInputs {
     /// The files to read in order, with the rejected and skipped directory entries; throws
     /// `FormatError` for a missing path or a directory without any `*.png` entry. With
-    /// `filesPerInput` (`--limit`), a directory gives only its first this-many files.
-    public static func expand(_ inputs: [String], filesPerInput: Int? = nil) throws -> DirectoryListing {
+    /// `limitPerInput` (`--limit`), a directory gives only its first that-many files.
+    public static func expand(_ inputs: [String], limitPerInput: Int? = nil) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
             var status = stat()
             guard stat(input, &status) == 0 else {
-                throw FormatError.input("input not found: \(input) (\(String(cString: strerror(errno))))")
+                throw FormatError(.input, "input not found: \(input) (\(String(cString: strerror(errno))))")
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 listing.files.append(input)
                 continue
             }
-            var found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
+            let found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
             guard !found.files.isEmpty || !found.rejected.isEmpty || !found.skipped.isEmpty else {
-                throw FormatError.input("no *.png files under \(input)")
+                throw FormatError(.input, "no *.png files under \(input)")
             }
-            if let filesPerInput { found.files = Array(found.files.prefix(filesPerInput)) }
-            listing.append(found)
+            var kept = found
+            if let limitPerInput { kept.files = Array(found.files.prefix(limitPerInput)) }
+            listing.append(kept)
         }
         return listing
     }

@@ -20,7 +20,7 @@ package enum InputExpansion {
             }
             var status = stat()
             guard stat(input, &status) == 0 else {
-                throw FormatError.input("input not found: \(input) (\(String(cString: strerror(errno))))")
+                throw FormatError(.input, "input not found: \(input) (\(String(cString: strerror(errno))))")
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 files.append(input)
@@ -28,7 +28,7 @@ package enum InputExpansion {
             }
             let found = try DirectoryWalk.list(input, recursive: false) { name in suffixes.contains { name.hasSuffix($0) } }
             guard !found.files.isEmpty || !found.rejected.isEmpty else {
-                throw FormatError.input("no \(suffixes.map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
+                throw FormatError(.input, "no \(suffixes.map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
             }
             files += found.files
             listing.append(found)

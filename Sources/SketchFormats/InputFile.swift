@@ -30,11 +30,11 @@ package enum InputFile {
             do {
                 count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
             } catch {
-                throw FormatError.input("cannot read \(path): \(systemErrorText(error))")
+                throw FormatError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return bytes }
             guard count <= maximumBytes - bytes.count else {
-                throw FormatError.input("\(path) is larger than \(maximumBytes) bytes, the most read as one file"
+                throw FormatError(.input, "\(path) is larger than \(maximumBytes) bytes, the most read as one file"
                     + " (is it a device or an endless stream?)")
             }
             bytes.append(contentsOf: chunk[0..<count])
@@ -55,7 +55,7 @@ extension InputFile {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
             } catch {
-                throw FormatError.input("cannot read \(path): \(systemErrorText(error))")
+                throw FormatError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
         }
         while true {
@@ -64,7 +64,7 @@ extension InputFile {
             do {
                 count = wanted == 0 ? 0 : try chunk.withUnsafeMutableBytes { try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
             } catch {
-                throw FormatError.input("cannot read \(path): \(systemErrorText(error))")
+                throw FormatError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return (total, hash.finalize().hexString) }
             total += count
@@ -79,7 +79,7 @@ extension InputFile {
         do {
             return try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
         } catch {
-            throw FormatError.input("cannot open \(path): \(systemErrorText(error))")
+            throw FormatError(.input, "cannot open \(path): \(systemErrorText(error))")
         }
     }
 }

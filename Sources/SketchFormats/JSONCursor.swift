@@ -30,7 +30,7 @@ struct JSONCursor {
     mutating func advance() { index += 1 }
 
     func error(_ reason: String) -> FormatError {
-        FormatError.line(isAtEnd ? "\(reason) (line ends at column \(index + 1))" : "\(reason) (column \(index + 1))")
+        FormatError(.record, isAtEnd ? "\(reason) (line ends at column \(index + 1))" : "\(reason) (column \(index + 1))")
     }
 
     @inline(__always)
@@ -95,7 +95,7 @@ struct JSONCursor {
                 let bytes = UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: index - start)
                 index += 1
                 guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw FormatError.line("string is not valid UTF-8 (column \(start))")
+                    throw FormatError(.record, "string is not valid UTF-8 (column \(start))")
                 }
                 return text
             }
@@ -112,7 +112,7 @@ struct JSONCursor {
             switch byte {
             case UInt8(ascii: "\""):
                 guard let text = String(validating: scratch, as: UTF8.self) else {
-                    throw FormatError.line("string is not valid UTF-8 (column \(start))")
+                    throw FormatError(.record, "string is not valid UTF-8 (column \(start))")
                 }
                 return text
             case UInt8(ascii: "\\"):

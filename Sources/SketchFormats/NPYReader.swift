@@ -97,3 +97,4 @@ public enum NPYReader {
         return dims
     }
 }
+

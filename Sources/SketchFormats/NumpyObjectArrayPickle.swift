@@ -13,6 +13,7 @@ package struct NumericArray: Equatable, Sendable {
     }
 }
 
+
 /// The pickle subset numpy uses for a 1-D object array of numeric arrays (the payload of
 /// `train.npy` & co. in a sketch-rnn `.npz`), read without executing anything and written in
 /// the layout of the published sketch-rnn files.
@@ -62,7 +63,7 @@ package enum NumpyObjectArrayPickle {
         var stack: [Value] = []
         var memo: [Int: Value] = [:]
         var position = 0
-        func fail(_ reason: String) -> FormatError { FormatError.pickle("pickle byte \(position): \(reason)") }
+        func fail(_ reason: String) -> FormatError { FormatError(.pickle, "pickle byte \(position): \(reason)") }
         func take(_ count: Int) throws(FormatError) -> ArraySlice<UInt8> {
             guard count >= 0, position + count <= pickle.count else { throw fail("pickle ends inside an opcode argument") }
             defer { position += count }
@@ -271,13 +272,13 @@ package enum NumpyObjectArrayPickle {
 
     private static func numericArrays(of array: ArrayObject) throws(FormatError) -> [NumericArray] {
         guard array.dtype?.name == "O8", array.shape.count == 1 else {
-            throw FormatError.pickle("the pickled array is not a 1-D object array")
+            throw FormatError(.pickle, "the pickled array is not a 1-D object array")
         }
         var result: [NumericArray] = []
         result.reserveCapacity(array.objects.count)
         for (index, value) in array.objects.enumerated() {
             guard case .array(let element) = value, element.dtype?.name != "O8", element.shape.count == 2 else {
-                throw FormatError.pickle("element \(index) is not a 2-D numeric array")
+                throw FormatError(.pickle, "element \(index) is not a 2-D numeric array")
             }
             result.append(NumericArray(rows: element.shape[0], columns: element.shape[1], values: element.numbers))
         }

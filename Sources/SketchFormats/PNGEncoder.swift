@@ -17,7 +17,7 @@ public enum PNGEncoder {
     private static func encode(pixels: [UInt8], width: Int, height: Int,
                                format: png_uint_32, channels: Int) throws(FormatError) -> [UInt8] {
         guard width > 0, height > 0, pixels.count == width * height * channels else {
-            throw FormatError.png("pixel buffer does not match \(width)x\(height)x\(channels)")
+            throw FormatError(.png, "pixel buffer does not match \(width)x\(height)x\(channels)")
         }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -31,14 +31,14 @@ public enum PNGEncoder {
         let measured = pixels.withUnsafeBytes { raw in
             png_image_write_to_memory(&image, nil, &size, 0, raw.baseAddress, stride, nil)
         }
-        guard measured != 0, size > 0 else { throw FormatError.png("libpng could not encode the image") }
+        guard measured != 0, size > 0 else { throw FormatError(.png, "libpng could not encode the image") }
         var output = [UInt8](repeating: 0, count: Int(size))
         let written = output.withUnsafeMutableBytes { out in
             pixels.withUnsafeBytes { raw in
                 png_image_write_to_memory(&image, out.baseAddress, &size, 0, raw.baseAddress, stride, nil)
             }
         }
-        guard written != 0 else { throw FormatError.png("libpng could not encode the image") }
+        guard written != 0 else { throw FormatError(.png, "libpng could not encode the image") }
         return Array(output.prefix(Int(size)))
     }
 }

@@ -26,7 +26,7 @@ public enum PNGImage {
     /// Decodes PNG bytes to gray (alpha over white).
     public static func decodeGray(_ bytes: [UInt8]) throws(FormatError) -> GrayImage {
         guard bytes.count >= 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
-            throw FormatError.png("not a PNG file (bad signature)")
+            throw FormatError(.png, "not a PNG file (bad signature)")
         }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -34,12 +34,12 @@ public enum PNGImage {
         let began = bytes.withUnsafeBytes { raw in
             png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
         }
-        guard began != 0 else { throw FormatError.png(message(of: &image)) }
+        guard began != 0 else { throw FormatError(.png, message(of: &image)) }
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width > 0, height > 0 else { throw FormatError.png("unsupported image size \(width)x\(height)") }
+        guard width > 0, height > 0 else { throw FormatError(.png, "unsupported image size \(width)x\(height)") }
         guard width * height <= maximumPixelCount else {
-            throw FormatError.png("image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
+            throw FormatError(.png, "image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
                 + " \(maximumPixelCount) (docs/limits.md)")
         }
         let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
@@ -76,7 +76,7 @@ public enum PNGImage {
         do {
             bytes = try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
         } catch {
-            throw FormatError.png(error.description)
+            throw FormatError(.png, error.description)
         }
         return try decodeGray(bytes)
     }
@@ -87,7 +87,7 @@ public enum PNGImage {
         let finished = buffer.withUnsafeMutableBytes { raw in
             png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(componentsPerRow), nil)
         }
-        guard finished != 0 else { throw FormatError.png(message(of: &image)) }
+        guard finished != 0 else { throw FormatError(.png, message(of: &image)) }
     }
 
     private static func message(of image: inout png_image) -> String {

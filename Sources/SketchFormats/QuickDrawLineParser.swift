@@ -1,5 +1,6 @@
 import SketchCore
 
+
 /// Parses one Quick, Draw! NDJSON line (raw or simplified) straight from its bytes.
 ///
 /// A hand-written reader for exactly this schema: an object with the keys `word`,
@@ -100,12 +101,12 @@ public struct QuickDrawLineParser {
         cursor.skipWhitespace()
         if !cursor.isAtEnd { throw cursor.error("unexpected bytes after the closing '}'") }
 
-        guard let word else { throw FormatError.line("missing key \"word\"") }
-        guard let countryCode else { throw FormatError.line("missing key \"countrycode\"") }
-        guard let timestamp else { throw FormatError.line("missing key \"timestamp\"") }
-        guard let recognized else { throw FormatError.line("missing key \"recognized\"") }
-        guard let keyID else { throw FormatError.line("missing key \"key_id\"") }
-        guard let drawing else { throw FormatError.line("missing key \"drawing\"") }
+        guard let word else { throw FormatError(.record, "missing key \"word\"") }
+        guard let countryCode else { throw FormatError(.record, "missing key \"countrycode\"") }
+        guard let timestamp else { throw FormatError(.record, "missing key \"timestamp\"") }
+        guard let recognized else { throw FormatError(.record, "missing key \"recognized\"") }
+        guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
+        guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
         return SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
                             recognized: recognized, keyID: keyID, drawing: drawing)
     }
@@ -183,12 +184,12 @@ public struct QuickDrawLineParser {
             throw cursor.error("stroke \(number): more than 3 arrays (expected [x, y] or [x, y, t])")
         }
         try cursor.expect(UInt8(ascii: "]"), "stroke \(number): expected ']' after its arrays")
-        if xCount == 0 { throw FormatError.line("stroke \(number) has no points") }
+        if xCount == 0 { throw FormatError(.record, "stroke \(number) has no points") }
         if xCount != yCount {
-            throw FormatError.line("stroke \(number): x has \(xCount) values but y has \(yCount)")
+            throw FormatError(.record, "stroke \(number): x has \(xCount) values but y has \(yCount)")
         }
         if let tCount, tCount != xCount {
-            throw FormatError.line("stroke \(number): x has \(xCount) values but t has \(tCount)")
+            throw FormatError(.record, "stroke \(number): x has \(xCount) values but t has \(tCount)")
         }
         return (xCount, tCount != nil)
     }

@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 
+
 /// Streams Quick, Draw! records (raw or simplified NDJSON) from files, directories, gzip files
 /// or stdin, in constant memory.
 ///
@@ -194,7 +195,7 @@ public struct QuickDrawReader: Sendable {
             if let digest = source.digest() { digests.append(SourceDigest(path: file, bytes: source.consumedInputBytes, sha256: digest)) }
         }
         guard openedAny || files.count + rejectedSources.count == 0 else {
-            throw FormatError.input("none of the \(files.count + rejectedSources.count) inputs could be read"
+            throw FormatError(.input, "none of the \(files.count + rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         return digests

@@ -6,7 +6,7 @@ import Darwin
 
 /// Writes `message` and a newline to standard error in one `write(2)` call (unbuffered, so
 /// diagnostics interleave correctly with progress lines).
-public func printToStandardError(_ message: String) {
+package func printToStandardError(_ message: String) {
     printToStandardErrorRaw(message + "\n")
 }
 

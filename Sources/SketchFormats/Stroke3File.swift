@@ -85,12 +85,12 @@ package enum Stroke3NPZ {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-            guard data.count <= maximumFileSize else { throw FormatError.input("\(path): larger than \(maximumFileSize) bytes, the .npz size read") }
+            guard data.count <= maximumFileSize else { throw FormatError(.input, "\(path): larger than \(maximumFileSize) bytes, the .npz size read") }
             bytes = [UInt8](data)
         } catch let error as FormatError {
             throw error
         } catch {
-            throw FormatError.input("cannot read \(path): \(error.localizedDescription)")
+            throw FormatError(.input, "cannot read \(path): \(error.localizedDescription)")
         }
         return try decode(bytes, path: path)
     }
@@ -98,17 +98,17 @@ package enum Stroke3NPZ {
     /// The splits of the `.npz` bytes `bytes` (`path` names them in errors).
     package static func decode(_ bytes: [UInt8], path: String) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
         let entries: [(name: String, contents: [UInt8])]
-        do { entries = try ZipArchive.decode(bytes, path: path) } catch { throw FormatError.input(error.description) }
+        do { entries = try ZipArchive.decode(bytes, path: path) } catch { throw FormatError(.input, error.description) }
         var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
         for entry in entries {
             guard entry.name.hasSuffix(".npy"), let split = Stroke3Split(rawValue: String(entry.name.dropLast(4))) else {
-                throw FormatError.input("\(path): entry \(entry.name) is not train.npy, valid.npy or test.npy")
+                throw FormatError(.input, "\(path): entry \(entry.name) is not train.npy, valid.npy or test.npy")
             }
             let payload = try pickleOfObjectArray(entry.contents, path: "\(path)/\(entry.name)")
             do {
                 splits.append((split, try NumpyObjectArrayPickle.decode(Array(payload))))
             } catch {
-                throw FormatError.input("\(path)/\(entry.name): \(error.description)")
+                throw FormatError(.input, "\(path)/\(entry.name): \(error.description)")
             }
         }
         return splits
@@ -116,17 +116,17 @@ package enum Stroke3NPZ {
 
     /// The pickle after the `.npy` header of an object array.
     private static func pickleOfObjectArray(_ npy: [UInt8], path: String) throws -> ArraySlice<UInt8> {
-        guard npy.count >= 10, Array(npy.prefix(6)) == NPYFormat.magic else { throw FormatError.input("\(path): not an .npy file") }
+        guard npy.count >= 10, Array(npy.prefix(6)) == NPYFormat.magic else { throw FormatError(.input, "\(path): not an .npy file") }
         let major = npy[6]
         let headerLengthSize = major == 1 ? 2 : 4
-        guard major >= 1 && major <= 3, npy.count >= 8 + headerLengthSize else { throw FormatError.input("\(path): .npy version \(major) is not read") }
+        guard major >= 1 && major <= 3, npy.count >= 8 + headerLengthSize else { throw FormatError(.input, "\(path): .npy version \(major) is not read") }
         var headerLength = 0
         for index in 0..<headerLengthSize { headerLength |= Int(npy[8 + index]) << (8 * index) }
         let dataStart = 8 + headerLengthSize + headerLength
-        guard dataStart <= npy.count else { throw FormatError.input("\(path): .npy header runs past the end") }
+        guard dataStart <= npy.count else { throw FormatError(.input, "\(path): .npy header runs past the end") }
         let header = String(decoding: npy[(8 + headerLengthSize)..<dataStart], as: UTF8.self)
         guard header.contains("'descr': '|O'"), header.contains("'fortran_order': False") else {
-            throw FormatError.input("\(path): not a C-order object array (a stroke-3 split holds one)")
+            throw FormatError(.input, "\(path): not a C-order object array (a stroke-3 split holds one)")
         }
         return npy[dataStart...]
     }
@@ -139,13 +139,13 @@ package enum Stroke3NPZ {
         for (split, arrays) in splits {
             for (index, array) in arrays.enumerated() {
                 for value in array.values where !(value == value.rounded() && value >= -32_768 && value <= 32_767) {
-                    throw FormatError.input("\(path): \(split.rawValue)[\(index)] holds \(value), not an int16 stroke-3 value")
+                    throw FormatError(.input, "\(path): \(split.rawValue)[\(index)] holds \(value), not an int16 stroke-3 value")
                 }
             }
             let npy = NPYFormat.header(descr: "|O", shape: [arrays.count]) + NumpyObjectArrayPickle.encodeInt16(arrays)
             entries.append(("\(split.rawValue).npy", npy))
         }
-        do { return try ZipArchive.encode(entries, path: path) } catch { throw FormatError.input(error.description) }
+        do { return try ZipArchive.encode(entries, path: path) } catch { throw FormatError(.input, error.description) }
     }
 
     /// Writes `splits` to `path` atomically.

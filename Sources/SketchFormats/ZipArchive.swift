@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 
+
 /// The small zip subset `.npz` files use: entries stored (method 0) or deflated (method 8),
 /// no zip64, no encryption, read through the central directory.
 ///
@@ -119,19 +120,25 @@ package enum ZipArchive {
         }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        let status = finish(&stream, input: input, output: &output) { deflate(&$0, Z_FINISH) }
+        guard status == Z_STREAM_END else { throw FormatError.zip(path: path, reason: "zlib deflate failed (\(status))") }
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+
+    /// Runs `step` (deflate or inflate with `Z_FINISH`) once over all of `input` into `output`.
+    private static func finish(_ stream: inout z_stream, input: [UInt8], output: inout [UInt8],
+                               step: (inout z_stream) -> Int32) -> Int32 {
         var input = input
-        let status = input.withUnsafeMutableBufferPointer { source in
+        return input.withUnsafeMutableBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 stream.next_in = source.baseAddress
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
-                return deflate(&stream, Z_FINISH)
+                return step(&stream)
             }
         }
-        guard status == Z_STREAM_END else { throw FormatError.zip(path: path, reason: "zlib deflate failed (\(status))") }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
     }
 
     private static func inflateRaw(_ input: [UInt8], expectedSize: Int, path: String, name: String) throws(FormatError) -> [UInt8] {
@@ -141,16 +148,7 @@ package enum ZipArchive {
         }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: max(expectedSize, 1))
-        var input = input
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return inflate(&stream, Z_FINISH)
-            }
-        }
+        let status = finish(&stream, input: input, output: &output) { inflate(&$0, Z_FINISH) }
         guard status == Z_STREAM_END else {
             throw FormatError.zip(path: path, reason: "entry \(name): corrupt deflate data or size mismatch (zlib status \(status))")
         }

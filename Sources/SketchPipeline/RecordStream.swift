@@ -137,7 +137,7 @@ package struct RecordStream: Sendable {
         }
         progress.finish()
         if !reader.files.isEmpty && batches.unopened.count + unreadable.count == reader.files.count {
-            throw FormatError.input("none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
+            throw FormatError(.input, "none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         var rejectedByReason: [String: Int] = [:]

@@ -50,13 +50,15 @@ struct BitmapCommand: ParsableCommand {
 
     func run() throws {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   limit: limit.limit, report: report, tool: "bitmap")
+                                                                   report: report, limit: limit.limit, tool: "bitmap")
         let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
                             inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
-        let tally = try job.run().tally
+        let (result, seconds) = try ReportJSONOption.timed { try job.run() }
+        let tally = result.tally
+        try report.write(command: "bitmap", tally: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+                         jobs: jobs.resolved, seconds: seconds)
         let side = raster.size
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
-        try report.write(CountsReport(command: "bitmap", inputs: reader.files, output: output, quarantine: quarantinePath, tally: tally))
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "bitmap")
     }

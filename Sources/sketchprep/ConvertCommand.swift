@@ -18,10 +18,6 @@ struct ConvertCommand: ParsableCommand {
         .npz files, directories of them, or - for stdin; the format of each is decided by content \
         unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
         a format cannot hold are quarantined; the run ends with read = written + not selected + rejected.
-
-        Examples:
-          sketchprep convert quickdraw/simplified --to bin -o bins
-          sketchprep convert cat.bin --to stroke3 -o npz --limit 1000 --report-json try.json
         """)
 
     @Argument(help: "Inputs: NDJSON, .bin or .npz files, directories, or - for stdin.")
@@ -80,7 +76,7 @@ struct ConvertCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
-        paths.outputFile(report.path, option: "--report-json")
+        report.register(in: &paths)
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
@@ -91,10 +87,10 @@ struct ConvertCommand: ParsableCommand {
         job.showsProgress = !quiet
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
+        let tally = RunTally(read: result.read, written: result.written, rejected: result.rejected, sourceErrors: result.sourceErrors)
+        try report.write(command: "convert", tally: tally, notSelected: result.notSelected, inputs: source.files, output: output,
+                         quarantine: quarantinePath, jobs: 1, seconds: result.seconds)
         print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
-        try report.write(CountsReport(command: "convert", inputs: source.files, output: output, quarantine: quarantinePath,
-                                      read: result.read, written: result.written, notSelected: result.notSelected,
-                                      rejected: result.rejected, sourceErrors: result.sourceErrors, reconciled: result.isReconciled))
         guard result.isReconciled else { throw ExitCode.failure }
         try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
                                       sourceErrors: result.sourceErrors), command: "convert")

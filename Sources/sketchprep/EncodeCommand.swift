@@ -68,15 +68,16 @@ struct EncodeCommand: ParsableCommand {
 
     func run() throws {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   limit: limit.limit, report: report, tool: "encode")
+                                                                   report: report, limit: limit.limit, tool: "encode")
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
                             inputFormat: inputFormat, simplification: simplification.options,
                             showsProgress: !quiet, jobs: jobs.resolved)
-        let (result, rows) = try job.run()
+        let ((result, rows), seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
+        try report.write(command: "encode", tally: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+                         jobs: jobs.resolved, seconds: seconds)
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
-        try report.write(CountsReport(command: "encode", inputs: reader.files, output: output, quarantine: quarantinePath, tally: tally))
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
         try strictness.check(tally, command: "encode")
     }

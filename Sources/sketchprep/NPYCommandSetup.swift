@@ -2,17 +2,18 @@ import SketchFormats
 import SketchDataset
 
 /// The start of every command that turns drawing inputs into one `.npy` (`encode`, `bitmap`):
-/// the quarantine path (`OUT.rejected.ndjson` unless given), the path check (with `--report-json`), the reader with
+/// the quarantine path (`OUT.rejected.ndjson` unless given), the path check, the reader with
 /// `--limit`, skipped-source warnings, and the output directories.
 enum NPYCommandSetup {
-    static func prepare(inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?, limit: Int?,
-                        report: ReportJSONOption, tool: String) throws -> (reader: DrawingSource, quarantinePath: String) {
+    static func prepare(inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?,
+                        report: ReportJSONOption, limit: Int?,
+                        tool: String) throws -> (reader: DrawingSource, quarantinePath: String) {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
-        paths.outputFile(report.path, option: "--report-json")
+        report.register(in: &paths)
         try paths.verify()
         var reader = try format.source(inputs)
         reader.recordLimitPerInput = limit

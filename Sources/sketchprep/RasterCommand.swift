@@ -16,12 +16,7 @@ struct RasterCommand: ParsableCommand {
             resampled to SIZE×SIZE with Pillow's BOX filter (resize(BOX)), non-square ones centred on white (aspect \
             kept). Output: uint8 (N, SIZE, SIZE) in input order, or float32 pixel/255 with --float32 \
             (white background = 1.0, the book's CNN input). Unreadable or corrupt files are listed in \
-            the quarantine file and reported; they never stop the run. With --limit N a directory \
-            gives its first N images.
-
-            Examples:
-              sketchprep raster tu-berlin/png -o tu.npy --size 256
-              sketchprep raster tu-berlin/png -o try.npy --limit 10 --report-json try.json
+            the quarantine file and reported; they never stop the run.
             """
     )
 
@@ -65,17 +60,19 @@ struct RasterCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
-        paths.outputFile(report.path, option: "--report-json")
+        report.register(in: &paths)
         try paths.verify()
-        let listing = try ImageInputs.expand(inputs, filesPerInput: limit.limit)
+        let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit)
         listing.printWarnings(tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
-        let tally = try RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
-                                  quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
-                                  showsProgress: !quiet, jobs: jobs.resolved).run()
+        let job = RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
+                            quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
+                            showsProgress: !quiet, jobs: jobs.resolved)
+        let (tally, seconds) = try ReportJSONOption.timed { try job.run() }
+        try report.write(command: "raster", tally: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
+                         jobs: jobs.resolved, seconds: seconds)
         print("raster: \(tally) → \(output)")
-        try report.write(CountsReport(command: "raster", inputs: listing.files, output: output, quarantine: quarantinePath, tally: tally))
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")
     }

@@ -14,10 +14,6 @@ struct StatsCommand: ParsableCommand {
         script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
         timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
         thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
-
-        Examples:
-          sketchprep stats quickdraw/raw -o stats
-          sketchprep stats cat.ndjson -o try --limit 100 --report-json try.json
         """)
 
     @Argument(help: "Drawing inputs (NDJSON, .bin, stroke-3 .npz): files, directories, .gz, or - for stdin.")
@@ -34,10 +30,6 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
-    @OptionGroup var limit: LimitOption
-
-    @OptionGroup var report: ReportJSONOption
-
     @Flag(name: .shortAndLong, help: "No per-line messages on stderr.")
     var quiet = false
 
@@ -45,6 +37,10 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup(title: "Input format")
     var input: DrawingInputOptionGroup
+
+    @OptionGroup var limit: LimitOption
+
+    @OptionGroup var report: ReportJSONOption
 
     func validate() throws {
         guard length >= 1 else { throw ValidationError("--length must be at least 1 (got \(length))") }
@@ -55,17 +51,17 @@ struct StatsCommand: ParsableCommand {
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputDirectory(output, option: "--output")
-        paths.outputFile(report.path, option: "--report-json")
+        report.register(in: &paths)
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
         let job = try StatsJob(source: source, length: length, thumbnailCount: thumbnails,
                                jobs: jobs.resolved, showsMessages: !quiet)
         job.reader.printSkippedSources(tool: "stats")
-        let profile = try job.run(outputDirectory: output)
+        let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
+        try report.write(command: "stats", tally: profile.tally, inputs: job.files, output: output,
+                         quarantine: "\(output)/rejected.ndjson", jobs: jobs.resolved, seconds: seconds)
         print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
-        try report.write(CountsReport(command: "stats", inputs: job.files, output: output, quarantine: output + "/rejected.ndjson",
-                                      tally: profile.tally))
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")
     }

@@ -22,7 +22,7 @@ import Testing
 
     @Test("bytes without the PNG signature are rejected as not a PNG")
     func nonPNGIsRejected() {
-        #expect(throws: FormatError.png("not a PNG file (bad signature)")) {
+        #expect(throws: FormatError(.png, "not a PNG file (bad signature)")) {
             try PNGImage.decodeGray(Array("hello, world".utf8))
         }
         #expect(throws: FormatError.self) { try PNGImage.decodeGray([]) }
