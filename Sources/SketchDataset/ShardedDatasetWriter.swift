@@ -99,7 +99,7 @@ public final class ShardedDatasetWriter {
                         unlink(path(pendingFile))
                         result.reusedFiles += 1
                     } else if rename(path(pendingFile), path(entry.file)) != 0 {
-                        throw FormatError.write(path: path(entry.file), reason: "cannot rename the finished shard into place: \(String(cString: strerror(errno)))")
+                        throw DatasetError("cannot write \(path(entry.file)): cannot rename the finished shard into place: \(String(cString: strerror(errno)))")
                     }
                     result.files.append(entry)
                 }
@@ -196,7 +196,7 @@ public final class ShardedDatasetWriter {
         for name in names.sorted() where !keeping.contains(name)
             && (ShardNaming.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker))) {
             guard unlink(path(name)) == 0 || errno == ENOENT else {
-                throw FormatError.write(path: path(name), reason: "cannot remove a stale shard: \(String(cString: strerror(errno)))")
+                throw DatasetError("cannot write \(path(name)): cannot remove a stale shard: \(String(cString: strerror(errno)))")
             }
             removed.append(name)
         }

@@ -163,7 +163,7 @@ package struct ConvertJob {
     }
 
     private func spillDamaged(_ line: RejectedLine) throws {
-        throw FormatError(.input, "temporary spill file damaged at \(line): \(line.reason)")
+        throw PipelineError("temporary spill file damaged at \(line): \(line.reason)")
     }
 
     /// Why `record` cannot be written in the target format, or nil.

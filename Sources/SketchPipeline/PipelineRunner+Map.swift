@@ -110,7 +110,7 @@ extension PipelineRunner {
         progress.finish()
         try quarantine.finish()
         if !selected.isEmpty && batches.unopened.count == selected.count {
-            throw FormatError(.input, "none of the \(selected.count) inputs could be read"
+            throw PipelineError("none of the \(selected.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         let spillStart = StageClock.now()

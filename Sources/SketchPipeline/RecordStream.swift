@@ -82,7 +82,7 @@ package struct RecordStream: Sendable {
 
     /// Runs `stage` over every record; rejected lines go to `quarantinePath` (nil: only counted
     /// and reported); `write` receives each batch's output in input order on the calling thread.
-    /// Throws what `write` or the quarantine file throws, and `FormatError` when no input could be
+    /// Throws what `write` or the quarantine file throws, and `PipelineError` when no input could be
     /// opened.
     package func run<Stage: RecordStage>(_ stage: Stage, quarantinePath: String?,
                                          write: (Stage.Chunk.Output) throws -> Void) throws -> RecordStreamResult {
@@ -137,7 +137,7 @@ package struct RecordStream: Sendable {
         }
         progress.finish()
         if !reader.files.isEmpty && batches.unopened.count + unreadable.count == reader.files.count {
-            throw FormatError(.input, "none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
+            throw PipelineError("none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         var rejectedByReason: [String: Int] = [:]

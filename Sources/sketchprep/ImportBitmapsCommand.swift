@@ -79,13 +79,13 @@ struct ImportBitmapsCommand: ParsableCommand {
         try inputs.flatMap { input -> [String] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                throw FormatError(.input, "input not found: \(input)")
+                throw CommandError("input not found: \(input)")
             }
             guard isDirectory.boolValue else { return [input] }
             let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
             listing.printWarnings(tool: "import-bitmaps")
-            if let unusable = listing.rejected.first { throw FormatError(.input, "cannot read \(unusable.location.file): \(unusable.reason)") }
-            guard !listing.files.isEmpty else { throw FormatError(.input, "no *.npy files in \(input)") }
+            if let unusable = listing.rejected.first { throw CommandError("cannot read \(unusable.location.file): \(unusable.reason)") }
+            guard !listing.files.isEmpty else { throw CommandError("no *.npy files in \(input)") }
             return listing.files
         }
     }
