@@ -16,6 +16,10 @@ struct BitmapCommand: ParsableCommand {
             Raw drawings are first simplified with Google's steps (--input-format auto detects them: a \
             drawing with a t array or a coordinate outside 0–255 is raw). Bad lines are quarantined; \
             the run ends with read = written + rejected. See docs/raster.md.
+
+            Examples:
+              sketchprep bitmap simplified/cat.ndjson --size 28 -o cat.npy
+              sketchprep bitmap cat.bin -o try.npy --limit 100 --report-json try.json
             """)
 
     @Argument(help: "Drawing inputs: NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")

@@ -14,6 +14,10 @@ struct ContactSheetCommand: ParsableCommand {
             labelled with the word), NPY raster arrays (N, H, W) or (N, S*S) (a shard's labels come \
             from its .y.npy and the manifest's class map), a shard directory with manifest.json, or \
             PNG files / directories of <class>/*.png (labelled with the directory name).
+
+            Examples:
+              sketchprep contact-sheet simplified/cat.ndjson -o cat.png --limit 100 --columns 10
+              sketchprep contact-sheet out/rnn -o shards.png
             """)
 
     @Argument(help: "Inputs: drawing files/directories (NDJSON, .bin, stroke-3 .npz), .npy arrays, shard directories, .png files/directories.")

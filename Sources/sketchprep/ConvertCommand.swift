@@ -18,6 +18,10 @@ struct ConvertCommand: ParsableCommand {
         .npz files, directories of them, or - for stdin; the format of each is decided by content \
         unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
         a format cannot hold are quarantined; the run ends with read = written + not selected + rejected.
+
+        Examples:
+          sketchprep convert simplified/ --to bin -o bins
+          sketchprep convert bins/ --to stroke3 -o npz --limit 1000 --report-json convert.json
         """)
 
     @Argument(help: "Inputs: NDJSON, .bin or .npz files, directories, or - for stdin.")

@@ -18,6 +18,10 @@ struct EncodeCommand: ParsableCommand {
         float32. Raw drawings (strokes with timestamps) are simplified first with Google's steps. \
         Unusable lines go to the quarantine file and are reported; the run reconciles \
         read = written + rejected.
+
+        Examples:
+          sketchprep encode simplified/cat.ndjson -o cat.npy --length 75
+          sketchprep encode raw/ -o try.npy --limit 100 --report-json try.json
         """)
 
     @Argument(help: "Drawing inputs: NDJSON (raw or simplified), Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")

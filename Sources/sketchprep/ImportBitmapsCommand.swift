@@ -15,6 +15,10 @@ struct ImportBitmapsCommand: ParsableCommand {
         rows are keyed by that key_id (so they join with SketchPrep's renders in `sketchprep eval \
         --compare-shards`), otherwise by <word>/<row>. Use --first-row/--row-count to hold rows out, e.g. \
         rows 0–24 (the ones with vectors here) as a test-only set: --row-count 25 --split 0/0/100.
+
+        Examples:
+          sketchprep import-bitmaps --input numpy_bitmap/ -o bitmaps
+          sketchprep import-bitmaps --input numpy_bitmap/cat.npy --simplified simplified/cat.ndjson --split 90/10/0 -o cat
         """)
 
     @Option(name: .customLong("input"), help: "A <word>.npy file or a directory of them (repeatable).")
@@ -38,7 +42,7 @@ struct ImportBitmapsCommand: ParsableCommand {
     @Option(help: "Seed of the per-split shuffle.")
     var seed: UInt64 = 42
 
-    @Option(help: "Output directory.")
+    @Option(name: .shortAndLong, help: "Output directory.")
     var output: String
 
     func validate() throws {

@@ -15,6 +15,10 @@ struct ParityCommand: ParsableCommand {
         raw side and compares drawing by drawing. Prints a summary; --report-json / --report-md \
         write the full report (exact rate, same-point-count rate, deviation histogram, worst \
         drawings, per-category rates). The official side is held in memory keyed by key_id.
+
+        Examples:
+          sketchprep parity --raw raw/ --simplified simplified/ --report-json parity.json --report-md parity.md
+          sketchprep parity --raw raw/cat.ndjson --simplified simplified/cat.ndjson --limit 1000 --min-exact 0.95
         """)
 
     @Option(name: .customLong("raw"), help: "Raw NDJSON input (file, directory, .gz or -); repeatable.")

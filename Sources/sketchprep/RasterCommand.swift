@@ -17,6 +17,10 @@ struct RasterCommand: ParsableCommand {
             kept). Output: uint8 (N, SIZE, SIZE) in input order, or float32 pixel/255 with --float32 \
             (white background = 1.0, the book's CNN input). Unreadable or corrupt files are listed in \
             the quarantine file and reported; they never stop the run.
+
+            Examples:
+              sketchprep raster tu-berlin/png -o tu-berlin.npy --size 256
+              sketchprep raster tu-berlin/png -o try.npy --limit 10 --report-json try.json
             """
     )
 

@@ -15,6 +15,10 @@ struct SimplifyCommand: ParsableCommand {
         keys, key order and compact layout. Inputs may be files, directories (their *.ndjson and \
         *.ndjson.gz files), gzip files or - for stdin. Bad lines are reported, quarantined and \
         counted; the run ends with read = written + rejected. See docs/foundation.md.
+
+        Examples:
+          sketchprep simplify raw/ -o simplified/all.ndjson
+          zcat cat.ndjson.gz | sketchprep simplify - -o cat.ndjson --limit 100 --report-json cat.json
         """)
 
     @Argument(help: "Drawing inputs: raw NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")

@@ -14,6 +14,10 @@ struct StatsCommand: ParsableCommand {
         script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
         timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
         thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
+
+        Examples:
+          sketchprep stats raw/ -o stats
+          sketchprep stats cat.bin -o try --limit 1000 --report-json try.json
         """)
 
     @Argument(help: "Drawing inputs (NDJSON, .bin, stroke-3 .npz): files, directories, .gz, or - for stdin.")

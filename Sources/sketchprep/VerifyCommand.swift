@@ -14,6 +14,10 @@ struct VerifyCommand: ParsableCommand {
         per-class counts add up, splits add up to records.written, read = written + filtered + \
         rejected). Exits 1 when anything is missing, extra or different, so a dataset copied between \
         machines can be trusted before training.
+
+        Examples:
+          sketchprep verify out/rnn
+          sketchprep verify out/rnn --report-json verify.json
         """)
 
     @Argument(help: "Dataset directory (the output of preprocess or import-bitmaps).")
