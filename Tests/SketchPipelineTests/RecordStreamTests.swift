@@ -47,6 +47,17 @@ import Testing
         #expect(String(decoding: outputs[0].quarantine, as: UTF8.self) == badLines.map { $0 + "\n" }.joined())
     }
 
+    @Test func aRunWhoseInputsAllVanishedThrowsThePipelinesOwnError() throws {
+        let (directory, file, _) = try Self.inputWithBadLines()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reader = try DrawingSource(inputs: [file])
+        try FileManager.default.removeItem(atPath: file)
+        let output = directory.appendingPathComponent("out.ndjson").path
+        let job = SimplifyJob(reader: reader, outputPath: output, quarantinePath: output + ".rejected", showsProgress: false, jobs: 1)
+        let error = try #require(throws: PipelineError.self) { try job.run() }
+        #expect(error.description.hasPrefix("none of the 1 inputs could be read"))
+    }
+
     @Test func encodeAndBitmapWriteTheSameBytesForJobs1Through4() throws {
         let (directory, file, _) = try Self.inputWithBadLines()
         defer { try? FileManager.default.removeItem(at: directory) }
