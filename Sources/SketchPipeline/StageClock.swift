@@ -61,11 +61,6 @@ package final class StageClock: @unchecked Sendable {
     }
 }
 
-/// The version written into manifests and partials (merge refuses partials of another version).
-package enum SketchPrepVersion {
-    package static let current = "0.10.0"
-}
-
 /// Free space on the file system of a directory, checked before a run writes its sorted runs.
 package enum FreeSpace {
     /// Throws when fewer than `forInputBytes` (or 256 MiB when unknown) are free under `directory`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SketchCore
 import SketchFormats
 
 /// The `sketchprep` command-line tool: one subcommand per job.
@@ -8,6 +9,7 @@ struct SketchPrepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sketchprep",
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
+        version: SketchPrepVersion.current,
         subcommands: [
             // Each subcommand lives in its own file; keep this list sorted.
             BitmapCommand.self,
