@@ -226,7 +226,7 @@ public struct DrawingSource: Sendable {
         for (chunk, file) in files.enumerated() {
             var path = file
             var spooled: String?
-            defer { if let spooled { unlink(spooled) } }
+            defer { if let spooled { unlink(spooled); TemporaryFiles.unregister(spooled) } }
             if format == nil && !Self.isRegularFile(file) {
                 // A stream (stdin, a pipe, a FIFO) can be read once: keep a copy to detect and read.
                 spooled = try Self.spool(file)
@@ -281,7 +281,8 @@ public struct DrawingSource: Sendable {
     /// Copies the stream `file` (`-` for stdin) to a temporary file, so its format can be detected
     /// before it is read, and returns the copy's path.
     private static func spool(_ file: String) throws -> String {
-        let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let path = TemporaryFileName.forWriting(NSTemporaryDirectory() + "sketchprep-stdin")
+        TemporaryFiles.register(path)
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
         do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }

@@ -11,9 +11,8 @@ final class CategorySpill {
     private var paths: [String: String] = [:]
 
     init(bufferLimit: Int) throws {
-        directory = NSTemporaryDirectory() + "sketchprep-convert-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        directory = try TemporaryFileName.makeDirectory(NSTemporaryDirectory() + "sketchprep-convert")
         self.bufferLimit = bufferLimit
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
     /// Categories with their spill files, in byte-wise word order (after `flush()`).
@@ -38,7 +37,7 @@ final class CategorySpill {
         buffered = 0
     }
 
-    func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+    func removeFiles() { TemporaryFiles.removeDirectory(directory) }
 
     deinit { removeFiles() }
 }

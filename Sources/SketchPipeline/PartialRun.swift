@@ -57,6 +57,9 @@ extension PipelineRunner {
         }
         let runsDirectory = "\(directory)/runs"
         try? FileManager.default.removeItem(atPath: runsDirectory)
+        // Until partial.json names them, the runs are this process's temporary files.
+        TemporaryFiles.register(runsDirectory)
+        defer { TemporaryFiles.unregister(runsDirectory) }
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
         let sources = partition.index == 0 ? rejectedSources : []
         let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,

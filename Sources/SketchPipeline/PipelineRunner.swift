@@ -114,7 +114,7 @@ package struct PipelineRunner {
             }
             try removeManifest()
             let runs = try runsDirectory(in: directory)
-            defer { TemporaryRuns.remove(runs) }
+            defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
                                       quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
                                       spillEverything: false, hashing: measured == nil, clock: clock)
@@ -137,7 +137,7 @@ package struct PipelineRunner {
             }
             try removeManifest()
             let runs = try runsDirectory(in: directory)
-            defer { TemporaryRuns.remove(runs) }
+            defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
             let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
@@ -155,14 +155,13 @@ package struct PipelineRunner {
     }
 
     /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
-    /// parent), named with host and pid so that cluster partitions sharing it never collide.
+    /// parent), created exclusively under a name with host, pid and a random part, so that cluster
+    /// partitions sharing it never collide and nothing planted in advance is used.
     private func runsDirectory(in output: String) throws -> String {
         let parent = temporaryDirectory ?? ((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
         try createDirectories(parent)
         try FreeSpace.require(in: parent, forInputBytes: nil)
-        let path = "\(parent)/.sketchprep-runs\(TemporaryFileName.marker)\(TemporaryFileName.host)-\(getpid())"
-        TemporaryRuns.register(path)
-        return path
+        return try TemporaryFileName.makeDirectory("\(parent)/.sketchprep-runs")
     }
 
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
