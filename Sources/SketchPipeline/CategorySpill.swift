@@ -6,9 +6,10 @@ import SketchFormats
 final class CategorySpill {
     private let directory: String
     private let bufferLimit: Int
-    private var buffers: [String: [UInt8]] = [:]
+    // Keyed by the word's bytes: words that differ only by normalization stay apart.
+    private var buffers: [[UInt8]: [UInt8]] = [:]
     private var buffered = 0
-    private var paths: [String: String] = [:]
+    private var paths: [[UInt8]: String] = [:]
 
     init(bufferLimit: Int) throws {
         directory = try TemporaryFileName.makeDirectory(NSTemporaryDirectory() + "sketchprep-convert")
@@ -17,11 +18,11 @@ final class CategorySpill {
 
     /// Categories with their spill files, in byte-wise word order (after `flush()`).
     var files: [(word: String, path: String)] {
-        paths.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+        paths.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { (String(decoding: $0.key, as: UTF8.self), $0.value) }
     }
 
     func add(_ line: [UInt8], word: String) throws {
-        buffers[word, default: []] += line
+        buffers[Array(word.utf8), default: []] += line
         buffered += line.count
         if buffered >= bufferLimit { try flush() }
     }

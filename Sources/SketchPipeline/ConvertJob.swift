@@ -96,6 +96,7 @@ package struct ConvertJob {
         var simplifier = Simplifier(options: options)
         var line: [UInt8] = []
         var scratch: [UInt8] = []
+        var firstLocation: [[UInt8]: SourceLocation] = [:]
         func reject(_ rejected: RejectedLine) throws {
             if rejected.isSourceError {
                 result.sourceErrors += 1
@@ -120,6 +121,7 @@ package struct ConvertJob {
                 }
                 result.read += 1
                 line.append(0x0A)
+                if firstLocation[Array(record.word.utf8)] == nil { firstLocation[Array(record.word.utf8)] = location }
                 try spill.add(line, word: record.word)
                 progress.advance()
             },
@@ -127,9 +129,21 @@ package struct ConvertJob {
             onProgress: { progress.update(bytesConsumed: $0) })
         try spill.flush()
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        let (_, colliding) = DataName.separateCollisions(spill.files.map(\.word), caseInsensitive: true)
         for (word, spillPath) in spill.files {
-            let path = "\(outputDirectory)/\(target.fileName(word: word))"
             let reader = try QuickDrawReader(inputs: [spillPath])
+            if let earlier = colliding[Array(word.utf8)] {
+                // Its file would overwrite the earlier class's on a case-insensitive file system.
+                let location = firstLocation[Array(word.utf8)]!
+                try reader.read(onRecord: { record, _ in
+                    line.removeAll(keepingCapacity: true)
+                    SimplifiedNDJSONWriter.encode(record, into: &line)
+                    result.read -= 1
+                    try reject(RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
+                }, onRejected: spillDamaged)
+                continue
+            }
+            let path = "\(outputDirectory)/\(target.fileName(word: word))"
             var count = 0
             switch target {
             case .ndjson:
@@ -168,10 +182,6 @@ package struct ConvertJob {
 
     /// Why `record` cannot be written in the target format, or nil.
     private func problem(with record: SketchRecord, scratch: inout [UInt8]) -> String? {
-        let wordBytes = Array(record.word.utf8)
-        if wordBytes.isEmpty || record.word == "." || record.word == ".." || wordBytes.contains(0x2F) || wordBytes.contains(0) {
-            return "word \"\(record.word)\" cannot be a file name"
-        }
         if record.drawing.strokes.isEmpty { return "drawing has no strokes" }
         switch target {
         case .ndjson:

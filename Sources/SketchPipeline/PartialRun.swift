@@ -83,7 +83,7 @@ extension PipelineRunner {
             rejectedSources: map.rejectedSources,
             records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
                                            sourceErrors: map.sourceErrors),
-            words: map.words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+            words: map.words.sorted,
             runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent })
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
         try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
@@ -180,13 +180,14 @@ package enum PartialRun {
         let orderedDirectories = (0..<n).map { directories[byIndex[$0]!] }
 
         var map = MapOutput()
+        map.chunkList = first.chunks
         for (partial, directory) in zip(ordered, orderedDirectories) {
             map.runs += partial.runs.map { "\(directory)/\($0)" }
             map.read += partial.records.read
             map.filtered += partial.records.filtered
             map.rejected += partial.records.rejected
             map.sourceErrors += partial.records.sourceErrors
-            map.words.formUnion(partial.words)
+            map.words.formUnion(ClassWords(partial.words))
             for read in partial.read {
                 map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
             }

@@ -14,11 +14,13 @@ package struct MapOutput {
     package var rejected = 0
     /// Damaged or unreadable inputs (counted apart from records).
     package var sourceErrors = 0
-    package var words: Set<String> = []
+    package var words = ClassWords()
     /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
     package var chunks: [Int: ChunkRecord] = [:]
     /// Quarantined directory entries that are not chunks (dangling links, unreadable names…).
     package var rejectedSources = 0
+    /// Every chunk of the run (not only those this process read), to locate examples by chunk.
+    package var chunkList: [InputChunk] = []
 
     package struct ChunkRecord: Codable, Equatable, Sendable {
         package var bytes: Int
@@ -61,6 +63,7 @@ extension PipelineRunner {
                              quarantinePath: String, runsDirectory: String, spillEverything: Bool,
                              hashing: Bool = true, clock: StageClock) throws -> MapOutput {
         var output = MapOutput()
+        output.chunkList = chunks
         let quarantine = try QuarantineWriter(path: quarantinePath)
         for rejected in rejectedSources {
             output.sourceErrors += 1
@@ -91,10 +94,7 @@ extension PipelineRunner {
                     output.rejected += 1
                     quarantined[batch.chunk, default: 0] += 1
                     let chunk = chunks[batch.chunk]
-                    if lineBase[batch.chunk] == nil {
-                        lineBase[batch.chunk] = chunk.isRange && chunk.offset > 0
-                            ? (try? InputChunkReader.lineCount(of: chunk.path, before: chunk.offset)) ?? 0 : 0
-                    }
+                    if lineBase[batch.chunk] == nil { lineBase[batch.chunk] = chunk.linesBefore() }
                     let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
                     try quarantine.add(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
                 case let .sourceError(byteOffset, reason):
