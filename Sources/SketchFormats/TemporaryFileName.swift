@@ -74,8 +74,7 @@ package enum TemporaryFileName {
     /// this host wrote from a process that no longer exists. Another host's files and a live
     /// process's are left alone; failures to remove are ignored (the next run tries again).
     package static func removeStaleFiles(nextTo path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let key = directory.isEmpty ? "." : directory
+        let key = parentDirectory(of: path)
         guard cleanedDirectories.claim(key) else { return }
         guard let stream = opendir(key) else { return }
         defer { closedir(stream) }

@@ -32,7 +32,9 @@ extension PipelineConfig {
         } catch {
             throw PipelineError(file: path, node: nil, key: "", "not valid YAML: \(error)")
         }
-        return try parse(root, file: path)
+        var config = try parse(root, file: path)
+        config.fileSHA256 = SHA256Hasher.hash(Array(text.utf8)).hexString
+        return config
     }
 
     /// Builds a configuration from a parsed YAML document.
@@ -101,6 +103,11 @@ extension PipelineConfig {
         let section = try top.section("filters", allowed: ["recognized_only", "countries", "categories", "max_per_class"])
         if let section, let repeated = try section.stringList("categories")?.firstRepeated {
             throw section.error("categories", section.value("categories"), "'\(repeated)' is listed twice (each category is one class)")
+        }
+        if let section, let countries = try section.stringList("countries"),
+           let bad = countries.first(where: { !FilterStage.isCountryCode($0) }) {
+            throw section.error("countries", section.value("countries"),
+                                "'\(bad)' is not a two-letter country code (ISO 3166-1 alpha-2 as in the data's countrycode, e.g. US, DE, BR)")
         }
         return FilterStage(
             recognizedOnly: try section?.bool("recognized_only") ?? false,

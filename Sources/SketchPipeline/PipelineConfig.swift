@@ -16,6 +16,8 @@ package struct PipelineConfig {
     /// dataset order (hash rank); a split without a count is not capped.
     package var splitCounts: [SplitName: Int] = [:]
     package var output: OutputStage
+    /// SHA-256 of the pipeline file's bytes (recorded in the manifest's `settings`; not part of ``json``).
+    package var fileSHA256 = ""
 }
 
 /// Kinds of input a pipeline can read.
@@ -49,6 +51,11 @@ package struct FilterStage {
     package var categories: [String]
     /// Keep at most this many drawings per class, the first ones in input order (nil: all).
     package var maxPerClass: Int?
+
+    /// Whether `code` has the form of the data's `countrycode`: two upper-case ASCII letters.
+    package static func isCountryCode(_ code: String) -> Bool {
+        code.utf8.count == 2 && code.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+    }
 }
 
 /// Kinds of encoding stage.

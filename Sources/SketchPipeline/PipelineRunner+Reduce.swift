@@ -87,7 +87,7 @@ extension PipelineRunner {
             pipeline: pipeline, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: result.files, records: records, quarantine: Self.quarantineName,
-            libraries: Self.libraryVersions)
+            libraries: Self.libraryVersions, settings: settings)
         let classList = classes.map { $0 + "\n" }.joined()
         try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
         if config.output.layout == .tensorflowTutorial {

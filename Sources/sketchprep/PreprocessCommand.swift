@@ -55,7 +55,7 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.", valueName: "dir"))
     var root: String?
 
-    @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
+    @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date, and replace a dataset of another pipeline in the output directory.")
     var force = false
 
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
@@ -106,7 +106,13 @@ struct PreprocessCommand: ParsableCommand {
               join all partitions with: sketchprep merge PARTIAL_DIR… -o DATASET_DIR
             """
         }
-        var lines = ["\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"]
+        var lines = ["\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration, settings and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"]
+        if !outcome.rebuildReasons.isEmpty {
+            lines.append("  rebuilt: the dataset that was there differs in \(outcome.rebuildReasons.joined(separator: "; "))")
+        }
+        if let limit = m.settings?.recordLimit {
+            lines.append("  a trial: only the first \(limit) record(s) of each input were read (--limit)")
+        }
         for split in SplitName.allCases {
             let counts = m.counts[split.rawValue]
             let shards = m.shards.filter { $0.split == split }
