@@ -26,6 +26,10 @@ package struct PartialManifest: Codable, Equatable {
     package var records: Manifest.RecordCounts
     /// Class words of the examples this partition kept.
     package var words: [String]
+    /// Words and country codes of every record read, while a category or country filter is set
+    /// (``FilterCheck`` judges the filters at merge).
+    package var seenWords: [String]
+    package var seenCountries: [String]
     /// Run files, relative to the partial directory.
     package var runs: [String]
 
@@ -38,7 +42,8 @@ package struct PartialManifest: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case partial, formatVersion = "format_version", partition, pipeline, pipelineText = "pipeline_text", categories, inputs,
-             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs
+             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs,
+             seenWords = "seen_words", seenCountries = "seen_countries"
     }
 }
 
@@ -84,6 +89,8 @@ extension PipelineRunner {
             records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
                                            sourceErrors: map.sourceErrors),
             words: map.words.sorted,
+            seenWords: map.seenWords.sorted,
+            seenCountries: map.seenCountries.sorted(),
             runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent })
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
         try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
@@ -188,6 +195,8 @@ package enum PartialRun {
             map.rejected += partial.records.rejected
             map.sourceErrors += partial.records.sourceErrors
             map.words.formUnion(ClassWords(partial.words))
+            map.seenWords.formUnion(ClassWords(partial.seenWords))
+            map.seenCountries.formUnion(partial.seenCountries)
             for read in partial.read {
                 map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
             }

@@ -19,6 +19,10 @@ package struct MapOutput {
     package var chunks: [Int: ChunkRecord] = [:]
     /// Quarantined directory entries that are not chunks (dangling links, unreadable names…).
     package var rejectedSources = 0
+    /// Words and country codes of every record read, before filters (collected only while a
+    /// category or country filter is set, for ``FilterCheck``).
+    package var seenWords = ClassWords()
+    package var seenCountries: Set<String> = []
     /// Every chunk of the run (not only those this process read), to locate examples by chunk.
     package var chunkList: [InputChunk] = []
 
@@ -51,6 +55,8 @@ private struct MappedBatch: Sendable {
     var chunk: Int
     var outcomes: [Outcome] = []
     var seconds = StageSeconds()
+    var seenWords = ClassWords()
+    var seenCountries: Set<String> = []
 }
 
 extension PipelineRunner {
@@ -82,6 +88,8 @@ extension PipelineRunner {
         let mapStart = StageClock.now()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
+            output.seenWords.formUnion(batch.seenWords)
+            output.seenCountries.formUnion(batch.seenCountries)
             for outcome in batch.outcomes {
                 if case .sourceError = outcome {} else { output.read += 1 }
                 switch outcome {
@@ -146,6 +154,8 @@ extension PipelineRunner {
         let format = config.source.format
         let encodeStage = SendableEncodeStage(config.encode)
         let seed = config.output.seed
+        let tracksWords = !config.filters.categories.isEmpty
+        let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
             var mapped = MappedBatch(chunk: batch.chunk)
             mapped.outcomes.reserveCapacity(batch.entries.count)
@@ -165,6 +175,8 @@ extension PipelineRunner {
                             return
                         }
                         mapped.seconds.parse += StageClock.lap(&t)
+                        if tracksWords { mapped.seenWords.insert(record.word) }
+                        if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
                         guard filter.accepts(record) else {
                             mapped.outcomes.append(.filtered)
                             return

@@ -8,6 +8,7 @@ extension PipelineRunner {
     /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt`.
     package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
                               pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
+        try FilterCheck.verify(config.filters, map: map)
         let start = StageClock.now()
         let directory = config.output.directory
         var classes = config.filters.categories.isEmpty
