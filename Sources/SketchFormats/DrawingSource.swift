@@ -210,6 +210,13 @@ public struct DrawingSource: Sendable {
         return format
     }
 
+    /// Whether `file` (an input as a location names it) is read as sketch-rnn stroke-3: by
+    /// `--format`, else by its content. Records of such a file keep their published split.
+    public func isStroke3Input(_ file: String) -> Bool {
+        if let format { return format == .stroke3 }
+        return file != "-" && (try? Self.detectFormat(path: file)) == .stroke3
+    }
+
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
     /// (`.bin`) or position within the file (stroke-3, train then valid then test). A record
     /// `onRecord` refuses with `DrawingLimitError` is rejected with that reason and reading goes

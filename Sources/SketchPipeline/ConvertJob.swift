@@ -97,6 +97,7 @@ package struct ConvertJob {
         var line: [UInt8] = []
         var scratch: [UInt8] = []
         var firstLocation: [[UInt8]: SourceLocation] = [:]
+        var stroke3Inputs: [String: Bool] = [:]
         func reject(_ rejected: RejectedLine) throws {
             if rejected.isSourceError {
                 result.sourceErrors += 1
@@ -109,7 +110,10 @@ package struct ConvertJob {
         try source.read(
             onRecord: { record, location in
                 var record = record
-                let isStroke3 = Stroke3Split.place(ofKey: record.keyID) != nil && record.countryCode.isEmpty
+                // Only a record decoded from a stroke-3 file (its format known from the file's
+                // content, never from the record) keeps its published split.
+                if stroke3Inputs[location.file] == nil { stroke3Inputs[location.file] = source.isStroke3Input(location.file) }
+                let isStroke3 = stroke3Inputs[location.file]! && Stroke3Split.place(ofKey: record.keyID) != nil
                 if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
                     record.drawing = try simplifier.simplify(record.drawing)
                 }

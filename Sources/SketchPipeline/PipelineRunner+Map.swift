@@ -82,7 +82,7 @@ extension PipelineRunner {
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) }, selected: selected,
                                    hashing: hashing, recordLimit: recordLimit)
-        let transform = batchTransform()
+        let transform = batchTransform(stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = StageClock.now()
@@ -135,10 +135,12 @@ extension PipelineRunner {
         return output
     }
 
-    /// The split a record brings along: a record read from stroke-3 input (key_id
-    /// `<file>#<split>#<index>`, no country) keeps its file's split; others get the split rule's.
-    static func ownSplit(of record: SketchRecord) -> SplitName? {
-        guard record.countryCode.isEmpty, let place = Stroke3Split.place(ofKey: record.keyID) else { return nil }
+    /// The split a record brings along: a record decoded from a stroke-3 input (its chunk's format,
+    /// known from the file's content, never from the record) keeps its file's split, which the
+    /// decoder wrote into its key_id `<file>#<split>#<index>`; every other record gets the split
+    /// rule's, whatever its key_id looks like.
+    static func ownSplit(of record: SketchRecord, isStroke3Input: Bool) -> SplitName? {
+        guard isStroke3Input, let place = Stroke3Split.place(ofKey: record.keyID) else { return nil }
         switch place.split {
         case .train: return .train
         case .valid: return .val
@@ -148,7 +150,7 @@ extension PipelineRunner {
 
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
     /// and encoder.
-    private func batchTransform() -> @Sendable (RawLineBatch) -> MappedBatch {
+    private func batchTransform(stroke3Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
         let filter = RecordFilter(config.filters)
         let simplification = config.simplification
         let format = config.source.format
@@ -158,6 +160,7 @@ extension PipelineRunner {
         let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
             var mapped = MappedBatch(chunk: batch.chunk)
+            let isStroke3Input = stroke3Chunks.contains(batch.chunk)
             mapped.outcomes.reserveCapacity(batch.entries.count)
             var parser = QuickDrawLineParser()
             var simplifier = Simplifier(options: simplification)
@@ -194,7 +197,7 @@ extension PipelineRunner {
                         mapped.seconds.encode += StageClock.lap(&t)
                         mapped.outcomes.append(.example(SortedExample(
                             sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record), payload: payload)))
+                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload)))
                     case let .rejected(reason, line):
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
                     case let .sourceError(byteOffset, reason):
