@@ -8,10 +8,10 @@ import SketchCore
 /// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
 /// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
 /// NDJSON goes through `QuickDrawReader`, `.bin` through `GoogleBinaryReader` (word from the file
-/// name, or `category`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
+/// name, or `word`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
 /// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
 /// `recognized` true. Standard input and other streams (pipes, FIFOs) are copied to a temporary
-/// file when their format must be detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
+/// file when their format must be detected; `.bin` on stdin needs `word`, and stroke-3 is not read from stdin. A file whose
 /// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
 /// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
 /// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
@@ -22,7 +22,7 @@ public struct DrawingSource: Sendable {
     /// The format forced for every input, or nil to detect each by content.
     public let format: DrawingFileFormat?
     /// The word of `.bin` records read from stdin (and of every `.bin` input when set).
-    public let category: String?
+    public let word: String?
     /// Whether NDJSON records keep their strokes' `t` arrays.
     public var keepsTimestamps = true
     /// Longest NDJSON line accepted; longer lines are rejected with their first this-many bytes.
@@ -38,15 +38,15 @@ public struct DrawingSource: Sendable {
 
     /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
-    public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
+    public init(inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
         if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
-        if files.contains("-") && format == .bin && category == nil {
-            throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --category WORD")
+        if files.contains("-") && format == .bin && word == nil {
+            throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --word WORD")
         }
         self.files = files
         self.format = format
-        self.category = category
+        self.word = word
         rejectedSources = listing.rejected
         skippedSources = listing.skipped
     }
@@ -123,7 +123,7 @@ public struct DrawingSource: Sendable {
     }
 
     /// One input file as the streaming engine reads it: its format, and the word of its records
-    /// (`.bin`: `category` or the file name's word; stroke-3: `category` or the file name without
+    /// (`.bin`: `word` or the file name's word; stroke-3: `word` or the file name without
     /// `.npz`; NDJSON: unused, records carry their own).
     package struct EngineInput: Sendable {
         package var path: String
@@ -168,10 +168,10 @@ public struct DrawingSource: Sendable {
     private func word(of file: String, format: DrawingFileFormat) -> String {
         switch format {
         case .ndjson: return ""
-        case .bin: return category ?? GoogleBinaryFormat.word(forPath: file)
+        case .bin: return word ?? GoogleBinaryFormat.word(forPath: file)
         case .stroke3:
             let name = file.split(separator: "/").last.map(String.init) ?? file
-            return category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
+            return word ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
         }
     }
 
@@ -253,8 +253,8 @@ public struct DrawingSource: Sendable {
                     continue
                 }
             }
-            if fileFormat == .bin && file == "-" && category == nil {
-                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+            if fileFormat == .bin && file == "-" && word == nil {
+                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --word WORD")
             }
             if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
             var consumed = 0

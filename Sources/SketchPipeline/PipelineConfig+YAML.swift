@@ -69,19 +69,24 @@ extension PipelineConfig {
     }
 
     private static func parseSource(_ top: YAMLSection) throws -> SourceStage {
-        guard let section = try top.section("source", allowed: ["kind", "format", "inputs", "file_format", "category"]) else {
+        guard let section = try top.section("source", allowed: ["kind", "format", "inputs", "file_format", "word", "category"]) else {
             throw top.error("source", nil, "missing (it needs at least `kind`)")
         }
         guard let kind = try section.choice("kind", of: SourceKind.self) else {
             throw section.error("kind", nil, "missing (one of: \(SourceKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let fileFormat = try section.choice("file_format", of: DrawingFileFormat.self)
-        let category = try section.string("category")
-        if kind == .imageDirectory && (fileFormat != nil || category != nil) {
-            throw section.error(fileFormat != nil ? "file_format" : "category", nil, "applies to drawing sources, not to kind: image-directory")
+        if section.value("category") != nil {
+            // One meaning per word: `category` filters (filters.categories, --category).
+            throw section.error("category", section.value("category"),
+                                "renamed to source.word (the word of records whose input carries none); categories are chosen with filters.categories")
+        }
+        let word = try section.string("word")
+        if kind == .imageDirectory && (fileFormat != nil || word != nil) {
+            throw section.error(fileFormat != nil ? "file_format" : "word", nil, "applies to drawing sources, not to kind: image-directory")
         }
         return SourceStage(kind: kind, format: try section.choice("format", of: InputFormat.self) ?? .auto,
-                           inputs: try section.stringList("inputs") ?? [], fileFormat: fileFormat, category: category)
+                           inputs: try section.stringList("inputs") ?? [], fileFormat: fileFormat, word: word)
     }
 
     private static func parseSimplify(_ top: YAMLSection) throws -> SimplificationOptions {

@@ -37,8 +37,9 @@ package struct SourceStage {
     /// `file_format`: the drawing file format of every input (nil: each by content, see
     /// `DrawingSource.engineInputs`).
     package var fileFormat: DrawingFileFormat? = nil
-    /// `category`: the word of `.bin` records read from standard input (and of every `.bin` input when set).
-    package var category: String? = nil
+    /// `word`: the word of records from inputs that carry none (a `.bin` on standard input; every
+    /// `.bin` and stroke-3 input when set).
+    package var word: String? = nil
 }
 
 /// `filters:` — which valid drawings to keep, applied in this order.
@@ -131,7 +132,7 @@ extension PipelineConfig {
         ]
         // Recorded only when set, so manifests of NDJSON pipelines keep their bytes.
         if let fileFormat = source.fileFormat { sourceJSON["file_format"] = .string(fileFormat.rawValue) }
-        if let category = source.category { sourceJSON["category"] = .string(category) }
+        if let word = source.word { sourceJSON["word"] = .string(word) }
         return .object([
             "name": .string(name),
             "source": .object(sourceJSON),

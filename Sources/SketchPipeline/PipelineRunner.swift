@@ -99,7 +99,7 @@ package struct PipelineRunner {
 
         switch config.source.kind {
         case .quickdrawNDJSON:
-            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, category: config.source.category)
+            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
             reader.printSkippedSources(tool: config.name)
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable

@@ -39,6 +39,9 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("format"), help: "Input file format: ndjson, bin or stroke3 (replaces source.file_format; default: each file by its content, see docs/formats.md).")
     var fileFormat: DrawingFileFormat?
 
+    @Option(help: "Word of records whose input carries none, e.g. a .bin on stdin (replaces source.word).")
+    var word: String?
+
     @Option(name: [.short, .long], help: "Output directory (replaces output.directory); with --partition, the partial's directory.")
     var output: String?
 
@@ -79,6 +82,7 @@ struct PreprocessCommand: ParsableCommand {
         if !categories.isEmpty { config.filters.categories = categories }
         if !inputs.isEmpty { config.source.inputs = inputs }
         if let fileFormat { config.source.fileFormat = fileFormat }
+        if let word { config.source.word = word }
         if let output { config.output.directory = output }
 
         var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force)
