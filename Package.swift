@@ -44,7 +44,10 @@ let package = Package(
             dependencies: [
                 "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The release binary carries the Swift runtime and Foundation, so it starts on machines
+            // without the Swift toolchain (cluster nodes; docs/cluster.md).
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
 
         // C shims, each as small as the library it wraps.

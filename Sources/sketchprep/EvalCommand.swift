@@ -45,7 +45,7 @@ struct EvalCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Path of libonnxruntime.so.",
-        discussion: "Default: $SKETCHPREP_ORT_LIBRARY, else the path `make setup` records in .deps/onnxruntime/library-path."))
+        discussion: "Default: $SKETCHPREP_ORT_LIBRARY, else libonnxruntime.so* next to this binary, else the active Python environment's onnxruntime package (capi/libonnxruntime.so*), else LD_LIBRARY_PATH, /usr/local/lib, /usr/lib/<arch>-linux-gnu, /usr/lib64, /usr/lib."))
     var ortLibrary: String?
 
     @Option(help: "How many misclassified (and disagreeing) sketches the report lists with thumbnails.")
