@@ -4,6 +4,7 @@ wrote and the inputs it read."""
 import hashlib
 import io
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -111,3 +112,14 @@ def test_manifest_claims_match_the_written_data(sketchprep, tmp_path, tuberlin_e
         assert "examples_per_shard" not in config["output"]  # one file per class, not shards
         assert all(row.dtype == np.int16 and row.shape[1] == 3 for row in examples)
         assert all(row[-1, 2] == 1 for row in examples)  # the pen lifts at the end of every drawing
+
+
+@pytest.mark.parametrize("pipeline", ["quickdraw-raster256", "quickdraw-sketchrnn", "quickdraw-tutorial-tfrecord"])
+def test_the_reduce_side_reports_progress_up_to_its_total(sketchprep, tmp_path, pipeline):
+    # The reduce side (merging, quotas, encoding shards: PNG for rasters) counts its examples
+    # against the known total, quota-dropped ones included, so the last line reaches 100 %.
+    run = subprocess.run([sketchprep, "preprocess", "--pipeline", REPO / "Pipelines" / f"{pipeline}.yaml",
+                          "--input", REPO / "SampleData" / "quickdraw" / "raw", "--limit", "3", "-o", tmp_path / "out"],
+                         check=True, capture_output=True, text=True)
+    lines = re.findall(r"^(\d+) of (\d+) examples written \((\d+) %\)", run.stderr, re.M)
+    assert lines and lines[-1][0] == lines[-1][1] and lines[-1][2] == "100", run.stderr
