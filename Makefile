@@ -3,7 +3,9 @@ SWIFT    ?= swift
 PYTHON   ?= python3
 CATEGORY ?= airplane
 SHARED   ?= ../shared/data
-RELEASE  := $(SWIFT) build -c release --product sketchprep
+# --static-swift-stdlib: the binary carries the Swift runtime and Foundation, so it starts on machines
+# without the Swift toolchain (docs/cluster.md); Tests/python/conftest.py builds with the same flags.
+RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
 .PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
