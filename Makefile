@@ -13,7 +13,6 @@ BIN      := .build/release/sketchprep
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
 	@scripts/setup.sh
-	@scripts/setup-onnxruntime.sh
 
 ## build: release build of the CLI
 build: setup
