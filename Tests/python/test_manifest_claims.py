@@ -43,8 +43,8 @@ def shard_examples(out, manifest):
     """(kind, list of arrays) of every example in the dataset: 'npy' rows, 'png' decoded images,
     'ink' (rows, 3) stroke deltas of TFRecords, 'stroke3' rows of the .npz files."""
     files = [out / shard["file"] for shard in manifest["shards"]]
-    if all(f.name.endswith(".x.npy") for f in files):
-        return "npy", [row for f in files for row in np.load(f)]
+    if any(f.name.endswith(".x.npy") for f in files):
+        return "npy", [row for f in files if f.name.endswith(".x.npy") for row in np.load(f)]
     if all(f.suffix == ".npz" for f in files):
         arrays = []
         for f in files:
