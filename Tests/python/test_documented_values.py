@@ -14,40 +14,34 @@ DOTTED_VALUE = re.compile(r"\b(" + "|".join(SECTIONS) + r")\.([a-z_]+): ?([A-Za-
 PIPELINES = sorted((REPO / "Pipelines").glob("*.yaml"))
 
 
-def schema():
-    """The YAML schema block of docs/pipelines.md."""
+def schema_entries():
+    """(section, key, comment) for each key line of docs/pipelines.md's YAML schema block."""
     text = (REPO / "docs" / "pipelines.md").read_text()
     block = text[text.index("```yaml\nname:"):]
-    return block[:block.index("```\n", 8)]
+    section = None
+    for line in block[:block.index("```\n", 8)].splitlines():
+        top = re.match(r"^([a-z_]+):", line)
+        if top:
+            section = top.group(1)
+        entry = re.match(r"^\s+([a-z_]+):(?: \S+\s+#\s*(.*))?", line)
+        if entry:
+            yield section, entry.group(1), entry.group(2) or ""
 
 
 def schema_keys():
     """(section, key) of every key the schema shows."""
-    section, keys = None, set()
-    for line in schema().splitlines():
-        top = re.match(r"^([a-z_]+):", line)
-        if top:
-            section = top.group(1)
-        entry = re.match(r"^\s+([a-z_]+):", line)
-        if entry:
-            keys.add((section, entry.group(1)))
-    return keys
+    return {(section, key) for section, key, _ in schema_entries()}
 
 
 def schema_choices():
     """(section, key, value) for each `a | b | c` choice in the comments of docs/pipelines.md's schema."""
-    section, found = None, set()
-    for line in schema().splitlines():
-        top = re.match(r"^([a-z_]+):", line)
-        if top:
-            section = top.group(1)
-        entry = re.match(r"^\s+([a-z_]+): \S+\s+#\s*(.*)$", line)
-        if not entry or "|" not in entry.group(2):
+    found = set()
+    for section, key, comment in schema_entries():
+        if "|" not in comment:
             continue
-        pieces = entry.group(2).split("|")
+        pieces = comment.split("|")
         pieces[0] = pieces[0].rsplit(":", 1)[-1]
-        for piece in pieces:
-            found.add((section, entry.group(1), piece.split()[0].rstrip(":")))
+        found |= {(section, key, piece.split()[0].rstrip(":")) for piece in pieces}
     return found
 
 
