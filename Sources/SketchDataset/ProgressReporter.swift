@@ -75,7 +75,7 @@ package final class ProgressReporter {
         var fraction: Double?
         if let totalItems, totalItems > 0 {
             fraction = min(Double(items) / Double(totalItems), 1)
-            text = "\(items) of \(totalItems) \(unit) (\(Int(fraction! * 100)) %), \(Int(Double(items) / elapsed)) \(unit)/s"
+            text = "\(items) of \(totalItems) \(unit) (\(Int(fraction! * 100)) %), \(Int(Double(items) / elapsed))/s"
         } else {
             text = "\(items) \(unit), \(Int(Double(items) / elapsed)) \(unit)/s, \(Self.megabytes(bytes)) MB"
             if let totalBytes, totalBytes > 0 {
