@@ -13,7 +13,7 @@ package enum StatsSVGHistogram {
     package static func svg(_ histogram: ProfileHistogram, title: String, startingAtMinimum: Bool = false,
                             label: (Int) -> String = { String($0) }, marker: Int? = nil, markerCaption: String = "") -> String {
         let bars = histogram.bars(maximumBars: maximumBars, startingAtMinimum: startingAtMinimum)
-        let left = 40.0, right = Double(width) - 8, top = 22.0, bottom = Double(height) - 20
+        let left = 46.0, right = Double(width) - 8, top = 22.0, bottom = Double(height) - 20
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\">"
         svg += "<title>\(escape(title))</title>"
         svg += "<rect width=\"\(width)\" height=\"\(height)\" fill=\"#fff\"/>"
@@ -53,7 +53,9 @@ package enum StatsSVGHistogram {
             axis += "<line x1=\"\(x - 3)\" y1=\(y) x2=\"\(x)\" y2=\(y) stroke=\"#888\"/>"
             axis += "<text x=\"\(x - 5)\" y=\(y) dy=\"3\" font-size=\"10\" font-family=\"sans-serif\" fill=\"#444\" text-anchor=\"end\">\(value)</text>"
         }
-        return axis + "<text x=\"\(x - 5)\" y=\"\(top - 6)\" font-size=\"9\" font-family=\"sans-serif\" fill=\"#666\" text-anchor=\"end\">drawings</text>"
+        // The unit, written upwards along the left edge, clear of the title and the tick labels.
+        return axis + "<text transform=\"translate(10,\(Int((top + bottom) / 2))) rotate(-90)\" font-size=\"9\" "
+            + "font-family=\"sans-serif\" fill=\"#666\" text-anchor=\"middle\">drawings</text>"
     }
 
     /// A quoted SVG coordinate with one decimal.
