@@ -3,7 +3,9 @@ SWIFT    ?= swift
 PYTHON   ?= python3
 CATEGORY ?= airplane
 SHARED   ?= ../shared/data
-RELEASE  := $(SWIFT) build -c release --product sketchprep
+# --static-swift-stdlib: the binary carries the Swift runtime and Foundation, so it starts on machines
+# without the Swift toolchain (docs/cluster.md); Tests/python/conftest.py builds with the same flags.
+RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
 .PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
@@ -11,7 +13,6 @@ BIN      := .build/release/sketchprep
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
 	@scripts/setup.sh
-	@scripts/setup-onnxruntime.sh
 
 ## build: release build of the CLI
 build: setup

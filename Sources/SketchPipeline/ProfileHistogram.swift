@@ -97,6 +97,17 @@ package struct ProfileHistogram: Equatable, Sendable {
         return maximum
     }
 
+    /// The quantile as shown in tables, saying exactly what the histogram knows: the value itself
+    /// for width-1 buckets (`"42"`), the bucket's range for wider ones (`"120–129"`), and
+    /// `"≥ N"` when it lies in the overflow bucket; `"–"` when empty.
+    package func quantileText(_ q: Double) -> String {
+        guard count > 0, let value = quantile(q) else { return "–" }
+        let lower = value / bucketWidth * bucketWidth
+        if lower >= counts.count * bucketWidth { return "≥ \(counts.count * bucketWidth)" }
+        if bucketWidth == 1 { return String(value) }
+        return "\(value)–\(Swift.min(lower + bucketWidth - 1, maximum ?? value))"
+    }
+
     /// Regrouped counts for display: at most `maximumBars` bars of equal width covering
     /// `0 ... maximum` (`minimum ... maximum` with `startingAtMinimum`); the overflow bucket, if
     /// used, becomes a last open-ended bar.
