@@ -131,11 +131,11 @@ def tf_dataset(directory: PathLike, split: str, *, normalize: bool = False, veri
     row counts), float32 rasters as ``(size, size)``, PNG rasters as uint8 ``(size, size)``
     (float32 ``pixel / 255`` with ``normalize``). TensorFlow is imported only here.
     """
-    import tensorflow as tf  # noqa: PLC0415 (optional dependency, imported when used)
-
     dataset = read_manifest(directory)
     dataset.require(("tfrecord",), "tf_dataset")
     files = [str(dataset.check_file(entry, verify)) for entry in dataset.split_entries(split)]
+    import tensorflow as tf  # noqa: PLC0415 (optional dependency, imported when used)
+
     png = dataset.encode.get("kind") == "raster" and dataset.encode.get("dtype") == "uint8"
     if png:
         features = {"image/encoded": tf.io.FixedLenFeature([], tf.string),

@@ -90,7 +90,7 @@ def _split_flat(points: np.ndarray, offsets: np.ndarray, path: Any, split: str) 
         raise DatasetError(f"{path}: {split}_points must be (P, 3) and {split}_offsets (N + 1,) integers")
     if len(offsets) == 0 or offsets[0] != 0 or offsets[-1] != len(points) or np.any(np.diff(offsets) < 0):
         raise DatasetError(f"{path}: {split}_offsets must start at 0, not decrease and end at {len(points)}")
-    return np.split(points, offsets[1:-1])
+    return [] if len(offsets) == 1 else np.split(points, offsets[1:-1])
 
 
 class _NumpyOnlyUnpickler(pickle.Unpickler):
