@@ -25,8 +25,8 @@ final class BatchResult {
     /// Appends the strokes of `strokes` as the next strokes; false (and nothing appended) when a
     /// coordinate is not an Int32 (simplified coordinates are integers in 0...scale_target).
     func append(_ strokes: FlatStrokes) -> Bool {
-        for value in strokes.x + strokes.y where Int32(exactly: value) == nil { return false }
-        points.reserveCapacity(points.count + 2 * strokes.x.count)
+        for value in strokes.x where Int32(exactly: value) == nil { return false }
+        for value in strokes.y where Int32(exactly: value) == nil { return false }
         for index in 0..<strokes.strokeCount {
             for point in strokes.pointRange(ofStroke: index) {
                 points.append(Int32(strokes.x[point]))
@@ -35,6 +35,21 @@ final class BatchResult {
             strokeOffsets.append(Int64(points.count / 2))
         }
         return true
+    }
+
+    /// Writes the sizes: points, strokes, drawings, refused drawings, whole call refused.
+    func writeSizes(to sizes: UnsafeMutablePointer<Int64>) {
+        sizes[0] = Int64(points.count / 2)
+        sizes[1] = Int64(strokeOffsets.count - 1)
+        sizes[2] = Int64(drawingOffsets.count - 1)
+        sizes[3] = Int64(failures.count)
+        sizes[4] = message == nil ? 0 : 1
+    }
+
+    /// Writes the sizes and hands the result to C.
+    func reporting(to sizes: UnsafeMutablePointer<Int64>) -> UnsafeMutableRawPointer {
+        writeSizes(to: sizes)
+        return retained()
     }
 
     /// Hands the result to C.

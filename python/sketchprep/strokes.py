@@ -7,7 +7,6 @@ A drawing is a list of strokes as in Quick, Draw! NDJSON: ``[[x...], [y...]]`` o
 """
 from __future__ import annotations
 
-import math
 import numbers
 from array import array
 from dataclasses import dataclass, field
@@ -57,17 +56,22 @@ class StrokeBatch:
     @classmethod
     def from_drawings(cls, drawings: Iterable[Drawing]) -> "StrokeBatch":
         """Packs drawings (NDJSON-style stroke lists) into a batch; refuses malformed ones."""
-        xs, ys, strokes, bounds = array("d"), array("d"), array("q", [0]), array("q", [0])
+        xs, ys, stroke_ends, drawing_ends = array("d"), array("d"), [0], [0]
         for index, drawing in enumerate(drawings):
             try:
-                _append_strokes(drawing, xs, ys, strokes)
+                x, y, ends = _pack(drawing)
             except DrawingError as error:
                 raise DrawingError(error.reason, index) from None
-            bounds.append(len(strokes) - 1)
+            start = len(xs)
+            xs += x
+            ys += y
+            stroke_ends += [start + end for end in ends[1:]]
+            drawing_ends.append(len(stroke_ends) - 1)
         points = np.empty((len(xs), 2), dtype=np.float64)
-        points[:, 0] = np.frombuffer(xs, dtype=np.float64) if len(xs) else 0
-        points[:, 1] = np.frombuffer(ys, dtype=np.float64) if len(ys) else 0
-        return cls(points, np.frombuffer(strokes, dtype=np.int64).copy(), np.frombuffer(bounds, dtype=np.int64).copy())
+        if len(xs):
+            points[:, 0] = np.frombuffer(xs, dtype=np.float64)
+            points[:, 1] = np.frombuffer(ys, dtype=np.float64)
+        return cls(points, np.array(stroke_ends, dtype=np.int64), np.array(drawing_ends, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self.drawing_offsets) - 1
@@ -94,18 +98,28 @@ def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1
     to even. Returns ``[[[x...], [y...]], ...]`` with integer coordinates (timestamps dropped).
     Raises :class:`DrawingError` for an option out of bounds or a drawing the CLI quarantines.
     """
-    xs, ys, strokes = array("d"), array("d"), array("q", [0])
-    _append_strokes(drawing, xs, ys, strokes)
-    one_drawing = array("q", [0, len(strokes) - 1])
-    arguments = (xs.buffer_info()[0], ys.buffer_info()[0], 1, len(xs), strokes.buffer_info()[0], len(strokes) - 1,
+    options = _options(epsilon, resample_step, scale_target)
+    xs, ys, ends = _pack(drawing)
+    strokes = array("q", ends)
+    one_drawing = array("q", [0, len(ends) - 1])
+    arguments = (xs.buffer_info()[0], ys.buffer_info()[0], 1, len(xs), strokes.buffer_info()[0], len(ends) - 1,
                  one_drawing.buffer_info()[0], 1)
-    with _native.simplify(arguments, *_options(epsilon, resample_step, scale_target)) as result:
-        result.raise_first(batch=False)
-        points = array("i", bytes(8 * result.points))
-        offsets = array("q", bytes(8 * (result.strokes + 1)))
-        drawing_offsets = array("q", bytes(16))
-        result.copy_into(points.buffer_info()[0], offsets.buffer_info()[0], drawing_offsets.buffer_info()[0])
-    return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()] for a, b in zip(offsets, offsets[1:])]
+    points = array("i", bytes(4 * max(2 * _POINT_ROOM_PER_INPUT_POINT * len(xs), 512)))
+    offsets = array("q", bytes(8 * len(ends)))
+    result, sizes = _native.simplify_into(arguments, options, points, offsets)
+    if result is not None:  # refused, or more points than the room given: read the result
+        with result:
+            result.raise_first(batch=False)
+            points = array("i", bytes(8 * result.points))
+            result.copy_into(points.buffer_info()[0], offsets.buffer_info()[0], one_drawing.buffer_info()[0])
+    stroke_count = sizes[1]
+    return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()]
+            for a, b in zip(offsets[:stroke_count], offsets[1:stroke_count + 1])]
+
+
+# Output room reserved per input point for the one-call path of `simplify` (simplified drawings
+# usually have fewer points than raw ones; a larger output takes the second path).
+_POINT_ROOM_PER_INPUT_POINT = 1
 
 
 def simplify_batch(drawings: Union[StrokeBatch, Iterable[Drawing]], *, epsilon: float = 2.0, resample_step: float = 1.0,
@@ -186,52 +200,63 @@ def to_stroke3(simplified: Drawing) -> np.ndarray:
     return rows.astype(np.int16)
 
 
-def _append_strokes(drawing: Drawing, xs: array, ys: array, strokes: array) -> None:
-    """Appends a drawing's coordinates and stroke ends, checking what the NDJSON parser checks
-    before the native library sees it (shape, counts, timestamps)."""
+def _pack(drawing: Drawing) -> Tuple[array, array, List[int]]:
+    """A drawing's x and y coordinates as float64 arrays and its stroke ends ``[0, end₁, …]``,
+    checking what the NDJSON parser checks before the native library sees the drawing (shape,
+    counts, numbers, timestamps; the native library checks the coordinates). Kept tight: it is
+    most of the per-drawing cost of :func:`simplify`."""
     if not isinstance(drawing, (list, tuple)):
         raise DrawingError(f"a drawing is a list of strokes, not {type(drawing).__name__}")
     if not drawing:
         raise DrawingError("empty drawing: no strokes")
     if len(drawing) > MAXIMUM_STROKES:
         raise DrawingError(f"too many strokes: more than {MAXIMUM_STROKES} in the drawing")
-    start = len(xs)
-    for number, stroke in enumerate(drawing, 1):
-        if not isinstance(stroke, (list, tuple)) or len(stroke) not in (2, 3):
-            raise DrawingError(f"stroke {number}: expected an array [x, y] or [x, y, t]")
-        x, y = stroke[0], stroke[1]
-        try:
-            count, y_count = len(x), len(y)
-        except TypeError:
-            raise DrawingError(f"stroke {number}: x and y must be lists of numbers") from None
-        if count == 0:
-            raise DrawingError(f"stroke {number} has no points")
-        if count != y_count:
-            raise DrawingError(f"stroke {number}: x has {count} values but y has {y_count}")
-        if len(xs) - start + count > MAXIMUM_POINTS:
-            raise DrawingError(f"too many points: more than {MAXIMUM_POINTS} in the drawing")
-        try:
-            xs.extend(x)
-            ys.extend(y)
-        except TypeError:
-            raise DrawingError(f"stroke {number}: coordinates must be numbers") from None
-        if len(stroke) == 3:
-            _check_timestamps(stroke[2], count, number)
-        strokes.append(len(xs))
-
-
-def _check_timestamps(t: Sequence[float], count: int, number: int) -> None:
+    xs: list = []
+    ys: list = []
+    times: list = []
+    ends = [0]
+    number = 0
     try:
-        times = array("d", t)
-    except TypeError:
-        raise DrawingError(f"stroke {number}: timestamps must be numbers") from None
-    if len(times) != count:
-        raise DrawingError(f"stroke {number}: x has {count} values but t has {len(times)}")
-    if not (math.isfinite(sum(times)) and -MAXIMUM_TIMESTAMP <= min(times) and max(times) <= MAXIMUM_TIMESTAMP):
-        raise DrawingError(f"coordinate out of range: stroke {number} has a timestamp that is not finite or beyond ±1e15")
+        for number, stroke in enumerate(drawing, 1):
+            arrays = len(stroke)
+            if arrays == 2:
+                x, y = stroke
+            elif arrays == 3:
+                x, y, t = stroke
+                if len(t) != len(x):
+                    raise DrawingError(f"stroke {number}: x has {len(x)} values but t has {len(t)}")
+                times += t
+            else:
+                raise DrawingError(f"stroke {number}: expected an array [x, y] or [x, y, t]")
+            count = len(x)
+            if count != len(y) or count == 0:
+                raise DrawingError(f"stroke {number}: x has {count} values but y has {len(y)}" if count
+                                   else f"stroke {number} has no points")
+            xs += x
+            ys += y
+            ends.append(len(xs))
+        if len(xs) > MAXIMUM_POINTS:
+            raise DrawingError(f"too many points: more than {MAXIMUM_POINTS} in the drawing")
+        x_values, y_values = array("d", xs), array("d", ys)
+        # sum() is NaN or ±inf when any timestamp is; the bounds need min() and max() besides.
+        in_range = not times or (abs(sum(times)) < float("inf") and -MAXIMUM_TIMESTAMP <= min(times)
+                                 and max(times) <= MAXIMUM_TIMESTAMP)
+    except (TypeError, ValueError, OverflowError) as error:
+        if isinstance(error, DrawingError):
+            raise
+        raise DrawingError(f"stroke {number}: expected arrays of numbers [x, y] or [x, y, t]") from None
+    if not in_range:
+        raise DrawingError("coordinate out of range: a timestamp is not finite or beyond ±1e15")
+    return x_values, y_values, ends
+
+
+_DEFAULT_OPTIONS = (2.0, 1.0, 255.0)
 
 
 def _options(epsilon: float, resample_step: float, scale_target: float) -> Tuple[float, float, float]:
+    if ((epsilon, resample_step, scale_target) == _DEFAULT_OPTIONS and type(epsilon) is float
+            and type(resample_step) is float and type(scale_target) in (int, float)):
+        return _DEFAULT_OPTIONS
     values = []
     for name, value in (("epsilon", epsilon), ("resample_step", resample_step), ("scale_target", scale_target)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real):

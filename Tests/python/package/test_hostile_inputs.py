@@ -23,7 +23,7 @@ LINE = [[0, 10, 20], [0, 5, 30]]
     ([[[0, 1], [0, 1], [0]]], "x has 2 values but t has 1"),
     ([[[], []]], "stroke 1 has no points"),
     ([LINE, [[1], [2], [3], [4]]], "stroke 2: expected an array"),
-    ([[["a"], [1]]], "coordinates must be numbers"),
+    ([[["a"], [1]]], "expected arrays of numbers"),
     ([], "empty drawing"),
     ("drawing", "list of strokes"),
     ([[[0, 1]] * 2] * 10_001, "too many strokes"),
