@@ -21,17 +21,8 @@ import time
 import sketchprep
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_raster import fastest  # noqa: E402 (best of N runs, the one timing rule of the Python benchmarks)
 from reference_simplify import InvalidDrawing, simplify_drawing  # noqa: E402
-
-
-def fastest_cpu(work, repeats):
-    """The least CPU time of `repeats` runs of `work`."""
-    best = float("inf")
-    for _ in range(max(1, repeats)):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def main():
@@ -63,7 +54,7 @@ def main():
                       ("sketchprep.simplify per drawing", per_drawing),
                       ("sketchprep.simplify_batch from lists", lambda: sketchprep.simplify_batch(drawings)),
                       ("sketchprep.simplify_batch on a StrokeBatch (numpy in/out)", lambda: sketchprep.simplify_batch(packed))):
-        seconds = fastest_cpu(run, args.repeats)
+        seconds = fastest(run, args.repeats, clock=time.process_time)
         rows[name] = {"seconds": round(seconds, 4), "drawings_per_second": round(len(drawings) / seconds)}
     rate = [row["drawings_per_second"] for row in rows.values()]
     speedups = {
