@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # make test-frameworks: the README's "From Python" examples, run as written, from a fresh virtual
-# environment with the wheel, torch (CPU build) and tensorflow-cpu installed from PyPI (or the
-# image's find-links). Not part of `make test`: the frameworks are gigabytes.
+# environment with the wheel, torch and tensorflow-cpu installed. Not part of `make test`: the frameworks are gigabytes.
 #   scripts/test-frameworks.sh SKETCHPREP_BINARY
 set -euo pipefail
 cli="$1"
@@ -10,7 +9,10 @@ rm -rf "$work"
 python3 -m venv --system-site-packages "$work/venv"
 pip=("$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" --no-deps --force-reinstall dist/sketchprep-*.whl
-"${pip[@]}" torch tensorflow-cpu
+# torch's CPU-only build where pip can find it (the image's find-links, as Models/requirements-train.txt
+# pins it), else PyPI's default build.
+"${pip[@]}" "torch==2.13.0+cpu" || "${pip[@]}" torch
+"${pip[@]}" tensorflow-cpu
 # The datasets the examples read, made as the README says.
 "$cli" preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input SampleData/quickdraw/raw/airplane.ndjson \
   --category airplane --output out/quickdraw-rnn/airplane >/dev/null 2>&1
