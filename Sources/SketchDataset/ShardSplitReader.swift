@@ -48,6 +48,10 @@ public struct ShardSplitReader: Sendable {
         guard entries.map(\.index) == Array(0..<entries.count) else {
             throw DatasetError("\(manifestPath): class indices are not 0..<\(entries.count)")
         }
+        // A dataset from elsewhere is data too: its class words follow the one name rule.
+        if let problem = entries.lazy.compactMap({ DataName.wordProblem($0.word) }).first {
+            throw DatasetError("\(manifestPath): class map: \(problem)")
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
         let stems = splits.flatMap { name in
@@ -88,6 +92,9 @@ public struct ShardSplitReader: Sendable {
         }
         let keys = keyText.split(separator: "\n", omittingEmptySubsequences: false).dropLast(keyText.hasSuffix("\n") ? 1 : 0)
             .map(String.init)
+        if let problem = keys.lazy.compactMap({ DataName.textProblem($0, field: "key_id") }).first {
+            throw DatasetError("\(keysPath): \(problem)")
+        }
         let features: [Float]
         switch x.dtype {
         case .float32: features = x.floats()
