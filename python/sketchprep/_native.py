@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import ctypes
 import pathlib
+import threading
 from array import array
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from .errors import DrawingError
 
@@ -22,6 +23,8 @@ _BATCH = [_P, _P, _I64, _I64, _P, _I64, _P, _I64]
 
 _lib.sketchprep_simplify.argtypes = _BATCH + [ctypes.c_double] * 3 + [_P, _P, _I64, _P, _I64]
 _lib.sketchprep_simplify.restype = _P
+_lib.sketchprep_simplify_marshalled.argtypes = [ctypes.c_char_p, _I64] + [ctypes.c_double] * 3 + [_P, _I64]
+_lib.sketchprep_simplify_marshalled.restype = _I64
 _lib.sketchprep_encode.argtypes = _BATCH + [_I64, ctypes.c_int32, ctypes.c_int32, _P, _P]
 _lib.sketchprep_encode.restype = _P
 _lib.sketchprep_result_copy.argtypes = [_P, _P, _P, _P]
@@ -109,6 +112,30 @@ def simplify_into(batch: BatchArguments, options: Tuple[float, float, float], po
     handle = _lib.sketchprep_simplify(*batch, *options, sizes.buffer_info()[0], points.buffer_info()[0],
                                       len(points) // 2, stroke_offsets.buffer_info()[0], len(stroke_offsets))
     return (None if sizes[5] else Result(handle, sizes)), sizes
+
+
+_simplify_marshalled = _lib.sketchprep_simplify_marshalled
+# Output room of the one-call path, per thread (ctypes releases the GIL during the call).
+_output = threading.local()
+_OUTPUT_ROOM = 1 << 16
+
+
+def simplify_marshalled(data: bytes, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
+    """Simplifies one drawing given as ``marshal.dumps(drawing, 2)`` in one native call.
+    Returns the strokes, or None when the native library declines (not plain lists of numbers,
+    refused, or more than ``_OUTPUT_ROOM`` output values): :func:`sketchprep.simplify` then takes
+    the path that names the reason."""
+    room = getattr(_output, "room", None)
+    if room is None:
+        room = _output.room = array("q", bytes(8 * _OUTPUT_ROOM))
+    strokes = _simplify_marshalled(data, len(data), *options, room.buffer_info()[0], _OUTPUT_ROOM)
+    if strokes < 0:
+        return None
+    runs = 2 * strokes + 1
+    ends = room[:runs].tolist()
+    values = room[runs:runs + ends[-1]].tolist()
+    pieces = map(values.__getitem__, map(slice, ends, ends[1:]))
+    return list(map(list, zip(pieces, pieces)))  # [[x...], [y...]] per stroke
 
 
 def encode(batch: BatchArguments, length: int, padding_front: bool, truncation_back: bool, output: int) -> Result:

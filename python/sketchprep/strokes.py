@@ -7,10 +7,11 @@ A drawing is a list of strokes as in Quick, Draw! NDJSON: ``[[x...], [y...]]`` o
 """
 from __future__ import annotations
 
+import marshal
 import numbers
 from array import array
 from dataclasses import dataclass, field
-from typing import Iterable, List, Mapping, Sequence, Tuple, Union
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -99,6 +100,9 @@ def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1
     Raises :class:`DrawingError` for an option out of bounds or a drawing the CLI quarantines.
     """
     options = _options(epsilon, resample_step, scale_target)
+    simplified = _simplify_marshalled(drawing, options)
+    if simplified is not None:
+        return simplified
     xs, ys, ends = _pack(drawing)
     strokes = array("q", ends)
     one_drawing = array("q", [0, len(ends) - 1])
@@ -115,6 +119,25 @@ def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1
     stroke_count = sizes[1]
     return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()]
             for a, b in zip(offsets[:stroke_count], offsets[1:stroke_count + 1])]
+
+
+def _simplify_marshalled(drawing: Drawing, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
+    """The fast path of :func:`simplify`: the drawing marshalled (``marshal`` walks the nested
+    lists in C and refuses any type but the built-in ones: no Python code runs per number), then
+    read, checked and simplified in one native call. None when the drawing holds anything but
+    lists, ints, floats and bools, or the native library declines it (refused, or too much
+    output); the checked path of :func:`simplify` then runs and names the reason."""
+    if type(drawing) is not list or len(drawing) > MAXIMUM_STROKES:
+        return None
+    try:
+        data = marshal.dumps(drawing, _MARSHAL_VERSION)
+    except ValueError:  # an unmarshallable object, or nested too deep
+        return None
+    return _native.simplify_marshalled(data, options)
+
+
+# The marshal format `python/native/MarshalledDrawing.swift` reads (no object references).
+_MARSHAL_VERSION = 2
 
 
 # Output room reserved per input point for the one-call path of `simplify` (simplified drawings
