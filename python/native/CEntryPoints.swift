@@ -1,82 +1,25 @@
 /// The C ABI of the Python package (`sketchprep._native` loads it with ctypes). Every entry
-/// point takes the caller's arrays in the `StrokeBatch` layout (`x`, `y`, `stride`, the point
+/// point here takes the caller's arrays in the `StrokeBatch` layout (`x`, `y`, `stride`, the point
 /// count, the stroke offsets and count, the drawing offsets and count), checks them, writes the
 /// result's sizes to `sizes` (points, strokes, drawings, refused drawings, 1 when the whole
-/// call was refused, and for `sketchprep_simplify` whether the strokes were copied out), and returns a `BatchResult` pointer that the caller reads with the
+/// call was refused), and returns a `BatchResult` pointer that the caller reads with the
 /// `sketchprep_result_*` functions and frees with `sketchprep_result_free`. Nothing traps on the
 /// caller's values: bad options or layouts set the result's message, bad drawings are listed as
 /// failures and the others still processed. The functions keep no global state, so they may run
-/// on several threads at once (ctypes releases the GIL during each call).
+/// on several threads at once (ctypes releases the GIL during each call). One drawing from
+/// Python lists has its own entry point (OneDrawingEntryPoints.swift).
 
 /// Google's simplification of every drawing of the batch (the rule of `sketchprep simplify`,
 /// with the same option bounds and drawing limits).
-///
-/// When nothing was refused and the strokes fit the caller's buffers (`points`: room for
-/// `pointCapacity` points, i.e. twice as many int32; `strokeOffsets` out: `strokeCapacity` int64),
-/// they are copied there, `sizes[5]` is 1 and no result is returned (NULL): one call per drawing.
-/// Otherwise `sizes[5]` is 0 and the result is returned as usual.
 @_cdecl("sketchprep_simplify")
 public func sketchprepSimplify(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ stride: Int64, _ pointCount: Int64,
     _ strokeOffsets: UnsafePointer<Int64>?, _ strokeCount: Int64,
     _ drawingOffsets: UnsafePointer<Int64>?, _ drawingCount: Int64,
-    _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double, _ sizes: UnsafeMutablePointer<Int64>,
-    _ outPoints: UnsafeMutablePointer<Int32>?, _ pointCapacity: Int64,
-    _ outStrokeOffsets: UnsafeMutablePointer<Int64>?, _ strokeCapacity: Int64
-) -> UnsafeMutableRawPointer? {
-    let result = simplify(x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
-                          SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon))
-    if result.message == nil, result.failures.isEmpty, let outPoints, let outStrokeOffsets,
-       result.points.count <= 2 * Int(clamping: pointCapacity), result.strokeOffsets.count <= Int(clamping: strokeCapacity) {
-        for (index, value) in result.points.enumerated() { outPoints[index] = value }
-        for (index, value) in result.strokeOffsets.enumerated() { outStrokeOffsets[index] = value }
-        result.writeSizes(to: sizes)
-        sizes[5] = 1
-        return nil
-    }
-    result.writeSizes(to: sizes)
-    sizes[5] = 0
-    return result.retained()
-}
-
-/// Google's simplification of one drawing marshalled by Python (`MarshalledDrawing`: `count`
-/// bytes at `data`), written to `output` (room for `capacity` int64): the `2 × strokes + 1` boundaries
-/// of the coordinate runs (counted from the first run), then each stroke's x values and its y
-/// values. Returns the stroke count, or -1 when it declines: bad options, data that is not plain
-/// lists of numbers, a drawing the CLI refuses, or output that does not fit. The caller
-/// then takes `sketchprep_simplify`, which names the reason. One call per drawing with few
-/// arguments: ctypes spends about 0.15 µs converting each one.
-@_cdecl("sketchprep_simplify_marshalled")
-public func sketchprepSimplifyMarshalled(_ data: UnsafeRawPointer?, _ count: Int64,
-                                      _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double,
-                                      _ output: UnsafeMutablePointer<Int64>?, _ capacity: Int64) -> Int64 {
-    let options = SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon)
-    guard options.validationProblem == nil, let data, let output, (0..<Int64(Int32.max)).contains(count) else { return -1 }
-    var drawing = MarshalledDrawing(data, count: Int(count))
-    var strokes = FlatStrokes(), simplified = FlatStrokes(), scratch: [Double] = []
-    guard drawing.read(into: &strokes, scratch: &scratch) else { return -1 }
-    var simplifier = Simplifier(options: options)
-    do throws(DrawingLimitError) {
-        try simplifier.simplify(strokes, into: &simplified)
-    } catch {
-        return -1
-    }
-    let runs = 2 * simplified.strokeCount
-    guard runs + 1 + 2 * simplified.x.count <= capacity else { return -1 }
-    var written = 0
-    output[0] = 0
-    for stroke in 0..<simplified.strokeCount {
-        let points = simplified.pointRange(ofStroke: stroke)
-        for (side, coordinates) in [simplified.x, simplified.y].enumerated() {
-            for point in points {
-                guard let value = Int32(exactly: coordinates[point]) else { return -1 }
-                output[runs + 1 + written] = Int64(value)
-                written += 1
-            }
-            output[2 * stroke + 1 + side] = Int64(written)
-        }
-    }
-    return Int64(simplified.strokeCount)
+    _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double, _ sizes: UnsafeMutablePointer<Int64>
+) -> UnsafeMutableRawPointer {
+    simplify(x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
+             SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon)).reporting(to: sizes)
 }
 
 private func simplify(

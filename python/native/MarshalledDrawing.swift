@@ -2,6 +2,9 @@
 /// each a list of 2 or 3 lists of numbers (exact `int`, `float` or `bool`). The marshaller walks
 /// the nested lists in C and refuses every other type itself, so no Python code runs per number.
 ///
+/// `write` produces the same format for the simplified strokes, which `marshal.loads` turns
+/// into Python lists in one call.
+///
 /// Format version 2 writes each list as `[` and an int32 count, then its items; an int as `i`
 /// and an int32, or beyond 32 bits as `l`, a signed int32 digit count and that many 15-bit
 /// digits (uint16), least significant first; a float as `g` and 8 bytes; `T`/`F` for booleans;
@@ -12,6 +15,12 @@
 struct MarshalledDrawing {
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
+
+    /// The type codes read and written.
+    private enum Code {
+        static let list = UInt8(ascii: "["), int = UInt8(ascii: "i"), long = UInt8(ascii: "l"), float = UInt8(ascii: "g")
+        static let `true` = UInt8(ascii: "T"), `false` = UInt8(ascii: "F")
+    }
 
     /// The marshalled data: `count` bytes at `start`.
     init(_ start: UnsafeRawPointer, count: Int) { bytes = UnsafeRawBufferPointer(start: start, count: count) }
@@ -39,7 +48,7 @@ struct MarshalledDrawing {
 
     /// A list's item count, or nil when the next object is not a list.
     private mutating func list() -> Int? {
-        guard byte() == UInt8(ascii: "["), let count = load(Int32.self) else { return nil }
+        guard byte() == Code.list, let count = load(Int32.self) else { return nil }
         return Int(Int32(littleEndian: count))
     }
 
@@ -55,12 +64,15 @@ struct MarshalledDrawing {
     /// The next number, or nil when the next object is not one.
     @inline(__always)
     private mutating func number() -> Double? {
+        if bytes.count - position >= 5, bytes[position] == Code.int {  // the usual case first
+            defer { position += 5 }
+            return Double(Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 1, as: Int32.self)))
+        }
         switch byte() {
-        case UInt8(ascii: "i"): return load(Int32.self).map { Double(Int32(littleEndian: $0)) }
-        case UInt8(ascii: "g"): return load(UInt64.self).map { Double(bitPattern: UInt64(littleEndian: $0)) }
-        case UInt8(ascii: "l"): return long()
-        case UInt8(ascii: "T"): return 1
-        case UInt8(ascii: "F"): return 0
+        case Code.float: return load(UInt64.self).map { Double(bitPattern: UInt64(littleEndian: $0)) }
+        case Code.long: return long()
+        case Code.true: return 1
+        case Code.false: return 0
         default: return nil
         }
     }
@@ -85,5 +97,33 @@ struct MarshalledDrawing {
         guard MemoryLayout<T>.size <= bytes.count - position else { return nil }
         defer { position += MemoryLayout<T>.size }
         return bytes.loadUnaligned(fromByteOffset: position, as: T.self)
+    }
+
+    /// Writes `strokes` as `[[[x...], [y...]], ...]` in the marshal format into `output`; the bytes
+    /// written, or -1 when they do not fit or a coordinate is not an Int32.
+    static func write(_ strokes: FlatStrokes, to output: UnsafeMutableRawBufferPointer) -> Int64 {
+        let itemBytes = 5  // a type code and an int32
+        guard itemBytes * (1 + 3 * strokes.strokeCount + 2 * strokes.x.count) <= output.count else { return -1 }
+        var position = 0
+        func put(_ code: UInt8, _ value: Int32) {
+            output[position] = code
+            output.storeBytes(of: value.littleEndian, toByteOffset: position + 1, as: Int32.self)
+            position += itemBytes
+        }
+        func put(_ coordinates: [Double], _ points: Range<Int>) -> Bool {
+            put(Code.list, Int32(points.count))
+            for point in points {
+                guard let value = Int32(exactly: coordinates[point]) else { return false }
+                put(Code.int, value)
+            }
+            return true
+        }
+        put(Code.list, Int32(strokes.strokeCount))
+        for stroke in 0..<strokes.strokeCount {
+            let points = strokes.pointRange(ofStroke: stroke)
+            put(Code.list, 2)
+            guard put(strokes.x, points), put(strokes.y, points) else { return -1 }
+        }
+        return Int64(position)
     }
 }

@@ -103,22 +103,19 @@ def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1
     simplified = _simplify_marshalled(drawing, options)
     if simplified is not None:
         return simplified
+    # Refused or unusual: the checked path, which names the reason (or simplifies what the
+    # fast path does not read, e.g. numpy scalars or a drawing with a large output).
     xs, ys, ends = _pack(drawing)
     strokes = array("q", ends)
     one_drawing = array("q", [0, len(ends) - 1])
     arguments = (xs.buffer_info()[0], ys.buffer_info()[0], 1, len(xs), strokes.buffer_info()[0], len(ends) - 1,
                  one_drawing.buffer_info()[0], 1)
-    points = array("i", bytes(4 * max(2 * _POINT_ROOM_PER_INPUT_POINT * len(xs), 512)))
-    offsets = array("q", bytes(8 * len(ends)))
-    result, sizes = _native.simplify_into(arguments, options, points, offsets)
-    if result is not None:  # refused, or more points than the room given: read the result
-        with result:
-            result.raise_first(batch=False)
-            points = array("i", bytes(8 * result.points))
-            result.copy_into(points.buffer_info()[0], offsets.buffer_info()[0], one_drawing.buffer_info()[0])
-    stroke_count = sizes[1]
-    return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()]
-            for a, b in zip(offsets[:stroke_count], offsets[1:stroke_count + 1])]
+    with _native.simplify(arguments, *options) as result:
+        result.raise_first(batch=False)
+        points = array("i", bytes(8 * result.points))
+        offsets = array("q", bytes(8 * (result.strokes + 1)))
+        result.copy_into(points.buffer_info()[0], offsets.buffer_info()[0], one_drawing.buffer_info()[0])
+    return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()] for a, b in zip(offsets, offsets[1:])]
 
 
 def _simplify_marshalled(drawing: Drawing, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
@@ -138,11 +135,6 @@ def _simplify_marshalled(drawing: Drawing, options: Tuple[float, float, float]) 
 
 # The marshal format `python/native/MarshalledDrawing.swift` reads (no object references).
 _MARSHAL_VERSION = 2
-
-
-# Output room reserved per input point for the one-call path of `simplify` (simplified drawings
-# usually have fewer points than raw ones; a larger output takes the second path).
-_POINT_ROOM_PER_INPUT_POINT = 1
 
 
 def simplify_batch(drawings: Union[StrokeBatch, Iterable[Drawing]], *, epsilon: float = 2.0, resample_step: float = 1.0,
