@@ -17,7 +17,8 @@ PLAIN = [
     [LINE],
     [[[0, 10.5, 20.25], [0, 5, 30], [0, 17, 40]], [[7], [3]], [[True, False, 3], [1, 2, 4]]],
     [[[0, 255, 70000, -70000], [0, 3, 10**9, -10**9]]],
-    [[[0, 5, 9], [1, 2, 3], [0, 2**40, 2**41]]],  # timestamps beyond 32 bits (marshal's long digits)
+    [[[0, 5, 9], [1, 2, 3], [0, 2**40, -2**41 - 12345]]],  # timestamps beyond 32 bits (marshal's long digits)
+    [[[0, 5, 9], [1, 2, 3], [10**15, -10**15, 0.5]]],  # timestamps at the bound
 ]
 
 
@@ -87,6 +88,9 @@ def test_output_beyond_the_room_takes_the_checked_path(monkeypatch):
 @pytest.mark.parametrize("drawing, reason", [
     ([[[0, 2**70], [0, 1]]], "coordinate out of range"),
     ([[[0, 1], [0, 1], [0, -2**70]]], "timestamp"),
+    ([[[0, 1], [0, 1], [0, -10**15 - 1]]], "timestamp"),
+    ([[[0, 1], [0, 1], [0, 10**15 + 1]]], "timestamp"),
+    ([[[0, 1], [0, -10**9 - 1]]], "coordinate out of range"),
     ([[[0, 1], [0, 1], [0, 1], [0, 1]]], "stroke 1: expected an array"),
     ([[[0, 1], [0, None]]], "expected arrays of numbers"),
     ([[[0, 1], [0, "1"]]], "expected arrays of numbers"),
