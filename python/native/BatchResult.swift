@@ -52,7 +52,7 @@ final class BatchResult {
         return Unmanaged.passRetained(self).toOpaque()
     }
 
-    /// The result behind a pointer from `retained()`.
+    /// The result behind a pointer from `reporting(to:)`.
     static func from(_ pointer: UnsafeMutableRawPointer) -> BatchResult {
         Unmanaged<BatchResult>.fromOpaque(pointer).takeUnretainedValue()
     }

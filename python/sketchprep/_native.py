@@ -1,9 +1,10 @@
 """ctypes binding of the bundled native library (SketchCore compiled with a C ABI, the Swift
 runtime linked in statically; its source is python/native/ in the SketchPrep repository).
 
-Every call hands over a whole batch in the ``StrokeBatch`` layout and returns a result handle
-with its sizes; :class:`Result` reads and frees it, and turns refusals into
-:class:`~sketchprep.errors.DrawingError`.
+Every batch call hands over a whole batch in the ``StrokeBatch`` layout and returns a result
+handle with its sizes; :class:`Result` reads and frees it, and turns refusals into
+:class:`~sketchprep.errors.DrawingError`. :func:`simplify_marshalled` simplifies one marshalled
+drawing with the calling thread's native workspace, or declines it.
 """
 from __future__ import annotations
 

@@ -218,8 +218,8 @@ def to_stroke3(simplified: Drawing) -> np.ndarray:
 def _pack(drawing: Drawing) -> Tuple[array, array, List[int]]:
     """A drawing's x and y coordinates as float64 arrays and its stroke ends ``[0, end₁, …]``,
     checking what the NDJSON parser checks before the native library sees the drawing (shape,
-    counts, numbers, timestamps; the native library checks the coordinates). Kept tight: it is
-    most of the per-drawing cost of :func:`simplify`."""
+    counts, numbers, timestamps; the native library checks the coordinates), with the reason of
+    the first problem: the packing of batches and of :func:`simplify`'s checked path."""
     if not isinstance(drawing, (list, tuple)):
         raise DrawingError(f"a drawing is a list of strokes, not {type(drawing).__name__}")
     if not drawing:
