@@ -36,10 +36,10 @@ private func simplify(
     }
     let result = BatchResult()
     var simplifier = Simplifier(options: options)
-    var input = FlatStrokes(), output = FlatStrokes(), scratch: [Double] = []
+    var input = FlatStrokes(), output = FlatStrokes()
     for index in 0..<batch.count {
         do throws(DrawingLimitError) {
-            try batch.drawing(index, bound: DrawingLimits.maximumCoordinateMagnitude, into: &input, scratch: &scratch)
+            try batch.drawing(index, bound: DrawingLimits.maximumCoordinateMagnitude, into: &input)
             try simplifier.simplify(input, into: &output)
             if !result.append(output) { result.fail(index, "\(DrawingLimits.coordinateOutOfRange): a simplified coordinate is not a 32-bit integer") }
         } catch {
@@ -87,13 +87,13 @@ private func encode(
                                       truncationSide: truncationBack ? .back : .front)
     let result = BatchResult()
     let rowValues = Int(length) * StrokeTensorEncoder.columns
-    var strokes = FlatStrokes(), scratch: [Double] = []
+    var strokes = FlatStrokes()
     var values: [Float] = []
     values.reserveCapacity(rowValues)
     for index in 0..<batch.count {
         values.removeAll(keepingCapacity: true)
         do throws(DrawingLimitError) {
-            try batch.drawing(index, bound: DrawingLimits.maximumSimplifiedCoordinate, into: &strokes, scratch: &scratch)
+            try batch.drawing(index, bound: DrawingLimits.maximumSimplifiedCoordinate, into: &strokes)
             StrokeTensorEncoder.encode(strokes.drawing, options: options, appendingTo: &values)
         } catch {
             result.fail(index, error.reason)
