@@ -240,15 +240,17 @@ def _pack(drawing: Drawing) -> Tuple[array, array, List[int]]:
                 x, y, t = stroke
                 if len(t) != len(x):
                     raise DrawingError(f"stroke {number}: x has {len(x)} values but t has {len(t)}")
-                times += t
+                times.extend(t)
             else:
                 raise DrawingError(f"stroke {number}: expected an array [x, y] or [x, y, t]")
             count = len(x)
             if count != len(y) or count == 0:
                 raise DrawingError(f"stroke {number}: x has {count} values but y has {len(y)}" if count
                                    else f"stroke {number} has no points")
-            xs += x
-            ys += y
+            # extend(), not +=: `list += ndarray` is numpy's broadcasting add, so numpy arrays as
+            # stroke arrays (a common way to hold live strokes) would be refused.
+            xs.extend(x)
+            ys.extend(y)
             ends.append(len(xs))
         if len(xs) > MAXIMUM_POINTS:
             raise DrawingError(f"too many points: more than {MAXIMUM_POINTS} in the drawing")

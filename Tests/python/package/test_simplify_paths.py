@@ -118,3 +118,13 @@ def test_threads_simplify_with_their_own_buffers(raw_records):
     for thread in threads:
         thread.join()
     assert [results[name] for name in range(4)] == [expected] * 4
+
+
+@pytest.mark.parametrize("as_numpy", [
+    lambda stroke: [np.asarray(values) for values in stroke],   # one array per coordinate list
+    lambda stroke: np.asarray(stroke[:2], dtype=np.float64),     # a (2, n) array per stroke
+])
+def test_numpy_arrays_as_strokes_give_the_same_result_as_lists(as_numpy):
+    drawing = [[[0, 10.5, 20.25, 40], [0, 5, 30, 2], [0, 17, 40, 41]], [[7, 9], [3, 4], [50, 60]]]
+    expected = sketchprep.simplify(drawing)
+    assert sketchprep.simplify([as_numpy(stroke) for stroke in drawing]) == expected
