@@ -49,14 +49,15 @@ public final class AtomicFileWriter {
             let candidate = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
             let options: FileDescriptor.OpenOptions = isSpecialTarget
                 ? [.closeOnExec] : [.create, .exclusiveCreate, .noFollow, .closeOnExec]
-            if !isSpecialTarget { TemporaryFiles.register(candidate) }
-            do {
-                opened = (candidate, try FileDescriptor.open(candidate, .writeOnly, options: options, permissions: [
+            let open = {
+                try FileDescriptor.open(candidate, .writeOnly, options: options, permissions: [
                     .ownerReadWrite, .groupRead, .otherRead,
-                ]))
+                ])
+            }
+            do {
+                opened = (candidate, isSpecialTarget ? try open() : try TemporaryFiles.create(candidate, open))
                 break
             } catch {
-                if !isSpecialTarget { TemporaryFiles.unregister(candidate) }
                 lastError = error
                 guard (error as? Errno) == .fileExists else { break }
             }

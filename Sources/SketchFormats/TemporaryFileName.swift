@@ -59,9 +59,8 @@ package enum TemporaryFileName {
     package static func makeDirectory(_ path: String) throws(FormatError) -> String {
         for _ in 0..<16 {
             let candidate = forWriting(path)
-            TemporaryFiles.register(candidate)
-            if mkdir(candidate, 0o700) == 0 { return candidate }
-            let code = errno
+            let code: Int32 = TemporaryFiles.create(candidate) { mkdir(candidate, 0o700) == 0 ? 0 : errno }
+            if code == 0 { return candidate }
             TemporaryFiles.unregister(candidate)
             guard code == EEXIST else {
                 throw FormatError.write(path: candidate, reason: String(cString: strerror(code)))

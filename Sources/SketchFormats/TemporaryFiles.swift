@@ -13,9 +13,25 @@ package enum TemporaryFiles {
     private static let paths = LockedValue<Set<String>>([])
     private static let exiting = LockedValue(false)
 
-    /// Notes `path` (a file or a directory) as temporary. Call before creating it.
+    /// Notes `path` (a file or a directory) as temporary. Call before it can exist (before the
+    /// rename that puts it in place); to create it, use ``create(_:_:)``.
     package static func register(_ path: String) {
         paths.withLock { _ = $0.insert(path) }
+    }
+
+    /// Registers `path` and runs `make` (which creates it) under the registry's lock, so a signal's
+    /// clean-up sees either no file and no registration, or both: a temporary file can never be
+    /// created just after the clean-up ran. `make` must not call back into `TemporaryFiles`.
+    package static func create<Result>(_ path: String, _ make: () throws -> Result) rethrows -> Result {
+        try paths.withLock { registered in
+            registered.insert(path)
+            do {
+                return try make()
+            } catch {
+                registered.remove(path)
+                throw error
+            }
+        }
     }
 
     /// Forgets `path` (renamed into place or removed).
@@ -44,7 +60,11 @@ package enum TemporaryFiles {
                 var status = stat()
                 guard lstat(path, &status) == 0 else { continue }
                 if (status.st_mode & S_IFMT) == S_IFDIR {
-                    try? FileManager.default.removeItem(atPath: path)
+                    // Moved aside first: a thread still writing into it by path gets ENOENT instead
+                    // of re-creating files in a half-removed directory.
+                    let aside = path + ".removing"
+                    let target = rename(path, aside) == 0 ? aside : path
+                    try? FileManager.default.removeItem(atPath: target)
                 } else {
                     unlink(path)
                 }
