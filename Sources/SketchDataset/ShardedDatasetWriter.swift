@@ -164,6 +164,7 @@ public final class ShardedDatasetWriter {
                 let values: TFExample.Feature
                 switch example.payload {
                 case let .float32(v, _): values = .floats(v)
+                case let .float64(v, _): values = .floats(v.map(Float.init))
                 case let .uint8(v, _): values = .bytes([v])
                 }
                 let record = TFExample(features: [

@@ -82,6 +82,10 @@ extension SortedExample {
             out.append(2)
             out.appendLE(UInt32(values.count))
             out.append(contentsOf: values)
+        case let .float64(values, _):
+            out.append(3)
+            out.appendLE(UInt32(values.count))
+            values.withUnsafeBytes { out.append(contentsOf: $0) }
         }
     }
 
@@ -109,6 +113,12 @@ extension SortedExample {
         case 2:
             guard let raw = reader.bytes(Int(count)) else { return nil }
             payload = .uint8([UInt8](raw), shape: shape)
+        case 3:
+            guard let raw = reader.bytes(Int(count) * 8) else { return nil }
+            payload = .float64([Double](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+                initialized = Int(count)
+            }, shape: shape)
         default:
             return nil
         }

@@ -20,7 +20,9 @@ package protocol LineBatchReading: AnyObject {
 /// test). A record the decoder rejects is a `failed` entry carrying its quarantine form (a `.bin`
 /// record: its byte offset, reason and hex bytes); a stroke-3 file that cannot be decoded, or an
 /// input that cannot be opened, is one source error. Stroke-3 records get the key
-/// `<file name>#<split>#<index>`, an empty country and timestamp and `recognized` true.
+/// `<file name>#<split>#<index>`, an empty country and timestamp and `recognized` true, and a
+/// float64 record its exact deltas (`SketchRecord.stroke3Deltas`) when its positions alone would
+/// not give them back.
 package final class DecodedRecordBatches: LineBatchReading {
     private let path: String
     private let format: DrawingFileFormat
@@ -41,7 +43,7 @@ package final class DecodedRecordBatches: LineBatchReading {
     /// Reads `path` as `format` (`.bin` or `.stroke3`); its records get `word`.
     package init(path: String, format: DrawingFileFormat, word: String, chunk: Int, hashing: Bool,
                  batchLines: Int = 1024, recordLimit: Int? = nil) {
-        precondition(format != .ndjson, "NDJSON is read by InputChunkReader")
+        precondition(format == .bin || format == .stroke3, "NDJSON and CSV are read line by line")
         self.path = path
         self.format = format
         self.word = word
@@ -103,7 +105,7 @@ package final class DecodedRecordBatches: LineBatchReading {
         let (number, record, key) = stroke3[stroke3Next]
         stroke3Next += 1
         if let record { return (number, .record(record)) }
-        let reason = "\(key): not a non-empty (n, 3) stroke-3 array of finite values"
+        let reason = "\(key): not a non-empty (n, 3) stroke-3 array of finite values whose positions stay within ±\(DrawingLimits.maximumCoordinateMagnitude)"
         return (number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8))))
     }
 
@@ -118,7 +120,9 @@ package final class DecodedRecordBatches: LineBatchReading {
                     position += 1
                     let key = "\(name)#\(split.rawValue)#\(index)"
                     let record = Stroke3.drawing(of: array).map {
-                        SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: $0)
+                        var record = SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: $0)
+                        record.stroke3Deltas = Stroke3.exactDeltas(of: array, drawing: $0)
+                        return record
                     }
                     stroke3!.append((position, record, key))
                 }

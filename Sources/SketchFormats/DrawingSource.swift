@@ -89,11 +89,8 @@ public struct DrawingSource: Sendable {
     /// item to `body` until it returns false. Returns whether the input could be opened.
     private func readItems(of path: String, as format: DrawingFileFormat, label file: String, chunk: Int,
                            progress: (Int) -> Void = { _ in }, _ body: (ReadItem) throws -> Bool) throws -> Bool {
-        let reader: any LineBatchReading = format == .ndjson
-            ? InputChunkReader(path: path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength,
-                               recordLimit: recordLimitPerInput)
-            : DecodedRecordBatches(path: path, format: format, word: word(of: file, format: format), chunk: chunk, hashing: false,
-                                   recordLimit: recordLimitPerInput)
+        let reader = format.batchReader(path: path, range: nil, chunk: chunk, hashing: false, word: word(of: file, format: format),
+                                        maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
         var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         var opened = true
         while let batch = reader.nextBatch() {
@@ -168,6 +165,7 @@ public struct DrawingSource: Sendable {
     private func word(of file: String, format: DrawingFileFormat) -> String {
         switch format {
         case .ndjson: return ""
+        case .csv: return category ?? ""
         case .bin: return category ?? GoogleBinaryFormat.word(forPath: file)
         case .stroke3:
             let name = file.split(separator: "/").last.map(String.init) ?? file
@@ -176,7 +174,7 @@ public struct DrawingSource: Sendable {
     }
 
     /// File name endings a directory is searched for.
-    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
+    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz", ".csv", ".csv.gz"]
 
     /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
     public var inputByteCount: Int? {
@@ -203,8 +201,8 @@ public struct DrawingSource: Sendable {
         guard let format = DrawingFileFormat.detect(bytes) else {
             throw FormatError(.input, """
                 cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
-                not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
-                pass --format ndjson|bin|stroke3 to read it as one
+                not a Kaggle CSV (no Kaggle header line), not a Google .bin (its first records are not structurally consistent), \
+                not a stroke-3 .npz (no zip magic); pass --format ndjson|bin|stroke3|csv to read it as one
                 """)
         }
         return format

@@ -66,8 +66,9 @@ package enum EncodeStage {
     case strokes(StrokeTensorOptions)
     case raster(RasterEncodeOptions)
     /// Stroke-3 rows, each stroke first reduced by Ramer–Douglas–Peucker at `epsilon` when set
-    /// (as sketch-rnn's data was made).
-    case stroke3(epsilon: Double?)
+    /// (as sketch-rnn's data was made), of `elementType` (`encode.dtype: int16`), or nil to keep
+    /// the input's (float64 rows of float64 stroke-3 input stay float64, others are int16).
+    case stroke3(epsilon: Double?, elementType: Stroke3ElementType?)
 }
 
 /// `output.format`: what the reduce side writes.
@@ -98,6 +99,8 @@ package struct OutputStage {
     package var seed: UInt64
     /// `output.layout`: shard file names (docs/pipelines.md).
     package var layout = ShardNaming.standard
+    /// `output.layout` of `output.format: npz`: sketch-rnn's pickled arrays or the flat layout.
+    package var stroke3Layout = Stroke3Layout.standard
 }
 
 extension PipelineConfig {
@@ -114,8 +117,10 @@ extension PipelineConfig {
             ])
         case let .raster(options):
             encodeJSON = options.json
-        case let .stroke3(epsilon):
-            encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null])
+        case let .stroke3(epsilon, elementType):
+            // `dtype` recorded only when set, so existing manifests keep their bytes.
+            encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null]
+                .merging(elementType.map { ["dtype": .string($0.rawValue)] } ?? [:]) { a, _ in a })
         }
         var sourceJSON: [String: JSONValue] = [
             "kind": .string(source.kind.rawValue),
@@ -148,7 +153,8 @@ extension PipelineConfig {
                 "format": .string(output.format.rawValue),
                 "examples_per_shard": .number(Double(output.examplesPerShard)),
                 "seed": .number(Double(output.seed)),
-            ].merging(output.layout == .standard ? [:] : ["layout": .string(output.layout.rawValue)]) { a, _ in a }),
+            ].merging(output.layout == .standard ? [:] : ["layout": .string(output.layout.rawValue)]) { a, _ in a }
+             .merging(output.stroke3Layout == .standard ? [:] : ["layout": .string(output.stroke3Layout.rawValue)]) { a, _ in a }),
         ])
     }
 }

@@ -73,7 +73,7 @@ extension PipelineRunner {
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) }, selected: selected,
                                    hashing: hashing, recordLimit: recordLimit)
-        let transform = batchTransform()
+        let transform = batchTransform(float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = StageClock.now()
@@ -139,8 +139,9 @@ extension PipelineRunner {
     }
 
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
-    /// and encoder.
-    private func batchTransform() -> @Sendable (RawLineBatch) -> MappedBatch {
+    /// and encoder. Records of the chunks `float64Chunks` (float64 stroke-3 files) keep float64
+    /// stroke-3 rows unless the pipeline asks for int16.
+    private func batchTransform(float64Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
         let filter = RecordFilter(config.filters)
         let simplification = config.simplification
         let format = config.source.format
@@ -152,6 +153,7 @@ extension PipelineRunner {
             var parser = QuickDrawLineParser()
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
+            let isFloat64Input = float64Chunks.contains(batch.chunk)
             for index in batch.entries.indices {
                 let entry = batch.entries[index]
                 batch.withEntry(index, maximumLineLength: DrawingLimits.maximumLineBytes) { meaning in
@@ -172,9 +174,10 @@ extension PipelineRunner {
                         let payload: TensorPayload
                         do throws(DrawingLimitError) {
                             // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
-                            let drawing = try format.prepare(record.drawing, with: &simplifier)
+                            var prepared = record
+                            prepared.drawing = try format.prepare(record.drawing, with: &simplifier)
                             mapped.seconds.simplify += StageClock.lap(&t)
-                            payload = try encode(drawing)
+                            payload = try encode(prepared, isFloat64Input)
                         } catch {
                             mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                             return
@@ -201,25 +204,33 @@ private struct SendableEncodeStage: @unchecked Sendable {
     let stage: EncodeStage
     init(_ stage: EncodeStage) { self.stage = stage }
 
-    /// The encoder; it throws for a drawing the encoding cannot hold (stroke-3 beyond int16), which
-    /// the map side quarantines.
-    func makeEncoder() -> (Drawing) throws(DrawingLimitError) -> TensorPayload {
+    /// The encoder of a record whose drawing is prepared (simplified when raw) and whether it was
+    /// read from float64 stroke-3 input; it throws for a drawing the encoding cannot hold
+    /// (int16 stroke-3 beyond int16 once positions are rounded), which the map side quarantines.
+    func makeEncoder() -> (SketchRecord, Bool) throws(DrawingLimitError) -> TensorPayload {
         switch stage {
         case let .strokes(options):
-            return { drawing in
-                let tensor = StrokeTensorEncoder.encode(drawing, options: options)
+            return { record, _ in
+                let tensor = StrokeTensorEncoder.encode(record.drawing, options: options)
                 return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
             }
         case let .raster(options):
             let renderer = StrokeRenderer(options: options.stroke)
-            return { options.payload(renderer.render($0)) }
-        case let .stroke3(epsilon):
-            return { drawing throws(DrawingLimitError) in
-                let array = Stroke3.array(of: epsilon.map { RamerDouglasPeucker(epsilon: $0).reduce(drawing) } ?? drawing)
-                if let value = array.values.first(where: { !(-32_768...32_767).contains($0.rounded()) }) {
-                    throw DrawingLimitError("stroke-3 value \(value) is outside int16")
+            return { record, _ in options.payload(renderer.render(record.drawing)) }
+        case let .stroke3(epsilon, elementType):
+            return { record, isFloat64Input throws(DrawingLimitError) in
+                var reduced = record
+                if let epsilon { reduced.drawing = RamerDouglasPeucker(epsilon: epsilon).reduce(record.drawing) }
+                if isFloat64Input && elementType == nil {
+                    let array = Stroke3.array(of: reduced)
+                    return .float64(array.values, shape: [array.rows, 3])
                 }
-                return .float32(array.values.map { Float($0.rounded()) }, shape: [array.rows, 3])
+                do throws(FormatError) {
+                    let array = try Stroke3.int16Array(of: reduced.drawing)
+                    return .float32(array.values.map(Float.init), shape: [array.rows, 3])
+                } catch {
+                    throw DrawingLimitError(error.reason)
+                }
             }
         }
     }

@@ -23,7 +23,7 @@ extension PipelineRunner {
             sharding.naming = config.output.layout
             writer = .shards(ShardedDatasetWriter(directory: directory, options: sharding))
         } else {
-            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes))
+            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes, layout: config.output.stroke3Layout))
         }
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
         var keptPerClass: [String: Int] = [:]
