@@ -65,6 +65,11 @@ public enum LabeledImageDirectory {
         for entry in entries {
             switch entry {
             case let .directory(directory, className):
+                // A class name from the file system is data too: one rule for names (DataName).
+                if let problem = DataName.wordProblem(className) {
+                    listing.rejected.append(.file(directory, reason: "class directory: \(problem)"))
+                    continue
+                }
                 let images: [DirectoryWalk.Entry]
                 do {
                     images = try DirectoryWalk.entries(of: directory)
@@ -76,6 +81,10 @@ public enum LabeledImageDirectory {
                     switch image {
                     case let .file(path, name):
                         let key = [split, className, name].compactMap { $0 }.joined(separator: "/")
+                        if let problem = DataName.textProblem(key, field: "key (relative path)") {
+                            listing.rejected.append(.file(path, reason: problem))
+                            continue
+                        }
                         listing.files.append(LabeledImageFile(path: path, className: className,
                                                               directorySplit: split, keyID: key))
                     case .directory:

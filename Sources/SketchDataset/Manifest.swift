@@ -25,17 +25,22 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// Versions of sketchprep and of the C libraries whose output is in the bytes (zlib, libpng,
     /// cairo): the same inputs give the same bytes for the same versions.
     public var libraries: [String: String]?
+    /// The run's settings that change the bytes beyond the configuration and the sources
+    /// (`--limit`, the pipeline file's own bytes); nil in manifests that are not a pipeline's.
+    public var settings: RunSettings?
 
     /// The layout version this build writes: 2 orders shards by the hash of the key_id (sorted
-    /// runs), lists input chunks, records library versions and adds `key_id` to TFRecords.
-    public static let currentFormatVersion = 2
+    /// runs), lists input chunks, records library versions and adds `key_id` to TFRecords; 3 adds
+    /// `settings` (record limit, pipeline file SHA-256) and quarantines unsafe names.
+    public static let currentFormatVersion = 3
 
     /// Creates a manifest (``currentFormatVersion``).
     public init(pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],
                 counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?,
-                libraries: [String: String]? = nil) {
+                libraries: [String: String]? = nil, settings: RunSettings? = nil) {
         formatVersion = Self.currentFormatVersion
         self.libraries = libraries
+        self.settings = settings
         self.pipeline = pipeline
         self.sources = sources
         self.classes = classes
@@ -58,6 +63,30 @@ public struct Manifest: Sendable, Equatable, Codable {
             self.name = name
             self.file = file
             self.config = config
+        }
+    }
+
+    /// Settings of a pipeline run that change its output and are not in the configuration.
+    public struct RunSettings: Sendable, Equatable, Codable {
+        /// `--limit N`: only the first N records of each input were read (a trial, not the whole
+        /// input); nil when every record was read.
+        public var recordLimit: Int?
+        /// SHA-256 of the pipeline file's bytes as read.
+        public var pipelineSHA256: String
+        /// Creates the settings.
+        public init(recordLimit: Int?, pipelineSHA256: String) {
+            self.recordLimit = recordLimit
+            self.pipelineSHA256 = pipelineSHA256
+        }
+        enum CodingKeys: String, CodingKey {
+            case recordLimit = "record_limit", pipelineSHA256 = "pipeline_sha256"
+        }
+        /// Encodes the settings; `record_limit` is written as `null` when there is none, so the
+        /// manifest says so.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(recordLimit, forKey: .recordLimit)
+            try container.encode(pipelineSHA256, forKey: .pipelineSHA256)
         }
     }
 
@@ -156,7 +185,7 @@ public struct Manifest: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine, libraries
+        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine, libraries, settings
     }
 
     /// The canonical JSON bytes (sorted keys, pretty-printed, no escaped slashes, final newline).

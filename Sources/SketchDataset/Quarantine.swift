@@ -100,6 +100,12 @@ public final class QuarantineWriter {
         }
     }
 
+    /// Copies lines already quarantined (an earlier stage's file, complete lines with their
+    /// newlines) into the file, without counting or reporting them again.
+    public func addVerbatim(_ lines: [UInt8]) throws {
+        try file?.write(lines)
+    }
+
     /// Commits the quarantine file and prints how many entries it holds (if any).
     public func finish() throws {
         try file?.commit()

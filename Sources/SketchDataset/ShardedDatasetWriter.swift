@@ -95,6 +95,7 @@ public final class ShardedDatasetWriter {
                 for (entry, pendingFile) in zip(shard.entries, shard.pendingFiles) {
                     var entry = entry
                     entry.file = options.naming.fileName(split: split, index: index, count: shards.count, suffix: entry.file)
+                    defer { TemporaryFiles.unregister(path(pendingFile)) }
                     if try isComplete(entry) {
                         unlink(path(pendingFile))
                         result.reusedFiles += 1
@@ -118,6 +119,8 @@ public final class ShardedDatasetWriter {
         var files: [String] = []
         for (suffix, bytes) in try encode(shard[...]) {
             let file = ".\(split.rawValue)-\(index)\(Self.pendingMarker)\(suffix)"
+            // A shard not yet named is a temporary file of this process until finish() renames it.
+            TemporaryFiles.register(path(file))
             let writer = try AtomicFileWriter(path: path(file))
             try writer.write(bytes)
             try writer.commit()

@@ -191,10 +191,3 @@ package struct SortedRunMerge {
         }
     }
 }
-
-extension String {
-    /// Left-padded with zeros to `width` characters.
-    package func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 
-/// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>`) and renames it over
+/// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>-<random>`) and renames it over
 /// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
 /// the project: text, NDJSON, NPY and TFRecord outputs, manifests and PNGs all go through it.
 ///
@@ -34,27 +34,48 @@ public final class AtomicFileWriter {
     public var bytesWritten: Int { flushedBytes + buffer.count }
 
     /// Opens the temporary file; creates no directories.
+    ///
+    /// The temporary file is created exclusively and never through a symbolic link
+    /// (`O_CREAT|O_EXCL|O_NOFOLLOW`) under a fresh unguessable name, and registered with
+    /// ``TemporaryFiles`` until it is renamed or removed.
     public init(path: String) throws {
         self.path = path
         var status = stat()
         let isSpecialTarget = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
         if !isSpecialTarget { TemporaryFileName.removeStaleFiles(nextTo: path) }
-        temporaryPath = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
-        let options: FileDescriptor.OpenOptions = isSpecialTarget ? [.closeOnExec] : [.create, .truncate, .closeOnExec]
-        do {
-            descriptor = try FileDescriptor.open(temporaryPath, .writeOnly, options: options, permissions: [
-                .ownerReadWrite, .groupRead, .otherRead,
-            ])
-        } catch {
-            throw FormatError.write(path: path, reason: systemErrorText(error))
+        var opened: (String, FileDescriptor)?
+        var lastError: Error?
+        for _ in 0..<(isSpecialTarget ? 1 : 8) {
+            let candidate = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
+            let options: FileDescriptor.OpenOptions = isSpecialTarget
+                ? [.closeOnExec] : [.create, .exclusiveCreate, .noFollow, .closeOnExec]
+            if !isSpecialTarget { TemporaryFiles.register(candidate) }
+            do {
+                opened = (candidate, try FileDescriptor.open(candidate, .writeOnly, options: options, permissions: [
+                    .ownerReadWrite, .groupRead, .otherRead,
+                ]))
+                break
+            } catch {
+                if !isSpecialTarget { TemporaryFiles.unregister(candidate) }
+                lastError = error
+                guard (error as? Errno) == .fileExists else { break }
+            }
         }
+        guard let (temporaryPath, descriptor) = opened else {
+            throw FormatError.write(path: path, reason: lastError.map(systemErrorText) ?? "cannot create a temporary file")
+        }
+        self.temporaryPath = temporaryPath
+        self.descriptor = descriptor
         buffer.reserveCapacity(bufferCapacity)
     }
 
     deinit {
         if !finished {
             try? descriptor.close()
-            if temporaryPath != path { unlink(temporaryPath) }
+            if temporaryPath != path {
+                unlink(temporaryPath)
+                TemporaryFiles.unregister(temporaryPath)
+            }
         }
     }
 
@@ -107,7 +128,10 @@ public final class AtomicFileWriter {
         } catch {
             throw FormatError.write(path: path, reason: systemErrorText(error))
         }
-        if temporaryPath != path, rename(temporaryPath, path) != 0 {
+        guard temporaryPath != path else { return }
+        defer { TemporaryFiles.unregister(temporaryPath) }
+        // rename() replaces a symbolic link planted at `path` itself; it never writes through it.
+        if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw FormatError.write(path: path, reason: reason)

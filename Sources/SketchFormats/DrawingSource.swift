@@ -8,10 +8,10 @@ import SketchCore
 /// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
 /// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
 /// NDJSON goes through `QuickDrawReader`, `.bin` through `GoogleBinaryReader` (word from the file
-/// name, or `category`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
+/// name, or `word`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
 /// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
 /// `recognized` true. Standard input and other streams (pipes, FIFOs) are copied to a temporary
-/// file when their format must be detected; `.bin` on stdin needs `category`, and stroke-3 is not read from stdin. A file whose
+/// file when their format must be detected; `.bin` on stdin needs `word`, and stroke-3 is not read from stdin. A file whose
 /// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
 /// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
 /// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
@@ -22,7 +22,7 @@ public struct DrawingSource: Sendable {
     /// The format forced for every input, or nil to detect each by content.
     public let format: DrawingFileFormat?
     /// The word of `.bin` records read from stdin (and of every `.bin` input when set).
-    public let category: String?
+    public let word: String?
     /// Whether NDJSON records keep their strokes' `t` arrays.
     public var keepsTimestamps = true
     /// Longest NDJSON line accepted; longer lines are rejected with their first this-many bytes.
@@ -38,15 +38,15 @@ public struct DrawingSource: Sendable {
 
     /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
-    public init(inputs: [String], format: DrawingFileFormat? = nil, category: String? = nil) throws {
+    public init(inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
         if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
-        if files.contains("-") && format == .bin && category == nil {
-            throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --category WORD")
+        if files.contains("-") && format == .bin && word == nil {
+            throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --word WORD")
         }
         self.files = files
         self.format = format
-        self.category = category
+        self.word = word
         rejectedSources = listing.rejected
         skippedSources = listing.skipped
     }
@@ -120,7 +120,7 @@ public struct DrawingSource: Sendable {
     }
 
     /// One input file as the streaming engine reads it: its format, and the word of its records
-    /// (`.bin`: `category` or the file name's word; stroke-3: `category` or the file name without
+    /// (`.bin`: `word` or the file name's word; stroke-3: `word` or the file name without
     /// `.npz`; NDJSON: unused, records carry their own).
     package struct EngineInput: Sendable {
         package var path: String
@@ -165,11 +165,11 @@ public struct DrawingSource: Sendable {
     private func word(of file: String, format: DrawingFileFormat) -> String {
         switch format {
         case .ndjson: return ""
-        case .csv: return category ?? ""
-        case .bin: return category ?? GoogleBinaryFormat.word(forPath: file)
+        case .csv: return word ?? ""
+        case .bin: return word ?? GoogleBinaryFormat.word(forPath: file)
         case .stroke3:
             let name = file.split(separator: "/").last.map(String.init) ?? file
-            return category ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
+            return word ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
         }
     }
 
@@ -208,6 +208,13 @@ public struct DrawingSource: Sendable {
         return format
     }
 
+    /// Whether `file` (an input as a location names it) is read as sketch-rnn stroke-3: by
+    /// `--format`, else by its content. Records of such a file keep their published split.
+    public func isStroke3Input(_ file: String) -> Bool {
+        if let format { return format == .stroke3 }
+        return file != "-" && (try? Self.detectFormat(path: file)) == .stroke3
+    }
+
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
     /// (`.bin`) or position within the file (stroke-3, train then valid then test). A record
     /// `onRecord` refuses with `DrawingLimitError` is rejected with that reason and reading goes
@@ -224,7 +231,7 @@ public struct DrawingSource: Sendable {
         for (chunk, file) in files.enumerated() {
             var path = file
             var spooled: String?
-            defer { if let spooled { unlink(spooled) } }
+            defer { if let spooled { unlink(spooled); TemporaryFiles.unregister(spooled) } }
             if format == nil && !Self.isRegularFile(file) {
                 // A stream (stdin, a pipe, a FIFO) can be read once: keep a copy to detect and read.
                 spooled = try Self.spool(file)
@@ -244,8 +251,8 @@ public struct DrawingSource: Sendable {
                     continue
                 }
             }
-            if fileFormat == .bin && file == "-" && category == nil {
-                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --category WORD")
+            if fileFormat == .bin && file == "-" && word == nil {
+                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --word WORD")
             }
             if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
             var consumed = 0
@@ -279,7 +286,8 @@ public struct DrawingSource: Sendable {
     /// Copies the stream `file` (`-` for stdin) to a temporary file, so its format can be detected
     /// before it is read, and returns the copy's path.
     private static func spool(_ file: String) throws -> String {
-        let path = NSTemporaryDirectory() + "sketchprep-stdin-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let path = TemporaryFileName.forWriting(NSTemporaryDirectory() + "sketchprep-stdin")
+        TemporaryFiles.register(path)
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
         do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }

@@ -14,6 +14,8 @@ import SketchCore
 /// timestamps must be finite and within `DrawingLimits` (`coordinate out of range`), and a
 /// drawing may hold at most `DrawingLimits.maximumStrokes` strokes and
 /// `DrawingLimits.maximumPoints` points, checked while reading so scratch memory stays bounded.
+/// The word, key_id, country code and timestamp must pass ``DataName`` (no control characters;
+/// a word that can be a file name).
 /// Anything else is a `FormatError` whose reason names what was wrong and where.
 ///
 /// The parser keeps scratch buffers between lines, so reuse one instance for a whole stream.
@@ -115,6 +117,10 @@ public struct QuickDrawLineParser {
         guard let recognized else { throw FormatError(.record, "missing key \"recognized\"") }
         guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
         guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
+        if let problem = DataName.wordProblem(word) ?? DataName.textProblem(keyID, field: "key_id")
+            ?? DataName.textProblem(countryCode, field: "countrycode") ?? DataName.textProblem(timestamp, field: "timestamp") {
+            throw FormatError(.record, problem)
+        }
         var record = SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
                                   recognized: recognized, keyID: keyID, drawing: drawing)
         record.stroke3Deltas = stroke3Deltas

@@ -5,33 +5,48 @@ import Glibc
 import Darwin
 #endif
 
-/// Names of the temporary files ``AtomicFileWriter`` writes before renaming them into place:
-/// `<path>.tmp-<host>-<pid>`, so that runs on several hosts sharing a file system (cluster
-/// partitions) can tell their own leftovers from another host's.
+/// Names of the temporary files and directories this process writes before renaming them into
+/// place: `<path>.tmp-<host>-<pid>-<random>`. Host and pid let runs on several hosts sharing a
+/// file system (cluster partitions) tell their own leftovers from another host's; the random part
+/// makes the name unguessable, so nobody can plant a file or link under it in advance.
 package enum TemporaryFileName {
-    /// The temporary name for writing `path` from this process.
+    /// A fresh temporary name for writing `path` from this process.
     package static func forWriting(_ path: String) -> String {
-        "\(path)\(marker)\(host)-\(getpid())"
+        "\(path)\(marker)\(host)-\(getpid())-\(randomTag())"
     }
 
     /// The part of a temporary name before the host.
     package static let marker = ".tmp-"
 
-    /// This host's name with `/` and whitespace replaced by `_` (safe in a file name).
+    /// Longest host name a temporary name carries (longer names are cut), so that the suffix a
+    /// temporary name adds has a fixed maximum (``maximumSuffixBytes``).
+    package static let maximumHostBytes = 32
+
+    /// Bytes of the random part.
+    package static let randomBytes = 8
+
+    /// The most bytes ``forWriting(_:)`` adds to a path: marker, host, two dashes, a pid of up to
+    /// 10 digits and the random part (the file-name rule for data words counts it, ``DataName``).
+    package static let maximumSuffixBytes = marker.utf8.count + maximumHostBytes + 2 + 10 + randomBytes
+
+    /// This host's name with `/`, `-`, whitespace and control characters replaced by `_` (safe in
+    /// a file name and unambiguous to parse), cut to ``maximumHostBytes`` bytes.
     package static let host: String = {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
-        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(text.map { $0 == "/" || $0.isWhitespace ? "_" : $0 })
+        let bytes = name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }.prefix(maximumHostBytes)
+        let safe = bytes.map { $0 == 0x2F || $0 == 0x2D || $0 <= 0x20 || $0 >= 0x7F ? UInt8(ascii: "_") : $0 }
+        return String(decoding: safe, as: UTF8.self)
     }()
 
-    /// The host and process id a temporary file name carries, or nil when `name` is not one.
+    /// The host and process id a temporary name carries, or nil when `name` is not one.
+    /// Accepts `…tmp-<host>-<pid>-<random>` and the older `…tmp-<host>-<pid>`.
     package static func owner(of name: String) -> (host: String, pid: pid_t)? {
         guard let range = name.range(of: marker, options: .backwards) else { return nil }
-        let tail = name[range.upperBound...]
-        guard let dash = tail.lastIndex(of: "-"), let pid = pid_t(tail[tail.index(after: dash)...]), pid > 0
-        else { return nil }
-        return (String(tail[..<dash]), pid)
+        var parts = name[range.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count >= 3, parts.last!.count == randomBytes, pid_t(parts[parts.count - 2]) != nil { parts.removeLast() }
+        guard parts.count >= 2, let pid = pid_t(parts.last!), pid > 0 else { return nil }
+        return (parts.dropLast().joined(separator: "-"), pid)
     }
 
     /// Whether process `pid` exists on this host (a process of another user counts as alive).
@@ -39,12 +54,27 @@ package enum TemporaryFileName {
         kill(pid, 0) == 0 || errno != ESRCH
     }
 
+    /// Creates a fresh directory `<path>.tmp-<host>-<pid>-<random>` (mode 0700, exclusively, as
+    /// `mkdtemp` does), registers it with ``TemporaryFiles`` and returns its path.
+    package static func makeDirectory(_ path: String) throws(FormatError) -> String {
+        for _ in 0..<16 {
+            let candidate = forWriting(path)
+            TemporaryFiles.register(candidate)
+            if mkdir(candidate, 0o700) == 0 { return candidate }
+            let code = errno
+            TemporaryFiles.unregister(candidate)
+            guard code == EEXIST else {
+                throw FormatError.write(path: candidate, reason: String(cString: strerror(code)))
+            }
+        }
+        throw FormatError.write(path: path, reason: "cannot create a fresh temporary directory next to it")
+    }
+
     /// Removes, once per directory and process, the temporary files in `path`'s directory that
     /// this host wrote from a process that no longer exists. Another host's files and a live
     /// process's are left alone; failures to remove are ignored (the next run tries again).
     package static func removeStaleFiles(nextTo path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let key = directory.isEmpty ? "." : directory
+        let key = parentDirectory(of: path)
         guard cleanedDirectories.claim(key) else { return }
         guard let stream = opendir(key) else { return }
         defer { closedir(stream) }
@@ -56,18 +86,18 @@ package enum TemporaryFileName {
         }
     }
 
-    private static let cleanedDirectories = ClaimedKeys()
+    private static func randomTag() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var generator = SystemRandomNumberGenerator()
+        return String(decoding: (0..<randomBytes).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+    }
+
+    private static let cleanedDirectories = LockedValue<Set<String>>([])
 }
 
-/// A set of strings that each caller can claim once, thread-safely.
-private final class ClaimedKeys: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed: Set<String> = []
-
+extension LockedValue where Value == Set<String> {
     /// True the first time `key` is claimed.
-    func claim(_ key: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return claimed.insert(key).inserted
+    fileprivate func claim(_ key: String) -> Bool {
+        withLock { $0.insert(key).inserted }
     }
 }

@@ -6,23 +6,23 @@ import SketchFormats
 final class CategorySpill {
     private let directory: String
     private let bufferLimit: Int
-    private var buffers: [String: [UInt8]] = [:]
+    // Keyed by the word's bytes: words that differ only by normalization stay apart.
+    private var buffers: [[UInt8]: [UInt8]] = [:]
     private var buffered = 0
-    private var paths: [String: String] = [:]
+    private var paths: [[UInt8]: String] = [:]
 
     init(bufferLimit: Int) throws {
-        directory = NSTemporaryDirectory() + "sketchprep-convert-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        directory = try TemporaryFileName.makeDirectory(NSTemporaryDirectory() + "sketchprep-convert")
         self.bufferLimit = bufferLimit
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
     /// Categories with their spill files, in byte-wise word order (after `flush()`).
     var files: [(word: String, path: String)] {
-        paths.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+        paths.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { (String(decoding: $0.key, as: UTF8.self), $0.value) }
     }
 
     func add(_ line: [UInt8], word: String) throws {
-        buffers[word, default: []] += line
+        buffers[Array(word.utf8), default: []] += line
         buffered += line.count
         if buffered >= bufferLimit { try flush() }
     }
@@ -38,7 +38,7 @@ final class CategorySpill {
         buffered = 0
     }
 
-    func removeFiles() { try? FileManager.default.removeItem(atPath: directory) }
+    func removeFiles() { TemporaryFiles.removeDirectory(directory) }
 
     deinit { removeFiles() }
 }

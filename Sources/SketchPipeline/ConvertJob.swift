@@ -104,6 +104,8 @@ package struct ConvertJob {
         let float64Words = target == .stroke3 ? Self.float64Words(of: source) : []
         var line: [UInt8] = []
         var scratch: [UInt8] = []
+        var firstLocation: [[UInt8]: SourceLocation] = [:]
+        var stroke3Inputs: [String: Bool] = [:]
         func reject(_ rejected: RejectedLine) throws {
             if rejected.isSourceError {
                 result.sourceErrors += 1
@@ -116,7 +118,10 @@ package struct ConvertJob {
         try source.read(
             onRecord: { record, location in
                 var record = record
-                let isStroke3 = Stroke3Split.place(ofKey: record.keyID) != nil && record.countryCode.isEmpty
+                // Only a record decoded from a stroke-3 file (its format known from the file's
+                // content, never from the record) keeps its published split.
+                if stroke3Inputs[location.file] == nil { stroke3Inputs[location.file] = source.isStroke3Input(location.file) }
+                let isStroke3 = stroke3Inputs[location.file]! && Stroke3Split.place(ofKey: record.keyID) != nil
                 if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
                     record.drawing = try simplifier.simplify(record.drawing)
                 }
@@ -128,6 +133,7 @@ package struct ConvertJob {
                 }
                 result.read += 1
                 line.append(0x0A)
+                if firstLocation[Array(record.word.utf8)] == nil { firstLocation[Array(record.word.utf8)] = location }
                 try spill.add(line, word: record.word)
                 progress.advance()
             },
@@ -135,9 +141,21 @@ package struct ConvertJob {
             onProgress: { progress.update(bytesConsumed: $0) })
         try spill.flush()
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        let (_, colliding) = DataName.separateCollisions(spill.files.map(\.word), caseInsensitive: true)
         for (word, spillPath) in spill.files {
-            let path = "\(outputDirectory)/\(target.fileName(word: word))"
             let reader = try QuickDrawReader(inputs: [spillPath])
+            if let earlier = colliding[Array(word.utf8)] {
+                // Its file would overwrite the earlier class's on a case-insensitive file system.
+                let location = firstLocation[Array(word.utf8)]!
+                try reader.read(onRecord: { record, _ in
+                    line.removeAll(keepingCapacity: true)
+                    SimplifiedNDJSONWriter.encode(record, into: &line)
+                    result.read -= 1
+                    try reject(RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
+                }, onRejected: spillDamaged)
+                continue
+            }
+            let path = "\(outputDirectory)/\(target.fileName(word: word))"
             var count = 0
             switch target {
             case .ndjson:
@@ -200,10 +218,6 @@ package struct ConvertJob {
 
     /// Why `record` cannot be written in the target format, or nil.
     private func problem(with record: SketchRecord, float64Words: Set<String>, scratch: inout [UInt8]) -> String? {
-        let wordBytes = Array(record.word.utf8)
-        if wordBytes.isEmpty || record.word == "." || record.word == ".." || wordBytes.contains(0x2F) || wordBytes.contains(0) {
-            return "word \"\(record.word)\" cannot be a file name"
-        }
         if record.drawing.strokes.isEmpty { return "drawing has no strokes" }
         switch target {
         case .ndjson:

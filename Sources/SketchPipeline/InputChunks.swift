@@ -24,6 +24,12 @@ package struct InputChunk: Sendable, Equatable, Codable {
 
     /// The byte range to read, or nil for the whole input.
     package var range: Range<Int>? { isRange ? offset..<(offset + (bytes ?? 0)) : nil }
+
+    /// Lines of the input before the chunk (0 for a chunk at the start; counted when asked, for
+    /// the location of a rejected record).
+    package func linesBefore() -> Int {
+        isRange && offset > 0 ? (try? InputChunkReader.lineCount(of: path, before: offset)) ?? 0 : 0
+    }
 }
 
 /// Cuts the inputs into chunks and deals chunks to partitions: the rule that makes

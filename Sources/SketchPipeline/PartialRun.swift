@@ -26,6 +26,10 @@ package struct PartialManifest: Codable, Equatable {
     package var records: Manifest.RecordCounts
     /// Class words of the examples this partition kept.
     package var words: [String]
+    /// Words and country codes of every record read, while a category or country filter is set
+    /// (``FilterCheck`` judges the filters at merge).
+    package var seenWords: [String]
+    package var seenCountries: [String]
     /// Run files, relative to the partial directory.
     package var runs: [String]
 
@@ -38,7 +42,8 @@ package struct PartialManifest: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case partial, formatVersion = "format_version", partition, pipeline, pipelineText = "pipeline_text", categories, inputs,
-             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs
+             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs,
+             seenWords = "seen_words", seenCountries = "seen_countries"
     }
 }
 
@@ -57,6 +62,9 @@ extension PipelineRunner {
         }
         let runsDirectory = "\(directory)/runs"
         try? FileManager.default.removeItem(atPath: runsDirectory)
+        // Until partial.json names them, the runs are this process's temporary files.
+        TemporaryFiles.register(runsDirectory)
+        defer { TemporaryFiles.unregister(runsDirectory) }
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
         let sources = partition.index == 0 ? rejectedSources : []
         let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
@@ -80,7 +88,9 @@ extension PipelineRunner {
             rejectedSources: map.rejectedSources,
             records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
                                            sourceErrors: map.sourceErrors),
-            words: map.words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+            words: map.words.sorted,
+            seenWords: map.seenWords.sorted,
+            seenCountries: map.seenCountries.sorted(),
             runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent })
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
         try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
@@ -177,13 +187,16 @@ package enum PartialRun {
         let orderedDirectories = (0..<n).map { directories[byIndex[$0]!] }
 
         var map = MapOutput()
+        map.chunkList = first.chunks
         for (partial, directory) in zip(ordered, orderedDirectories) {
             map.runs += partial.runs.map { "\(directory)/\($0)" }
             map.read += partial.records.read
             map.filtered += partial.records.filtered
             map.rejected += partial.records.rejected
             map.sourceErrors += partial.records.sourceErrors
-            map.words.formUnion(partial.words)
+            map.words.formUnion(ClassWords(partial.words))
+            map.seenWords.formUnion(ClassWords(partial.seenWords))
+            map.seenCountries.formUnion(partial.seenCountries)
             for read in partial.read {
                 map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
             }

@@ -32,7 +32,9 @@ extension PipelineConfig {
         } catch {
             throw PipelineError(file: path, node: nil, key: "", "not valid YAML: \(error)")
         }
-        return try parse(root, file: path)
+        var config = try parse(root, file: path)
+        config.fileSHA256 = SHA256Hasher.hash(Array(text.utf8)).hexString
+        return config
     }
 
     /// Builds a configuration from a parsed YAML document.
@@ -67,19 +69,24 @@ extension PipelineConfig {
     }
 
     private static func parseSource(_ top: YAMLSection) throws -> SourceStage {
-        guard let section = try top.section("source", allowed: ["kind", "format", "inputs", "file_format", "category"]) else {
+        guard let section = try top.section("source", allowed: ["kind", "format", "inputs", "file_format", "word", "category"]) else {
             throw top.error("source", nil, "missing (it needs at least `kind`)")
         }
         guard let kind = try section.choice("kind", of: SourceKind.self) else {
             throw section.error("kind", nil, "missing (one of: \(SourceKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let fileFormat = try section.choice("file_format", of: DrawingFileFormat.self)
-        let category = try section.string("category")
-        if kind == .imageDirectory && (fileFormat != nil || category != nil) {
-            throw section.error(fileFormat != nil ? "file_format" : "category", nil, "applies to drawing sources, not to kind: image-directory")
+        if section.value("category") != nil {
+            // One meaning per word: `category` filters (filters.categories, --category).
+            throw section.error("category", section.value("category"),
+                                "renamed to source.word (the word of records whose input carries none); categories are chosen with filters.categories")
+        }
+        let word = try section.string("word")
+        if kind == .imageDirectory && (fileFormat != nil || word != nil) {
+            throw section.error(fileFormat != nil ? "file_format" : "word", nil, "applies to drawing sources, not to kind: image-directory")
         }
         return SourceStage(kind: kind, format: try section.choice("format", of: InputFormat.self) ?? .auto,
-                           inputs: try section.stringList("inputs") ?? [], fileFormat: fileFormat, category: category)
+                           inputs: try section.stringList("inputs") ?? [], fileFormat: fileFormat, word: word)
     }
 
     private static func parseSimplify(_ top: YAMLSection) throws -> SimplificationOptions {
@@ -101,6 +108,11 @@ extension PipelineConfig {
         let section = try top.section("filters", allowed: ["recognized_only", "countries", "categories", "max_per_class"])
         if let section, let repeated = try section.stringList("categories")?.firstRepeated {
             throw section.error("categories", section.value("categories"), "'\(repeated)' is listed twice (each category is one class)")
+        }
+        if let section, let countries = try section.stringList("countries"),
+           let bad = countries.first(where: { !FilterStage.isCountryCode($0) }) {
+            throw section.error("countries", section.value("countries"),
+                                "'\(bad)' is not a two-letter country code (ISO 3166-1 alpha-2 as in the data's countrycode, e.g. US, DE, BR)")
         }
         return FilterStage(
             recognizedOnly: try section?.bool("recognized_only") ?? false,

@@ -16,6 +16,8 @@ package struct PipelineConfig {
     /// dataset order (hash rank); a split without a count is not capped.
     package var splitCounts: [SplitName: Int] = [:]
     package var output: OutputStage
+    /// SHA-256 of the pipeline file's bytes (recorded in the manifest's `settings`; not part of ``json``).
+    package var fileSHA256 = ""
 }
 
 /// Kinds of input a pipeline can read.
@@ -35,8 +37,9 @@ package struct SourceStage {
     /// `file_format`: the drawing file format of every input (nil: each by content, see
     /// `DrawingSource.engineInputs`).
     package var fileFormat: DrawingFileFormat? = nil
-    /// `category`: the word of `.bin` records read from standard input (and of every `.bin` input when set).
-    package var category: String? = nil
+    /// `word`: the word of records from inputs that carry none (a `.bin` on standard input; every
+    /// `.bin` and stroke-3 input when set).
+    package var word: String? = nil
 }
 
 /// `filters:` — which valid drawings to keep, applied in this order.
@@ -49,6 +52,11 @@ package struct FilterStage {
     package var categories: [String]
     /// Keep at most this many drawings per class, the first ones in input order (nil: all).
     package var maxPerClass: Int?
+
+    /// Whether `code` has the form of the data's `countrycode`: two upper-case ASCII letters.
+    package static func isCountryCode(_ code: String) -> Bool {
+        code.utf8.count == 2 && code.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+    }
 }
 
 /// Kinds of encoding stage.
@@ -129,7 +137,7 @@ extension PipelineConfig {
         ]
         // Recorded only when set, so manifests of NDJSON pipelines keep their bytes.
         if let fileFormat = source.fileFormat { sourceJSON["file_format"] = .string(fileFormat.rawValue) }
-        if let category = source.category { sourceJSON["category"] = .string(category) }
+        if let word = source.word { sourceJSON["word"] = .string(word) }
         return .object([
             "name": .string(name),
             "source": .object(sourceJSON),

@@ -52,6 +52,7 @@ extension PipelineRunner {
         for (ordinal, file) in listing.files.enumerated() {
             output.read += 1
             progress.advance()
+            if !config.filters.categories.isEmpty { output.seenWords.insert(file.className) }
             guard filter.wantsClass(file.className) else {
                 output.filtered += 1
                 continue

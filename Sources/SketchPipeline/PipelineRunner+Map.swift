@@ -14,11 +14,17 @@ package struct MapOutput {
     package var rejected = 0
     /// Damaged or unreadable inputs (counted apart from records).
     package var sourceErrors = 0
-    package var words: Set<String> = []
+    package var words = ClassWords()
     /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
     package var chunks: [Int: ChunkRecord] = [:]
     /// Quarantined directory entries that are not chunks (dangling links, unreadable names…).
     package var rejectedSources = 0
+    /// Words and country codes of every record read, before filters (collected only while a
+    /// category or country filter is set, for ``FilterCheck``).
+    package var seenWords = ClassWords()
+    package var seenCountries: Set<String> = []
+    /// Every chunk of the run (not only those this process read), to locate examples by chunk.
+    package var chunkList: [InputChunk] = []
 
     package struct ChunkRecord: Codable, Equatable, Sendable {
         package var bytes: Int
@@ -49,6 +55,8 @@ private struct MappedBatch: Sendable {
     var chunk: Int
     var outcomes: [Outcome] = []
     var seconds = StageSeconds()
+    var seenWords = ClassWords()
+    var seenCountries: Set<String> = []
 }
 
 extension PipelineRunner {
@@ -61,6 +69,7 @@ extension PipelineRunner {
                              quarantinePath: String, runsDirectory: String, spillEverything: Bool,
                              hashing: Bool = true, clock: StageClock) throws -> MapOutput {
         var output = MapOutput()
+        output.chunkList = chunks
         let quarantine = try QuarantineWriter(path: quarantinePath)
         for rejected in rejectedSources {
             output.sourceErrors += 1
@@ -73,12 +82,15 @@ extension PipelineRunner {
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) }, selected: selected,
                                    hashing: hashing, recordLimit: recordLimit)
-        let transform = batchTransform(float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
+        let transform = batchTransform(stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }),
+                                       float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = StageClock.now()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
+            output.seenWords.formUnion(batch.seenWords)
+            output.seenCountries.formUnion(batch.seenCountries)
             for outcome in batch.outcomes {
                 if case .sourceError = outcome {} else { output.read += 1 }
                 switch outcome {
@@ -91,10 +103,7 @@ extension PipelineRunner {
                     output.rejected += 1
                     quarantined[batch.chunk, default: 0] += 1
                     let chunk = chunks[batch.chunk]
-                    if lineBase[batch.chunk] == nil {
-                        lineBase[batch.chunk] = chunk.isRange && chunk.offset > 0
-                            ? (try? InputChunkReader.lineCount(of: chunk.path, before: chunk.offset)) ?? 0 : 0
-                    }
+                    if lineBase[batch.chunk] == nil { lineBase[batch.chunk] = chunk.linesBefore() }
                     let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
                     try quarantine.add(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
                 case let .sourceError(byteOffset, reason):
@@ -127,10 +136,12 @@ extension PipelineRunner {
         return output
     }
 
-    /// The split a record brings along: a record read from stroke-3 input (key_id
-    /// `<file>#<split>#<index>`, no country) keeps its file's split; others get the split rule's.
-    static func ownSplit(of record: SketchRecord) -> SplitName? {
-        guard record.countryCode.isEmpty, let place = Stroke3Split.place(ofKey: record.keyID) else { return nil }
+    /// The split a record brings along: a record decoded from a stroke-3 input (its chunk's format,
+    /// known from the file's content, never from the record) keeps its file's split, which the
+    /// decoder wrote into its key_id `<file>#<split>#<index>`; every other record gets the split
+    /// rule's, whatever its key_id looks like.
+    static func ownSplit(of record: SketchRecord, isStroke3Input: Bool) -> SplitName? {
+        guard isStroke3Input, let place = Stroke3Split.place(ofKey: record.keyID) else { return nil }
         switch place.split {
         case .train: return .train
         case .valid: return .val
@@ -141,14 +152,17 @@ extension PipelineRunner {
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
     /// and encoder. Records of the chunks `float64Chunks` (float64 stroke-3 files) keep float64
     /// stroke-3 rows unless the pipeline asks for int16.
-    private func batchTransform(float64Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
+    private func batchTransform(stroke3Chunks: Set<Int>, float64Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
         let filter = RecordFilter(config.filters)
         let simplification = config.simplification
         let format = config.source.format
         let encodeStage = SendableEncodeStage(config.encode)
         let seed = config.output.seed
+        let tracksWords = !config.filters.categories.isEmpty
+        let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
             var mapped = MappedBatch(chunk: batch.chunk)
+            let isStroke3Input = stroke3Chunks.contains(batch.chunk)
             mapped.outcomes.reserveCapacity(batch.entries.count)
             var parser = QuickDrawLineParser()
             var simplifier = Simplifier(options: simplification)
@@ -167,6 +181,8 @@ extension PipelineRunner {
                             return
                         }
                         mapped.seconds.parse += StageClock.lap(&t)
+                        if tracksWords { mapped.seenWords.insert(record.word) }
+                        if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
                         guard filter.accepts(record) else {
                             mapped.outcomes.append(.filtered)
                             return
@@ -185,7 +201,7 @@ extension PipelineRunner {
                         mapped.seconds.encode += StageClock.lap(&t)
                         mapped.outcomes.append(.example(SortedExample(
                             sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record), payload: payload)))
+                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload)))
                     case let .rejected(reason, line):
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
                     case let .sourceError(byteOffset, reason):

@@ -8,11 +8,17 @@ extension PipelineRunner {
     /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt`.
     package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
                               pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
+        try FilterCheck.verify(config.filters, map: map)
         let start = StageClock.now()
         let directory = config.output.directory
-        let classes = config.filters.categories.isEmpty
-            ? map.words.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var classes = config.filters.categories.isEmpty
+            ? map.words.sorted
             : config.filters.categories
+        // A word that differs from an earlier class only by normalization, or (where words name
+        // files: stroke-3 `<word>.npz`) only by case, is quarantined with its class.
+        let colliding: [[UInt8]: String]
+        (classes, colliding) = DataName.separateCollisions(classes, caseInsensitive: config.output.format.shardFormat == nil)
+        var collisionRejections: [RejectedLine] = []
         let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
 
         let writer: DatasetSink
@@ -36,6 +42,12 @@ extension PipelineRunner {
             // Repeated key_ids are adjacent in dataset order (same hash, same key).
             if example.keyID == previousKey { duplicateKeyIDs += 1 }
             previousKey = example.keyID
+            if !colliding.isEmpty, let earlier = colliding[Array(example.word.utf8)] {
+                collisionRejections.append(RejectedLine(
+                    location: map.location(of: example), reason: DataName.collisionReason(example.word, earlier: earlier),
+                    bytes: try QuarantinedExample(keyID: example.keyID, word: example.word).line()))
+                continue
+            }
             if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
                 quotaFiltered += 1
                 continue
@@ -62,8 +74,11 @@ extension PipelineRunner {
             for (label, count) in perLabel { perClass[classes[Int(label)]] = count }
             counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
         }
+        if !collisionRejections.isEmpty {
+            try appendToQuarantine(collisionRejections, path: "\(directory)/\(Self.quarantineName)")
+        }
         let records = Manifest.RecordCounts(read: map.read, written: written,
-                                            filtered: map.filtered + quotaFiltered, rejected: map.rejected,
+                                            filtered: map.filtered + quotaFiltered, rejected: map.rejected + collisionRejections.count,
                                             sourceErrors: map.sourceErrors, duplicateKeyIDs: duplicateKeyIDs)
         guard records.reconciles else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
@@ -73,7 +88,7 @@ extension PipelineRunner {
             pipeline: pipeline, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
             counts: counts, shards: result.files, records: records, quarantine: Self.quarantineName,
-            libraries: Self.libraryVersions)
+            libraries: Self.libraryVersions, settings: settings)
         let classList = classes.map { $0 + "\n" }.joined()
         try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
         if config.output.layout == .tensorflowTutorial {
@@ -102,5 +117,42 @@ private enum DatasetSink {
         case .shards(let writer): return try writer.finish()
         case .stroke3(let writer): return try writer.finish()
         }
+    }
+}
+
+extension PipelineRunner {
+    /// Adds reduce-side rejections (a class quarantined whole) after the map side's lines.
+    private func appendToQuarantine(_ lines: [RejectedLine], path: String) throws {
+        let existing = (try? InputFile.readAll(path)) ?? []
+        let quarantine = try QuarantineWriter(path: path, maximumMessages: showProgress ? 20 : 0)
+        if !existing.isEmpty { try quarantine.addVerbatim(existing) }
+        for line in lines { try quarantine.add(line) }
+        try quarantine.finish()
+    }
+}
+
+extension MapOutput {
+    /// Where `example` was read: its chunk's input and line (line 0 when the chunk is unknown).
+    func location(of example: SortedExample) -> SourceLocation {
+        guard Int(example.chunk) < chunkList.count else { return SourceLocation(file: "chunk \(example.chunk)", line: 0) }
+        let chunk = chunkList[Int(example.chunk)]
+        return SourceLocation(file: chunk.path, line: chunk.linesBefore() + Int(example.ordinal))
+    }
+}
+
+/// The quarantine line of an example rejected on the reduce side, where its input line is no
+/// longer held: `{"key_id":…,"word":…}`.
+private struct QuarantinedExample: Encodable {
+    var keyID: String
+    var word: String
+
+    enum CodingKeys: String, CodingKey {
+        case keyID = "key_id", word
+    }
+
+    func line() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try encoder.encode(self))
     }
 }

@@ -16,6 +16,9 @@ package struct PipelineOutcome {
     package var reusedFiles: Int
     /// For `--partition i/n`: the chunks read (of all chunks); nil for a whole run.
     package var partitionChunks: (read: Int, of: Int)? = nil
+    /// Why an existing dataset in the directory was rebuilt: each setting that differs from its
+    /// manifest (empty when there was none, or with `--force`).
+    package var rebuildReasons: [String] = []
 }
 
 /// `--partition i/n`: this process runs the map side on partition `index` (0-based) of `count`.
@@ -96,7 +99,7 @@ package struct PipelineRunner {
 
         switch config.source.kind {
         case .quickdrawNDJSON:
-            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, category: config.source.category)
+            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
             reader.printSkippedSources(tool: config.name)
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable
@@ -109,17 +112,19 @@ package struct PipelineRunner {
             // instead of hashing every chunk a second time while reading it.
             let measured = !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
                 ? try? chunks.map(measure) : nil
-            if let measured, let existing = upToDateManifest(pipeline: pipelineInfo, sources: measured) {
+            let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
+            if let existing = check.upToDate {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
             try removeManifest()
             let runs = try runsDirectory(in: directory)
-            defer { TemporaryRuns.remove(runs) }
+            defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
                                       quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
                                       spillEverything: false, hashing: measured == nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
-            let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            written.rebuildReasons = check.differences
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written
         case .imageDirectory:
@@ -132,14 +137,16 @@ package struct PipelineRunner {
                 entry.path = try recordedPaths.record(file.path)
                 return entry
             }
-            if !force, images.rejected.isEmpty, let existing = upToDateManifest(pipeline: pipelineInfo, sources: sources) {
+            let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
+            if let existing = check.upToDate {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
             try removeManifest()
             let runs = try runsDirectory(in: directory)
-            defer { TemporaryRuns.remove(runs) }
+            defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
-            let written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            written.rebuildReasons = check.differences
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written
         }
@@ -155,14 +162,13 @@ package struct PipelineRunner {
     }
 
     /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
-    /// parent), named with host and pid so that cluster partitions sharing it never collide.
+    /// parent), created exclusively under a name with host, pid and a random part, so that cluster
+    /// partitions sharing it never collide and nothing planted in advance is used.
     private func runsDirectory(in output: String) throws -> String {
-        let parent = temporaryDirectory ?? ((output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent)
+        let parent = temporaryDirectory ?? parentDirectory(of: output)
         try createDirectories(parent)
         try FreeSpace.require(in: parent, forInputBytes: nil)
-        let path = "\(parent)/.sketchprep-runs\(TemporaryFileName.marker)\(TemporaryFileName.host)-\(getpid())"
-        TemporaryRuns.register(path)
-        return path
+        return try TemporaryFileName.makeDirectory("\(parent)/.sketchprep-runs")
     }
 
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
@@ -172,18 +178,32 @@ package struct PipelineRunner {
                                         bytes: measured.bytes, sha256: measured.sha256)
     }
 
-    /// The existing manifest when it was made from the same configuration, sources and version,
-    /// and every shard it lists is present with its recorded SHA-256; nil otherwise.
-    private func upToDateManifest(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]) -> Manifest? {
+    /// This run's settings that are not in the configuration (recorded in the manifest).
+    package var settings: Manifest.RunSettings {
+        Manifest.RunSettings(recordLimit: recordLimit, pipelineSHA256: config.fileSHA256)
+    }
+
+    /// What the directory's existing manifest says about this run: `upToDate` is the manifest when
+    /// it was made by the same pipeline file, configuration, settings, sources (`sources`; nil when
+    /// they could not be measured up front) and versions, and every shard it lists is present with
+    /// its recorded SHA-256; otherwise `differences` names each setting that differs. A directory
+    /// holding another pipeline's dataset is refused unless ``force``.
+    private func compareWithExisting(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]?) throws
+        -> (upToDate: Manifest?, differences: [String]) {
         let directory = config.output.directory
-        guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)"),
-              existing.formatVersion == Manifest.currentFormatVersion, existing.libraries == Self.libraryVersions,
-              existing.pipeline.config == pipeline.config, existing.sources == sources else { return nil }
+        guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)") else { return (nil, []) }
+        if existing.pipeline.name != pipeline.name && !force {
+            throw PipelineError("\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
+                + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
+        }
+        let differences = ManifestComparison.differences(
+            existing: existing, pipeline: pipeline, settings: settings, sources: sources, libraries: Self.libraryVersions)
+        guard !force, differences.isEmpty, sources != nil else { return (nil, force ? [] : differences) }
         for shard in existing.shards {
             guard let measured = try? InputFile.measure("\(directory)/\(shard.file)"),
-                  measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return nil }
+                  measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return (nil, ["shard \(shard.file) changed or is missing"]) }
         }
-        return existing
+        return (existing, [])
     }
 
     /// sketchprep's version and the C libraries whose output is in the bytes.

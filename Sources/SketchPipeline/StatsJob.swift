@@ -41,16 +41,12 @@ package struct StatsJob {
         self.showsMessages = showsMessages
     }
 
-    /// Profiles every input; rejected lines go to `quarantinePath` (nil: only counted), and
-    /// `spillDirectory` (created and removed here) holds the key spill files.
-    package func profile(spillDirectory: String, quarantinePath: String?) throws -> DatasetProfile {
-        let fileManager = FileManager.default
-        do {
-            try fileManager.createDirectory(atPath: spillDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw PipelineError("cannot create \(spillDirectory) for the key spill: \(error.localizedDescription)")
-        }
-        defer { try? fileManager.removeItem(atPath: spillDirectory) }
+    /// Profiles every input; rejected lines go to `quarantinePath` (nil: only counted), and a
+    /// fresh temporary directory next to `spillBase` (created exclusively and removed here) holds
+    /// the key spill files.
+    package func profile(spillBase: String, quarantinePath: String?) throws -> DatasetProfile {
+        let spillDirectory = try TemporaryFileName.makeDirectory(spillBase)
+        defer { TemporaryFiles.removeDirectory(spillDirectory) }
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: false)
         stream.printsRejections = showsMessages
         var fileIndices: [String: Int] = [:]
@@ -77,8 +73,7 @@ package struct StatsJob {
         } catch {
             throw PipelineError("cannot create output directory \(outputDirectory): \(error.localizedDescription)")
         }
-        let spill = "\(outputDirectory)/.stats-keys.tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        let profile = try profile(spillDirectory: spill, quarantinePath: "\(outputDirectory)/rejected.ndjson")
+        let profile = try profile(spillBase: "\(outputDirectory)/.stats-keys", quarantinePath: "\(outputDirectory)/rejected.ndjson")
         let thumbnails = try StatsThumbnails.render(profile)
         let report = StatsReport(profile: profile, inputs: files)
         let encoder = JSONEncoder()

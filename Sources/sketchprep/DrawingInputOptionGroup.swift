@@ -3,17 +3,31 @@ import SketchFormats
 
 extension DrawingFileFormat: ExpressibleByArgument {}
 
-/// How drawing inputs are read: format (by content unless given) and the word of a `.bin` on
-/// stdin. Shared by every command that reads drawings through `DrawingSource`.
+/// How drawing inputs are read: format (by content unless given) and the word of records whose
+/// input carries none. Shared by every command that reads drawings through `DrawingSource`.
 struct DrawingInputOptionGroup: ParsableArguments {
     @Option(help: "Input format: ndjson, bin or stroke3. (default: decided by content, see docs/formats.md)")
     var format: DrawingFileFormat?
 
-    @Option(help: "Word of .bin records read from stdin (a .bin file takes it from its name).")
-    var category: String?
+    @Option(help: "Word of records whose input carries none (a .bin on stdin; a .bin file takes it from its name).")
+    var word: String?
 
-    /// The source reading `inputs`.
+    /// The old name of `--word`, kept working with a deprecation message: `--category` filters
+    /// categories (preprocess, pipelines), so it no longer names a word.
+    @Option(name: .customLong("category"), help: .hidden)
+    var deprecatedCategory: String?
+
+    func validate() throws {
+        if word != nil && deprecatedCategory != nil {
+            throw ValidationError("--category is the old name of --word; give only --word")
+        }
+    }
+
+    /// The source reading `inputs`; prints the deprecation message when `--category` names the word.
     func source(_ inputs: [String]) throws -> DrawingSource {
-        try DrawingSource(inputs: inputs, format: format, category: category)
+        if deprecatedCategory != nil {
+            printToStandardError("sketchprep: --category WORD here is deprecated: use --word WORD (--category filters categories in preprocess)")
+        }
+        return try DrawingSource(inputs: inputs, format: format, word: word ?? deprecatedCategory)
     }
 }

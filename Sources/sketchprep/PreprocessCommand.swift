@@ -39,6 +39,9 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("format"), help: "Input file format: ndjson, bin or stroke3 (replaces source.file_format; default: each file by its content, see docs/formats.md).")
     var fileFormat: DrawingFileFormat?
 
+    @Option(help: "Word of records whose input carries none, e.g. a .bin on stdin (replaces source.word).")
+    var word: String?
+
     @Option(name: [.short, .long], help: "Output directory (replaces output.directory); with --partition, the partial's directory.")
     var output: String?
 
@@ -55,7 +58,7 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.", valueName: "dir"))
     var root: String?
 
-    @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date (e.g. after upgrading sketchprep).")
+    @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date, and replace a dataset of another pipeline in the output directory.")
     var force = false
 
     @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
@@ -79,6 +82,7 @@ struct PreprocessCommand: ParsableCommand {
         if !categories.isEmpty { config.filters.categories = categories }
         if !inputs.isEmpty { config.source.inputs = inputs }
         if let fileFormat { config.source.fileFormat = fileFormat }
+        if let word { config.source.word = word }
         if let output { config.output.directory = output }
 
         var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force)
@@ -106,7 +110,13 @@ struct PreprocessCommand: ParsableCommand {
               join all partitions with: sketchprep merge PARTIAL_DIR… -o DATASET_DIR
             """
         }
-        var lines = ["\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"]
+        var lines = ["\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration, settings and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"]
+        if !outcome.rebuildReasons.isEmpty {
+            lines.append("  rebuilt: the dataset that was there differs in \(outcome.rebuildReasons.joined(separator: "; "))")
+        }
+        if let limit = m.settings?.recordLimit {
+            lines.append("  a trial: only the first \(limit) record(s) of each input were read (--limit)")
+        }
         for split in SplitName.allCases {
             let counts = m.counts[split.rawValue]
             let shards = m.shards.filter { $0.split == split }

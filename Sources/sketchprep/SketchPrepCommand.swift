@@ -32,10 +32,12 @@ struct SketchPrepCommand: ParsableCommand {
     /// Exit codes (README, "Exit codes"): 0 success, 1 failure, 64 usage error.
     static func main() {
         AllocatorTuning.keepFreedMemoryForReuse()
+        InterruptCleanup.install()
         do {
             var command = try parseAsRoot(nil)
             try command.run()
         } catch {
+            InterruptCleanup.waitIfExiting()
             exit(withError: ReadableError.wrap(error))
         }
     }

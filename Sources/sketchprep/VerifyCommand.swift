@@ -36,6 +36,9 @@ struct VerifyCommand: ParsableCommand {
         for problem in result.problems {
             printToStandardError("verify: \(directory)/\(problem.file): \(problem.kind): \(problem.detail)")
         }
+        if let limit = (try? Manifest.read(path: "\(directory)/\(PipelineRunner.manifestName)"))?.settings?.recordLimit {
+            print("verify: \(directory): built with --limit \(limit): only the first \(limit) record(s) of each input, a trial and not the whole input")
+        }
         if result.ok {
             print("verify: \(directory): \(result.matchingFiles) of \(result.listedFiles) files match manifest.json;"
                 + " counts reconcile (\(result.examples) examples)")

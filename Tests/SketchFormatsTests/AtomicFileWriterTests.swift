@@ -41,14 +41,52 @@ import Testing
         return pid
     }
 
-    @Test("temporary names carry this host and this process and can be parsed back")
-    func namesCarryHostAndPID() {
+    @Test("temporary names carry this host, this process and a random part, and can be parsed back")
+    func namesCarryHostPIDAndRandomPart() {
         let name = TemporaryFileName.forWriting("dir/out.npy")
-        #expect(name == "dir/out.npy.tmp-\(TemporaryFileName.host)-\(getpid())")
-        let owner = TemporaryFileName.owner(of: "out.npy.tmp-node-7-1234")
-        #expect(owner?.host == "node-7")
-        #expect(owner?.pid == 1234)
+        let prefix = "dir/out.npy.tmp-\(TemporaryFileName.host)-\(getpid())-"
+        #expect(name.hasPrefix(prefix))
+        #expect(name.count == prefix.count + TemporaryFileName.randomBytes)
+        #expect(name != TemporaryFileName.forWriting("dir/out.npy"))
+        #expect(name.utf8.count - "dir/out.npy".utf8.count <= TemporaryFileName.maximumSuffixBytes)
+        let owner = TemporaryFileName.owner(of: (name as NSString).lastPathComponent)
+        #expect(owner?.host == TemporaryFileName.host)
+        #expect(owner?.pid == getpid())
+        let older = TemporaryFileName.owner(of: "out.npy.tmp-node-7-1234")
+        #expect(older?.host == "node-7")
+        #expect(older?.pid == 1234)
         #expect(TemporaryFileName.owner(of: "out.npy") == nil)
+    }
+
+    @Test("a symbolic link planted at the destination is replaced, and the file it points to is untouched")
+    func plantedLinkAtDestinationIsNotFollowed() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try "keep".write(toFile: victim, atomically: false, encoding: .utf8)
+        let output = directory.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: output + "/classes.txt", withDestinationPath: victim)
+        try writeAtomically("cat\n", to: output + "/classes.txt")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep")
+        #expect(try String(contentsOfFile: output + "/classes.txt", encoding: .utf8) == "cat\n")
+        var status = stat()
+        #expect(lstat(output + "/classes.txt", &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    @Test("a fresh temporary directory is created exclusively and registered until removed")
+    func temporaryDirectoriesAreFreshAndRegistered() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = directory.appendingPathComponent(".runs").path
+        let first = try TemporaryFileName.makeDirectory(base)
+        let second = try TemporaryFileName.makeDirectory(base)
+        #expect(first != second)
+        var status = stat()
+        #expect(lstat(first, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR && (status.st_mode & 0o777) == 0o700)
+        TemporaryFiles.removeDirectory(first)
+        TemporaryFiles.removeDirectory(second)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
     @Test("a writer removes this host's stale temporary files of dead processes, never another host's or a live process's")

@@ -40,7 +40,7 @@ import SketchDataset
     }
 
     @Test func sourceFileFormatTakesTheDrawingFormatsAndOnlyOnDrawingSources() throws {
-        try PipelineValidation.validate(yaml: "source: {kind: quickdraw-ndjson, file_format: bin, category: cat}\nencode: {kind: strokes}\n", file: "p.yaml")
+        try PipelineValidation.validate(yaml: "source: {kind: quickdraw-ndjson, file_format: bin, word: cat}\nencode: {kind: strokes}\n", file: "p.yaml")
         for (text, key) in [("source: {kind: quickdraw-ndjson, file_format: png}\nencode: {kind: strokes}\n", "source.file_format"),
                             ("source: {kind: image-directory, file_format: bin}\nencode: {kind: raster}\n", "source.file_format")] {
             #expect {

@@ -28,7 +28,7 @@ import SketchFormats
         defer { try? FileManager.default.removeItem(at: directory) }
         let job = try StatsJob(source: DrawingSource(inputs: try writeInputs(in: directory)), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
         let quarantine = directory.appendingPathComponent("rejected.ndjson")
-        let profile = try job.profile(spillDirectory: directory.appendingPathComponent("spill").path,
+        let profile = try job.profile(spillBase: directory.appendingPathComponent("spill").path,
                                       quarantinePath: quarantine.path)
         #expect(profile.tally.read == 4)
         #expect(profile.tally.written == 3)

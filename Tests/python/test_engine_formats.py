@@ -93,8 +93,8 @@ def test_a_truncated_bin_record_is_quarantined_with_its_byte_offset_and_the_rest
 def test_a_bin_on_standard_input_is_read_with_format_and_category(sketchprep, tmp_path):
     data = pack_bin(simplified_records("apple"))
     refused = run(sketchprep, "encode", "-", "--format", "bin", "-o", tmp_path / "a.npy", "-q", expect=1, stdin=data)
-    assert b"--category" in refused.stderr
-    run(sketchprep, "encode", "-", "--format", "bin", "--category", "apple", "-o", tmp_path / "b.npy", "-q", stdin=data)
+    assert b"--word" in refused.stderr
+    run(sketchprep, "encode", "-", "--format", "bin", "--word", "apple", "-o", tmp_path / "b.npy", "-q", stdin=data)
     assert np.load(tmp_path / "b.npy").shape[0] == len(simplified_records("apple"))
 
 

@@ -92,8 +92,8 @@ def test_a_bin_on_stdin_needs_a_category(sketchprep, tmp_path):
     data = pack_bin(simplified_records("apple"))
     refused = subprocess.run([str(sketchprep), "convert", "-", "--to", "ndjson", "-o", str(tmp_path / "a"), "-q"],
                              input=data, capture_output=True)
-    assert refused.returncode != 0 and b"--category" in refused.stderr
-    accepted = subprocess.run([str(sketchprep), "convert", "-", "--category", "apple", "--to", "ndjson", "-o", str(tmp_path / "b"), "-q"],
+    assert refused.returncode != 0 and b"--word" in refused.stderr
+    accepted = subprocess.run([str(sketchprep), "convert", "-", "--word", "apple", "--to", "ndjson", "-o", str(tmp_path / "b"), "-q"],
                               input=data, capture_output=True)
     assert accepted.returncode == 0, accepted.stderr
     assert len(open(tmp_path / "b" / "apple.ndjson").readlines()) == len(simplified_records("apple"))

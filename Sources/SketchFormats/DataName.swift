@@ -1,0 +1,131 @@
+import Foundation
+
+/// The one rule for text that comes from data and ends up naming something: a category word
+/// (a file name `<word>.npz`, a line of `classes.txt`, an HTML heading), a key_id (a line of
+/// `.keys.txt`, a WebDataset member, an HTML attribute), a country code or timestamp (report
+/// text, terminal lines). Every reader of drawings applies it (``QuickDrawLineParser``, and so
+/// NDJSON, `.bin`, stroke-3 and every format decoded into NDJSON lines; image directories through
+/// their listing), so a record that breaks it is quarantined with the reason, whatever the command.
+///
+/// docs/limits.md lists the rule and its caps.
+public enum DataName {
+    /// The longest suffix a writer adds to a word to make a file name (`<word>.ndjson`).
+    public static let longestFileSuffix = ".ndjson"
+
+    /// Most UTF-8 bytes of a word: 255 (the file-name limit of Linux and macOS file systems) less
+    /// the longest file suffix and the longest temporary-file suffix (``TemporaryFileName``).
+    public static let maximumWordBytes = 255 - longestFileSuffix.utf8.count - TemporaryFileName.maximumSuffixBytes
+
+    /// Most UTF-8 bytes of a key_id, country code or timestamp.
+    public static let maximumTextBytes = 1024
+
+    /// Why `word` cannot name a class (and a file), or nil when it can: empty, `.` or `..`, a `/`,
+    /// `\`, NUL or other control character (C0, DEL, C1, U+2028, U+2029), or more than
+    /// ``maximumWordBytes`` bytes.
+    public static func wordProblem(_ word: String) -> String? {
+        if word.isEmpty { return "word is empty" }
+        if word == "." || word == ".." { return "word \"\(word)\" cannot be a file name" }
+        let bytes = word.utf8
+        if bytes.count > maximumWordBytes {
+            return "word is \(bytes.count) bytes long, more than \(maximumWordBytes) (it must fit a file name with its suffixes)"
+        }
+        if bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "\\")) {
+            return "word \(quoted(word)) holds a path separator and cannot be a file name"
+        }
+        if let control = firstControlCharacter(word) {
+            return "word \(quoted(word)) holds the control character \(control)"
+        }
+        return nil
+    }
+
+    /// Why `text` (a key_id, country code or timestamp; `field` names it) cannot be written as a
+    /// line or a report cell, or nil: a control character, or more than ``maximumTextBytes`` bytes.
+    public static func textProblem(_ text: String, field: String) -> String? {
+        if text.utf8.count > maximumTextBytes {
+            return "\(field) is \(text.utf8.count) bytes long, more than \(maximumTextBytes)"
+        }
+        if let control = firstControlCharacter(text) {
+            return "\(field) \(quoted(text)) holds the control character \(control)"
+        }
+        return nil
+    }
+
+    /// The form under which two words are the same name: normalized (NFD) and, with
+    /// `caseInsensitive`, case-folded — as macOS's default file system compares file names.
+    public static func collisionKey(_ word: String, caseInsensitive: Bool) -> [UInt8] {
+        let normalized = word.decomposedStringWithCanonicalMapping
+        guard caseInsensitive else { return Array(normalized.utf8) }
+        return Array(normalized.folding(options: [.caseInsensitive], locale: nil).decomposedStringWithCanonicalMapping.utf8)
+    }
+
+    /// Splits `words` (byte-wise distinct, in byte-wise order) into those that keep their class and
+    /// those that collide with an earlier word by ``collisionKey(_:caseInsensitive:)``, each mapped
+    /// (by its UTF-8 bytes) to the word it collides with. Words that differ only by normalization
+    /// always collide (they look alike and are one `String` in Swift); words that differ only by
+    /// case collide where words name files (`caseInsensitive`).
+    public static func separateCollisions(_ words: [String], caseInsensitive: Bool) -> (kept: [String], colliding: [[UInt8]: String]) {
+        var owner: [[UInt8]: String] = [:]
+        var kept: [String] = []
+        var colliding: [[UInt8]: String] = [:]
+        for word in words {
+            let key = collisionKey(word, caseInsensitive: caseInsensitive)
+            if let first = owner[key] {
+                colliding[Array(word.utf8)] = first
+            } else {
+                owner[key] = word
+                kept.append(word)
+            }
+        }
+        return (kept, colliding)
+    }
+
+    /// The reason a record of class `word` is quarantined because it collides with `earlier`.
+    public static func collisionReason(_ word: String, earlier: String) -> String {
+        "word \(quoted(word)) differs from the class \(quoted(earlier)) only by case or Unicode normalization, "
+            + "so their files would overwrite each other on a case-insensitive file system (or they would look like "
+            + "one class): the later class in byte order is quarantined"
+    }
+
+    /// `text` in double quotes with control characters and quotes escaped (`\n`, `\u{1B}`), safe on a
+    /// terminal and in a message.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if isControl(scalar) {
+                    out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Whether `scalar` is a control character by this rule: C0, DEL, C1, or a line or paragraph
+    /// separator.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+    }
+
+    private static func firstControlCharacter(_ text: String) -> String? {
+        // Fast path: printable ASCII only.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+        guard let scalar = text.unicodeScalars.first(where: isControl) else { return nil }
+        return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+    }
+}
+
+extension String {
+    /// Left-padded with zeros to `width` characters.
+    package func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The temporary files and directories this process has on disk right now (atomic writes before
+/// their rename, shard files not yet named, sorted runs, spill directories), so that an
+/// interrupted run can remove them. Libraries register and unregister; only the command-line tool
+/// decides what happens on a signal (it calls ``removeAllForExit()``).
+package enum TemporaryFiles {
+    private static let paths = LockedValue<Set<String>>([])
+    private static let exiting = LockedValue(false)
+
+    /// Notes `path` (a file or a directory) as temporary. Call before creating it.
+    package static func register(_ path: String) {
+        paths.withLock { _ = $0.insert(path) }
+    }
+
+    /// Forgets `path` (renamed into place or removed).
+    package static func unregister(_ path: String) {
+        paths.withLock { _ = $0.remove(path) }
+    }
+
+    /// Removes the temporary directory `path` with everything in it, and forgets it.
+    package static func removeDirectory(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+        unregister(path)
+    }
+
+    /// Whether ``removeAllForExit()`` has run: the process is about to exit, and errors seen by
+    /// other threads from now on are side effects of the clean-up, not worth reporting.
+    package static var isExiting: Bool { exiting.withLock { $0 } }
+
+    /// Removes every registered path and returns how many existed. The registry stays locked
+    /// afterwards, so no thread can register (and then create) another temporary file before
+    /// the caller exits the process: call it only right before `_exit`.
+    package static func removeAllForExit() -> Int {
+        exiting.withLock { $0 = true }
+        return paths.withLockForever { all in
+            var removed = 0
+            for path in all.sorted(by: >) {
+                var status = stat()
+                guard lstat(path, &status) == 0 else { continue }
+                if (status.st_mode & S_IFMT) == S_IFDIR {
+                    try? FileManager.default.removeItem(atPath: path)
+                } else {
+                    unlink(path)
+                }
+                removed += 1
+            }
+            return removed
+        }
+    }
+}
