@@ -23,9 +23,9 @@ let package = Package(
     targets: [
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
-        // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files.
+        // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
-            "SketchCore", "CZlib", "CPNG", "COpenSSL", .product(name: "SystemPackage", package: "swift-system"),
+            "SketchCore", "CZlib", "CPNG", "COpenSSL", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Datasets: shard layout, split, manifest, quarantine, tally, progress.
         .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats"]),

@@ -46,7 +46,8 @@ public final class SimplifiedNDJSONWriter {
         try file.commit()
     }
 
-    /// Appends the JSON text of `record` (without a newline) to `bytes`.
+    /// Appends the JSON text of `record` (without a newline) to `bytes`; strokes with times
+    /// (raw strokes, e.g. an SVG sketch's) are written `[[x…],[y…],[t…]]`.
     public static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) {
         appendFields(of: record, to: &bytes)
         for (index, stroke) in record.drawing.strokes.enumerated() {
@@ -54,6 +55,13 @@ public final class SimplifiedNDJSONWriter {
                 stroke.y.withUnsafeBufferPointer { y in
                     appendStroke(x: x, y: y, isFirst: index == 0, to: &bytes)
                 }
+            }
+            if !stroke.t.isEmpty {
+                // A raw stroke keeps its times: `[x…],[y…]` becomes `[x…],[y…],[t…]`.
+                bytes.removeLast()
+                bytes.append(UInt8(ascii: ","))
+                stroke.t.withUnsafeBufferPointer { appendNumbers($0, to: &bytes) }
+                bytes.append(UInt8(ascii: "]"))
             }
         }
         appendEnd(of: record, to: &bytes)

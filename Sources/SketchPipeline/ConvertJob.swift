@@ -48,8 +48,9 @@ package struct ConvertResult: Sendable {
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
 /// category, in bounded memory.
 ///
-/// Raw drawings (`DrawingKind.detect`) are simplified first with `options`; records of stroke-3
-/// input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
+/// Raw drawings (`DrawingKind.detect`, and every SVG sketch) are simplified first with `options`,
+/// except that SVG sketches go to NDJSON raw, with their times (`SVGSketch.indexTimes`); records
+/// of stroke-3 input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
 /// hold (see `GoogleBinaryWriter`; int16 stroke-3 values outside int16 once positions are rounded,
 /// `Stroke3.int16Array`; a word that cannot be a file name) is quarantined with its location, as simplified NDJSON. Records are spilled per category
 /// to temporary files (in-memory buffers up to `spillBufferBytes` in all), then each category
@@ -105,7 +106,7 @@ package struct ConvertJob {
         var line: [UInt8] = []
         var scratch: [UInt8] = []
         var firstLocation: [[UInt8]: SourceLocation] = [:]
-        var stroke3Inputs: [String: Bool] = [:]
+        var inputFormats: [String: DrawingFileFormat?] = [:]
         func reject(_ rejected: RejectedLine) throws {
             if rejected.isSourceError {
                 result.sourceErrors += 1
@@ -120,9 +121,13 @@ package struct ConvertJob {
                 var record = record
                 // Only a record decoded from a stroke-3 file (its format known from the file's
                 // content, never from the record) keeps its published split.
-                if stroke3Inputs[location.file] == nil { stroke3Inputs[location.file] = source.isStroke3Input(location.file) }
-                let isStroke3 = stroke3Inputs[location.file]! && Stroke3Split.place(ofKey: record.keyID) != nil
-                if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
+                if inputFormats[location.file] == nil { inputFormats[location.file] = source.inputFormat(location.file) }
+                let fileFormat = inputFormats[location.file]!
+                let isStroke3 = fileFormat == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil
+                if fileFormat == .svg && target == .ndjson {
+                    // An SVG sketch is written raw, its times (not kept while reading) put back.
+                    record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
+                } else if !isStroke3 && (fileFormat == .svg || DrawingKind.detect(record.drawing) == .raw) {
                     record.drawing = try simplifier.simplify(record.drawing)
                 }
                 line.removeAll(keepingCapacity: true)

@@ -109,9 +109,9 @@ def test_values_beyond_int16_are_quarantined_with_a_reason_and_the_rest_written(
     np.savez(source / "w.npz", train=object_array([fine, far]), valid=object_array([]), test=object_array([]))
     quarantine = tmp_path / "rejected.ndjson"
     result = run(sketchprep, "convert", source, "--to", "stroke3", "--stroke3-dtype", "int16", "-o", tmp_path / "out",
-                 "--quarantine", quarantine, "-q")
+                 "--quarantine", quarantine)
     assert "rejected 1" in result.stdout
-    assert "outside int16" in quarantine.read_text()
+    assert "w.npz#train#1" in quarantine.read_text() and "outside int16" in result.stderr
     assert len(load_pickled(tmp_path / "out" / "w.npz")["train"]) == 1
 
 
