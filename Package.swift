@@ -28,7 +28,7 @@ let package = Package(
             "SketchCore", "CZlib", "CPNG", "COpenSSL", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Datasets: shard layout, split, manifest, quarantine, tally, progress.
-        .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats"]),
+        .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats", "CArchive"]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
         // The engine: pipelines (YAML), simplify and parity jobs.
@@ -53,6 +53,7 @@ let package = Package(
         // OpenSSL's libcrypto, for SHA-256 (checksums of every input and shard).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),
         // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.

@@ -154,6 +154,8 @@ public final class ShardedDatasetWriter {
             let labels = NPYWriter.encode(shard.map(\.label), dtype: .int32, shape: [shard.count])
             let keys = Array(shard.map { $0.keyID + "\n" }.joined().utf8)
             return [(".x.npy", features), (".y.npy", labels), (".keys.txt", keys)]
+        case .webdataset:
+            return [(".tar", try WebDatasetShard.encode(shard, imagesAsPNG: options.storesImagesAsPNG))]
         case .tfrecord:
             var bytes: [UInt8] = []
             let names = options.tfrecordFeatures

@@ -192,7 +192,7 @@ public final class SimplifiedNDJSONWriter {
 
     /// Appends `text` as a JSON string: `"` and `\` escaped, control characters as `\uXXXX`
     /// (or their short forms), everything else as UTF-8.
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
         let copiedWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in

@@ -85,6 +85,8 @@ package enum OutputFormat: String, CaseIterable {
     case npy
     /// TFRecord shards (`ShardFormat.tfrecord`).
     case tfrecord
+    /// WebDataset tar shards (`ShardFormat.webdataset`).
+    case webdataset
     /// One sketch-rnn `<word>.npz` per class with `train`, `valid` and `test` object arrays
     /// (`encode.kind: stroke3`; `Stroke3DatasetWriter`).
     case npz
@@ -94,6 +96,7 @@ package enum OutputFormat: String, CaseIterable {
         switch self {
         case .npy: return .npy
         case .tfrecord: return .tfrecord
+        case .webdataset: return .webdataset
         case .npz: return nil
         }
     }

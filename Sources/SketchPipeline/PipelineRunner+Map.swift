@@ -201,7 +201,8 @@ extension PipelineRunner {
                         mapped.seconds.encode += StageClock.lap(&t)
                         mapped.outcomes.append(.example(SortedExample(
                             sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload)))
+                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
+                            facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
                     case let .rejected(reason, line):
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
                     case let .sourceError(byteOffset, reason):

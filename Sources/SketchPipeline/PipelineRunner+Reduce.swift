@@ -107,7 +107,9 @@ private enum DatasetSink {
 
     func add(_ example: SortedExample, label: Int32, split: SplitName) throws {
         switch self {
-        case .shards(let writer): try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: split)
+        case .shards(let writer):
+            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload, word: example.word, facts: example.facts),
+                           split: split)
         case .stroke3(let writer): try writer.add(example, split: split)
         }
     }
