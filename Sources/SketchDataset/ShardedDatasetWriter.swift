@@ -160,8 +160,9 @@ public final class ShardedDatasetWriter {
             var bytes: [UInt8] = []
             let names = options.tfrecordFeatures
             for example in shard {
-                if options.storesImagesAsPNG, case let .uint8(pixels, shape) = example.payload, shape.count == 2 {
-                    var image = try TFExample.pngImage(pixels: pixels, height: shape[0], width: shape[1], label: example.label)
+                if options.storesImagesAsPNG, let png = try PNGEncoder.encode(raster: example.payload) {
+                    let shape = example.payload.shape
+                    var image = TFExample.pngImage(png: png, height: shape[0], width: shape[1], label: example.label)
                     image.features["key_id"] = .bytes([Array(example.keyID.utf8)])
                     bytes += TFRecordWriter.frame(image.serialized())
                     continue

@@ -3,8 +3,8 @@ import SketchCore
 import SketchFormats
 
 /// One WebDataset shard: a tar (`TarArchive`) whose samples are, per example in dataset order,
-/// `<key>.npy` (the payload as a `.npy`; for 2-D uint8 images with `imagesAsPNG`, `<key>.png`, a
-/// gray PNG), `<key>.cls` (the label index as decimal text) and `<key>.json` (`word`, the original
+/// `<key>.npy` (the payload as a `.npy`; for uint8 rasters with `imagesAsPNG`, `<key>.png`, a
+/// gray or RGB PNG, `PNGEncoder.encode(raster:)`), `<key>.cls` (the label index as decimal text) and `<key>.json` (`word`, the original
 /// `key_id`, `countrycode`, `recognized`, `timestamp`), the key being `WebDatasetKey.of(key_id)`.
 /// `webdataset.WebDataset(path).decode()` gives each sample's array (or image), label and fields.
 package enum WebDatasetShard {
@@ -14,8 +14,8 @@ package enum WebDatasetShard {
         members.reserveCapacity(3 * examples.count)
         for example in examples {
             let key = WebDatasetKey.of(example.keyID)
-            if imagesAsPNG, case let .uint8(pixels, shape) = example.payload, shape.count == 2 {
-                members.append(("\(key).png", try PNGEncoder.encode(GrayImage(width: shape[1], height: shape[0], pixels: pixels))))
+            if imagesAsPNG, let png = try PNGEncoder.encode(raster: example.payload) {
+                members.append(("\(key).png", png))
             } else {
                 members.append(("\(key).npy", npy(example.payload)))
             }

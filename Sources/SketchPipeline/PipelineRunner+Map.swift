@@ -157,6 +157,8 @@ extension PipelineRunner {
         let simplification = config.simplification
         let format = config.source.format
         let encodeStage = SendableEncodeStage(config.encode)
+        let drawsRawStrokes: Bool
+        if case let .raster(options) = config.encode { drawsRawStrokes = !options.timeChannels.isEmpty } else { drawsRawStrokes = false }
         let seed = config.output.seed
         let tracksWords = !config.filters.categories.isEmpty
         let tracksCountries = !config.filters.countries.isEmpty
@@ -191,7 +193,8 @@ extension PipelineRunner {
                         do throws(DrawingLimitError) {
                             // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
                             var prepared = record
-                            prepared.drawing = try format.prepare(record.drawing, with: &simplifier)
+                            // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
+                            if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
                             mapped.seconds.simplify += StageClock.lap(&t)
                             payload = try encode(prepared, isFloat64Input)
                         } catch {
@@ -231,6 +234,9 @@ private struct SendableEncodeStage: @unchecked Sendable {
                 let tensor = StrokeTensorEncoder.encode(record.drawing, options: options)
                 return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
             }
+        case let .raster(options) where !options.timeChannels.isEmpty:
+            let renderer = TimeChannelRenderer(options: options.stroke, channels: options.timeChannels)
+            return { record, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
         case let .raster(options):
             let renderer = StrokeRenderer(options: options.stroke)
             return { record, _ in options.payload(renderer.render(record.drawing)) }
