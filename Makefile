@@ -3,25 +3,41 @@ SWIFT    ?= swift
 PYTHON   ?= python3
 CATEGORY ?= airplane
 SHARED   ?= ../shared/data
-RELEASE  := $(SWIFT) build -c release --product sketchprep
+# --static-swift-stdlib: the binary carries the Swift runtime and Foundation, so it starts on machines
+# without the Swift toolchain (docs/cluster.md); Tests/python/conftest.py builds with the same flags.
+RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
+.PHONY: setup build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
 	@scripts/setup.sh
-	@scripts/setup-onnxruntime.sh
 
 ## build: release build of the CLI
 build: setup
 	@$(RELEASE)
 
-## test: the whole test suite (Swift tests, then the Python cross-checks)
+## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv)
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(PYTHON) -m pytest -q Tests/python
+	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
+	@$(RELEASE)
+	@$(MAKE) --no-print-directory wheel
+	scripts/test-wheel.sh $(BIN) $(SHARED)
+
+## wheel: the Python package `sketchprep` (native SketchCore inside) as a platform wheel in dist/ (docs/python.md)
+NATIVE_LIB := out/wheel/libsketchprep_core.so
+$(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*)
+	python/native/build.sh $@
+wheel: setup $(NATIVE_LIB)
+	@scripts/build-wheel.sh $(NATIVE_LIB)
+
+## test-frameworks: README's PyTorch and tf.data examples against the wheel (installs torch CPU and
+## tensorflow-cpu from PyPI into out/wheel-frameworks; not in CI)
+test-frameworks: wheel build
+	scripts/test-frameworks.sh $(BIN)
 
 ## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on raw $(CATEGORY) drawings:
 ## SampleData's file when it has one, else ../shared/data's
@@ -49,12 +65,14 @@ eval: build
 ## bench: throughput and peak memory next to the Python reference, measured in the same run
 ## (Benchmarks/ package); fails when a speed-up falls below Benchmarks/Thresholds/<benchmark>.json
 BENCH := Benchmarks/.build/release/sketchprep-benchmarks
-bench: build
+bench: build wheel
 	$(SWIFT) build -c release --package-path Benchmarks
 	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
 	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
 	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
 	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
+	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
+	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
 
 ## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
 ## the merged dataset must equal the single-process run byte for byte

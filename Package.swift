@@ -44,7 +44,10 @@ let package = Package(
             dependencies: [
                 "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The release binary carries the Swift runtime and Foundation, so it starts on machines
+            // without the Swift toolchain (cluster nodes; docs/cluster.md).
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
 
         // C shims, each as small as the library it wraps.
@@ -56,7 +59,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),
-        // ONNX Runtime C API shim: header from .deps/ (scripts/setup-onnxruntime.sh), library dlopen()ed at run time.
+        // ONNX Runtime C API shim: the part of the C API it calls is declared in the target, the library dlopen()ed at run time.
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         // Tests mirror Sources/.

@@ -1,14 +1,13 @@
-"""Reads SketchPrep NPY shard directories (the only data the training scripts see).
+"""Joins SketchPrep NPY shard directories for training (the only data the training scripts see).
 
-A directory written by `sketchprep preprocess` holds, per split, shards
-`{split}-{i:05d}-of-{n:05d}.x.npy` (features), `.y.npy` (int32 labels) and `.keys.txt`
-(key_id per line), plus `manifest.json` with the class map (`classes`: [{index, word}]).
+Each directory is read with the `sketchprep` Python package (`make wheel`, then
+`pip install dist/sketchprep-*.whl`), which checks the shards against `manifest.json` and
+applies its unit scaling; this module only joins several directories and re-indexes classes.
 """
-import json
-import pathlib
 from dataclasses import dataclass
 
 import numpy as np
+import sketchprep
 
 
 @dataclass
@@ -21,11 +20,7 @@ class Split:
 
 def class_names(directory):
     """Class words in index order, from the directory's manifest.json."""
-    manifest = json.loads((pathlib.Path(directory) / "manifest.json").read_text())
-    classes = sorted(manifest["classes"], key=lambda entry: entry["index"])
-    if [entry["index"] for entry in classes] != list(range(len(classes))):
-        raise ValueError(f"{directory}/manifest.json: class indices are not 0..{len(classes) - 1}")
-    return [entry["word"] for entry in classes]
+    return sketchprep.classes(directory)
 
 
 def load_splits(directories, split, classes=None):
@@ -59,10 +54,7 @@ def most_drawn_classes(directories, count):
     for directory in directories:
         words = class_names(directory)
         for split in ("train", "val", "test"):
-            try:
-                part = load_split(directory, split)
-            except FileNotFoundError:
-                continue
+            part = load_split(directory, split)
             for y, key in zip(part.labels, part.keys):
                 keys_per_word.setdefault(words[y], set()).add(key)
     ranked = sorted(keys_per_word, key=lambda word: (-len(keys_per_word[word]), word))
@@ -70,19 +62,6 @@ def most_drawn_classes(directories, count):
 
 
 def load_split(directory, split):
-    """All shards of `split` in `directory`, in shard order. Raises if there are none."""
-    directory = pathlib.Path(directory)
-    stems = sorted(path.name[: -len(".x.npy")] for path in directory.glob(f"{split}-*-of-*.x.npy"))
-    if not stems:
-        raise FileNotFoundError(f"{directory}: no '{split}' shards ({split}-*-of-*.x.npy)")
-    features, labels, keys = [], [], []
-    for stem in stems:
-        x = np.load(directory / f"{stem}.x.npy")
-        y = np.load(directory / f"{stem}.y.npy")
-        k = (directory / f"{stem}.keys.txt").read_text().splitlines()
-        if not (len(x) == len(y) == len(k)):
-            raise ValueError(f"{directory}/{stem}: {len(x)} features, {len(y)} labels, {len(k)} keys")
-        features.append(x.astype(np.float32) / 255.0 if x.dtype == np.uint8 else x.astype(np.float32))
-        labels.append(y.astype(np.int64))
-        keys.extend(k)
-    return Split(np.concatenate(features), np.concatenate(labels), keys)
+    """All shards of `split` in `directory`, in shard order (uint8 rasters scaled to [0, 1])."""
+    x, y, keys = sketchprep.load_split(directory, split, normalize=True)
+    return Split(x.astype(np.float32), y.astype(np.int64), keys)

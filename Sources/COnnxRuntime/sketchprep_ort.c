@@ -15,8 +15,7 @@ static void set_error(char *error, size_t capacity, const char *format, ...) {
     va_end(arguments);
 }
 
-#if __has_include("../../.deps/onnxruntime/include/onnxruntime/onnxruntime_c_api.h")
-#include "../../.deps/onnxruntime/include/onnxruntime/onnxruntime_c_api.h"
+#include "ort_minimal_c_api.h"
 
 struct sp_ort_runtime {
     void *library;
@@ -39,7 +38,7 @@ static int failed(const OrtApi *api, OrtStatus *status, const char *what, char *
     return 1;
 }
 
-uint32_t sp_ort_requested_api_version(void) { return ORT_API_VERSION; }
+uint32_t sp_ort_requested_api_version(void) { return SP_ORT_API_VERSION; }
 
 sp_ort_runtime *sp_ort_runtime_open(const char *library_path, char *error, size_t error_capacity) {
     void *library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
@@ -57,10 +56,10 @@ sp_ort_runtime *sp_ort_runtime_open(const char *library_path, char *error, size_
         return NULL;
     }
     const OrtApiBase *base = get_api_base();
-    const OrtApi *api = base->GetApi(ORT_API_VERSION);
+    const OrtApi *api = base->GetApi(SP_ORT_API_VERSION);
     if (api == NULL) {
         set_error(error, error_capacity, "ONNX Runtime %s at '%s' does not provide C API version %u (too old)",
-                  base->GetVersionString(), library_path, (unsigned)ORT_API_VERSION);
+                  base->GetVersionString(), library_path, (unsigned)SP_ORT_API_VERSION);
         dlclose(library);
         return NULL;
     }
@@ -257,50 +256,5 @@ int sp_ort_session_run(sp_ort_session *session,
     return bad;
 }
 
-#else  // built without the header: every entry point explains how to get it
-
-static const char missing_header[] =
-    "SketchPrep was built without the ONNX Runtime C header: run `make setup` (scripts/setup-onnxruntime.sh), then rebuild";
-
-struct sp_ort_runtime { int unused; };
-struct sp_ort_session { int unused; };
-
-uint32_t sp_ort_requested_api_version(void) { return 0; }
-
-sp_ort_runtime *sp_ort_runtime_open(const char *library_path, char *error, size_t error_capacity) {
-    (void)library_path;
-    set_error(error, error_capacity, "%s", missing_header);
-    return NULL;
-}
-void sp_ort_runtime_close(sp_ort_runtime *runtime) { (void)runtime; }
-const char *sp_ort_runtime_version(const sp_ort_runtime *runtime) { (void)runtime; return ""; }
-sp_ort_session *sp_ort_session_open(sp_ort_runtime *runtime, const char *model_path, int intra_op_threads,
-                                    char *error, size_t error_capacity) {
-    (void)runtime; (void)model_path; (void)intra_op_threads;
-    set_error(error, error_capacity, "%s", missing_header);
-    return NULL;
-}
-void sp_ort_session_close(sp_ort_session *session) { (void)session; }
-size_t sp_ort_session_io_count(const sp_ort_session *session, int is_output) { (void)session; (void)is_output; return 0; }
-int sp_ort_session_io_info(const sp_ort_session *session, int is_output, size_t index, char *name, size_t name_capacity,
-                           int32_t *element_type, int64_t *shape, size_t shape_capacity, size_t *rank,
-                           char *error, size_t error_capacity) {
-    (void)session; (void)is_output; (void)index; (void)name; (void)name_capacity; (void)element_type; (void)shape;
-    (void)shape_capacity; (void)rank;
-    set_error(error, error_capacity, "%s", missing_header);
-    return 1;
-}
-int sp_ort_session_run(sp_ort_session *session, const char *const *input_names, const float *const *input_data,
-                       const int64_t *input_shapes, const size_t *input_ranks, size_t input_count,
-                       const char *const *output_names, size_t output_count, size_t max_output_rank,
-                       float **output_data, int64_t *output_shapes, size_t *output_ranks,
-                       char *error, size_t error_capacity) {
-    (void)session; (void)input_names; (void)input_data; (void)input_shapes; (void)input_ranks; (void)input_count;
-    (void)output_names; (void)output_count; (void)max_output_rank; (void)output_data; (void)output_shapes; (void)output_ranks;
-    set_error(error, error_capacity, "%s", missing_header);
-    return 1;
-}
-
-#endif
 
 void sp_ort_free(void *buffer) { free(buffer); }

@@ -6,14 +6,16 @@ import Foundation
 /// so that models are trained and evaluated on shards only.
 ///
 /// Row `i` of `<word>.npy` is line `i + 1` of Google's simplified `<word>.ndjson`; when
-/// ``simplifiedDirectory`` is given, rows are keyed by that line's key_id (so they join with
-/// SketchPrep's own renders of the same drawings), otherwise — and for rows past the end of the
-/// ndjson file — by `<word>/<row>`.
+/// ``simplifiedSource`` is given (that file, or a directory holding it), rows are keyed by that
+/// line's key_id (so they join with SketchPrep's own renders of the same drawings), otherwise —
+/// and for rows past the end of the ndjson file or classes the directory has no file for — by
+/// `<word>/<row>`.
 public struct NumpyBitmapImport: Sendable {
     /// The `<word>.npy` files, one class each (class order: sorted words).
     public var bitmapFiles: [String]
-    /// Directory of Google's simplified `<word>.ndjson` files, for key_ids.
-    public var simplifiedDirectory: String?
+    /// Google's simplified `<word>.ndjson` file, or a directory of them, for key_ids. A file must
+    /// be named for one of the bitmap files' words.
+    public var simplifiedSource: String?
     /// Rows to import from each file (clamped to the file's row count).
     public var rows: Range<Int>
     /// Shard format, size, seed and split.
@@ -22,10 +24,10 @@ public struct NumpyBitmapImport: Sendable {
     public var outputDirectory: String
 
     /// Creates an import; see the properties.
-    public init(bitmapFiles: [String], simplifiedDirectory: String?, rows: Range<Int>, sharding: ShardingOptions,
+    public init(bitmapFiles: [String], simplifiedSource: String?, rows: Range<Int>, sharding: ShardingOptions,
                 outputDirectory: String) {
         self.bitmapFiles = bitmapFiles
-        self.simplifiedDirectory = simplifiedDirectory
+        self.simplifiedSource = simplifiedSource
         self.rows = rows
         self.sharding = sharding
         self.outputDirectory = outputDirectory
@@ -36,6 +38,7 @@ public struct NumpyBitmapImport: Sendable {
         let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
         let words = files.map(Self.word(of:))
         guard Set(words).count == words.count else { throw DatasetError("\(outputDirectory): two bitmap files share a class word") }
+        let simplifiedFiles = try simplifiedSource.map { try Self.simplifiedFiles(for: words, in: $0) } ?? [:]
         try createDirectories(outputDirectory)
         let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
         var sources: [Manifest.SourceFileEntry] = []
@@ -54,7 +57,7 @@ public struct NumpyBitmapImport: Sendable {
             guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {
                 throw DatasetError("\(file): expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
             }
-            let keys = try simplifiedDirectory.map { try Self.keyIDs(of: words[label], in: $0) } ?? [:]
+            let keys = try simplifiedFiles[words[label]].map(Self.keyIDs(in:)) ?? [:]
             for row in rows.clamped(to: 0..<count) {
                 read += 1
                 let pixels = Array(array.data[(row * 784)..<((row + 1) * 784)])
@@ -76,7 +79,7 @@ public struct NumpyBitmapImport: Sendable {
                 perClass: Dictionary(uniqueKeysWithValues: perLabel.map { (words[Int($0.key)], $0.value) }))
         }
         let config: JSONValue = .object([
-            "source": .object(["kind": .string("numpy-bitmap"), "simplified_for_keys": simplifiedDirectory.map(JSONValue.string) ?? .null]),
+            "source": .object(["kind": .string("numpy-bitmap"), "simplified_for_keys": simplifiedSource.map(JSONValue.string) ?? .null]),
             "rows": .object(["first": .number(Double(rows.lowerBound)), "end": .number(Double(rows.upperBound))]),
             "split": .object(["train": .number(sharding.split.train), "val": .number(sharding.split.val), "test": .number(sharding.split.test)]),
             "output": .object(["examples_per_shard": .number(Double(sharding.examplesPerShard)), "seed": .number(Double(sharding.seed))]),
@@ -95,10 +98,29 @@ public struct NumpyBitmapImport: Sendable {
         ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// key_id by 0-based row (= line number − 1) of `<directory>/<word>.ndjson`; empty when the file is missing.
-    static func keyIDs(of word: String, in directory: String) throws -> [Int: String] {
-        let path = (directory as NSString).appendingPathComponent(word + ".ndjson")
-        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+    /// The simplified file of each word: `source` itself when it is a file (named `<word>.ndjson`
+    /// for one of `words`, else ``DatasetError``), or `source/<word>.ndjson` where present.
+    static func simplifiedFiles(for words: [String], in source: String) throws -> [String: String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+            throw DatasetError("\(source): not found (--simplified needs Google's simplified <word>.ndjson or a directory of them)")
+        }
+        guard !isDirectory.boolValue else {
+            return Dictionary(uniqueKeysWithValues: words.compactMap { word in
+                let path = (source as NSString).appendingPathComponent(word + ".ndjson")
+                return FileManager.default.fileExists(atPath: path) ? (word, path) : nil
+            })
+        }
+        let word = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
+        guard words.contains(word) else {
+            throw DatasetError("\(source): a simplified file keys the bitmaps of its word ('\(word)'), "
+                + "but the bitmap files are \(words.map { "\($0).npy" }.joined(separator: ", "))")
+        }
+        return [word: source]
+    }
+
+    /// key_id by 0-based row (= line number − 1) of the simplified file at `path`.
+    static func keyIDs(in path: String) throws -> [Int: String] {
         var keys: [Int: String] = [:]
         try QuickDrawReader(inputs: [path]).read(onRecord: { record, location in keys[location.line - 1] = record.keyID },
                                                  onRejected: { _ in })

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Prints progress of a long job on stderr: items done, items per second, bytes done and an ETA
-/// when the total input size is known.
+/// when the total input size or the total number of items is known.
 ///
 /// Updates are cheap to call per item: the clock is read every 256 calls and a line is printed
 /// at most once per `interval` seconds (overwriting itself on a terminal, one line per update
@@ -16,6 +16,8 @@ package final class ProgressReporter {
     package let unit: String
     /// Total stored input bytes, when known.
     package let totalBytes: Int?
+    /// Total items, when known (the reduce side knows how many examples it will write).
+    package let totalItems: Int?
     /// Seconds between printed updates.
     package let interval: Double
     /// Whether anything is printed at all.
@@ -27,9 +29,10 @@ package final class ProgressReporter {
     private let overwrite: Bool
 
     /// Creates a reporter; `enabled: false` silences it (e.g. for `--quiet`).
-    package init(unit: String, totalBytes: Int?, interval: Double = 1, enabled: Bool = true) {
+    package init(unit: String, totalBytes: Int?, totalItems: Int? = nil, interval: Double = 1, enabled: Bool = true) {
         self.unit = unit
         self.totalBytes = totalBytes
+        self.totalItems = totalItems
         self.interval = interval
         self.isEnabled = enabled
         start = Self.now()
@@ -68,13 +71,20 @@ package final class ProgressReporter {
 
     private func printLine(final: Bool) {
         let elapsed = max(Self.now() - start, 1e-9)
-        var text = "\(items) \(unit), \(Int(Double(items) / elapsed)) \(unit)/s, \(Self.megabytes(bytes)) MB"
-        if let totalBytes, totalBytes > 0 {
-            let fraction = min(Double(bytes) / Double(totalBytes), 1)
-            text += " of \(Self.megabytes(totalBytes)) MB (\(Int(fraction * 100)) %)"
-            if !final && fraction > 0 {
-                text += ", ETA \(Int((elapsed / fraction - elapsed).rounded())) s"
+        var text: String
+        var fraction: Double?
+        if let totalItems, totalItems > 0 {
+            fraction = min(Double(items) / Double(totalItems), 1)
+            text = "\(items) of \(totalItems) \(unit) (\(Int(fraction! * 100)) %), \(Int(Double(items) / elapsed))/s"
+        } else {
+            text = "\(items) \(unit), \(Int(Double(items) / elapsed)) \(unit)/s, \(Self.megabytes(bytes)) MB"
+            if let totalBytes, totalBytes > 0 {
+                fraction = min(Double(bytes) / Double(totalBytes), 1)
+                text += " of \(Self.megabytes(totalBytes)) MB (\(Int(fraction! * 100)) %)"
             }
+        }
+        if !final, let fraction, fraction > 0 {
+            text += ", ETA \(Int((elapsed / fraction - elapsed).rounded())) s"
         }
         text += ", \(Self.format(elapsed, decimals: 1)) s"
         if overwrite {

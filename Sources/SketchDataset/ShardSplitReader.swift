@@ -48,18 +48,37 @@ public struct ShardSplitReader: Sendable {
         guard entries.map(\.index) == Array(0..<entries.count) else {
             throw DatasetError("\(manifestPath): class indices are not 0..<\(entries.count)")
         }
+        // A dataset from elsewhere is data too: its class words follow the one name rule.
+        if let problem = entries.lazy.compactMap({ DataName.wordProblem($0.word) }).first {
+            throw DatasetError("\(manifestPath): class map: \(problem)")
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
         let stems = splits.flatMap { name in
             names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".x.npy") }.map { String($0.dropLast(".x.npy".count)) }.sorted()
         }
         guard !stems.isEmpty else {
-            throw DatasetError("\(directory): no '\(split)' shards (\(split)-*-of-*.x.npy)")
+            let present = Self.splitsPresent(in: directory)
+            throw DatasetError("\(directory): no '\(split)' shards (\(split)-*-of-*.x.npy)"
+                + (present.isEmpty ? "" : "; its splits are \(present.joined(separator: ", ")): pass --split \(present[0])"))
         }
         self.directory = directory
         self.split = split
         self.classNames = entries.map(\.word)
         self.stems = stems
+    }
+
+    /// The splits (`train`, `val`, `test`, in that order) that have NPY shards in `directory`.
+    public static func splitsPresent(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return ["train", "val", "test"].filter { split in names.contains { $0.hasPrefix(split + "-") && $0.hasSuffix(".x.npy") } }
+    }
+
+    /// The split to evaluate when none is named: `val` when every directory has one, else `test`
+    /// when every directory has that, else nil.
+    public static func defaultSplit(of directories: [String]) -> String? {
+        let present = directories.map { Set(splitsPresent(in: $0)) }
+        return ["val", "test"].first { split in present.allSatisfy { $0.contains(split) } }
     }
 
     /// Loads shard `stem`, checking that features, labels and keys agree in count.
@@ -73,6 +92,9 @@ public struct ShardSplitReader: Sendable {
         }
         let keys = keyText.split(separator: "\n", omittingEmptySubsequences: false).dropLast(keyText.hasSuffix("\n") ? 1 : 0)
             .map(String.init)
+        if let problem = keys.lazy.compactMap({ DataName.textProblem($0, field: "key_id") }).first {
+            throw DatasetError("\(keysPath): \(problem)")
+        }
         let features: [Float]
         switch x.dtype {
         case .float32: features = x.floats()

@@ -58,6 +58,9 @@ public final class ShardedDatasetWriter {
     private var itemShape: [Int]?
     private var itemDType: NPYDType?
 
+    /// Advanced by one for each example encoded into a shard (nil: no progress).
+    package var progress: ProgressReporter?
+
     /// Starts a dataset in `directory`.
     public init(directory: String, options: ShardingOptions) {
         self.directory = directory
@@ -153,6 +156,7 @@ public final class ShardedDatasetWriter {
             }
             let labels = NPYWriter.encode(shard.map(\.label), dtype: .int32, shape: [shard.count])
             let keys = Array(shard.map { $0.keyID + "\n" }.joined().utf8)
+            progress?.advance(by: shard.count)
             return [(".x.npy", features), (".y.npy", labels), (".keys.txt", keys)]
         case .webdataset:
             return [(".tar", try WebDatasetShard.encode(shard, imagesAsPNG: options.storesImagesAsPNG))]
@@ -160,6 +164,7 @@ public final class ShardedDatasetWriter {
             var bytes: [UInt8] = []
             let names = options.tfrecordFeatures
             for example in shard {
+                progress?.advance()  // per example: PNG encoding makes raster shards slow to write
                 if options.storesImagesAsPNG, let png = try PNGEncoder.encode(raster: example.payload) {
                     let shape = example.payload.shape
                     var image = TFExample.pngImage(png: png, height: shape[0], width: shape[1], label: example.label)

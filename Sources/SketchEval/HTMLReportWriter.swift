@@ -83,20 +83,22 @@ public enum HTMLReportWriter {
         "<figure>\(thumbnail ?? "")<figcaption>\(caption)<br><small>\(escape(key))</small></figcaption></figure>\n"
     }
 
-    /// Horizontal bars: precision (blue) and recall (orange) per class, 0–100 %.
+    /// Horizontal bars: precision (blue) and recall (orange) per class, 0–100 %, each bar followed
+    /// by its own figure in its colour.
     static func precisionRecallChart(_ classes: [ClassificationMetrics.ClassScore]) -> String {
-        let label = 130, width = 300, row = 16
+        let label = 130, width = 300, row = 20
         let height = classes.count * row + 20
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(label + width + 60)\" height=\"\(height)\">"
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(label + width + 70)\" height=\"\(height)\">"
         svg += "<text x=\"\(label)\" y=\"10\" fill=\"#1f77b4\">precision</text><text x=\"\(label + 70)\" y=\"10\" fill=\"#ff7f0e\">recall</text>"
         for (i, score) in classes.enumerated() {
             let y = 16 + i * row
             let precision = Int(((score.precision ?? 0) * Double(width)).rounded())
             let recall = Int(((score.recall ?? 0) * Double(width)).rounded())
-            svg += "<text x=\"\(label - 4)\" y=\"\(y + 11)\" text-anchor=\"end\">\(escape(score.word))</text>"
-            svg += "<rect x=\"\(label)\" y=\"\(y + 1)\" width=\"\(precision)\" height=\"6\" fill=\"#1f77b4\"/>"
-            svg += "<rect x=\"\(label)\" y=\"\(y + 8)\" width=\"\(recall)\" height=\"6\" fill=\"#ff7f0e\"/>"
-            svg += "<text x=\"\(label + width + 4)\" y=\"\(y + 11)\">\(percent(score.recall))</text>"
+            svg += "<text x=\"\(label - 4)\" y=\"\(y + 13)\" text-anchor=\"end\">\(escape(score.word))</text>"
+            svg += "<rect x=\"\(label)\" y=\"\(y + 2)\" width=\"\(precision)\" height=\"7\" fill=\"#1f77b4\"/>"
+            svg += "<rect x=\"\(label)\" y=\"\(y + 10)\" width=\"\(recall)\" height=\"7\" fill=\"#ff7f0e\"/>"
+            svg += "<text x=\"\(label + precision + 4)\" y=\"\(y + 9)\" font-size=\"9\" fill=\"#1f77b4\">\(percent(score.precision))</text>"
+            svg += "<text x=\"\(label + recall + 4)\" y=\"\(y + 17)\" font-size=\"9\" fill=\"#ff7f0e\">\(percent(score.recall))</text>"
         }
         return svg + "</svg>"
     }

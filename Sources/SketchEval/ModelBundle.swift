@@ -1,4 +1,5 @@
 import Foundation
+import SketchFormats
 
 /// A bundled model directory: `model.onnx` (one float32 input with a dynamic batch dimension, one
 /// output of class probabilities) and `classes.txt` (one class word per line, output index order).
@@ -19,6 +20,10 @@ public struct ModelBundle: Sendable {
         }
         let names = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !names.isEmpty else { throw OnnxRuntimeError.modelUnavailable(path: classesPath, reason: "no class names") }
+        // Class words reach report markup and the terminal: they follow the one name rule.
+        if let problem = names.lazy.compactMap({ DataName.wordProblem($0) }).first {
+            throw OnnxRuntimeError.modelUnavailable(path: classesPath, reason: problem)
+        }
         self.directory = directory
         self.classNames = names
     }

@@ -13,6 +13,10 @@ package struct DatasetProfile: Sendable {
     package let length: Int
     /// Thumbnails kept per category.
     package let thumbnailCount: Int
+    /// Most categories one profile holds (each costs about a kilobyte, its report rows and
+    /// thumbnails more): `stats` stops with a message past it, so memory stays bounded whatever
+    /// the input (docs/limits.md).
+    package static let maximumCategories = 50_000
     /// Profiles by category (`word`).
     package var categories: [String: CategoryProfile] = [:]
     /// read = written (profiled) + rejected.

@@ -115,19 +115,24 @@ package struct OutputStage {
 }
 
 extension PipelineConfig {
-    /// The resolved configuration as JSON, recorded in the manifest.
+    /// The resolved configuration as JSON, recorded in the manifest. Only settings that took part
+    /// in making the bytes are recorded: an image-directory source has no simplification, input
+    /// format, Quick, Draw! filters or pen settings; variable-length stroke tensors are neither
+    /// padded nor truncated; one `.npz` per class has no shard size.
     package var json: JSONValue {
+        let drawings = source.kind == .quickdrawNDJSON
         let encodeJSON: JSONValue
         switch encode {
         case let .strokes(options):
             encodeJSON = .object([
                 "kind": .string(EncodeKind.strokes.rawValue),
                 "length": options.length.map { .number(Double($0)) } ?? .null,
+            ].merging(options.length == nil ? [:] : [
                 "padding": .string(options.paddingSide.rawValue),
                 "truncation": .string(options.truncationSide.rawValue),
-            ])
+            ]) { a, _ in a })
         case let .raster(options):
-            encodeJSON = options.json
+            encodeJSON = drawings ? options.drawingJSON : options.imageJSON
         case let .stroke3(epsilon, elementType):
             // `dtype` recorded only when set, so existing manifests keep their bytes.
             encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null]
@@ -135,37 +140,45 @@ extension PipelineConfig {
         }
         var sourceJSON: [String: JSONValue] = [
             "kind": .string(source.kind.rawValue),
-            "format": .string(source.format.rawValue),
             "inputs": .array(source.inputs.map(JSONValue.string)),
         ]
+        if drawings { sourceJSON["format"] = .string(source.format.rawValue) }
         // Recorded only when set, so manifests of NDJSON pipelines keep their bytes.
         if let fileFormat = source.fileFormat { sourceJSON["file_format"] = .string(fileFormat.rawValue) }
         if let word = source.word { sourceJSON["word"] = .string(word) }
-        return .object([
+        var filtersJSON: [String: JSONValue] = [
+            "categories": .array(filters.categories.map(JSONValue.string)),
+            "max_per_class": filters.maxPerClass.map { .number(Double($0)) } ?? .null,
+        ]
+        if drawings {
+            filtersJSON["recognized_only"] = .bool(filters.recognizedOnly)
+            filtersJSON["countries"] = .array(filters.countries.map(JSONValue.string))
+        }
+        var outputJSON: [String: JSONValue] = [
+            "format": .string(output.format.rawValue),
+            "seed": .number(Double(output.seed)),
+        ]
+        if output.format != .npz { outputJSON["examples_per_shard"] = .number(Double(output.examplesPerShard)) }
+        if output.layout != .standard { outputJSON["layout"] = .string(output.layout.rawValue) }
+        if output.stroke3Layout != .standard { outputJSON["layout"] = .string(output.stroke3Layout.rawValue) }
+        var json: [String: JSONValue] = [
             "name": .string(name),
             "source": .object(sourceJSON),
-            "simplify": .object(SimplificationOptions.fixedFormulas.mapValues(JSONValue.string).merging([
-                "epsilon": .number(simplification.epsilon),
-                "resample_step": .number(simplification.resampleStep),
-                "scale_target": .number(simplification.scaleTarget),
-            ]) { _, knob in knob }),
-            "filters": .object([
-                "recognized_only": .bool(filters.recognizedOnly),
-                "countries": .array(filters.countries.map(JSONValue.string)),
-                "categories": .array(filters.categories.map(JSONValue.string)),
-                "max_per_class": filters.maxPerClass.map { .number(Double($0)) } ?? .null,
-            ]),
+            "filters": .object(filtersJSON),
             "encode": encodeJSON,
             "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]
                 .merging(splitCounts.isEmpty ? [:] : ["counts": .object(Dictionary(uniqueKeysWithValues: splitCounts.map {
                     ($0.key.rawValue, JSONValue.number(Double($0.value)))
                 }))]) { a, _ in a }),
-            "output": .object([
-                "format": .string(output.format.rawValue),
-                "examples_per_shard": .number(Double(output.examplesPerShard)),
-                "seed": .number(Double(output.seed)),
-            ].merging(output.layout == .standard ? [:] : ["layout": .string(output.layout.rawValue)]) { a, _ in a }
-             .merging(output.stroke3Layout == .standard ? [:] : ["layout": .string(output.stroke3Layout.rawValue)]) { a, _ in a }),
-        ])
+            "output": .object(outputJSON),
+        ]
+        if drawings {
+            json["simplify"] = .object(SimplificationOptions.fixedFormulas.mapValues(JSONValue.string).merging([
+                "epsilon": .number(simplification.epsilon),
+                "resample_step": .number(simplification.resampleStep),
+                "scale_target": .number(simplification.scaleTarget),
+            ]) { _, knob in knob })
+        }
+        return .object(json)
     }
 }

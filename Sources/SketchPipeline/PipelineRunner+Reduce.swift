@@ -21,15 +21,21 @@ extension PipelineRunner {
         var collisionRejections: [RejectedLine] = []
         let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
 
+        // Examples in the runs: each is either written (counted as its shard is encoded) or
+        // dropped by a quota (counted here), so the count reaches the total.
+        let progress = ProgressReporter(unit: "examples written", totalBytes: nil,
+                                        totalItems: map.read - map.filtered - map.rejected, enabled: showProgress)
         let writer: DatasetSink
         if let format = config.output.format.shardFormat {
             var sharding = ShardingOptions(format: format, examplesPerShard: config.output.examplesPerShard,
                                            seed: config.output.seed, split: config.split)
             if case .raster = config.encode { sharding.storesImagesAsPNG = true }
             sharding.naming = config.output.layout
-            writer = .shards(ShardedDatasetWriter(directory: directory, options: sharding))
+            let shards = ShardedDatasetWriter(directory: directory, options: sharding)
+            shards.progress = progress
+            writer = .shards(shards)
         } else {
-            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes, layout: config.output.stroke3Layout))
+            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes, layout: config.output.stroke3Layout), progress)
         }
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
         var keptPerClass: [String: Int] = [:]
@@ -50,11 +56,13 @@ extension PipelineRunner {
             }
             if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
                 quotaFiltered += 1
+                progress.advance()
                 continue
             }
             let split = example.split ?? config.split.split(forKeyID: example.keyID)
             if let cap = config.splitCounts[split], keptPerSplit[split, default: [:]][example.word, default: 0] >= cap {
                 quotaFiltered += 1
+                progress.advance()
                 continue
             }
             keptPerSplit[split, default: [:]][example.word, default: 0] += 1
@@ -66,6 +74,7 @@ extension PipelineRunner {
             written += 1
         }
         let result = try writer.finish()
+        progress.finish()
 
         var counts: [String: Manifest.SplitCounts] = [:]
         for split in SplitName.allCases {
@@ -103,21 +112,24 @@ extension PipelineRunner {
 /// Where the reduce side writes examples: shards (NPY, TFRecord) or per-class sketch-rnn `.npz`.
 private enum DatasetSink {
     case shards(ShardedDatasetWriter)
-    case stroke3(Stroke3DatasetWriter)
+    /// The `.npz` writer and the progress it advances per example (spilling is where its time goes).
+    case stroke3(Stroke3DatasetWriter, ProgressReporter)
 
     func add(_ example: SortedExample, label: Int32, split: SplitName) throws {
         switch self {
         case .shards(let writer):
             try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload, word: example.word, facts: example.facts),
                            split: split)
-        case .stroke3(let writer): try writer.add(example, split: split)
+        case .stroke3(let writer, let progress):
+            try writer.add(example, split: split)
+            progress.advance()
         }
     }
 
     func finish() throws -> ShardWriteResult {
         switch self {
         case .shards(let writer): return try writer.finish()
-        case .stroke3(let writer): return try writer.finish()
+        case .stroke3(let writer, _): return try writer.finish()
         }
     }
 }

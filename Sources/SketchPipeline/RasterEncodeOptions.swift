@@ -61,17 +61,34 @@ package struct RasterEncodeOptions: Equatable {
         }
     }
 
-    /// The resolved options, as recorded in the manifest.
-    package var json: JSONValue {
-        .object([
-            "kind": .string(EncodeKind.raster.rawValue),
-            "size": .number(Double(stroke.side)),
+    /// The resolved options for drawings, as recorded in the manifest: what the renderer drew.
+    package var drawingJSON: JSONValue {
+        .object(commonJSON.merging([
             "line_width": .number(stroke.lineWidth),
             "padding": .number(stroke.padding),
             "polarity": .string(stroke.polarity.rawValue),
+        ].merging(timeChannels.isEmpty ? [:] : ["channels": .array(timeChannels.map { .string($0.rawValue) })]) { a, _ in a }) { common, _ in common })
+    }
+
+    /// The resolved options for PNG images, as recorded in the manifest: what was done to the
+    /// pixels (decoded to gray with alpha over white, Pillow's BOX filter onto a white square,
+    /// aspect kept, never inverted, so the images keep their own polarity) and nothing of the
+    /// renderer's pen settings, which do not apply.
+    package var imageJSON: JSONValue {
+        .object(commonJSON.merging([
+            "gray": .string("alpha over white, BT.601 luma"),
+            "resample": .string("box, aspect kept, white padding"),
+            "invert": .bool(false),
+        ]) { common, _ in common })
+    }
+
+    private var commonJSON: [String: JSONValue] {
+        [
+            "kind": .string(EncodeKind.raster.rawValue),
+            "size": .number(Double(stroke.side)),
             "dtype": .string(dtype.rawValue),
             "unit_scale": .number(unitScale),
-        ].merging(timeChannels.isEmpty ? [:] : ["channels": .array(timeChannels.map { .string($0.rawValue) })]) { a, _ in a })
+        ]
     }
 }
 

@@ -31,12 +31,12 @@ package enum StatsHTMLWriter {
             html += "<tr><td><a href=\"#c\(index)\">\(escape(word))</a></td><td class=\"n\">\(category.drawings)</td>"
             html += "<td class=\"n\">\(escape(percent(category.recognized, category.drawings)))</td>"
             html += "<td>\(escape(StatsMarkdownWriter.topCountries(category.countries)))</td>"
-            html += "<td class=\"n\">\(StatsMarkdownWriter.figure(category.points.quantile(0.5)))</td>"
-            html += "<td class=\"n\">\(StatsMarkdownWriter.figure(category.points.quantile(0.9)))</td>"
+            html += "<td class=\"n\">\(escape(category.points.quantileText(0.5)))</td>"
+            html += "<td class=\"n\">\(escape(category.points.quantileText(0.9)))</td>"
             html += "<td class=\"n\">\(category.truncated) (\(escape(percent(category.truncated, category.drawings))))</td>"
-            html += "<td class=\"n\">\(StatsMarkdownWriter.figure(category.rawPoints.quantile(0.5)))</td></tr>\n"
+            html += "<td class=\"n\">\(escape(category.rawPoints.quantileText(0.5)))</td></tr>\n"
         }
-        html += "</table>\n<h2>Rejected lines</h2>\n"
+        html += "</table>\n<p>\(escape(StatsMarkdownWriter.quantileNote))</p>\n<h2>Rejected lines</h2>\n"
         if profile.rejectedByReason.isEmpty {
             html += "<p>None.</p>\n"
         } else {

@@ -56,6 +56,11 @@ package struct StatsJob {
         let spill = KeySpill(directory: spillDirectory, worker: 0)
         let result = try stream.run(stage, quarantinePath: quarantinePath) { batch in
             total.merge(batch.profile)
+            if total.categories.count > DatasetProfile.maximumCategories {
+                throw PipelineError("stats profiles at most \(DatasetProfile.maximumCategories) categories (the whole Quick, Draw! "
+                    + "dataset has 345) and this input has more, so nothing was written: is `word` a per-drawing value? "
+                    + "Profile a subset of the files, or see docs/limits.md")
+            }
             for key in batch.keyIDs { try spill.add(key) }
         }
         try spill.finish()

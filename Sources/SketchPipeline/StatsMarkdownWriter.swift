@@ -26,15 +26,15 @@ package enum StatsMarkdownWriter {
                 String(category.drawings),
                 percent(category.recognized, of: category.drawings),
                 topCountries(category.countries),
-                StatsMarkdownWriter.figure(category.strokes.quantile(0.5)),
-                StatsMarkdownWriter.figure(category.points.quantile(0.5)),
-                StatsMarkdownWriter.figure(category.points.quantile(0.9)),
+                category.strokes.quantileText(0.5),
+                category.points.quantileText(0.5),
+                category.points.quantileText(0.9),
                 "\(category.truncated) (\(percent(category.truncated, of: category.drawings)))",
-                StatsMarkdownWriter.figure(category.rawPoints.quantile(0.5)),
+                category.rawPoints.quantileText(0.5),
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
-        lines += ["", "## Rejected lines", ""]
+        lines += ["", quantileNote, "", "## Rejected lines", ""]
         if profile.rejectedByReason.isEmpty {
             lines.append("None.")
         } else {
@@ -54,7 +54,9 @@ package enum StatsMarkdownWriter {
     }
 
     /// `value` as text, `–` when nil.
-    package static func figure(_ value: Int?) -> String { value.map(String.init) ?? "–" }
+    /// What the medians and p90s of the category tables are (`ProfileHistogram.quantileText`).
+    package static let quantileNote = "Medians and p90 are nearest-rank values: exact for strokes and simplified points "
+        + "(counted one by one), the bucket's range for raw points (counted in buckets of 10); ≥ N: past the histogram's last bucket."
 
     /// Entries by count, largest first, then by key in byte order.
     package static func byCountDescending(_ counts: [String: Int]) -> [(key: String, value: Int)] {

@@ -63,7 +63,7 @@ package struct StatsReport: Encodable {
 
         init(_ histogram: ProfileHistogram) {
             bucketWidth = histogram.bucketWidth
-            let used = histogram.maximum.map { Swift.min($0 / histogram.bucketWidth + 1, histogram.counts.count) } ?? 0
+            let used = histogram.maximum.map { Swift.min($0 / histogram.bucketWidth + 1, histogram.bucketCount) } ?? 0
             buckets = Array(histogram.counts.prefix(used))
             overflow = histogram.overflow
             count = histogram.count

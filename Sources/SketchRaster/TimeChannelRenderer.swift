@@ -38,18 +38,9 @@ public final class TimeChannelRenderer {
     /// Creates a renderer; `channels` holds 1 or 3 channels.
     public init(options: StrokeRenderOptions, channels: [TimeChannel]) {
         precondition(channels.count == 1 || channels.count == 3, "a time raster has 1 or 3 channels")
-        precondition((1...StrokeRenderer.maximumSide).contains(options.side), "raster side must be in 1...\(StrokeRenderer.maximumSide)")
         self.options = options
         self.channels = channels
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(options.side), Int32(options.side))
-        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "cairo could not allocate the surface")
-        context = cairo_create(surface)
-        cairo_set_antialias(context, CAIRO_ANTIALIAS_BEST)
-        cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
-        cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_width(context, options.lineWidth)
-        cairo_scale(context, options.scale, options.scale)
-        cairo_translate(context, options.totalPadding / 2, options.totalPadding / 2)
+        (surface, context) = StrokeRenderer.makeCanvas(options)
     }
 
     deinit {

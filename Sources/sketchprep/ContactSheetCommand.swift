@@ -8,12 +8,15 @@ import SketchRaster
 struct ContactSheetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contact-sheet",
-        abstract: "Draw a labelled grid of sketches (NDJSON drawings, NPY rasters or shards, PNG images) into one PNG.",
+        abstract: "Draw a labelled grid of sketches (drawings, stroke tensors, rasters, dataset directories, PNG images) into one PNG.",
         discussion: """
-            Inputs, in order, until --limit sketches: Quick, Draw! NDJSON (files, directories, .gz; \
-            labelled with the word), NPY raster arrays (N, H, W) or (N, S*S) (a shard's labels come \
-            from its .y.npy and the manifest's class map), a shard directory with manifest.json, or \
-            PNG files / directories of <class>/*.png (labelled with the directory name).
+            Inputs, in order, until --limit sketches: drawings (Quick, Draw! NDJSON, .bin, stroke-3 .npz; \
+            files, directories, .gz; labelled with the word), NPY arrays of stroke tensors (N, L, 3) \
+            (decoded back into strokes, in normalised units) or rasters (N, H, W) or (N, S*S) (a shard's \
+            labels come from its .y.npy and the manifest's class map), a dataset directory with \
+            manifest.json (NPY shards or sketch-rnn .npz files), or PNG files / directories of \
+            <class>/*.png (labelled with the directory name). TFRecord files and datasets are refused \
+            (exit 1); write the dataset as NPY to look at it. No sketch at all is an error too.
 
             Examples:
               sketchprep contact-sheet simplified/cat.ndjson -o cat.png --limit 100 --columns 10
@@ -50,7 +53,12 @@ struct ContactSheetCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         try paths.verify()
-        let items = try ContactSheetInputs(inputs, limit: limit).items
+        let loaded = try ContactSheetInputs(inputs, limit: limit)
+        for warning in loaded.warnings { printToStandardError("contact-sheet: \(warning)") }
+        let items = loaded.items
+        guard !items.isEmpty else {
+            throw CommandError("no sketch could be read from \(inputs.joined(separator: " ")); contact-sheet draws \(ContactSheetInputs.drawableKinds)")
+        }
         let sheet = ContactSheet(columns: min(columns, max(items.count, 1)), cellSide: cell).render(items)
         try OutputPaths.createParentDirectory(of: output)
         try writeAtomically(try PNGEncoder.encodeRGB(sheet.pixels, width: sheet.width, height: sheet.height), to: output)

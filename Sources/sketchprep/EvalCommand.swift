@@ -25,8 +25,10 @@ struct EvalCommand: ParsableCommand {
         discussion: "Several directories are joined by key_id: a drawing already read from an earlier one is skipped."))
     var shards: [String]
 
-    @Option(help: "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).")
-    var split = "val"
+    @Option(help: ArgumentHelp(
+        "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).",
+        discussion: "Default: val, or test for datasets without a val split (TU-Berlin has train and test)."))
+    var split: String?
 
     @Option(help: "Directory for report.json, report.md and report.html (created if missing).")
     var report: String
@@ -45,7 +47,7 @@ struct EvalCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Path of libonnxruntime.so.",
-        discussion: "Default: $SKETCHPREP_ORT_LIBRARY, else the path `make setup` records in .deps/onnxruntime/library-path."))
+        discussion: "Default: $SKETCHPREP_ORT_LIBRARY, else libonnxruntime.so* next to this binary, else the active Python environment's onnxruntime package (capi/libonnxruntime.so*), else LD_LIBRARY_PATH, /usr/local/lib, /usr/lib/<arch>-linux-gnu, /usr/lib64, /usr/lib."))
     var ortLibrary: String?
 
     @Option(help: "How many misclassified (and disagreeing) sketches the report lists with thumbnails.")
@@ -54,7 +56,8 @@ struct EvalCommand: ParsableCommand {
     func validate() throws {
         guard (1...1_000_000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 1000000") }
         let splits = ["train", "val", "test", ShardSplitReader.allSplits]
-        for (option, value) in [("--split", split), ("--compare-split", compareSplit ?? split)] where !splits.contains(value) {
+        for (option, value) in [("--split", split), ("--compare-split", compareSplit)] {
+            guard let value, !splits.contains(value) else { continue }
             throw ValidationError("\(option) must be one of \(splits.joined(separator: ", ")), got '\(value)'")
         }
         guard threads >= 0 else { throw ValidationError("--threads must be 0 or more") }
@@ -68,6 +71,10 @@ struct EvalCommand: ParsableCommand {
         paths.inputs(compareShards.map { [$0] } ?? [], option: "--compare-shards")
         paths.outputDirectory(report, option: "--report")
         try paths.verify()
+        let split = self.split ?? ShardSplitReader.defaultSplit(of: shards) ?? "val"
+        if self.split == nil && split != "val" {
+            printToStandardError("eval: no val split in \(shards.joined(separator: ", ")); evaluating the \(split) split (--split chooses)")
+        }
         let job = EvaluationJob(
             modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
             compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,

@@ -24,7 +24,7 @@ struct ImportBitmapsCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "A <word>.npy file or a directory of them (repeatable).")
     var inputs: [String]
 
-    @Option(help: "Directory of Google's simplified <word>.ndjson files, to key rows by key_id.")
+    @Option(help: "Google's simplified <word>.ndjson file, or a directory of them, to key rows by key_id.")
     var simplified: String?
 
     @Option(help: "First row to import from each file.")
@@ -61,7 +61,7 @@ struct ImportBitmapsCommand: ParsableCommand {
         paths.outputDirectory(output, option: "--output")
         try paths.verify()
         let job = NumpyBitmapImport(
-            bitmapFiles: try Self.expand(inputs), simplifiedDirectory: simplified,
+            bitmapFiles: try Self.expand(inputs), simplifiedSource: simplified,
             rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),
             sharding: ShardingOptions(format: .npy, examplesPerShard: examplesPerShard, seed: seed,
                                       split: try DatasetSplit(train: shares[0], val: shares[1], test: shares[2])),

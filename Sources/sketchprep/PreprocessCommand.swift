@@ -11,7 +11,7 @@ struct PreprocessCommand: ParsableCommand {
         abstract: "Run a pipeline (Pipelines/*.yaml): read, filter, simplify raw drawings, encode, split, write shards.",
         discussion: """
         Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
-        or .tfrecord; output.layout: tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
+        or .tfrecord; output.layout: tensorflow-tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
         eval.tfrecord-…), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
         SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
         verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \

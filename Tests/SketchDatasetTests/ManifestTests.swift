@@ -25,7 +25,7 @@ private func sampleManifest() -> Manifest {
     let decoded = try JSONDecoder().decode(Manifest.self, from: Data(bytes))
     #expect(decoded == manifest)
     let text = String(decoding: bytes, as: UTF8.self)
-    #expect(text.contains("\"format_version\" : 2"))
+    #expect(text.contains("\"format_version\" : \(Manifest.currentFormatVersion)"))
     #expect(text.contains("\"per_class\""))
     #expect(text.hasSuffix("}\n"))
 }

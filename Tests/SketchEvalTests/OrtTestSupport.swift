@@ -8,9 +8,9 @@ enum OrtTestSupport {
         .deletingLastPathComponent().deletingLastPathComponent()
     static var tinyModel: String { fixtures.appendingPathComponent("tiny.onnx").path }
 
-    /// The runtime configured by `make setup` (or SKETCHPREP_ORT_LIBRARY).
+    /// The runtime eval would load (SKETCHPREP_ORT_LIBRARY, else the active Python environment's `onnxruntime`, …).
     static func runtime() throws -> OnnxRuntime {
-        try OnnxRuntime(libraryPath: OnnxRuntimeLibraryLocator.resolve(explicit: nil, searchingFrom: repositoryRoot.path))
+        try OnnxRuntime(libraryPath: OnnxRuntimeLibraryLocator.resolve(explicit: nil))
     }
 
     struct Expected: Decodable {

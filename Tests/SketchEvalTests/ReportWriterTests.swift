@@ -52,6 +52,15 @@ struct ReportWriterTests {
         #expect(html.contains("<svg id=\"thumb-k2\"></svg>"))
         #expect(html.components(separatedBy: "<svg xmlns").count - 1 == 2)  // precision/recall chart + confusion matrix
     }
+
+    @Test func eachPrecisionRecallBarPairShowsBothFiguresInTheirColours() {
+        let chart = HTMLReportWriter.precisionRecallChart(Self.report().metrics.perClass)
+        let blue = chart.components(separatedBy: "fill=\"#1f77b4\">").dropFirst().map { $0.prefix { $0 != "<" } }
+        let orange = chart.components(separatedBy: "fill=\"#ff7f0e\">").dropFirst().map { $0.prefix { $0 != "<" } }
+        // The legend, then cat (precision 1/1, recall 1/2) and <dog> (precision 1/2, recall 1/1).
+        #expect(blue == ["precision", "100.0 %", "50.0 %"])
+        #expect(orange == ["recall", "50.0 %", "100.0 %"])
+    }
 }
 
 @Suite("Sketch thumbnails")

@@ -117,9 +117,32 @@ import Testing
 
     @Test func stringEscapesAreDecoded() throws {
         let record = try TestSupport.parse(
-            #"{"word":"a\"b\\c\/\u00e9\ud83d\ude00\n","countrycode":"US","timestamp":"t","#
+            #"{"word":"a\"b \u00e9\ud83d\ude00","countrycode":"US","timestamp":"t\/\\","#
             + #""recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#)
-        #expect(record.word == "a\"b\\c/é😀\n")
+        #expect(record.word == "a\"b é😀")
+        #expect(record.timestamp == "t/\\")
+    }
+
+    @Test(arguments: [
+        (#""word":"a\/b""#, "path separator"), (#""word":"a\\b""#, "path separator"), (#""word":"..""#, "cannot be a file name"),
+        (#""word":"a\nb""#, "U+000A"), (#""word":"a\u0000b""#, "U+0000"), (#""word":"a\u0085""#, "U+0085"),
+        (#""word":"""#, "empty"), (#""key_id":"1\u001b[31m""#, "U+001B"), (#""countrycode":"U\rS""#, "U+000D"),
+    ])
+    func namesThatCannotBeFileNamesOrLinesAreRejected(field: String, reason: String) throws {
+        var fields = [#""word":"cat""#, #""countrycode":"US""#, #""timestamp":"t""#, #""recognized":true"#,
+                      #""key_id":"1""#, #""drawing":[[[1],[2]]]"#]
+        let key = field.split(separator: ":")[0]
+        fields = fields.map { $0.hasPrefix(key + ":") ? field : $0 }
+        let error = #expect(throws: FormatError.self) { try TestSupport.parse("{" + fields.joined(separator: ",") + "}") }
+        #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "")")
+    }
+
+    @Test func aWordAtTheFileNameLimitIsAcceptedAndOneByteMoreIsNot() throws {
+        let longest = String(repeating: "é", count: DataName.maximumWordBytes / 2) + (DataName.maximumWordBytes % 2 == 1 ? "x" : "")
+        #expect(longest.utf8.count == DataName.maximumWordBytes)
+        let line = { (word: String) in #"{"word":""# + word + #"","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"# }
+        #expect(try TestSupport.parse(line(longest)).word == longest)
+        #expect(throws: FormatError.self) { try TestSupport.parse(line(longest + "x")) }
     }
 
     @Test(arguments: [

@@ -43,8 +43,8 @@ import Testing
     }
 
     @Test func escapesStringsSoTheyReadBackUnchanged() throws {
-        let word = "a \"quoted\" \\ word\n\u{1}é"
-        let record = SketchRecord(word: word, countryCode: "US", timestamp: "t", recognized: true, keyID: "1",
+        let word = "a \"quoted\" word é😀"
+        let record = SketchRecord(word: word, countryCode: "US", timestamp: "t \\ / \"x\"", recognized: true, keyID: "1",
                                   drawing: Drawing(strokes: [Stroke(x: [1], y: [2])]))
         var bytes: [UInt8] = []
         SimplifiedNDJSONWriter.encode(record, into: &bytes)

@@ -56,4 +56,30 @@ import Testing
         months.add(208)
         #expect(months.bars(maximumBars: 40, startingAtMinimum: true).map(\.lower) == [206, 207, 208])
     }
+
+    @Test func quantileTextShowsTheValueOnlyWhereItIsExactAndTheBucketOtherwise() {
+        var exact = ProfileHistogram(bucketWidth: 1, bucketCount: 100)
+        for value in 1...10 { exact.add(value) }
+        #expect(exact.quantileText(0.5) == "5")
+        var bucketed = ProfileHistogram(bucketWidth: 10, bucketCount: 100)
+        for value in [121, 124, 128, 300] { bucketed.add(value) }
+        #expect(bucketed.quantile(0.5) == 121)  // the raw figure is the bucket's edge, clipped to the minimum
+        #expect(bucketed.quantileText(0.5) == "121–129")
+        var overflowing = ProfileHistogram(bucketWidth: 1, bucketCount: 4)
+        for value in [1, 9, 9] { overflowing.add(value) }
+        #expect(overflowing.quantileText(0.5) == "≥ 4")
+        #expect(ProfileHistogram(bucketWidth: 1, bucketCount: 4).quantileText(0.5) == "–")
+    }
+
+    @Test func chartsHaveAYAxisLabelledInDrawings() {
+        var histogram = ProfileHistogram(bucketWidth: 1, bucketCount: 10)
+        for value in [1, 2, 2, 2, 3, 3] { histogram.add(value) }
+        let svg = StatsSVGHistogram.svg(histogram, title: "strokes")
+        #expect(svg.contains(">drawings</text>"))
+        for tick in ["0", "1", "3"] {  // 0, half of the tallest bar (3 / 2 = 1) and the tallest
+            #expect(svg.contains("text-anchor=\"end\">\(tick)</text>"))
+        }
+        #expect(svg.contains("<title>2: 3 drawings</title>"))
+        #expect(!svg.contains("max bar"))
+    }
 }

@@ -11,6 +11,6 @@ SHARED = pathlib.Path(os.environ.get("SKETCHPREP_SHARED", REPO.parent / "shared"
 
 @pytest.fixture(scope="session")
 def sketchprep():
-    """Path to a release-built `sketchprep`, built once per test session."""
-    subprocess.run(["swift", "build", "-c", "release", "--product", "sketchprep"], cwd=REPO, check=True)
+    """Path to a release-built `sketchprep`, built once per test session (as `make build` builds it)."""
+    subprocess.run(["swift", "build", "-c", "release", "--product", "sketchprep", "--static-swift-stdlib"], cwd=REPO, check=True)
     return REPO / ".build" / "release" / "sketchprep"

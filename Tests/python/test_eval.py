@@ -83,3 +83,14 @@ def test_wrong_input_shape_is_a_clear_error(sketchprep, tmp_path):
     result = run_eval(sketchprep, "--model", MODEL, "--shards", strokes, "--split", "all", "--report", tmp_path / "r")
     assert result.returncode == 1
     assert "do not fit input 'image' [?, 1, 28, 28]" in result.stderr
+
+
+def test_eval_defaults_to_test_on_a_dataset_without_val_and_names_the_splits_it_has(sketchprep, heldout_shards, tmp_path):
+    # heldout_shards has only a test split (--split 0/0/100), as TU-Berlin has train and test.
+    run = run_eval(sketchprep, "--model", MODEL, "--shards", heldout_shards, "--report", tmp_path / "default")
+    assert run.returncode == 0, run.stderr
+    assert "no val split" in run.stderr and "evaluating the test split" in run.stderr
+    assert json.loads((tmp_path / "default" / "report.json").read_text())["split"] == "test"
+    named = run_eval(sketchprep, "--model", MODEL, "--shards", heldout_shards, "--split", "train", "--report", tmp_path / "t")
+    assert named.returncode == 1
+    assert "no 'train' shards" in named.stderr and "its splits are test: pass --split test" in named.stderr

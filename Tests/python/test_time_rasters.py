@@ -4,10 +4,10 @@ is refused with a clear reason."""
 import json
 import subprocess
 
-import cairo
 import numpy as np
 
 from conftest import SHARED
+from raster_reference import canvas
 
 RAW = SHARED / "quickdraw" / "raw"
 
@@ -40,15 +40,7 @@ def reference(drawing, channels, side, line_width=16.0, padding=16.0):
     extent = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
     strokes = [([(v - min(xs)) * 255.0 / extent for v in s[0]], [(v - min(ys)) * 255.0 / extent for v in s[1]], s[2])
                for s in drawing]  # Google's align and scale, times kept, no resampling
-    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
-    ctx = cairo.Context(surface)
-    ctx.set_antialias(cairo.ANTIALIAS_BEST)
-    ctx.set_line_cap(cairo.LINE_CAP_ROUND)
-    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-    ctx.set_line_width(line_width)
-    total_padding = padding * 2.0 + line_width
-    ctx.scale(side / (256.0 + total_padding), side / (256.0 + total_padding))
-    ctx.translate(total_padding / 2.0, total_padding / 2.0)
+    surface, ctx = canvas(side, line_width, padding)
     offset_x = (256.0 - max(v for s in strokes for v in s[0])) / 2.0
     offset_y = (256.0 - max(v for s in strokes for v in s[1])) / 2.0
     planes = []

@@ -1,10 +1,9 @@
 /// A small C surface over the ONNX Runtime C API, used by SketchEval.
 ///
-/// Why a C shim instead of importing onnxruntime_c_api.h into Swift: the header is fetched by
-/// scripts/setup-onnxruntime.sh into .deps/ (it is not committed), and this file compiles with or
-/// without it (`__has_include`). A fresh clone therefore builds every target with a plain
-/// `swift build`; without the header, opening a runtime fails with a clear message instead.
-/// The library itself is never linked: it is loaded with dlopen from a path chosen at run time.
+/// Why a C shim instead of importing onnxruntime_c_api.h into Swift: the shim declares only the
+/// part of the C API it calls (`ort_minimal_c_api.h`, committed), so a fresh clone builds every
+/// target, eval included, with a plain `swift build` and nothing fetched. The library itself is
+/// never linked: it is loaded with dlopen from a path chosen at run time (OnnxRuntimeLibraryLocator).
 ///
 /// Every function reports failure by returning NULL / non-zero and writing a NUL-terminated
 /// message into `error` (at most `error_capacity` bytes, truncated if needed).
@@ -23,7 +22,7 @@ typedef struct sp_ort_runtime sp_ort_runtime;
 /// One inference session (a loaded model) created from a runtime.
 typedef struct sp_ort_session sp_ort_session;
 
-/// The ORT C API version this build requests (ORT_API_VERSION of the header), 0 without the header.
+/// The ORT C API version this build requests (SP_ORT_API_VERSION: 1, which every library serves).
 uint32_t sp_ort_requested_api_version(void);
 
 /// dlopen()s `library_path`, asks it for the OrtApi of the requested version and creates an OrtEnv.

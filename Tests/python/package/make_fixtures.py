@@ -1,0 +1,51 @@
+"""Writes what the wheel's tests compare against, with the CLI, before the tests run in a
+fresh virtual environment (possibly with /opt/swift hidden, where the CLI cannot run):
+
+    python3 Tests/python/package/make_fixtures.py --sketchprep BIN --shared ../shared/data --out DIR
+
+DIR gets: version.txt (`sketchprep --version`), simplified.ndjson (`sketchprep simplify` of every
+shared raw drawing), encoded-simplified.npy and encoded-raw.npy (`sketchprep encode` of the
+shared simplified and raw drawings; the raw ones with a back-padded length of 40 as well), and
+datasets/<pipeline>/ (`sketchprep preprocess` of SampleData with the bundled pipelines).
+"""
+import argparse
+import pathlib
+import shutil
+import subprocess
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+PIPELINES = ("quickdraw-rnn", "quickdraw-bitmap28", "quickdraw-rnn-tfrecord", "quickdraw-sketchrnn")
+
+
+def run(*arguments):
+    subprocess.run([str(a) for a in arguments], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sketchprep", required=True, type=pathlib.Path)
+    parser.add_argument("--shared", required=True, type=pathlib.Path)
+    parser.add_argument("--out", required=True, type=pathlib.Path)
+    options = parser.parse_args()
+    cli, out = options.sketchprep.resolve(), options.out
+    quickdraw = options.shared / "quickdraw"
+    if not (quickdraw / "raw").is_dir():
+        quickdraw = REPO / "SampleData" / "quickdraw"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    version = subprocess.run([cli, "--version"], check=True, capture_output=True, text=True).stdout.strip()
+    (out / "version.txt").write_text(version + "\n")
+    (out / "quickdraw.txt").write_text(str(quickdraw.resolve()) + "\n")
+    run(cli, "simplify", quickdraw / "raw", "-o", out / "simplified.ndjson", "--quarantine", out / "simplify-quarantine.ndjson")
+    run(cli, "encode", quickdraw / "simplified", "-o", out / "encoded-simplified.npy", "--input-format", "simplified",
+        "--quarantine", out / "q1.ndjson")
+    run(cli, "encode", quickdraw / "raw", "-o", out / "encoded-raw.npy", "--input-format", "raw", "--quarantine", out / "q2.ndjson")
+    run(cli, "encode", quickdraw / "raw", "-o", out / "encoded-raw-40-back.npy", "--input-format", "raw", "--length", "40",
+        "--padding", "back", "--truncation", "front", "--quarantine", out / "q3.ndjson")
+    for pipeline in PIPELINES:
+        run(cli, "preprocess", "--pipeline", REPO / "Pipelines" / f"{pipeline}.yaml",
+            "--input", REPO / "SampleData" / "quickdraw" / "raw", "--output", out / "datasets" / pipeline)
+
+
+if __name__ == "__main__":
+    main()

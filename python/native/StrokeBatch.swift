@@ -1,0 +1,91 @@
+/// A batch of drawings handed over from C: every point's coordinates back to back (`x[i·stride]`,
+/// `y[i·stride]`: separate arrays with stride 1, or one interleaved `(P, 2)` array with stride 2
+/// and `y = x + 1`), where each stroke starts (`strokeCount + 1` offsets into the points) and where each drawing starts
+/// (`drawingCount + 1` offsets into the strokes). Nothing here is trusted: `init` checks that
+/// the offsets start at 0, never decrease and end at the counts, and `drawing(_:)` applies the
+/// CLI's per-drawing limits, so no value from the caller can trap or index out of bounds.
+struct StrokeBatch {
+    let x: UnsafePointer<Double>?
+    let y: UnsafePointer<Double>?
+    let stride: Int
+    let strokeOffsets: UnsafeBufferPointer<Int64>
+    let drawingOffsets: UnsafeBufferPointer<Int64>
+
+    /// The drawing count.
+    var count: Int { drawingOffsets.count - 1 }
+
+    /// Wraps the caller's arrays, or returns the reason they do not form a batch.
+    static func make(x: UnsafePointer<Double>?, y: UnsafePointer<Double>?, stride: Int64, pointCount: Int64,
+                     strokeOffsets: UnsafePointer<Int64>?, strokeCount: Int64,
+                     drawingOffsets: UnsafePointer<Int64>?, drawingCount: Int64) -> Result<StrokeBatch, BatchLayoutError> {
+        guard pointCount >= 0, strokeCount >= 0, drawingCount >= 0,
+              pointCount < Int64(Int32.max), strokeCount < Int64(Int32.max), drawingCount < Int64(Int32.max) else {
+            return .failure(BatchLayoutError("counts must be non-negative and below 2^31"))
+        }
+        guard stride == 1 || stride == 2 else { return .failure(BatchLayoutError("stride must be 1 or 2")) }
+        guard let strokeOffsets, let drawingOffsets, pointCount == 0 || (x != nil && y != nil) else {
+            return .failure(BatchLayoutError("missing array"))
+        }
+        let batch = StrokeBatch(
+            x: x, y: y, stride: Int(stride),
+            strokeOffsets: UnsafeBufferPointer(start: strokeOffsets, count: Int(strokeCount) + 1),
+            drawingOffsets: UnsafeBufferPointer(start: drawingOffsets, count: Int(drawingCount) + 1))
+        if let problem = Self.offsetProblem(batch.strokeOffsets, total: pointCount, what: "stroke offsets", of: "points") {
+            return .failure(problem)
+        }
+        if let problem = Self.offsetProblem(batch.drawingOffsets, total: strokeCount, what: "drawing offsets", of: "strokes") {
+            return .failure(problem)
+        }
+        return .success(batch)
+    }
+
+    private static func offsetProblem(_ offsets: UnsafeBufferPointer<Int64>, total: Int64, what: String, of unit: String) -> BatchLayoutError? {
+        guard offsets.first == 0 else { return BatchLayoutError("\(what) must start at 0") }
+        guard offsets.last == total else { return BatchLayoutError("\(what) must end at the number of \(unit) (\(total))") }
+        for index in 1..<offsets.count where offsets[index] < offsets[index - 1] {
+            return BatchLayoutError("\(what) must not decrease (index \(index))")
+        }
+        return nil
+    }
+
+    /// The strokes of drawing `index` as flat storage, checked as the NDJSON parser checks a
+    /// record: at least one stroke, at most `DrawingLimits.maximumStrokes` strokes and
+    /// `DrawingLimits.maximumPoints` points, no empty stroke, every coordinate finite and within
+    /// `bound`.
+    func drawing(_ index: Int, bound: Double, into strokes: inout FlatStrokes, scratch: inout [Double]) throws(DrawingLimitError) {
+        strokes.removeAll()
+        let first = Int(drawingOffsets[index]), end = Int(drawingOffsets[index + 1])
+        guard end > first else { throw DrawingLimitError("empty drawing: no strokes") }
+        guard end - first <= DrawingLimits.maximumStrokes else {
+            throw DrawingLimitError("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
+        }
+        let points = Int(strokeOffsets[end]) - Int(strokeOffsets[first])
+        guard points <= DrawingLimits.maximumPoints else {
+            throw DrawingLimitError("\(DrawingLimits.tooManyPoints): more than \(DrawingLimits.maximumPoints) in the drawing")
+        }
+        for stroke in first..<end {
+            let start = Int(strokeOffsets[stroke]), stop = Int(strokeOffsets[stroke + 1])
+            guard stop > start else { throw DrawingLimitError("stroke \(stroke - first + 1) has no points") }
+            let count = stop - start
+            scratch.removeAll(keepingCapacity: true)
+            for coordinate in [x, y] {
+                for point in start..<stop {
+                    let value = coordinate.unsafelyUnwrapped[point * stride]
+                    guard value.magnitude <= bound else {
+                        throw DrawingLimitError("\(DrawingLimits.coordinateOutOfRange): stroke \(stroke - first + 1) has \(value), beyond ±\(bound)")
+                    }
+                    scratch.append(value)
+                }
+            }
+            scratch.withUnsafeBufferPointer { values in
+                strokes.appendStroke(x: UnsafeBufferPointer(rebasing: values[..<count]), y: UnsafeBufferPointer(rebasing: values[count...]))
+            }
+        }
+    }
+}
+
+/// Why the arrays of a call do not form a batch (a caller's mistake, not a drawing's).
+struct BatchLayoutError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# make test-frameworks: the README's "From Python" examples, run as written, from a fresh virtual
+# environment with the wheel, torch and tensorflow-cpu installed. Not part of `make test`: the frameworks are gigabytes.
+#   scripts/test-frameworks.sh SKETCHPREP_BINARY
+set -euo pipefail
+cli="$1"
+work=out/wheel-frameworks
+rm -rf "$work"
+python3 -m venv --system-site-packages "$work/venv"
+pip=("$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
+"${pip[@]}" --no-deps --force-reinstall dist/sketchprep-*.whl
+# torch's CPU-only build where pip can find it (the image's find-links, as Models/requirements-train.txt
+# pins it), else PyPI's default build.
+"${pip[@]}" "torch==2.13.0+cpu" || "${pip[@]}" torch
+"${pip[@]}" tensorflow-cpu
+# The datasets the examples read, made as the README says.
+"$cli" preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input SampleData/quickdraw/raw/airplane.ndjson \
+  --category airplane --output out/quickdraw-rnn/airplane >/dev/null 2>&1
+"$cli" preprocess --pipeline Pipelines/quickdraw-rnn-tfrecord.yaml --output out/quickdraw-rnn-tfrecord >/dev/null 2>&1
+# Every ```python block of the README's "From Python" section, in order, as one program.
+"$work/venv/bin/python" - README.md "$work/examples.py" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+section = text[text.index("## From Python"):]
+section = section[:section.index("\n## ", 1)]
+blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+assert len(blocks) >= 4, f"expected the README's Python examples, found {len(blocks)}"
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(blocks))
+PY
+"$work/venv/bin/python" "$work/examples.py"
+echo "test-frameworks: the README's Python examples ran with torch and tensorflow-cpu" >&2

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# make test's wheel step: install dist/sketchprep-*.whl into a fresh virtual environment and run
+# Tests/python/package there (never from the source tree), against what the CLI writes first
+# (Tests/python/package/make_fixtures.py). When we may (root, `unshare -m`), the tests run with
+# /opt/swift hidden behind an empty bind mount, so the wheel is shown to need no Swift toolchain.
+#   scripts/test-wheel.sh SKETCHPREP_BINARY SHARED_DATA
+set -euo pipefail
+cli="$1"
+shared="$2"
+work="$PWD/out/wheel-tests"
+wheel="$(ls dist/sketchprep-*.whl)"
+python3 Tests/python/package/make_fixtures.py --sketchprep "$cli" --shared "$shared" --out "$work/fixtures"
+rm -rf "$work/venv"
+python3 -m venv --system-site-packages "$work/venv"   # numpy and pytest from the system, sketchprep from the wheel
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-index "$wheel"
+tests="$PWD/Tests/python/package"
+run=("$work/venv/bin/python" -m pytest -q -p no:cacheprovider --confcutdir="$tests" "$tests")
+cd "$work"
+export SKETCHPREP_FIXTURES="$work/fixtures"
+if [ -d /opt/swift ] && unshare -m true 2>/dev/null; then
+  mkdir -p "$work/empty"
+  echo "test-wheel: running the wheel's tests with /opt/swift hidden" >&2
+  SKETCHPREP_SWIFT_HIDDEN=1 unshare -m sh -c 'mount --bind "$0" /opt/swift && exec "$@"' "$work/empty" "${run[@]}"
+else
+  echo "test-wheel: cannot hide /opt/swift here (needs root and unshare -m); running the wheel's tests with it visible" >&2
+  "${run[@]}"
+fi
