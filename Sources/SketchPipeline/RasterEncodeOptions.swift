@@ -40,7 +40,11 @@ package struct RasterEncodeOptions: Equatable {
             padding: try checked.double("padding", in: 0...1024) ?? 16,
             polarity: try checked.choice("polarity", of: RasterPolarity.self) ?? .whiteOnBlack)
         dtype = try checked.choice("dtype", of: ElementType.self) ?? .uint8
-        if let names = try checked.stringList("channels") {
+        // `channels: time` is the one-channel list `[time]`.
+        if let names = try checked.value("channels").map({ node in
+            if case .scalar = node, let name = node.string { return [name] }
+            return try checked.stringList("channels")!
+        }) {
             timeChannels = names.compactMap(TimeChannel.init(rawValue:))
             guard timeChannels.count == names.count, names.count == 1 || names.count == 3 else {
                 throw checked.error("channels", checked.value("channels"),
