@@ -193,10 +193,11 @@ public final class ShardedDatasetWriter {
     private func path(_ file: String) -> String { "\(directory)/\(file)" }
 
     /// True when the file exists with exactly the expected size and SHA-256.
+    /// Only a regular file counts: a link planted under a shard's name is replaced, never read.
     private func isComplete(_ entry: ShardFileEntry) throws -> Bool {
         let url = URL(fileURLWithPath: path(entry.file))
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              (attributes[.size] as? Int) == entry.bytes,
+        var status = stat()
+        guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == entry.bytes,
               let existing = try? Data(contentsOf: url) else { return false }
         return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
     }

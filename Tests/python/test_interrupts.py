@@ -18,10 +18,10 @@ LEFTOVER_MARKERS = (".tmp-", ".pending", ".sketchprep-runs", "sketchprep-convert
 
 @pytest.fixture(scope="module")
 def big_input(tmp_path_factory):
-    """The shared raw drawings three times over (about 80 MB): long enough to interrupt."""
+    """The shared raw drawings twice over (about 54 MB)."""
     path = tmp_path_factory.mktemp("interrupt-input") / "big.ndjson"
     with open(path, "wb") as out:
-        for _ in range(3):
+        for _ in range(2):
             for file in sorted(RAW.glob("*.ndjson")):
                 out.write(file.read_bytes())
     return path
@@ -38,31 +38,46 @@ def leftovers(*directories):
 
 
 COMMANDS = {
-    "simplify": lambda exe, src, out: [exe, "simplify", src, "-o", out / "s.ndjson", "--jobs", "2"],
-    "encode": lambda exe, src, out: [exe, "encode", src, "-o", out / "e.npy", "--jobs", "2"],
-    "stats": lambda exe, src, out: [exe, "stats", src, "-o", out / "stats"],
-    "convert": lambda exe, src, out: [exe, "convert", src, "--to", "stroke3", "-o", out / "c"],
-    "preprocess": lambda exe, src, out: [exe, "preprocess", "--pipeline", REPO / "Pipelines" / "quickdraw-raster256.yaml",
-                                         "--input", src, "-o", out / "p", "--jobs", "2"],
+    "simplify": lambda exe, out: [exe, "simplify", "-", "-o", out / "s.ndjson", "--jobs", "2"],
+    "encode": lambda exe, out: [exe, "encode", "-", "-o", out / "e.npy", "--jobs", "2"],
+    "stats": lambda exe, out: [exe, "stats", "-", "-o", out / "stats"],
+    "convert": lambda exe, out: [exe, "convert", "-", "--to", "stroke3", "-o", out / "c"],
+    "preprocess": lambda exe, out: [exe, "preprocess", "--pipeline", REPO / "Pipelines" / "quickdraw-raster256.yaml",
+                                    "--input", "-", "-o", out / "p", "--jobs", "2"],
 }
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-@pytest.mark.parametrize("delay,signal_number", [(0.4, signal.SIGINT), (1.5, signal.SIGTERM), (3.0, signal.SIGINT)])
-def test_a_signal_removes_the_runs_temporary_files(sketchprep, big_input, tmp_path, command, delay, signal_number):
+@pytest.mark.parametrize("fraction,signal_number", [(0.1, signal.SIGINT), (0.6, signal.SIGTERM), (1.0, signal.SIGINT)])
+def test_a_signal_removes_the_runs_temporary_files(sketchprep, big_input, tmp_path, command, fraction, signal_number):
+    """The input arrives on stdin; the signal comes once `fraction` of it has been written (the
+    stream held open, so the run is certainly in progress), or, at 1.0, right after the stream ends."""
     out = tmp_path / "out"
     scratch = tmp_path / "tmpdir"
     out.mkdir()
     scratch.mkdir()
     env = dict(os.environ, TMPDIR=str(scratch) + "/")
-    process = subprocess.Popen([str(a) for a in COMMANDS[command](sketchprep, big_input, out)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    time.sleep(delay)
-    process.send_signal(signal_number)
-    stdout, stderr = process.communicate(timeout=60)
+    process = subprocess.Popen([str(a) for a in COMMANDS[command](sketchprep, out)], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    data = big_input.read_bytes()
+    cut = int(len(data) * fraction)
+    try:
+        process.stdin.write(data[:cut])
+        process.stdin.flush()
+        if fraction >= 1.0:
+            process.stdin.close()
+        time.sleep(0.5 if fraction < 1.0 else 0.05)
+        process.send_signal(signal_number)
+        if fraction < 1.0:
+            process.stdin.close()
+    except BrokenPipeError:
+        pass
+    stderr = process.stderr.read()
+    process.wait(timeout=120)
     text = stderr.decode(errors="replace")
     if process.returncode == 0:
-        pytest.skip(f"{command} finished in under {delay} s; nothing to interrupt")
+        assert fraction >= 1.0, text
+        pytest.skip(f"{command} finished before the signal arrived")
     assert process.returncode == 128 + signal_number, text
     assert "interrupted by" in text and "removed" in text, text
     assert "Error" not in text and "cannot read" not in text, text

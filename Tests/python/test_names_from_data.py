@@ -24,8 +24,13 @@ RAW = SHARED / "quickdraw" / "raw"
 
 
 def real_drawings(count):
-    with open(RAW / "cat.ndjson") as handle:
-        return [json.loads(next(handle)) for _ in range(count)]
+    drawings = []
+    for path in sorted(RAW.glob("*.ndjson")):
+        with open(path) as handle:
+            drawings += [json.loads(line) for line in handle]
+        if len(drawings) >= count:
+            return drawings[:count]
+    raise AssertionError(f"the shared data has fewer than {count} drawings")
 
 
 def write_records(path, pairs):

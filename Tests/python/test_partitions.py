@@ -93,7 +93,7 @@ def test_sigterm_removes_the_processs_own_sorted_runs(sketchprep, tmp_path):
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 128 + signal.SIGTERM
-    assert b"temporary files removed" in stderr
+    assert b"interrupted by SIGTERM; removed" in stderr
     assert not list(scratch.iterdir())
 
 

@@ -38,7 +38,7 @@ final class BatchResult {
     }
 
     /// Writes the sizes: points, strokes, drawings, refused drawings, whole call refused.
-    func writeSizes(to sizes: UnsafeMutablePointer<Int64>) {
+    private func writeSizes(to sizes: UnsafeMutablePointer<Int64>) {
         sizes[0] = Int64(points.count / 2)
         sizes[1] = Int64(strokeOffsets.count - 1)
         sizes[2] = Int64(drawingOffsets.count - 1)
@@ -49,13 +49,10 @@ final class BatchResult {
     /// Writes the sizes and hands the result to C.
     func reporting(to sizes: UnsafeMutablePointer<Int64>) -> UnsafeMutableRawPointer {
         writeSizes(to: sizes)
-        return retained()
+        return Unmanaged.passRetained(self).toOpaque()
     }
 
-    /// Hands the result to C.
-    func retained() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
-
-    /// The result behind a pointer from `retained()`.
+    /// The result behind a pointer from `reporting(to:)`.
     static func from(_ pointer: UnsafeMutableRawPointer) -> BatchResult {
         Unmanaged<BatchResult>.fromOpaque(pointer).takeUnretainedValue()
     }

@@ -1,42 +1,25 @@
 /// The C ABI of the Python package (`sketchprep._native` loads it with ctypes). Every entry
-/// point takes the caller's arrays in the `StrokeBatch` layout (`x`, `y`, `stride`, the point
+/// point here takes the caller's arrays in the `StrokeBatch` layout (`x`, `y`, `stride`, the point
 /// count, the stroke offsets and count, the drawing offsets and count), checks them, writes the
 /// result's sizes to `sizes` (points, strokes, drawings, refused drawings, 1 when the whole
-/// call was refused, and for `sketchprep_simplify` whether the strokes were copied out), and returns a `BatchResult` pointer that the caller reads with the
+/// call was refused), and returns a `BatchResult` pointer that the caller reads with the
 /// `sketchprep_result_*` functions and frees with `sketchprep_result_free`. Nothing traps on the
 /// caller's values: bad options or layouts set the result's message, bad drawings are listed as
 /// failures and the others still processed. The functions keep no global state, so they may run
-/// on several threads at once (ctypes releases the GIL during each call).
+/// on several threads at once (ctypes releases the GIL during each call). One drawing from
+/// Python lists has its own entry point (OneDrawingEntryPoints.swift).
 
 /// Google's simplification of every drawing of the batch (the rule of `sketchprep simplify`,
 /// with the same option bounds and drawing limits).
-///
-/// When nothing was refused and the strokes fit the caller's buffers (`points`: room for
-/// `pointCapacity` points, i.e. twice as many int32; `strokeOffsets` out: `strokeCapacity` int64),
-/// they are copied there, `sizes[5]` is 1 and no result is returned (NULL): one call per drawing.
-/// Otherwise `sizes[5]` is 0 and the result is returned as usual.
 @_cdecl("sketchprep_simplify")
 public func sketchprepSimplify(
     _ x: UnsafePointer<Double>?, _ y: UnsafePointer<Double>?, _ stride: Int64, _ pointCount: Int64,
     _ strokeOffsets: UnsafePointer<Int64>?, _ strokeCount: Int64,
     _ drawingOffsets: UnsafePointer<Int64>?, _ drawingCount: Int64,
-    _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double, _ sizes: UnsafeMutablePointer<Int64>,
-    _ outPoints: UnsafeMutablePointer<Int32>?, _ pointCapacity: Int64,
-    _ outStrokeOffsets: UnsafeMutablePointer<Int64>?, _ strokeCapacity: Int64
-) -> UnsafeMutableRawPointer? {
-    let result = simplify(x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
-                          SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon))
-    if result.message == nil, result.failures.isEmpty, let outPoints, let outStrokeOffsets,
-       result.points.count <= 2 * Int(clamping: pointCapacity), result.strokeOffsets.count <= Int(clamping: strokeCapacity) {
-        for (index, value) in result.points.enumerated() { outPoints[index] = value }
-        for (index, value) in result.strokeOffsets.enumerated() { outStrokeOffsets[index] = value }
-        result.writeSizes(to: sizes)
-        sizes[5] = 1
-        return nil
-    }
-    result.writeSizes(to: sizes)
-    sizes[5] = 0
-    return result.retained()
+    _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double, _ sizes: UnsafeMutablePointer<Int64>
+) -> UnsafeMutableRawPointer {
+    simplify(x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
+             SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon)).reporting(to: sizes)
 }
 
 private func simplify(
@@ -53,10 +36,10 @@ private func simplify(
     }
     let result = BatchResult()
     var simplifier = Simplifier(options: options)
-    var input = FlatStrokes(), output = FlatStrokes(), scratch: [Double] = []
+    var input = FlatStrokes(), output = FlatStrokes()
     for index in 0..<batch.count {
         do throws(DrawingLimitError) {
-            try batch.drawing(index, bound: DrawingLimits.maximumCoordinateMagnitude, into: &input, scratch: &scratch)
+            try batch.drawing(index, bound: DrawingLimits.maximumCoordinateMagnitude, into: &input)
             try simplifier.simplify(input, into: &output)
             if !result.append(output) { result.fail(index, "\(DrawingLimits.coordinateOutOfRange): a simplified coordinate is not a 32-bit integer") }
         } catch {
@@ -104,13 +87,13 @@ private func encode(
                                       truncationSide: truncationBack ? .back : .front)
     let result = BatchResult()
     let rowValues = Int(length) * StrokeTensorEncoder.columns
-    var strokes = FlatStrokes(), scratch: [Double] = []
+    var strokes = FlatStrokes()
     var values: [Float] = []
     values.reserveCapacity(rowValues)
     for index in 0..<batch.count {
         values.removeAll(keepingCapacity: true)
         do throws(DrawingLimitError) {
-            try batch.drawing(index, bound: DrawingLimits.maximumSimplifiedCoordinate, into: &strokes, scratch: &scratch)
+            try batch.drawing(index, bound: DrawingLimits.maximumSimplifiedCoordinate, into: &strokes)
             StrokeTensorEncoder.encode(strokes.drawing, options: options, appendingTo: &values)
         } catch {
             result.fail(index, error.reason)

@@ -52,7 +52,7 @@ struct StrokeBatch {
     /// record: at least one stroke, at most `DrawingLimits.maximumStrokes` strokes and
     /// `DrawingLimits.maximumPoints` points, no empty stroke, every coordinate finite and within
     /// `bound`.
-    func drawing(_ index: Int, bound: Double, into strokes: inout FlatStrokes, scratch: inout [Double]) throws(DrawingLimitError) {
+    func drawing(_ index: Int, bound: Double, into strokes: inout FlatStrokes) throws(DrawingLimitError) {
         strokes.removeAll()
         let first = Int(drawingOffsets[index]), end = Int(drawingOffsets[index + 1])
         guard end > first else { throw DrawingLimitError("empty drawing: no strokes") }
@@ -66,20 +66,22 @@ struct StrokeBatch {
         for stroke in first..<end {
             let start = Int(strokeOffsets[stroke]), stop = Int(strokeOffsets[stroke + 1])
             guard stop > start else { throw DrawingLimitError("stroke \(stroke - first + 1) has no points") }
-            let count = stop - start
-            scratch.removeAll(keepingCapacity: true)
-            for coordinate in [x, y] {
-                for point in start..<stop {
-                    let value = coordinate.unsafelyUnwrapped[point * stride]
-                    guard value.magnitude <= bound else {
-                        throw DrawingLimitError("\(DrawingLimits.coordinateOutOfRange): stroke \(stroke - first + 1) has \(value), beyond ±\(bound)")
-                    }
-                    scratch.append(value)
+            let x = x.unsafelyUnwrapped, y = y.unsafelyUnwrapped, stride = stride  // a point: both present (`make`)
+            try check(x, start..<stop, stroke: stroke - first + 1, bound: bound)
+            try check(y, start..<stop, stroke: stroke - first + 1, bound: bound)
+            strokes.appendStroke(count: stop - start) { outX, outY in
+                for (slot, point) in (start..<stop).enumerated() {
+                    outX[slot] = x[point * stride]
+                    outY[slot] = y[point * stride]
                 }
             }
-            scratch.withUnsafeBufferPointer { values in
-                strokes.appendStroke(x: UnsafeBufferPointer(rebasing: values[..<count]), y: UnsafeBufferPointer(rebasing: values[count...]))
-            }
+        }
+    }
+
+    /// Throws when a coordinate of `points` (stroke `number` of its drawing) is not finite or beyond ±`bound`.
+    private func check(_ coordinate: UnsafePointer<Double>, _ points: Range<Int>, stroke number: Int, bound: Double) throws(DrawingLimitError) {
+        for point in points where !(coordinate[point * stride].magnitude <= bound) {
+            throw DrawingLimitError("\(DrawingLimits.coordinateOutOfRange): stroke \(number) has \(coordinate[point * stride]), beyond ±\(bound)")
         }
     }
 }

@@ -1,16 +1,19 @@
 """ctypes binding of the bundled native library (SketchCore compiled with a C ABI, the Swift
 runtime linked in statically; its source is python/native/ in the SketchPrep repository).
 
-Every call hands over a whole batch in the ``StrokeBatch`` layout and returns a result handle
-with its sizes; :class:`Result` reads and frees it, and turns refusals into
-:class:`~sketchprep.errors.DrawingError`.
+Every batch call hands over a whole batch in the ``StrokeBatch`` layout and returns a result
+handle with its sizes; :class:`Result` reads and frees it, and turns refusals into
+:class:`~sketchprep.errors.DrawingError`. :func:`simplify_marshalled` simplifies one marshalled
+drawing with the calling thread's native workspace, or declines it.
 """
 from __future__ import annotations
 
 import ctypes
+import marshal
 import pathlib
+import threading
 from array import array
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from .errors import DrawingError
 
@@ -20,8 +23,14 @@ _P = ctypes.c_void_p
 _I64 = ctypes.c_int64
 _BATCH = [_P, _P, _I64, _I64, _P, _I64, _P, _I64]
 
-_lib.sketchprep_simplify.argtypes = _BATCH + [ctypes.c_double] * 3 + [_P, _P, _I64, _P, _I64]
+_lib.sketchprep_simplify.argtypes = _BATCH + [ctypes.c_double] * 3 + [_P]
 _lib.sketchprep_simplify.restype = _P
+_lib.sketchprep_simplify_marshalled.argtypes = [ctypes.c_char_p, _I64] + [ctypes.c_double] * 3 + [_P, _P, _I64]
+_lib.sketchprep_simplify_marshalled.restype = _I64
+_lib.sketchprep_workspace_new.argtypes = []
+_lib.sketchprep_workspace_new.restype = _P
+_lib.sketchprep_workspace_free.argtypes = [_P]
+_lib.sketchprep_workspace_free.restype = None
 _lib.sketchprep_encode.argtypes = _BATCH + [_I64, ctypes.c_int32, ctypes.c_int32, _P, _P]
 _lib.sketchprep_encode.restype = _P
 _lib.sketchprep_result_copy.argtypes = [_P, _P, _P, _P]
@@ -44,7 +53,7 @@ NATIVE_VERSION: str = _lib.sketchprep_version().decode()
 #  drawing offsets address, drawing count)
 BatchArguments = Tuple[int, int, int, int, int, int, int, int]
 
-_SIZES = 6  # points, strokes, drawings, refused drawings, whole call refused, copied out
+_SIZES = 5  # points, strokes, drawings, refused drawings, whole call refused
 
 
 class Result:
@@ -54,7 +63,7 @@ class Result:
 
     def __init__(self, handle: int, sizes: array) -> None:
         self._handle = handle
-        self.points, self.strokes, self.drawings, self._failure_count, self._refused, _ = sizes
+        self.points, self.strokes, self.drawings, self._failure_count, self._refused = sizes
 
     @property
     def message(self) -> Optional[str]:
@@ -96,19 +105,42 @@ class Result:
 def simplify(batch: BatchArguments, epsilon: float, resample_step: float, scale_target: float) -> Result:
     """Google's simplification of every drawing of ``batch``."""
     sizes = array("q", bytes(8 * _SIZES))
-    return Result(_lib.sketchprep_simplify(*batch, epsilon, resample_step, scale_target, sizes.buffer_info()[0],
-                                           None, 0, None, 0), sizes)
+    return Result(_lib.sketchprep_simplify(*batch, epsilon, resample_step, scale_target, sizes.buffer_info()[0]), sizes)
 
 
-def simplify_into(batch: BatchArguments, options: Tuple[float, float, float], points: array,
-                  stroke_offsets: array) -> Tuple[Optional[Result], array]:
-    """:func:`simplify`, copying the strokes straight into ``points`` (int32, 2 per point) and
-    ``stroke_offsets`` (int64) when they fit and nothing was refused: then no result (None) is
-    returned, only the sizes. The one-call path of a single drawing."""
-    sizes = array("q", bytes(8 * _SIZES))
-    handle = _lib.sketchprep_simplify(*batch, *options, sizes.buffer_info()[0], points.buffer_info()[0],
-                                      len(points) // 2, stroke_offsets.buffer_info()[0], len(stroke_offsets))
-    return (None if sizes[5] else Result(handle, sizes)), sizes
+_simplify_marshalled = _lib.sketchprep_simplify_marshalled
+_OUTPUT_ROOM = 1 << 19  # bytes: 5 per output coordinate
+
+
+class _Workspace:
+    """One thread's native buffers and output room for :func:`simplify_marshalled` (ctypes
+    releases the GIL during a call, so threads must not share them)."""
+
+    __slots__ = ("handle", "room", "room_address")
+
+    def __init__(self) -> None:
+        self.handle = _lib.sketchprep_workspace_new()
+        self.room = memoryview(bytearray(_OUTPUT_ROOM))
+        self.room_address = ctypes.addressof(ctypes.c_char.from_buffer(self.room))
+
+    def __del__(self, free=_lib.sketchprep_workspace_free) -> None:  # bound now: module globals are gone at exit
+        free(self.handle)
+
+
+_thread = threading.local()
+
+
+def simplify_marshalled(data: bytes, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
+    """Simplifies one drawing given as ``marshal.dumps(drawing, 2)`` in one native call, which
+    writes the strokes in the same format for ``marshal.loads``. Returns the strokes, or None
+    when the native library declines (not plain lists of numbers, refused, or more than
+    ``_OUTPUT_ROOM`` bytes of output): :func:`sketchprep.simplify` then takes the path that
+    names the reason."""
+    workspace = getattr(_thread, "workspace", None)
+    if workspace is None:
+        workspace = _thread.workspace = _Workspace()
+    size = _simplify_marshalled(data, len(data), *options, workspace.handle, workspace.room_address, _OUTPUT_ROOM)
+    return None if size < 0 else marshal.loads(workspace.room[:size])
 
 
 def encode(batch: BatchArguments, length: int, padding_front: bool, truncation_back: bool, output: int) -> Result:

@@ -7,10 +7,11 @@ A drawing is a list of strokes as in Quick, Draw! NDJSON: ``[[x...], [y...]]`` o
 """
 from __future__ import annotations
 
+import marshal
 import numbers
 from array import array
 from dataclasses import dataclass, field
-from typing import Iterable, List, Mapping, Sequence, Tuple, Union
+from typing import Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -99,27 +100,41 @@ def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1
     Raises :class:`DrawingError` for an option out of bounds or a drawing the CLI quarantines.
     """
     options = _options(epsilon, resample_step, scale_target)
+    simplified = _simplify_marshalled(drawing, options)
+    if simplified is not None:
+        return simplified
+    # Refused or unusual: the checked path, which names the reason (or simplifies what the
+    # fast path does not read, e.g. numpy scalars or a drawing with a large output).
     xs, ys, ends = _pack(drawing)
     strokes = array("q", ends)
     one_drawing = array("q", [0, len(ends) - 1])
     arguments = (xs.buffer_info()[0], ys.buffer_info()[0], 1, len(xs), strokes.buffer_info()[0], len(ends) - 1,
                  one_drawing.buffer_info()[0], 1)
-    points = array("i", bytes(4 * max(2 * _POINT_ROOM_PER_INPUT_POINT * len(xs), 512)))
-    offsets = array("q", bytes(8 * len(ends)))
-    result, sizes = _native.simplify_into(arguments, options, points, offsets)
-    if result is not None:  # refused, or more points than the room given: read the result
-        with result:
-            result.raise_first(batch=False)
-            points = array("i", bytes(8 * result.points))
-            result.copy_into(points.buffer_info()[0], offsets.buffer_info()[0], one_drawing.buffer_info()[0])
-    stroke_count = sizes[1]
-    return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()]
-            for a, b in zip(offsets[:stroke_count], offsets[1:stroke_count + 1])]
+    with _native.simplify(arguments, *options) as result:
+        result.raise_first(batch=False)
+        points = array("i", bytes(8 * result.points))
+        offsets = array("q", bytes(8 * (result.strokes + 1)))
+        result.copy_into(points.buffer_info()[0], offsets.buffer_info()[0], one_drawing.buffer_info()[0])
+    return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()] for a, b in zip(offsets, offsets[1:])]
 
 
-# Output room reserved per input point for the one-call path of `simplify` (simplified drawings
-# usually have fewer points than raw ones; a larger output takes the second path).
-_POINT_ROOM_PER_INPUT_POINT = 1
+def _simplify_marshalled(drawing: Drawing, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
+    """The fast path of :func:`simplify`: the drawing marshalled (``marshal`` walks the nested
+    lists in C and refuses any type but the built-in ones: no Python code runs per number), then
+    read, checked and simplified in one native call. None when the drawing holds anything but
+    lists, ints, floats and bools, or the native library declines it (refused, or too much
+    output); the checked path of :func:`simplify` then runs and names the reason."""
+    if type(drawing) is not list or len(drawing) > MAXIMUM_STROKES:
+        return None
+    try:
+        data = marshal.dumps(drawing, _MARSHAL_VERSION)
+    except ValueError:  # an unmarshallable object, or nested too deep
+        return None
+    return _native.simplify_marshalled(data, options)
+
+
+# The marshal format `python/native/MarshalledDrawing.swift` reads (no object references).
+_MARSHAL_VERSION = 2
 
 
 def simplify_batch(drawings: Union[StrokeBatch, Iterable[Drawing]], *, epsilon: float = 2.0, resample_step: float = 1.0,
@@ -203,8 +218,8 @@ def to_stroke3(simplified: Drawing) -> np.ndarray:
 def _pack(drawing: Drawing) -> Tuple[array, array, List[int]]:
     """A drawing's x and y coordinates as float64 arrays and its stroke ends ``[0, end₁, …]``,
     checking what the NDJSON parser checks before the native library sees the drawing (shape,
-    counts, numbers, timestamps; the native library checks the coordinates). Kept tight: it is
-    most of the per-drawing cost of :func:`simplify`."""
+    counts, numbers, timestamps; the native library checks the coordinates), with the reason of
+    the first problem: the packing of batches and of :func:`simplify`'s checked path."""
     if not isinstance(drawing, (list, tuple)):
         raise DrawingError(f"a drawing is a list of strokes, not {type(drawing).__name__}")
     if not drawing:
