@@ -23,12 +23,12 @@ let package = Package(
     targets: [
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
-        // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files.
+        // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
-            "SketchCore", "CZlib", "CPNG", "COpenSSL", .product(name: "SystemPackage", package: "swift-system"),
+            "SketchCore", "CZlib", "CPNG", "COpenSSL", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Datasets: shard layout, split, manifest, quarantine, tally, progress.
-        .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats"]),
+        .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats", "CArchive"]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
         // The engine: pipelines (YAML), simplify and parity jobs.
@@ -56,6 +56,7 @@ let package = Package(
         // OpenSSL's libcrypto, for SHA-256 (checksums of every input and shard).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),
         // ONNX Runtime C API shim: the part of the C API it calls is declared in the target, the library dlopen()ed at run time.

@@ -51,6 +51,11 @@ public struct SketchRecord: Equatable, Sendable {
     public var keyID: String
     /// The strokes.
     public var drawing: Drawing
+    /// The exact `[dx, dy]` pairs of a float64 stroke-3 record, one pair per point, when the
+    /// differences of its positions (their cumulative sums in `Double`) do not give them back;
+    /// nil otherwise. Written and read as the NDJSON key `stroke3_deltas`; used only while they
+    /// still sum to `drawing` exactly (`Stroke3.array(of:exactDeltas:)`).
+    public var stroke3Deltas: [Double]?
 
     /// Creates a record.
     public init(word: String, countryCode: String, timestamp: String, recognized: Bool,

@@ -98,6 +98,21 @@ public enum GoogleSimplifier {
     }
 }
 
+extension GoogleSimplifier {
+    /// Google's steps 1 and 2 alone: `drawing` moved to start at 0, 0 and scaled by
+    /// `scaleTarget / larger extent` (as `Simplifier` does before resampling), times kept; the
+    /// raw geometry that time-encoding rasters draw.
+    public static func alignedAndScaled(_ drawing: Drawing, options: SimplificationOptions = .google) throws(DrawingLimitError) -> Drawing {
+        guard let frame = try AlignmentFrame(x: drawing.strokes.flatMap(\.x), y: drawing.strokes.flatMap(\.y)) else { return drawing }
+        return Drawing(strokes: drawing.strokes.map { stroke in
+            var x: [Double] = [], y: [Double] = []
+            stroke.x.withUnsafeBufferPointer { frame.scale($0, minimum: frame.minimumX, options: options, into: &x) }
+            stroke.y.withUnsafeBufferPointer { frame.scale($0, minimum: frame.minimumY, options: options, into: &y) }
+            return Stroke(x: x, y: y, t: stroke.t)
+        })
+    }
+}
+
 /// Steps 1 and 2: the drawing's minimum corner and its larger extent.
 struct AlignmentFrame {
     let minimumX: Double

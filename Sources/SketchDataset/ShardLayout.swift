@@ -6,6 +6,8 @@ public enum ShardFormat: String, Sendable, Codable, CaseIterable {
     case npy
     /// Per shard `{split}-{i:05d}-of-{n:05d}.tfrecord` of `tf.train.Example`s.
     case tfrecord
+    /// Per shard `{split}-{i:05d}-of-{n:05d}.tar` of WebDataset samples (`WebDatasetShard`).
+    case webdataset
 }
 
 /// Feature names inside each TFRecord `Example`. The defaults are the TensorFlow Quick, Draw!
@@ -38,8 +40,8 @@ public struct ShardingOptions: Sendable, Equatable {
     public var split: DatasetSplit
     /// Feature names for TFRecord output.
     public var tfrecordFeatures: TFRecordFeatureNames
-    /// TFRecord output of 2-D uint8 payloads (gray rasters) as PNG images with the TF image
-    /// feature names instead (see `TFExample.pngImage`).
+    /// TFRecord and WebDataset output of 2-D uint8 payloads (gray rasters) as PNG images (TFRecord:
+    /// with the TF image feature names, `TFExample.pngImage`; WebDataset: `<key>.png`).
     public var storesImagesAsPNG = false
     /// How shard files are named.
     public var naming = ShardNaming.standard
@@ -85,7 +87,7 @@ public enum ShardNaming: String, Sendable, Codable, CaseIterable {
             _ = split
             return isNumbering(name.dropFirst(prefix.count + 1))
         }
-        let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord"]
+        let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord", ".tar"]
         guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
         let stem = name.dropLast(suffix.count)
         guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }

@@ -158,13 +158,16 @@ public final class ShardedDatasetWriter {
             let keys = Array(shard.map { $0.keyID + "\n" }.joined().utf8)
             progress?.advance(by: shard.count)
             return [(".x.npy", features), (".y.npy", labels), (".keys.txt", keys)]
+        case .webdataset:
+            return [(".tar", try WebDatasetShard.encode(shard, imagesAsPNG: options.storesImagesAsPNG))]
         case .tfrecord:
             var bytes: [UInt8] = []
             let names = options.tfrecordFeatures
             for example in shard {
                 progress?.advance()  // per example: PNG encoding makes raster shards slow to write
-                if options.storesImagesAsPNG, case let .uint8(pixels, shape) = example.payload, shape.count == 2 {
-                    var image = try TFExample.pngImage(pixels: pixels, height: shape[0], width: shape[1], label: example.label)
+                if options.storesImagesAsPNG, let png = try PNGEncoder.encode(raster: example.payload) {
+                    let shape = example.payload.shape
+                    var image = TFExample.pngImage(png: png, height: shape[0], width: shape[1], label: example.label)
                     image.features["key_id"] = .bytes([Array(example.keyID.utf8)])
                     bytes += TFRecordWriter.frame(image.serialized())
                     continue
@@ -172,6 +175,7 @@ public final class ShardedDatasetWriter {
                 let values: TFExample.Feature
                 switch example.payload {
                 case let .float32(v, _): values = .floats(v)
+                case let .float64(v, _): values = .floats(v.map(Float.init))
                 case let .uint8(v, _): values = .bytes([v])
                 }
                 let record = TFExample(features: [

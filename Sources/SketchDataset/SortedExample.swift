@@ -20,8 +20,11 @@ package struct SortedExample: Sendable, Equatable {
     package var split: SplitName?
     /// The features.
     package var payload: TensorPayload
+    /// The record's other fields (carried to WebDataset's `.json`).
+    package var facts: RecordFacts
 
-    package init(sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName?, payload: TensorPayload) {
+    package init(sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName?, payload: TensorPayload,
+                 facts: RecordFacts = RecordFacts()) {
         self.sortKey = sortKey
         self.keyID = keyID
         self.chunk = chunk
@@ -29,6 +32,7 @@ package struct SortedExample: Sendable, Equatable {
         self.word = word
         self.split = split
         self.payload = payload
+        self.facts = facts
     }
 
     /// The dataset order.
@@ -41,8 +45,8 @@ package struct SortedExample: Sendable, Equatable {
 
     /// Approximate memory held by the example (for spill budgets).
     package var footprint: Int {
-        let values = payload.dtype == .uint8 ? payload.count : 4 * payload.count
-        return 96 + keyID.utf8.count + word.utf8.count + values
+        return 96 + keyID.utf8.count + word.utf8.count + facts.countryCode.utf8.count + facts.timestamp.utf8.count
+            + payload.count * payload.dtype.size
     }
 }
 
@@ -69,6 +73,9 @@ extension SortedExample {
         out.appendLE(chunk)
         out.appendLE(ordinal)
         out.appendString(word)
+        out.appendString(facts.countryCode)
+        out.append(facts.recognized ? 1 : 0)
+        out.appendString(facts.timestamp)
         out.append(split.map { UInt8(SplitName.allCases.firstIndex(of: $0)! + 1) } ?? 0)
         let shape = payload.shape
         out.append(UInt8(shape.count))
@@ -82,6 +89,10 @@ extension SortedExample {
             out.append(2)
             out.appendLE(UInt32(values.count))
             out.append(contentsOf: values)
+        case let .float64(values, _):
+            out.append(3)
+            out.appendLE(UInt32(values.count))
+            values.withUnsafeBytes { out.append(contentsOf: $0) }
         }
     }
 
@@ -90,7 +101,8 @@ extension SortedExample {
     package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) -> SortedExample? {
         var reader = ByteReader(bytes: bytes, offset: offset)
         guard let sortKey: UInt64 = reader.le(), let keyID = reader.string(), let chunk: UInt32 = reader.le(),
-              let ordinal: UInt64 = reader.le(), let word = reader.string(), let splitCode = reader.byte(),
+              let ordinal: UInt64 = reader.le(), let word = reader.string(), let countryCode = reader.string(),
+              let recognized = reader.byte(), recognized <= 1, let timestamp = reader.string(), let splitCode = reader.byte(),
               splitCode <= SplitName.allCases.count, let rank = reader.byte() else { return nil }
         var shape: [Int] = []
         for _ in 0..<rank {
@@ -109,12 +121,19 @@ extension SortedExample {
         case 2:
             guard let raw = reader.bytes(Int(count)) else { return nil }
             payload = .uint8([UInt8](raw), shape: shape)
+        case 3:
+            guard let raw = reader.bytes(Int(count) * 8) else { return nil }
+            payload = .float64([Double](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+                initialized = Int(count)
+            }, shape: shape)
         default:
             return nil
         }
         offset = reader.offset
         return SortedExample(sortKey: sortKey, keyID: keyID, chunk: chunk, ordinal: ordinal, word: word,
-                             split: splitCode == 0 ? nil : SplitName.allCases[Int(splitCode) - 1], payload: payload)
+                             split: splitCode == 0 ? nil : SplitName.allCases[Int(splitCode) - 1], payload: payload,
+                             facts: RecordFacts(countryCode: countryCode, recognized: recognized == 1, timestamp: timestamp))
     }
 }
 

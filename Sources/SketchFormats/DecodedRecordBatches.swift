@@ -11,16 +11,20 @@ package protocol LineBatchReading: AnyObject {
     func digest() -> String?
 }
 
-/// Reads one Google `.bin` (plain or gzip) or sketch-rnn stroke-3 `.npz` input as batches of
+/// Reads one Google `.bin` (plain or gzip), sketch-rnn stroke-3 `.npz` or SVG input as batches of
 /// NDJSON lines: each record is decoded on the reading thread (`GoogleBinaryCursor`,
-/// `Stroke3NPZ`) and written as one line in Google's simplified layout
+/// `Stroke3NPZ`, `SVGSketch`) and written as one line in Google's layout (an SVG's raw strokes
+/// with their `t` arrays)
 /// (`SimplifiedNDJSONWriter.encode`), so the workers parse and process it like any NDJSON line and
 /// every stage, the quarantine and the tally stay the same for every format. An entry's line
 /// number is the record's number in the file (stroke-3: its position, train then valid then
 /// test). A record the decoder rejects is a `failed` entry carrying its quarantine form (a `.bin`
 /// record: its byte offset, reason and hex bytes); a stroke-3 file that cannot be decoded, or an
 /// input that cannot be opened, is one source error. Stroke-3 records get the key
-/// `<file name>#<split>#<index>`, an empty country and timestamp and `recognized` true.
+/// `<file name>#<split>#<index>`, an empty country and timestamp and `recognized` true, and a
+/// float64 record its exact deltas (`SketchRecord.stroke3Deltas`) when its positions alone would
+/// not give them back. An SVG file is one record (`SVGSketch.record`), rejected with the reason
+/// (its quarantine form is the file's path) when the file is refused.
 package final class DecodedRecordBatches: LineBatchReading {
     private let path: String
     private let format: DrawingFileFormat
@@ -31,17 +35,18 @@ package final class DecodedRecordBatches: LineBatchReading {
     private let recordLimit: Int?
     private var records = 0
     private var binary: GoogleBinaryCursor?
-    private var stroke3: [(number: Int, record: SketchRecord?, key: String)]?
-    private var stroke3Next = 0
-    private var stroke3Failure: String?
-    private var stroke3Bytes = 0
-    private var stroke3Digest: String?
+    /// The items of a file decoded whole (stroke-3, SVG), with their numbers in the file.
+    private var whole: [(number: Int, item: Item)]?
+    private var wholeNext = 0
+    private var wholeFailure: String?
+    private var wholeBytes = 0
+    private var wholeDigest: String?
     private var line: [UInt8] = []
 
-    /// Reads `path` as `format` (`.bin` or `.stroke3`); its records get `word`.
+    /// Reads `path` as `format` (`.bin`, `.stroke3` or `.svg`); its records get `word`.
     package init(path: String, format: DrawingFileFormat, word: String, chunk: Int, hashing: Bool,
                  batchLines: Int = 1024, recordLimit: Int? = nil) {
-        precondition(format != .ndjson, "NDJSON is read by InputChunkReader")
+        precondition(format == .bin || format == .stroke3 || format == .svg, "NDJSON and CSV are read line by line")
         self.path = path
         self.format = format
         self.word = word
@@ -52,15 +57,15 @@ package final class DecodedRecordBatches: LineBatchReading {
         if format == .bin { binary = GoogleBinaryCursor(path: path, word: word, hashing: hashing) }
     }
 
-    package var consumedInputBytes: Int { binary?.consumedInputBytes ?? stroke3Bytes }
+    package var consumedInputBytes: Int { binary?.consumedInputBytes ?? wholeBytes }
 
-    package func digest() -> String? { binary?.digest() ?? stroke3Digest }
+    package func digest() -> String? { binary?.digest() ?? wholeDigest }
 
     package func nextBatch() -> RawLineBatch? {
         var batch = RawLineBatch(chunk: chunk)
-        if format == .stroke3 && stroke3 == nil { decodeStroke3() }
-        if let reason = stroke3Failure {
-            stroke3Failure = nil
+        if format != .bin && whole == nil { decodeWhole() }
+        if let reason = wholeFailure {
+            wholeFailure = nil
             batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: 0, reason: reason), range: 0..<0))
             return batch
         }
@@ -99,36 +104,62 @@ package final class DecodedRecordBatches: LineBatchReading {
             case nil: return nil
             }
         }
-        guard let stroke3, stroke3Next < stroke3.count else { return nil }
-        let (number, record, key) = stroke3[stroke3Next]
-        stroke3Next += 1
-        if let record { return (number, .record(record)) }
-        let reason = "\(key): not a non-empty (n, 3) stroke-3 array of finite values"
-        return (number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8))))
+        guard let whole, wholeNext < whole.count else { return nil }
+        wholeNext += 1
+        return whole[wholeNext - 1]
     }
 
-    /// Decodes the whole `.npz` (it is a zip: read whole, at most `Stroke3NPZ.maximumFileSize`).
-    private func decodeStroke3() {
-        stroke3 = []
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+    /// Decodes the whole file: a `.npz` (a zip: read whole, at most `Stroke3NPZ.maximumFileSize`)
+    /// or an SVG (at most `SVGSketch.maximumFileBytes`).
+    private func decodeWhole() {
+        whole = []
         do {
-            var position = 0
-            for (split, arrays) in try Stroke3NPZ.read(path: path) {
-                for (index, array) in arrays.enumerated() {
-                    position += 1
-                    let key = "\(name)#\(split.rawValue)#\(index)"
-                    let record = Stroke3.drawing(of: array).map {
-                        SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: $0)
-                    }
-                    stroke3!.append((position, record, key))
-                }
+            if format == .svg {
+                whole = [(1, try svgItem())]
+            } else {
+                whole = try stroke3Items()
             }
         } catch let error as FormatError {
-            stroke3Failure = error.description
+            wholeFailure = error.description
         } catch {
-            stroke3Failure = "cannot read \(path): \(error)"
+            wholeFailure = "cannot read \(path): \(error)"
         }
-        (stroke3Bytes, stroke3Digest) = Self.measure(path: path, hashing: hashing)
+        (wholeBytes, wholeDigest) = Self.measure(path: path, hashing: hashing)
+    }
+
+    /// The SVG file's record, or its rejection when the file is refused (not when it cannot be read).
+    private func svgItem() throws(FormatError) -> Item {
+        let result: Result<SketchRecord, FormatError>
+        do { result = .success(try SVGSketch.record(path: path, word: word.isEmpty ? nil : word)) } catch { result = .failure(error) }
+        switch result {
+        case .success(let record):
+            return .record(record)
+        case .failure(let error) where error.kind == .record:
+            return .rejected(RejectedLine(location: SourceLocation(file: path, line: 1), reason: error.reason, bytes: Array(path.utf8)))
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// The records of the stroke-3 file, train then valid then test.
+    private func stroke3Items() throws -> [(number: Int, item: Item)] {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        var items: [(number: Int, item: Item)] = []
+        for (split, arrays) in try Stroke3NPZ.read(path: path) {
+            for (index, array) in arrays.enumerated() {
+                let number = items.count + 1
+                let key = "\(name)#\(split.rawValue)#\(index)"
+                guard let drawing = Stroke3.drawing(of: array) else {
+                    let reason = "\(key): not a non-empty (n, 3) stroke-3 array of finite values whose positions stay within ±\(DrawingLimits.maximumCoordinateMagnitude)"
+                    items.append((number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8)))))
+                    continue
+                }
+                var record = SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)
+                record.stroke3Deltas = Stroke3.exactDeltas(of: array, drawing: drawing)
+                items.append((number, .record(record)))
+            }
+        }
+        return items
     }
 
     /// Stored size and (when hashing) SHA-256 of the file at `path`.

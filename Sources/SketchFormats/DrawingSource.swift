@@ -39,7 +39,8 @@ public struct DrawingSource: Sendable {
     /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
     /// path or a directory without drawing files.
     public init(inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil) throws {
-        let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes)
+        let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes,
+                                                          recursiveSuffixes: Self.recursiveFileSuffixes)
         if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && word == nil {
             throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --word WORD")
@@ -89,11 +90,8 @@ public struct DrawingSource: Sendable {
     /// item to `body` until it returns false. Returns whether the input could be opened.
     private func readItems(of path: String, as format: DrawingFileFormat, label file: String, chunk: Int,
                            progress: (Int) -> Void = { _ in }, _ body: (ReadItem) throws -> Bool) throws -> Bool {
-        let reader: any LineBatchReading = format == .ndjson
-            ? InputChunkReader(path: path, range: nil, chunk: chunk, hashing: false, maximumLineLength: maximumLineLength,
-                               recordLimit: recordLimitPerInput)
-            : DecodedRecordBatches(path: path, format: format, word: word(of: file, format: format), chunk: chunk, hashing: false,
-                                   recordLimit: recordLimitPerInput)
+        let reader = format.batchReader(path: path, range: nil, chunk: chunk, hashing: false, word: word(of: file, format: format),
+                                        maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
         var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
         var opened = true
         while let batch = reader.nextBatch() {
@@ -168,6 +166,10 @@ public struct DrawingSource: Sendable {
     private func word(of file: String, format: DrawingFileFormat) -> String {
         switch format {
         case .ndjson: return ""
+        case .csv: return word ?? ""
+        case .svg:
+            let parts = file.split(separator: "/")
+            return word ?? (parts.count >= 2 ? String(parts[parts.count - 2]) : ".")
         case .bin: return word ?? GoogleBinaryFormat.word(forPath: file)
         case .stroke3:
             let name = file.split(separator: "/").last.map(String.init) ?? file
@@ -176,7 +178,11 @@ public struct DrawingSource: Sendable {
     }
 
     /// File name endings a directory is searched for.
-    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz"]
+    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz", ".csv", ".csv.gz"]
+
+    /// File name endings a directory is searched for at every level below it (sketch datasets
+    /// keep one directory per class).
+    public static let recursiveFileSuffixes = [".svg"]
 
     /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
     public var inputByteCount: Int? {
@@ -203,8 +209,8 @@ public struct DrawingSource: Sendable {
         guard let format = DrawingFileFormat.detect(bytes) else {
             throw FormatError(.input, """
                 cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
-                not a Google .bin (its first records are not structurally consistent), not a stroke-3 .npz (no zip magic); \
-                pass --format ndjson|bin|stroke3 to read it as one
+                not a Kaggle CSV (no Kaggle header line), not an SVG (no <svg element), not a Google .bin (its first records are not structurally consistent), \
+                not a stroke-3 .npz (no zip magic); pass --format ndjson|bin|stroke3|csv|svg to read it as one
                 """)
         }
         return format
@@ -213,8 +219,14 @@ public struct DrawingSource: Sendable {
     /// Whether `file` (an input as a location names it) is read as sketch-rnn stroke-3: by
     /// `--format`, else by its content. Records of such a file keep their published split.
     public func isStroke3Input(_ file: String) -> Bool {
-        if let format { return format == .stroke3 }
-        return file != "-" && (try? Self.detectFormat(path: file)) == .stroke3
+        inputFormat(file) == .stroke3
+    }
+
+    /// The format `file` (one of ``files``) is read as: the forced `format`, else the file's by
+    /// content; nil for a stream or a file whose format cannot be told.
+    public func inputFormat(_ file: String) -> DrawingFileFormat? {
+        if let format { return format }
+        return file == "-" ? nil : try? Self.detectFormat(path: file)
     }
 
     /// Reads every input in order; locations are the file and 1-based line (NDJSON), record

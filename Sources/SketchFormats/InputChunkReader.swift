@@ -119,6 +119,9 @@ package final class InputChunkReader: LineBatchReading {
     /// Stored bytes consumed so far.
     package var consumedInputBytes: Int { source?.consumedInputBytes ?? 0 }
 
+    /// Index of the chunk in the run's chunk list.
+    package var chunkIndex: Int { chunk }
+
     /// SHA-256 of the stored bytes (when hashing), after the last batch.
     package func digest() -> String? { source?.digest() }
 

@@ -5,12 +5,14 @@ import Darwin
 #endif
 
 /// Command-line inputs expanded to files: `-` stays stdin, a directory becomes its files whose
-/// names end with one of `suffixes` (not recursive, byte-wise name order, through
+/// names end with one of `suffixes` (not recursive) and the files at every level below it whose
+/// names end with one of `recursiveSuffixes`, in byte-wise path order (through
 /// ``DirectoryWalk``), anything else is read as named (a FIFO, `/dev/stdin`). The one expansion
 /// rule of every reader.
 package enum InputExpansion {
     /// The files and the directory entries that could not be used (and were skipped).
-    package static func expand(_ inputs: [String], suffixes: [String]) throws -> (files: [String], listing: DirectoryListing) {
+    package static func expand(_ inputs: [String], suffixes: [String],
+                               recursiveSuffixes: [String] = []) throws -> (files: [String], listing: DirectoryListing) {
         var files: [String] = []
         var listing = DirectoryListing()
         for input in inputs {
@@ -26,9 +28,13 @@ package enum InputExpansion {
                 files.append(input)
                 continue
             }
-            let found = try DirectoryWalk.list(input, recursive: false) { name in suffixes.contains { name.hasSuffix($0) } }
+            var found = try DirectoryWalk.list(input, recursive: false) { name in suffixes.contains { name.hasSuffix($0) } }
+            if !recursiveSuffixes.isEmpty {
+                found.append(try DirectoryWalk.list(input, recursive: true) { name in recursiveSuffixes.contains { name.hasSuffix($0) } })
+                found.files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            }
             guard !found.files.isEmpty || !found.rejected.isEmpty else {
-                throw FormatError(.input, "no \(suffixes.map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
+                throw FormatError(.input, "no \((suffixes + recursiveSuffixes).map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
             }
             files += found.files
             listing.append(found)

@@ -2,7 +2,7 @@ import SketchCore
 
 /// The keys of a Quick, Draw! record, recognised from their bytes without building a String.
 enum QuickDrawKey {
-    case word, countryCode, timestamp, recognized, keyID, drawing, other
+    case word, countryCode, timestamp, recognized, keyID, drawing, stroke3Deltas, other
 }
 
 /// A forward-only position in one line's bytes, with the JSON token readers the record parser
@@ -80,6 +80,7 @@ struct JSONCursor {
         case 9: return equals("timestamp") ? .timestamp : .other
         case 10: return equals("recognized") ? .recognized : .other
         case 11: return equals("countrycode") ? .countryCode : .other
+        case 14: return equals("stroke3_deltas") ? .stroke3Deltas : .other
         default: return .other
         }
     }

@@ -6,6 +6,12 @@ public enum NPYDType: String, Sendable, Codable, CaseIterable {
     case int32
     /// Unsigned byte, `|u1`.
     case uint8
+    /// 16-bit signed integer, `<i2` (flat stroke-3 points).
+    case int16
+    /// 64-bit signed integer, `<i8` (flat stroke-3 offsets).
+    case int64
+    /// 64-bit IEEE float, `<f8` (flat stroke-3 points of float64 input).
+    case float64
 
     /// The numpy `descr` string.
     public var descr: String {
@@ -13,6 +19,9 @@ public enum NPYDType: String, Sendable, Codable, CaseIterable {
         case .float32: return "<f4"
         case .int32: return "<i4"
         case .uint8: return "|u1"
+        case .int16: return "<i2"
+        case .int64: return "<i8"
+        case .float64: return "<f8"
         }
     }
 
@@ -21,6 +30,8 @@ public enum NPYDType: String, Sendable, Codable, CaseIterable {
         switch self {
         case .float32, .int32: return 4
         case .uint8: return 1
+        case .int16: return 2
+        case .int64, .float64: return 8
         }
     }
 

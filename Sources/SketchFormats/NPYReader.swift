@@ -14,8 +14,14 @@ public struct NPYArray: Sendable, Equatable {
     /// The elements as int32 (requires `dtype == .int32`).
     public func int32s() -> [Int32] { elements(of: Int32.self, expecting: .int32) }
 
-    private func elements<T: BitwiseCopyable>(of: T.Type, expecting expected: NPYDType) -> [T] {
+    private func elements<T: BitwiseCopyable>(of type: T.Type, expecting expected: NPYDType) -> [T] {
         precondition(dtype == expected, "NPYArray holds \(dtype), not \(expected)")
+        return elements(of: type)
+    }
+
+    /// The elements as `T`, whose size must be the dtype's (the caller checked the dtype).
+    package func elements<T: BitwiseCopyable>(of: T.Type) -> [T] {
+        precondition(MemoryLayout<T>.stride == dtype.size, "NPYArray holds \(dtype), not \(T.self)")
         let count = data.count / MemoryLayout<T>.stride
         return [T](unsafeUninitializedCapacity: count) { out, initialized in
             data.withUnsafeBytes { raw in
@@ -26,7 +32,7 @@ public struct NPYArray: Sendable, Equatable {
     }
 }
 
-/// Reads `.npy` files (versions 1.0–3.0, C order, little-endian float32 / int32 / uint8).
+/// Reads `.npy` files (versions 1.0–3.0, C order, little-endian float32 / int32 / uint8 / int16 / int64 / float64).
 public enum NPYReader {
     /// Loads the array in `path`.
     public static func read(path: String) throws -> NPYArray {

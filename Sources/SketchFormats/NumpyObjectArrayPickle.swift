@@ -7,9 +7,11 @@ package struct NumericArray: Equatable, Sendable {
     package var columns: Int
     /// `rows × columns` values, row after row.
     package var values: [Double]
+    /// Whether the file stored the values as float64 (int16 and int32 otherwise).
+    package var isFloat64: Bool
 
-    package init(rows: Int, columns: Int, values: [Double]) {
-        (self.rows, self.columns, self.values) = (rows, columns, values)
+    package init(rows: Int, columns: Int, values: [Double], isFloat64: Bool = false) {
+        (self.rows, self.columns, self.values, self.isFloat64) = (rows, columns, values, isFloat64)
     }
 }
 
@@ -280,16 +282,17 @@ package enum NumpyObjectArrayPickle {
             guard case .array(let element) = value, element.dtype?.name != "O8", element.shape.count == 2 else {
                 throw FormatError(.pickle, "element \(index) is not a 2-D numeric array")
             }
-            result.append(NumericArray(rows: element.shape[0], columns: element.shape[1], values: element.numbers))
+            result.append(NumericArray(rows: element.shape[0], columns: element.shape[1], values: element.numbers,
+                                       isFloat64: element.dtype?.name == "f8"))
         }
         return result
     }
 
-    /// Pickle protocol 2 bytes of a 1-D object array of int16 arrays, in the layout of the
-    /// published sketch-rnn files byte for byte (`numpy.core.multiarray._reconstruct`, Python 2
-    /// byte strings, appends in batches of 1000);
-    /// every value must be an integer in the int16 range (checked by the caller).
-    package static func encodeInt16(_ arrays: [NumericArray]) -> [UInt8] {
+    /// Pickle protocol 2 bytes of a 1-D object array of int16 (or, with `float64`, float64)
+    /// arrays, in the layout of the published sketch-rnn files byte for byte
+    /// (`numpy.core.multiarray._reconstruct`, Python 2 byte strings, appends in batches of 1000);
+    /// for int16 every value must be an integer in the int16 range (checked by the caller).
+    package static func encode(_ arrays: [NumericArray], float64: Bool) -> [UInt8] {
         var out: [UInt8] = [0x80, 2]
         func put(_ index: Int) {
             if index < 256 { out += [0x71, UInt8(index)] } else { out.append(0x72); appendLE(UInt32(index), 4) }
@@ -325,15 +328,19 @@ package enum NumpyObjectArrayPickle {
             put(index == 0 ? 7 : 8 + index)
             out.append(0x28); integer(1); integer(array.rows); integer(array.columns); out.append(0x86)
             if index == 0 {
-                get(4); shortString("i2"); integer(0); integer(1); out += [0x87, 0x52]; put(8)
+                get(4); shortString(float64 ? "f8" : "i2"); integer(0); integer(1); out += [0x87, 0x52]; put(8)
                 dtypeState("<", 0)
             } else {
                 get(8)
             }
             out.append(0x89)
-            let byteCount = array.values.count * 2
+            let byteCount = array.values.count * (float64 ? 8 : 2)
             if byteCount < 256 { out += [0x55, UInt8(byteCount)] } else { out.append(0x54); appendLE(UInt32(byteCount), 4) }
-            for value in array.values { let bits = UInt16(bitPattern: Int16(value)); out += [UInt8(bits & 0xFF), UInt8(bits >> 8)] }
+            if float64 {
+                for value in array.values { withUnsafeBytes(of: value.bitPattern.littleEndian) { out += $0 } }
+            } else {
+                for value in array.values { withUnsafeBytes(of: Int16(value).littleEndian) { out += $0 } }
+            }
             out += [0x74, 0x62]
             if index % 1000 == batchSize - 1 { out.append(batchSize > 1 ? 0x65 : 0x61) }
         }

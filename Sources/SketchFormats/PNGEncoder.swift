@@ -9,6 +9,17 @@ public enum PNGEncoder {
                    format: png_uint_32(PNG_FORMAT_GRAY), channels: 1)
     }
 
+    /// PNG bytes of a uint8 raster payload: `(H, W)` or `(H, W, 1)` as gray, `(H, W, 3)` as RGB;
+    /// nil for any other payload.
+    public static func encode(raster payload: TensorPayload) throws(FormatError) -> [UInt8]? {
+        guard case let .uint8(pixels, shape) = payload else { return nil }
+        switch (shape.count, shape.last) {
+        case (2, _), (3, 1): return try encode(GrayImage(width: shape[1], height: shape[0], pixels: pixels))
+        case (3, 3): return try encodeRGB(pixels, width: shape[1], height: shape[0])
+        default: return nil
+        }
+    }
+
     /// PNG bytes of an RGB image (colour type 2, 8 bits); `rgb` holds 3 bytes per pixel, row-major.
     public static func encodeRGB(_ rgb: [UInt8], width: Int, height: Int) throws(FormatError) -> [UInt8] {
         try encode(pixels: rgb, width: width, height: height, format: png_uint_32(PNG_FORMAT_RGB), channels: 3)

@@ -5,7 +5,9 @@ import SketchCore
 ///
 /// A hand-written reader for exactly this schema: an object with the keys `word`,
 /// `countrycode`, `timestamp`, `recognized`, `key_id` and `drawing` in any order (all required;
-/// unknown keys are skipped whatever their value; a repeated key keeps its last value).
+/// unknown keys are skipped whatever their value; a repeated key keeps its last value), and the
+/// optional `stroke3_deltas` SketchPrep writes for float64 stroke-3 records
+/// (`SketchRecord.stroke3Deltas`).
 /// `drawing` is a non-empty array of strokes, each `[x, y]` or `[x, y, t]` with equally long,
 /// non-empty number arrays. Strings are decoded with every JSON escape and must be valid UTF-8.
 /// Numbers follow the JSON grammar and convert exactly (see `JSONNumberParser`). Coordinates and
@@ -69,6 +71,7 @@ public struct QuickDrawLineParser {
         var recognized: Bool?
         var keyID: String?
         var drawing: Drawing?
+        var stroke3Deltas: [Double]?
 
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: "{"), "expected '{' at the start of the line")
@@ -89,6 +92,11 @@ public struct QuickDrawLineParser {
                 case .keyID: keyID = try parseString(&cursor, key: "key_id")
                 case .recognized: recognized = try cursor.parseBool(key: "recognized")
                 case .drawing: drawing = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
+                case .stroke3Deltas:
+                    var deltas: [Double] = []
+                    let count = try cursor.parseNumberArray(into: &deltas, what: "stroke3_deltas", bound: 2 * DrawingLimits.maximumCoordinateMagnitude,
+                                                            limit: 2 * DrawingLimits.maximumPoints)
+                    stroke3Deltas = Array(deltas[..<count])
                 case .other: try cursor.skipValue(depth: 0)
                 }
                 cursor.skipWhitespace()
@@ -113,8 +121,10 @@ public struct QuickDrawLineParser {
             ?? DataName.textProblem(countryCode, field: "countrycode") ?? DataName.textProblem(timestamp, field: "timestamp") {
             throw FormatError(.record, problem)
         }
-        return SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
-                            recognized: recognized, keyID: keyID, drawing: drawing)
+        var record = SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
+                                  recognized: recognized, keyID: keyID, drawing: drawing)
+        record.stroke3Deltas = stroke3Deltas
+        return record
     }
 
     private mutating func parseString(_ cursor: inout JSONCursor, key: String) throws(FormatError) -> String {

@@ -2,7 +2,7 @@ import SketchCore
 
 /// Writes records in the layout of Google's simplified NDJSON files: keys in the order
 /// `word, countrycode, timestamp, recognized, key_id, drawing`, no spaces, strokes as
-/// `[[x...],[y...]]` with integer coordinates, one record per line. Writes go through an
+/// `[[x...],[y...]]` with integer coordinates (exact decimals for non-integral ones), one record per line. Writes go through an
 /// `AtomicFileWriter`, so the file appears only on `commit()`.
 public final class SimplifiedNDJSONWriter {
     private let file: AtomicFileWriter
@@ -18,9 +18,9 @@ public final class SimplifiedNDJSONWriter {
         line.reserveCapacity(1 << 16)
     }
 
-    /// Appends one record. Coordinates are written as integers, rounding half to even any that
-    /// are not integral (they must be finite and within `Int`'s range); timestamps (`t`) are not
-    /// written.
+    /// Appends one record. Integral coordinates are written as integers, others (float64
+    /// stroke-3 input) in the shortest decimal form that reads back as the same `Double`; they
+    /// must be finite and within `Int`'s range. Timestamps (`t`) are not written.
     public func write(_ record: SketchRecord) throws {
         line.removeAll(keepingCapacity: true)
         Self.encode(record, into: &line)
@@ -46,7 +46,8 @@ public final class SimplifiedNDJSONWriter {
         try file.commit()
     }
 
-    /// Appends the JSON text of `record` (without a newline) to `bytes`.
+    /// Appends the JSON text of `record` (without a newline) to `bytes`; strokes with times
+    /// (raw strokes, e.g. an SVG sketch's) are written `[[x…],[y…],[t…]]`.
     public static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) {
         appendFields(of: record, to: &bytes)
         for (index, stroke) in record.drawing.strokes.enumerated() {
@@ -55,8 +56,15 @@ public final class SimplifiedNDJSONWriter {
                     appendStroke(x: x, y: y, isFirst: index == 0, to: &bytes)
                 }
             }
+            if !stroke.t.isEmpty {
+                // A raw stroke keeps its times: `[x…],[y…]` becomes `[x…],[y…],[t…]`.
+                bytes.removeLast()
+                bytes.append(UInt8(ascii: ","))
+                stroke.t.withUnsafeBufferPointer { appendNumbers($0, to: &bytes) }
+                bytes.append(UInt8(ascii: "]"))
+            }
         }
-        bytes.append(contentsOf: "]}".utf8)
+        appendEnd(of: record, to: &bytes)
     }
 
     /// Appends the JSON text of `record` with `strokes` as its drawing (without a newline) to `bytes`.
@@ -71,7 +79,17 @@ public final class SimplifiedNDJSONWriter {
                 }
             }
         }
-        bytes.append(contentsOf: "]}".utf8)
+        appendEnd(of: record, to: &bytes)
+    }
+
+    /// The `]` closing the drawing, `"stroke3_deltas"` when the record has them, and the `}`.
+    private static func appendEnd(of record: SketchRecord, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "]"))
+        if let deltas = record.stroke3Deltas {
+            bytes.append(contentsOf: #","stroke3_deltas":"#.utf8)
+            deltas.withUnsafeBufferPointer { appendNumbers($0, to: &bytes) }
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The keys before the strokes, up to and including the `[` that opens the drawing.
@@ -93,17 +111,18 @@ public final class SimplifiedNDJSONWriter {
                                      isFirst: Bool, to bytes: inout [UInt8]) {
         if !isFirst { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "["))
-        appendIntegers(x, to: &bytes)
+        appendNumbers(x, to: &bytes)
         bytes.append(UInt8(ascii: ","))
-        appendIntegers(y, to: &bytes)
+        appendNumbers(y, to: &bytes)
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Longest text of one value and its separator: a sign, 19 digits and a comma.
-    private static let maximumValueLength = 21
+    /// Longest text of one value and its separator: a sign, 17 significant digits, a point, an
+    /// exponent of up to 5 characters and a comma.
+    private static let maximumValueLength = 26
 
     /// `[v,v,...]`, written into room reserved for the longest possible text and trimmed after.
-    private static func appendIntegers(_ values: UnsafeBufferPointer<Double>, to bytes: inout [UInt8]) {
+    private static func appendNumbers(_ values: UnsafeBufferPointer<Double>, to bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 2 + values.count * maximumValueLength))
         let end = bytes.withUnsafeMutableBufferPointer { output in
@@ -116,10 +135,16 @@ public final class SimplifiedNDJSONWriter {
                     position += 1
                 }
                 // Simplified coordinates are integral already; truncation is exact for them and
-                // avoids a library call per value. Anything else is rounded half to even.
+                // avoids a library call per value. Anything else keeps its exact value.
                 let truncated = Int(value)
-                let integer = Double(truncated) == value ? truncated : Int(value.rounded(.toNearestOrEven))
-                position = writeInteger(integer, into: output, at: position)
+                if Double(truncated) == value {
+                    position = writeInteger(truncated, into: output, at: position)
+                } else {
+                    for byte in value.description.utf8 {
+                        output[position] = byte
+                        position += 1
+                    }
+                }
             }
             output[position] = UInt8(ascii: "]")
             return position + 1
@@ -167,7 +192,7 @@ public final class SimplifiedNDJSONWriter {
 
     /// Appends `text` as a JSON string: `"` and `\` escaped, control characters as `\uXXXX`
     /// (or their short forms), everything else as UTF-8.
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
         let copiedWhole = text.utf8.withContiguousStorageIfAvailable { utf8 in

@@ -24,6 +24,38 @@ package enum Stroke3Split: String, CaseIterable, Sendable {
 /// first point itself (an offset from 0, 0) and `pen_lifted = 1` on each stroke's last point
 /// (Magenta's `lines_to_strokes`); the cumulative sums of `dx`, `dy` give the points back.
 package enum Stroke3 {
+    /// The stroke-3 rows of `record`'s drawing: its exact `stroke3Deltas` when it has them and
+    /// they still sum to the drawing's positions exactly (`Stroke3.drawing(of:)`'s sums), the
+    /// differences of its positions otherwise.
+    package static func array(of record: SketchRecord) -> NumericArray {
+        let drawing = record.drawing
+        guard let deltas = record.stroke3Deltas, deltas.count == 2 * drawing.pointCount else { return array(of: drawing) }
+        var values: [Double] = []
+        values.reserveCapacity(drawing.pointCount * 3)
+        var (x, y, pair) = (0.0, 0.0, 0)
+        for stroke in drawing.strokes {
+            for index in 0..<stroke.count {
+                x += deltas[2 * pair]
+                y += deltas[2 * pair + 1]
+                guard x == stroke.x[index], y == stroke.y[index] else { return array(of: drawing) }
+                values += [deltas[2 * pair], deltas[2 * pair + 1], index == stroke.count - 1 ? 1 : 0]
+                pair += 1
+            }
+        }
+        return NumericArray(rows: values.count / 3, columns: 3, values: values, isFloat64: true)
+    }
+
+    /// The exact `[dx, dy]` pairs of `array` to carry as `SketchRecord.stroke3Deltas` with its
+    /// `drawing`, when the differences of the drawing's positions do not give them back; nil
+    /// when they do (always for integer arrays).
+    package static func exactDeltas(of array: NumericArray, drawing: Drawing) -> [Double]? {
+        guard array.isFloat64 else { return nil }
+        let derived = Stroke3.array(of: drawing).values
+        let rows = 0..<array.rows
+        if rows.allSatisfy({ derived[3 * $0] == array.values[3 * $0] && derived[3 * $0 + 1] == array.values[3 * $0 + 1] }) { return nil }
+        return rows.flatMap { [array.values[3 * $0], array.values[3 * $0 + 1]] }
+    }
+
     /// The stroke-3 rows of `drawing` (`rows × 3` values).
     package static func array(of drawing: Drawing) -> NumericArray {
         var values: [Double] = []
@@ -40,9 +72,26 @@ package enum Stroke3 {
         return NumericArray(rows: values.count / 3, columns: 3, values: values)
     }
 
+    /// The int16 stroke-3 rows of `drawing`: each absolute position rounded half to even first,
+    /// then the deltas taken between rounded positions, so rounding error never accumulates along
+    /// a drawing. Throws `FormatError` naming the first value outside −32,768…32,767.
+    package static func int16Array(of drawing: Drawing) throws(FormatError) -> NumericArray {
+        var rounded = drawing
+        for index in rounded.strokes.indices {
+            rounded.strokes[index].x = rounded.strokes[index].x.map { $0.rounded(.toNearestOrEven) }
+            rounded.strokes[index].y = rounded.strokes[index].y.map { $0.rounded(.toNearestOrEven) }
+        }
+        let array = Stroke3.array(of: rounded)
+        if let value = array.values.first(where: { !Stroke3ElementType.int16.holds($0) }) {
+            throw FormatError(.record, "stroke-3 value \(value) is outside int16 (−32,768…32,767)")
+        }
+        return array
+    }
+
     /// The drawing of stroke-3 rows: cumulative sums, a stroke ending at each row whose third
     /// value is non-zero (rows after the last such row form a last stroke). Nil unless the array
-    /// has 3 columns, at least one row and finite values.
+    /// has 3 columns, at least one row and finite values whose sums stay within
+    /// `DrawingLimits.maximumCoordinateMagnitude`.
     package static func drawing(of array: NumericArray) -> Drawing? {
         guard array.columns == 3, array.rows > 0, array.values.allSatisfy(\.isFinite) else { return nil }
         var strokes: [Stroke] = []
@@ -53,6 +102,7 @@ package enum Stroke3 {
         for row in 0..<array.rows {
             x += array.values[3 * row]
             y += array.values[3 * row + 1]
+            guard abs(x) <= DrawingLimits.maximumCoordinateMagnitude, abs(y) <= DrawingLimits.maximumCoordinateMagnitude else { return nil }
             xs.append(x)
             ys.append(y)
             if array.values[3 * row + 2] != 0 {
@@ -64,6 +114,42 @@ package enum Stroke3 {
         if !xs.isEmpty { strokes.append(Stroke(x: xs, y: ys)) }
         return Drawing(strokes: strokes)
     }
+}
+
+/// The element type of written stroke-3 arrays.
+package enum Stroke3ElementType: String, Sendable, CaseIterable {
+    /// `<i2`, sketch-rnn's published type.
+    case int16
+    /// `<f8`, as in sketch-rnn's kanji files.
+    case float64
+
+    /// Whether `value` can be stored exactly.
+    package func holds(_ value: Double) -> Bool {
+        switch self {
+        case .int16: return value == value.rounded() && value >= -32_768 && value <= 32_767
+        case .float64: return value.isFinite
+        }
+    }
+}
+
+/// The user's choice of stroke-3 element type (`convert --stroke3-dtype`, `encode.dtype`).
+package enum Stroke3DTypeChoice: String, Sendable, CaseIterable {
+    /// The input's: float64 stays float64, everything else is int16.
+    case keep
+    /// int16, positions rounded (`Stroke3.int16Array`).
+    case int16
+
+    /// The element type forced, or nil to keep the input's.
+    package var forcedElementType: Stroke3ElementType? { self == .int16 ? .int16 : nil }
+}
+
+/// How a stroke-3 `.npz` lays out its arrays.
+package enum Stroke3Layout: String, Sendable, CaseIterable {
+    /// sketch-rnn's: `train.npy`, `valid.npy`, `test.npy`, pickled object arrays.
+    case standard
+    /// Pickle-free: per split a `(P, 3)` points array and an `(N + 1,)` int64 offsets array
+    /// (`Stroke3FlatLayout`).
+    case flat
 }
 
 /// Reads and writes sketch-rnn `.npz` files: a zip of `train.npy`, `valid.npy`, `test.npy`, each
@@ -95,14 +181,16 @@ package enum Stroke3NPZ {
         return try decode(bytes, path: path)
     }
 
-    /// The splits of the `.npz` bytes `bytes` (`path` names them in errors).
+    /// The splits of the `.npz` bytes `bytes` (`path` names them in errors): the pickled layout
+    /// (`train.npy`, `valid.npy`, `test.npy`) or the flat one (`Stroke3FlatLayout`).
     package static func decode(_ bytes: [UInt8], path: String) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
         let entries: [(name: String, contents: [UInt8])]
         do { entries = try ZipArchive.decode(bytes, path: path) } catch { throw FormatError(.input, error.description) }
+        if Stroke3FlatLayout.isFlat(entryNames: entries.map(\.name)) { return try Stroke3FlatLayout.decode(entries, path: path) }
         var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
         for entry in entries {
             guard entry.name.hasSuffix(".npy"), let split = Stroke3Split(rawValue: String(entry.name.dropLast(4))) else {
-                throw FormatError(.input, "\(path): entry \(entry.name) is not train.npy, valid.npy or test.npy")
+                throw FormatError(.input, "\(path): entry \(entry.name) is not train.npy, valid.npy or test.npy (nor the flat layout's <split>_points.npy and <split>_offsets.npy)")
             }
             let payload = try pickleOfObjectArray(entry.contents, path: "\(path)/\(entry.name)")
             do {
@@ -131,25 +219,41 @@ package enum Stroke3NPZ {
         return npy[dataStart...]
     }
 
-    /// The `.npz` bytes of `splits` (each split's arrays written as int16 with a numpy ≥ 1.24
-    /// header and the published files' protocol-2 pickle, deflated, fixed zip timestamps).
-    /// Throws `FormatError` when a value is not an integer in the int16 range.
-    package static func encode(_ splits: [(split: Stroke3Split, arrays: [NumericArray])], path: String) throws -> [UInt8] {
-        var entries: [(name: String, contents: [UInt8])] = []
+    /// The `.npz` bytes of `splits` in `layout` with elements of `elementType`: the pickled layout
+    /// as the published files are (numpy ≥ 1.24 headers, protocol-2 pickles), or the flat one
+    /// (`Stroke3FlatLayout`); deflated, fixed zip timestamps. Throws `FormatError` when a value
+    /// does not fit `elementType` (int16: an integer in −32,768…32,767; float64: finite).
+    package static func encode(_ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
+                               layout: Stroke3Layout = .standard, path: String) throws -> [UInt8] {
         for (split, arrays) in splits {
             for (index, array) in arrays.enumerated() {
-                for value in array.values where !(value == value.rounded() && value >= -32_768 && value <= 32_767) {
-                    throw FormatError(.input, "\(path): \(split.rawValue)[\(index)] holds \(value), not an int16 stroke-3 value")
+                if let value = array.values.first(where: { !elementType.holds($0) }) {
+                    throw FormatError(.input, "\(path): \(split.rawValue)[\(index)] holds \(value), not a \(elementType.rawValue) stroke-3 value")
                 }
             }
-            let npy = NPYFormat.header(descr: "|O", shape: [arrays.count]) + NumpyObjectArrayPickle.encodeInt16(arrays)
-            entries.append(("\(split.rawValue).npy", npy))
+        }
+        let entries: [(name: String, contents: [UInt8])]
+        switch layout {
+        case .standard:
+            entries = splits.map { split, arrays in
+                ("\(split.rawValue).npy", NPYFormat.header(descr: "|O", shape: [arrays.count])
+                    + NumpyObjectArrayPickle.encode(arrays, float64: elementType == .float64))
+            }
+        case .flat:
+            entries = Stroke3FlatLayout.entries(splits, elementType: elementType)
         }
         do { return try ZipArchive.encode(entries, path: path) } catch { throw FormatError(.input, error.description) }
     }
 
-    /// Writes `splits` to `path` atomically.
-    package static func write(_ splits: [(split: Stroke3Split, arrays: [NumericArray])], to path: String) throws {
-        try writeAtomically(try encode(splits, path: path), to: path)
+    /// Whether the file at `path` holds float64 arrays (false when it cannot be read: reading it
+    /// reports why).
+    package static func isFloat64(path: String) -> Bool {
+        ((try? read(path: path)) ?? []).contains { $0.arrays.contains(where: \.isFloat64) }
+    }
+
+    /// Writes `splits` to `path` atomically (see `encode`).
+    package static func write(_ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
+                              layout: Stroke3Layout = .standard, to path: String) throws {
+        try writeAtomically(try encode(splits, elementType: elementType, layout: layout, path: path), to: path)
     }
 }

@@ -1,14 +1,16 @@
-/// One example's features: a fixed-shape array of float32 or uint8 values, row-major.
+/// One example's features: a fixed-shape array of float32, float64 or uint8 values, row-major.
 public enum TensorPayload: Sendable, Equatable {
     /// Float32 values and their shape (e.g. a `(75, 3)` stroke tensor).
     case float32([Float], shape: [Int])
+    /// Float64 values and their shape (stroke-3 rows of float64 input, kept exactly).
+    case float64([Double], shape: [Int])
     /// Byte values and their shape (e.g. a `(28, 28)` bitmap).
     case uint8([UInt8], shape: [Int])
 
     /// The array's shape.
     public var shape: [Int] {
         switch self {
-        case let .float32(_, shape), let .uint8(_, shape): return shape
+        case let .float32(_, shape), let .float64(_, shape), let .uint8(_, shape): return shape
         }
     }
 
@@ -16,6 +18,7 @@ public enum TensorPayload: Sendable, Equatable {
     public var dtype: NPYDType {
         switch self {
         case .float32: return .float32
+        case .float64: return .float64
         case .uint8: return .uint8
         }
     }
@@ -24,8 +27,25 @@ public enum TensorPayload: Sendable, Equatable {
     public var count: Int {
         switch self {
         case let .float32(values, _): return values.count
+        case let .float64(values, _): return values.count
         case let .uint8(values, _): return values.count
         }
+    }
+}
+
+/// What a record says about itself besides its word, key_id and drawing, carried to the shards
+/// that list it (a WebDataset sample's `.json`).
+public struct RecordFacts: Sendable, Equatable {
+    /// The record's `countrycode`.
+    public var countryCode: String
+    /// The record's `recognized`.
+    public var recognized: Bool
+    /// The record's `timestamp` text.
+    public var timestamp: String
+
+    /// Creates facts (defaults: what an image or a stroke-3 record has: none, recognized).
+    public init(countryCode: String = "", recognized: Bool = true, timestamp: String = "") {
+        (self.countryCode, self.recognized, self.timestamp) = (countryCode, recognized, timestamp)
     }
 }
 
@@ -37,12 +57,18 @@ public struct DatasetExample: Sendable, Equatable {
     public var label: Int32
     /// The features.
     public var payload: TensorPayload
+    /// The class word (written where a shard names it: WebDataset's `.json`).
+    public var word: String
+    /// The record's other fields (WebDataset's `.json`).
+    public var facts: RecordFacts
 
     /// Creates an example; the payload's value count must match its shape.
-    public init(keyID: String, label: Int32, payload: TensorPayload) {
+    public init(keyID: String, label: Int32, payload: TensorPayload, word: String = "", facts: RecordFacts = RecordFacts()) {
         precondition(payload.count == payload.shape.reduce(1, *), "payload value count does not match its shape")
         self.keyID = keyID
         self.label = label
         self.payload = payload
+        self.word = word
+        self.facts = facts
     }
 }

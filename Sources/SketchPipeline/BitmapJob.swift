@@ -21,6 +21,9 @@ package struct BitmapJob {
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     package var jobs: Int
+    /// Time-encoding channels (1 or 3; `TimeChannelRenderer`): `(N, side, side, C)` instead of
+    /// Google's `(N, side²)` gray bitmaps; empty for those.
+    package var timeChannels: [TimeChannel] = []
 
     /// Creates a job.
     package init(reader: DrawingSource, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
@@ -36,13 +39,34 @@ package struct BitmapJob {
 
     /// Renders every drawing; returns the counts. Throws only for output failures.
     package func run() throws -> RecordStreamResult {
-        let writer = try NPYWriter(path: outputPath, dtype: .uint8, itemShape: [render.side * render.side])
-        let result = try RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
-            .run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) { pixels in
-                try writer.append(pixels)
-            }
+        let itemShape = timeChannels.isEmpty ? [render.side * render.side] : [render.side, render.side, timeChannels.count]
+        let writer = try NPYWriter(path: outputPath, dtype: .uint8, itemShape: itemShape)
+        let stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        let result = timeChannels.isEmpty
+            ? try stream.run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) { try writer.append($0) }
+            : try stream.run(TimeChannelStage(render: render, channels: timeChannels), quarantinePath: quarantinePath) { try writer.append($0) }
         try writer.commit()
         return result
+    }
+}
+
+/// Renders each drawing's time-encoding channels (`TimeChannelRenderer`, raw strokes aligned and
+/// scaled; `inputFormat` does not apply) and appends the `(side, side, channels)` bytes.
+struct TimeChannelStage: RecordStage {
+    var render: StrokeRenderOptions
+    var channels: [TimeChannel]
+    var input: RecordStageInput { .drawings }
+
+    func makeChunk(lineCount: Int) -> Chunk { Chunk(renderer: TimeChannelRenderer(options: render, channels: channels)) }
+
+    struct Chunk: RecordStageChunk {
+        let renderer: TimeChannelRenderer
+        private(set) var output: [UInt8] = []
+
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(DrawingLimitError) {
+            output += try renderer.render(record.drawing)
+        }
     }
 }
 

@@ -30,6 +30,8 @@ package struct ConvertResult: Sendable {
     package var written = 0
     /// Records beyond a class's stroke-3 split sizes (stroke-3 output only).
     package var notSelected = 0
+    /// Records of float64 stroke-3 input written as int16 (`--stroke3-dtype int16`): positions rounded.
+    package var roundedToInt16 = 0
     /// Records rejected.
     package var rejected = 0
     /// Damaged or unreadable inputs (`RejectedLine.isSourceError`), counted apart from records.
@@ -46,10 +48,11 @@ package struct ConvertResult: Sendable {
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
 /// category, in bounded memory.
 ///
-/// Raw drawings (`DrawingKind.detect`) are simplified first with `options`; records of stroke-3
-/// input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
-/// hold (see `GoogleBinaryWriter`; stroke-3 values outside int16; a word that cannot be a file
-/// name) is quarantined with its location, as simplified NDJSON. Records are spilled per category
+/// Raw drawings (`DrawingKind.detect`, and every SVG sketch) are simplified first with `options`,
+/// except that SVG sketches go to NDJSON raw, with their times (`SVGSketch.indexTimes`); records
+/// of stroke-3 input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
+/// hold (see `GoogleBinaryWriter`; int16 stroke-3 values outside int16 once positions are rounded,
+/// `Stroke3.int16Array`; a word that cannot be a file name) is quarantined with its location, as simplified NDJSON. Records are spilled per category
 /// to temporary files (in-memory buffers up to `spillBufferBytes` in all), then each category
 /// is written in turn, so only one category is in memory at a time (stroke-3 output) or none
 /// (`.bin`, NDJSON, streamed). Stroke-3 splits: input from stroke-3 keeps its split and order;
@@ -70,6 +73,11 @@ package struct ConvertJob {
     package var quota: Stroke3SplitQuota
     /// Optional RDP tolerance for stroke-3 output.
     package var stroke3Epsilon: Double?
+    /// Element type of stroke-3 output; nil keeps the input's (float64 for a class read from a
+    /// float64 stroke-3 file, int16 otherwise).
+    package var stroke3ElementType: Stroke3ElementType?
+    /// Layout of stroke-3 output files.
+    package var stroke3Layout = Stroke3Layout.standard
     /// In-memory spill buffers, in bytes over all categories, before they go to temporary files.
     package var spillBufferBytes = 64 << 20
     /// Whether to print progress and rejection messages on stderr.
@@ -94,10 +102,11 @@ package struct ConvertJob {
         let progress = ProgressReporter(unit: "drawings", totalBytes: source.inputByteCount, enabled: showsProgress)
         let spill = try CategorySpill(bufferLimit: spillBufferBytes)
         var simplifier = Simplifier(options: options)
+        let float64Words = target == .stroke3 ? Self.float64Words(of: source) : []
         var line: [UInt8] = []
         var scratch: [UInt8] = []
         var firstLocation: [[UInt8]: SourceLocation] = [:]
-        var stroke3Inputs: [String: Bool] = [:]
+        var inputFormats: [String: DrawingFileFormat?] = [:]
         func reject(_ rejected: RejectedLine) throws {
             if rejected.isSourceError {
                 result.sourceErrors += 1
@@ -112,14 +121,18 @@ package struct ConvertJob {
                 var record = record
                 // Only a record decoded from a stroke-3 file (its format known from the file's
                 // content, never from the record) keeps its published split.
-                if stroke3Inputs[location.file] == nil { stroke3Inputs[location.file] = source.isStroke3Input(location.file) }
-                let isStroke3 = stroke3Inputs[location.file]! && Stroke3Split.place(ofKey: record.keyID) != nil
-                if !isStroke3 && DrawingKind.detect(record.drawing) == .raw {
+                if inputFormats[location.file] == nil { inputFormats[location.file] = source.inputFormat(location.file) }
+                let fileFormat = inputFormats[location.file]!
+                let isStroke3 = fileFormat == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil
+                if fileFormat == .svg && target == .ndjson {
+                    // An SVG sketch is written raw, its times (not kept while reading) put back.
+                    record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
+                } else if !isStroke3 && (fileFormat == .svg || DrawingKind.detect(record.drawing) == .raw) {
                     record.drawing = try simplifier.simplify(record.drawing)
                 }
                 line.removeAll(keepingCapacity: true)
                 SimplifiedNDJSONWriter.encode(record, into: &line)
-                if let problem = problem(with: record, scratch: &scratch) {
+                if let problem = problem(with: record, float64Words: float64Words, scratch: &scratch) {
                     try reject(RejectedLine(location: location, reason: "cannot write as \(target.rawValue): \(problem)", bytes: line))
                     return
                 }
@@ -161,14 +174,16 @@ package struct ConvertJob {
             case .stroke3:
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
+                let elementType = stroke3ElementType(word: word, float64Words: float64Words)
                 try reader.read(onRecord: { record, _ in
                     keys.append(record.keyID)
-                    arrays.append(Stroke3.array(of: stroke3Epsilon.map { RamerDouglasPeucker(epsilon: $0).reduce(record.drawing) } ?? record.drawing))
+                    arrays.append(try stroke3Array(of: record, elementType: elementType))
                 }, onRejected: spillDamaged)
                 let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
                 count = splits.reduce(0) { $0 + $1.arrays.count }
                 result.notSelected += keys.count - count
-                try Stroke3NPZ.write(splits, to: path)
+                if elementType == .int16 && float64Words.contains(word) { result.roundedToInt16 += count }
+                try Stroke3NPZ.write(splits, elementType: elementType, layout: stroke3Layout, to: path)
             }
             result.written += count
             result.files.append((path, count))
@@ -184,8 +199,30 @@ package struct ConvertJob {
         throw PipelineError("temporary spill file damaged at \(line): \(line.reason)")
     }
 
+    /// The stroke-3 rows of `record` as written: reduced by `stroke3Epsilon` when set, then
+    /// int16 with positions rounded (`Stroke3.int16Array`) or float64 as they are (exact deltas
+    /// kept, `Stroke3.array(of:)`).
+    private func stroke3Array(of record: SketchRecord, elementType: Stroke3ElementType) throws(FormatError) -> NumericArray {
+        var reduced = record
+        if let stroke3Epsilon { reduced.drawing = RamerDouglasPeucker(epsilon: stroke3Epsilon).reduce(record.drawing) }
+        return elementType == .int16 ? try Stroke3.int16Array(of: reduced.drawing) : Stroke3.array(of: reduced)
+    }
+
+    /// The element type `word`'s stroke-3 file is written with.
+    private func stroke3ElementType(word: String, float64Words: Set<String>) -> Stroke3ElementType {
+        stroke3ElementType ?? (float64Words.contains(word) ? .float64 : .int16)
+    }
+
+    /// The words of `source`'s stroke-3 inputs that store float64 values (those files are decoded
+    /// once more here; a file that cannot be read is reported when it is read).
+    private static func float64Words(of source: DrawingSource) -> Set<String> {
+        Set(source.engineInputs().inputs.filter { input in
+            input.format == .stroke3 && Stroke3NPZ.isFloat64(path: input.path)
+        }.map(\.word))
+    }
+
     /// Why `record` cannot be written in the target format, or nil.
-    private func problem(with record: SketchRecord, scratch: inout [UInt8]) -> String? {
+    private func problem(with record: SketchRecord, float64Words: Set<String>, scratch: inout [UInt8]) -> String? {
         if record.drawing.strokes.isEmpty { return "drawing has no strokes" }
         switch target {
         case .ndjson:
@@ -195,9 +232,8 @@ package struct ConvertJob {
             do { try GoogleBinaryWriter.encode(record, into: &scratch) } catch { return error.description }
             return nil
         case .stroke3:
-            let array = Stroke3.array(of: record.drawing)
-            for value in array.values where !(value.rounded() >= -32_768 && value.rounded() <= 32_767) {
-                return "stroke-3 value \(value) is outside int16"
+            do { _ = try stroke3Array(of: record, elementType: stroke3ElementType(word: record.word, float64Words: float64Words)) } catch {
+                return error.reason
             }
             return nil
         }

@@ -61,13 +61,8 @@ final class InputBatches: Sequence, IteratorProtocol {
             guard let index = pending.popLast() else { return nil }
             currentIndex = index
             let source = sources[index]
-            if source.format == .ndjson {
-                current = InputChunkReader(path: source.path, range: source.range, chunk: index, hashing: hashing,
-                                           maximumLineLength: maximumLineLength, batchLines: linesPerBatch, recordLimit: recordLimit)
-            } else {
-                current = DecodedRecordBatches(path: source.path, format: source.format, word: source.word, chunk: index,
-                                               hashing: hashing, batchLines: linesPerBatch, recordLimit: recordLimit)
-            }
+            current = source.format.batchReader(path: source.path, range: source.range, chunk: index, hashing: hashing, word: source.word,
+                                                maximumLineLength: maximumLineLength, batchLines: linesPerBatch, recordLimit: recordLimit)
         }
     }
 }

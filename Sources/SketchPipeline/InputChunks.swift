@@ -56,30 +56,30 @@ package enum InputChunking {
                 continue
             }
             let size = Int(status.st_size)
-            guard input.format == .ndjson else {
+            guard input.format == .ndjson || input.format == .csv else {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
                 continue
             }
             guard size > chunkBytes, let descriptor = try? FileDescriptor.open(file, .readOnly, options: .closeOnExec) else {
-                chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false))
+                chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
                 continue
             }
             defer { try? descriptor.close() }
             var magic: [UInt8] = [0, 0]
             let magicCount = try? magic.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: 0, into: $0) }
             if magicCount == 2 && magic == [0x1f, 0x8b] {
-                chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false))
+                chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
                 continue
             }
             var start = 0
             var candidate = chunkBytes
             while candidate < size {
                 guard let boundary = try nextLineStart(descriptor, from: candidate - 1, size: size, path: file), boundary < size else { break }
-                chunks.append(InputChunk(path: file, offset: start, bytes: boundary - start, isRange: true))
+                chunks.append(InputChunk(path: file, offset: start, bytes: boundary - start, isRange: true, format: input.format, word: input.word))
                 start = boundary
                 candidate = max(candidate + chunkBytes, boundary + 1)
             }
-            chunks.append(InputChunk(path: file, offset: start, bytes: size - start, isRange: true))
+            chunks.append(InputChunk(path: file, offset: start, bytes: size - start, isRange: true, format: input.format, word: input.word))
         }
         return chunks
     }

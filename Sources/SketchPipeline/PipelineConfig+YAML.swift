@@ -132,8 +132,9 @@ extension PipelineConfig {
         case .raster:
             return .raster(try RasterEncodeOptions(kindOnly))
         case .stroke3:
-            let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "epsilon"])
-            return .stroke3(epsilon: try section.double("epsilon", in: 0...1000))
+            let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "epsilon", "dtype"])
+            let dtype = try section.choice("dtype", of: Stroke3DTypeChoice.self) ?? .keep
+            return .stroke3(epsilon: try section.double("epsilon", in: 0...1000), elementType: dtype.forcedElementType)
         case .strokes:
             let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "length", "padding", "truncation"])
             // Absent: the book's 75 rows; `null`: variable length.
@@ -170,11 +171,19 @@ extension PipelineConfig {
 
     private static func parseOutput(_ top: YAMLSection, name: String) throws -> OutputStage {
         let section = try top.section("output", allowed: ["format", "directory", "examples_per_shard", "seed", "layout"])
-        return OutputStage(
-            format: try section?.choice("format", of: OutputFormat.self) ?? .npy,
+        let format = try section?.choice("format", of: OutputFormat.self) ?? .npy
+        var output = OutputStage(
+            format: format,
             directory: try section?.string("directory") ?? "out/\(name)",
             examplesPerShard: try section?.int("examples_per_shard", in: 1...100_000_000) ?? 10_000,
-            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42),
-            layout: try section?.choice("layout", of: ShardNaming.self) ?? .standard)
+            seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42))
+        // npz files are laid out by stroke-3 layouts; shards by shard namings.
+        if format == .npz {
+            output.stroke3Layout = try section?.choice("layout", of: Stroke3Layout.self) ?? .standard
+        } else {
+            output.layout = try section?.choice("layout", of: ShardNaming.self) ?? .standard
+        }
+        return output
     }
 }
+

@@ -74,8 +74,9 @@ package enum EncodeStage {
     case strokes(StrokeTensorOptions)
     case raster(RasterEncodeOptions)
     /// Stroke-3 rows, each stroke first reduced by Ramer–Douglas–Peucker at `epsilon` when set
-    /// (as sketch-rnn's data was made).
-    case stroke3(epsilon: Double?)
+    /// (as sketch-rnn's data was made), of `elementType` (`encode.dtype: int16`), or nil to keep
+    /// the input's (float64 rows of float64 stroke-3 input stay float64, others are int16).
+    case stroke3(epsilon: Double?, elementType: Stroke3ElementType?)
 }
 
 /// `output.format`: what the reduce side writes.
@@ -84,6 +85,8 @@ package enum OutputFormat: String, CaseIterable {
     case npy
     /// TFRecord shards (`ShardFormat.tfrecord`).
     case tfrecord
+    /// WebDataset tar shards (`ShardFormat.webdataset`).
+    case webdataset
     /// One sketch-rnn `<word>.npz` per class with `train`, `valid` and `test` object arrays
     /// (`encode.kind: stroke3`; `Stroke3DatasetWriter`).
     case npz
@@ -93,6 +96,7 @@ package enum OutputFormat: String, CaseIterable {
         switch self {
         case .npy: return .npy
         case .tfrecord: return .tfrecord
+        case .webdataset: return .webdataset
         case .npz: return nil
         }
     }
@@ -106,6 +110,8 @@ package struct OutputStage {
     package var seed: UInt64
     /// `output.layout`: shard file names (docs/pipelines.md).
     package var layout = ShardNaming.standard
+    /// `output.layout` of `output.format: npz`: sketch-rnn's pickled arrays or the flat layout.
+    package var stroke3Layout = Stroke3Layout.standard
 }
 
 extension PipelineConfig {
@@ -127,8 +133,10 @@ extension PipelineConfig {
             ]) { a, _ in a })
         case let .raster(options):
             encodeJSON = drawings ? options.drawingJSON : options.imageJSON
-        case let .stroke3(epsilon):
-            encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null])
+        case let .stroke3(epsilon, elementType):
+            // `dtype` recorded only when set, so existing manifests keep their bytes.
+            encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null]
+                .merging(elementType.map { ["dtype": .string($0.rawValue)] } ?? [:]) { a, _ in a })
         }
         var sourceJSON: [String: JSONValue] = [
             "kind": .string(source.kind.rawValue),
@@ -152,6 +160,7 @@ extension PipelineConfig {
         ]
         if output.format != .npz { outputJSON["examples_per_shard"] = .number(Double(output.examplesPerShard)) }
         if output.layout != .standard { outputJSON["layout"] = .string(output.layout.rawValue) }
+        if output.stroke3Layout != .standard { outputJSON["layout"] = .string(output.stroke3Layout.rawValue) }
         var json: [String: JSONValue] = [
             "name": .string(name),
             "source": .object(sourceJSON),

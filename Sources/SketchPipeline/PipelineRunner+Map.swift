@@ -82,7 +82,8 @@ extension PipelineRunner {
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) }, selected: selected,
                                    hashing: hashing, recordLimit: recordLimit)
-        let transform = batchTransform(stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }))
+        let transform = batchTransform(stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }),
+                                       float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = StageClock.now()
@@ -149,12 +150,15 @@ extension PipelineRunner {
     }
 
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
-    /// and encoder.
-    private func batchTransform(stroke3Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
+    /// and encoder. Records of the chunks `float64Chunks` (float64 stroke-3 files) keep float64
+    /// stroke-3 rows unless the pipeline asks for int16.
+    private func batchTransform(stroke3Chunks: Set<Int>, float64Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
         let filter = RecordFilter(config.filters)
         let simplification = config.simplification
         let format = config.source.format
         let encodeStage = SendableEncodeStage(config.encode)
+        let drawsRawStrokes: Bool
+        if case let .raster(options) = config.encode { drawsRawStrokes = !options.timeChannels.isEmpty } else { drawsRawStrokes = false }
         let seed = config.output.seed
         let tracksWords = !config.filters.categories.isEmpty
         let tracksCountries = !config.filters.countries.isEmpty
@@ -165,6 +169,7 @@ extension PipelineRunner {
             var parser = QuickDrawLineParser()
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
+            let isFloat64Input = float64Chunks.contains(batch.chunk)
             for index in batch.entries.indices {
                 let entry = batch.entries[index]
                 batch.withEntry(index, maximumLineLength: DrawingLimits.maximumLineBytes) { meaning in
@@ -187,9 +192,11 @@ extension PipelineRunner {
                         let payload: TensorPayload
                         do throws(DrawingLimitError) {
                             // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
-                            let drawing = try format.prepare(record.drawing, with: &simplifier)
+                            var prepared = record
+                            // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
+                            if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
                             mapped.seconds.simplify += StageClock.lap(&t)
-                            payload = try encode(drawing)
+                            payload = try encode(prepared, isFloat64Input)
                         } catch {
                             mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                             return
@@ -197,7 +204,8 @@ extension PipelineRunner {
                         mapped.seconds.encode += StageClock.lap(&t)
                         mapped.outcomes.append(.example(SortedExample(
                             sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload)))
+                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
+                            facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
                     case let .rejected(reason, line):
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
                     case let .sourceError(byteOffset, reason):
@@ -216,25 +224,36 @@ private struct SendableEncodeStage: @unchecked Sendable {
     let stage: EncodeStage
     init(_ stage: EncodeStage) { self.stage = stage }
 
-    /// The encoder; it throws for a drawing the encoding cannot hold (stroke-3 beyond int16), which
-    /// the map side quarantines.
-    func makeEncoder() -> (Drawing) throws(DrawingLimitError) -> TensorPayload {
+    /// The encoder of a record whose drawing is prepared (simplified when raw) and whether it was
+    /// read from float64 stroke-3 input; it throws for a drawing the encoding cannot hold
+    /// (int16 stroke-3 beyond int16 once positions are rounded), which the map side quarantines.
+    func makeEncoder() -> (SketchRecord, Bool) throws(DrawingLimitError) -> TensorPayload {
         switch stage {
         case let .strokes(options):
-            return { drawing in
-                let tensor = StrokeTensorEncoder.encode(drawing, options: options)
+            return { record, _ in
+                let tensor = StrokeTensorEncoder.encode(record.drawing, options: options)
                 return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
             }
+        case let .raster(options) where !options.timeChannels.isEmpty:
+            let renderer = TimeChannelRenderer(options: options.stroke, channels: options.timeChannels)
+            return { record, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
         case let .raster(options):
             let renderer = StrokeRenderer(options: options.stroke)
-            return { options.payload(renderer.render($0)) }
-        case let .stroke3(epsilon):
-            return { drawing throws(DrawingLimitError) in
-                let array = Stroke3.array(of: epsilon.map { RamerDouglasPeucker(epsilon: $0).reduce(drawing) } ?? drawing)
-                if let value = array.values.first(where: { !(-32_768...32_767).contains($0.rounded()) }) {
-                    throw DrawingLimitError("stroke-3 value \(value) is outside int16")
+            return { record, _ in options.payload(renderer.render(record.drawing)) }
+        case let .stroke3(epsilon, elementType):
+            return { record, isFloat64Input throws(DrawingLimitError) in
+                var reduced = record
+                if let epsilon { reduced.drawing = RamerDouglasPeucker(epsilon: epsilon).reduce(record.drawing) }
+                if isFloat64Input && elementType == nil {
+                    let array = Stroke3.array(of: reduced)
+                    return .float64(array.values, shape: [array.rows, 3])
                 }
-                return .float32(array.values.map { Float($0.rounded()) }, shape: [array.rows, 3])
+                do throws(FormatError) {
+                    let array = try Stroke3.int16Array(of: reduced.drawing)
+                    return .float32(array.values.map(Float.init), shape: [array.rows, 3])
+                } catch {
+                    throw DrawingLimitError(error.reason)
+                }
             }
         }
     }

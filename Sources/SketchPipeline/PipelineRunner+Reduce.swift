@@ -35,7 +35,7 @@ extension PipelineRunner {
             shards.progress = progress
             writer = .shards(shards)
         } else {
-            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes), progress)
+            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes, layout: config.output.stroke3Layout), progress)
         }
         var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
         var keptPerClass: [String: Int] = [:]
@@ -117,7 +117,9 @@ private enum DatasetSink {
 
     func add(_ example: SortedExample, label: Int32, split: SplitName) throws {
         switch self {
-        case .shards(let writer): try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload), split: split)
+        case .shards(let writer):
+            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload, word: example.word, facts: example.facts),
+                           split: split)
         case .stroke3(let writer, let progress):
             try writer.add(example, split: split)
             progress.advance()

@@ -22,11 +22,14 @@ package struct RasterEncodeOptions: Equatable {
     package var stroke: StrokeRenderOptions
     /// Stored element type.
     package var dtype: ElementType
+    /// `channels`: 1 or 3 time-encoding channels (`TimeChannelRenderer`, drawings only): payloads
+    /// `(size, size, C)`, drawn from the raw strokes aligned and scaled; empty: Google's gray raster.
+    package var timeChannels: [TimeChannel] = []
 
     /// Keys of `encode:` that this kind reads.
-    package static let yamlKeys = ["size", "line_width", "padding", "polarity", "dtype"]
+    package static let yamlKeys = ["size", "line_width", "padding", "polarity", "dtype", "channels"]
     /// Keys that only make sense for drawings.
-    package static let drawingOnlyKeys = ["line_width", "padding", "polarity"]
+    package static let drawingOnlyKeys = ["line_width", "padding", "polarity", "channels"]
 
     /// Reads `encode:`; defaults are Google's 28×28 numpy_bitmap recipe, uint8.
     package init(_ section: YAMLSection) throws {
@@ -37,14 +40,25 @@ package struct RasterEncodeOptions: Equatable {
             padding: try checked.double("padding", in: 0...1024) ?? 16,
             polarity: try checked.choice("polarity", of: RasterPolarity.self) ?? .whiteOnBlack)
         dtype = try checked.choice("dtype", of: ElementType.self) ?? .uint8
+        // `channels: time` is the one-channel list `[time]`.
+        if let names = try checked.value("channels").map({ node in
+            if case .scalar = node, let name = node.string { return [name] }
+            return try checked.stringList("channels")!
+        }) {
+            timeChannels = names.compactMap(TimeChannel.init(rawValue:))
+            guard timeChannels.count == names.count, names.count == 1 || names.count == 3 else {
+                throw checked.error("channels", checked.value("channels"),
+                                    "1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
     }
 
     /// Multiply stored values by this to get [0, 1].
     package var unitScale: Double { dtype == .uint8 ? 1.0 / 255 : 1 }
 
-    /// One example's payload from `side * side` gray bytes.
+    /// One example's payload from `side * side` gray bytes (`side * side * C` with time channels).
     package func payload(_ pixels: [UInt8]) -> TensorPayload {
-        let shape = [stroke.side, stroke.side]
+        let shape = [stroke.side, stroke.side] + (timeChannels.isEmpty ? [] : [timeChannels.count])
         switch dtype {
         case .uint8: return .uint8(pixels, shape: shape)
         case .float32: return .float32(pixels.map { Float($0) / 255 }, shape: shape)
@@ -57,7 +71,7 @@ package struct RasterEncodeOptions: Equatable {
             "line_width": .number(stroke.lineWidth),
             "padding": .number(stroke.padding),
             "polarity": .string(stroke.polarity.rawValue),
-        ]) { common, _ in common })
+        ].merging(timeChannels.isEmpty ? [:] : ["channels": .array(timeChannels.map { .string($0.rawValue) })]) { a, _ in a }) { common, _ in common })
     }
 
     /// The resolved options for PNG images, as recorded in the manifest: what was done to the

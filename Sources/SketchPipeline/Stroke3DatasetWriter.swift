@@ -6,7 +6,9 @@ import SketchDataset
 /// The reduce side of a sketch-rnn pipeline (`encode.kind: stroke3`, `output.format: npz`): one
 /// `<word>.npz` per class with `train`, `valid` and `test` object arrays of int16 `(n, 3)`
 /// stroke-3 arrays, the layout Magenta's sketch-rnn loads with
-/// `np.load(path, encoding='latin1', allow_pickle=True)`.
+/// `np.load(path, encoding='latin1', allow_pickle=True)`, or the same drawings in the flat
+/// layout (`Stroke3FlatLayout`). A class holding float64 rows (float64 stroke-3 input kept as
+/// it is) is written as float64.
 ///
 /// Examples arrive in dataset order with their split already chosen by the one split rule
 /// (`DatasetSplit`, per-class `split.counts` by hash rank; without a `split:` section the
@@ -21,30 +23,45 @@ import SketchDataset
 final class Stroke3DatasetWriter {
     private let directory: String
     private let classes: [String]
+    private let layout: Stroke3Layout
     private let spill: CategorySpill
     private var record: [UInt8] = []
 
-    /// Writes into `directory` the classes `classes` (a class without examples gets an `.npz`
-    /// of three empty arrays).
-    init(directory: String, classes: [String], spillBufferBytes: Int = 32 << 20) throws {
+    /// Writes into `directory` the classes `classes` in `layout` (a class without examples gets
+    /// an `.npz` of three empty arrays).
+    init(directory: String, classes: [String], layout: Stroke3Layout = .standard, spillBufferBytes: Int = 32 << 20) throws {
         self.directory = directory
         self.classes = classes
+        self.layout = layout
         spill = try CategorySpill(bufferLimit: spillBufferBytes)
     }
 
-    /// Adds `example` (a float32 `(n, 3)` stroke-3 payload) to `split` of its class.
+    /// Adds `example` (an `(n, 3)` stroke-3 payload: float32 holding int16 values, or float64)
+    /// to `split` of its class; throws `PipelineError` for any other payload (run files are read
+    /// back from disk, so this is checked, not assumed).
     func add(_ example: SortedExample, split: SplitName) throws {
-        guard case let .float32(values, shape) = example.payload, shape.count == 2, shape[1] == 3 else {
-            throw PipelineError("internal: \(example.keyID) has no stroke-3 payload")
-        }
-        // Spill record: split (1 byte), key length (UInt32), key, rows (UInt32), int16 values.
+        // Spill record: split (1 byte), key length (UInt32), key, rows (UInt32), element type
+        // (1 byte: 0 int16, 1 float64), values.
         record.removeAll(keepingCapacity: true)
         record.append(UInt8(SplitName.allCases.firstIndex(of: split)!))
         let key = Array(example.keyID.utf8)
         withUnsafeBytes(of: UInt32(key.count).littleEndian) { record += $0 }
         record += key
-        withUnsafeBytes(of: UInt32(shape[0]).littleEndian) { record += $0 }
-        for value in values { withUnsafeBytes(of: Int16(value).littleEndian) { record += $0 } }
+        switch example.payload {
+        case let .float32(values, shape) where shape.count == 2 && shape[1] == 3:
+            withUnsafeBytes(of: UInt32(shape[0]).littleEndian) { record += $0 }
+            record.append(0)
+            for value in values {
+                guard let integer = Int16(exactly: value) else { throw PipelineError("\(example.keyID): stroke-3 value \(value) is not an int16") }
+                withUnsafeBytes(of: integer.littleEndian) { record += $0 }
+            }
+        case let .float64(values, shape) where shape.count == 2 && shape[1] == 3:
+            withUnsafeBytes(of: UInt32(shape[0]).littleEndian) { record += $0 }
+            record.append(1)
+            for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { record += $0 } }
+        default:
+            throw PipelineError("\(example.keyID) has no (n, 3) stroke-3 payload")
+        }
         try spill.add(record, word: example.word)
     }
 
@@ -70,7 +87,8 @@ final class Stroke3DatasetWriter {
             }
             let file = ConvertTarget.stroke3.fileName(word: word)
             let path = "\(directory)/\(file)"
-            try Stroke3NPZ.write(splits, to: path)
+            let isFloat64 = splits.contains { $0.arrays.contains(where: \.isFloat64) }
+            try Stroke3NPZ.write(splits, elementType: isFloat64 ? .float64 : .int16, layout: layout, to: path)
             let measured = try Manifest.SourceFileEntry.measuring(path: path)
             files.append(ShardFileEntry(file: file, split: nil, examples: splits.reduce(0) { $0 + $1.arrays.count },
                                         bytes: measured.bytes, sha256: measured.sha256))
@@ -94,13 +112,17 @@ final class Stroke3DatasetWriter {
             let key = String(decoding: bytes[offset..<(offset + keyLength)], as: UTF8.self)
             offset += keyLength
             let rows = uint32()
+            let isFloat64 = bytes[offset] == 1
+            offset += 1
             var values: [Double] = []
             values.reserveCapacity(rows * 3)
             for index in 0..<(rows * 3) {
-                values.append(Double(Int16(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 2 * index, as: Int16.self) })))
+                values.append(isFloat64
+                    ? Double(bitPattern: UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 8 * index, as: UInt64.self) }))
+                    : Double(Int16(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 2 * index, as: Int16.self) })))
             }
-            offset += rows * 6
-            try body(split, key, NumericArray(rows: rows, columns: 3, values: values))
+            offset += rows * 3 * (isFloat64 ? 8 : 2)
+            try body(split, key, NumericArray(rows: rows, columns: 3, values: values, isFloat64: isFloat64))
         }
     }
 }

@@ -24,18 +24,25 @@ public final class StrokeRenderer {
 
     /// Creates a renderer (allocates the cairo surface).
     public init(options: StrokeRenderOptions) {
-        precondition((1...Self.maximumSide).contains(options.side), "raster side must be in 1...\(Self.maximumSide)")
         self.options = options
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(options.side), Int32(options.side))
-        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "cairo could not allocate the surface")
-        context = cairo_create(surface)
+        (surface, context) = Self.makeCanvas(options)
         (ink, background) = options.polarity == .whiteOnBlack ? (1, 0) : (0, 1)
+    }
+
+    /// An ARGB32 surface `side`×`side` and its context set up as Google's renderer does (antialias
+    /// BEST, round caps and joins, the line width, `scale(s, s)` then the half-padding translation).
+    static func makeCanvas(_ options: StrokeRenderOptions) -> (surface: OpaquePointer, context: OpaquePointer) {
+        precondition((1...maximumSide).contains(options.side), "raster side must be in 1...\(maximumSide)")
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(options.side), Int32(options.side))!
+        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "cairo could not allocate the surface")
+        let context = cairo_create(surface)!
         cairo_set_antialias(context, CAIRO_ANTIALIAS_BEST)
         cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(context, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_width(context, options.lineWidth)
         cairo_scale(context, options.scale, options.scale)
         cairo_translate(context, options.totalPadding / 2, options.totalPadding / 2)
+        return (surface, context)
     }
 
     deinit {

@@ -34,6 +34,9 @@ struct BitmapCommand: ParsableCommand {
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
 
+    @Option(help: "Channels that encode time, 1 or 3 of order, time, speed (e.g. order,time,speed): (N, size, size, C) uint8 from raw strokes aligned and scaled (docs/raster.md); time and speed need raw input. (default: Google's gray bitmaps)")
+    var channels: String?
+
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
     var quarantine: String?
 
@@ -52,17 +55,34 @@ struct BitmapCommand: ParsableCommand {
     @OptionGroup(title: "Input format")
     var input: DrawingInputOptionGroup
 
+    func validate() throws {
+        _ = try timeChannels()
+    }
+
+    /// The `--channels` list.
+    private func timeChannels() throws -> [TimeChannel] {
+        guard let channels else { return [] }
+        let names = channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parsed = names.compactMap(TimeChannel.init(rawValue:))
+        guard parsed.count == names.count, parsed.count == 1 || parsed.count == 3 else {
+            throw ValidationError("--channels takes 1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas")
+        }
+        return parsed
+    }
+
     func run() throws {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
                                                                    report: report, limit: limit.limit, tool: "bitmap")
-        let job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
+        var job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
                             inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
+        job.timeChannels = try timeChannels()
         let (result, seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
         try report.write(command: "bitmap", tally: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
                          jobs: jobs.resolved, seconds: seconds)
         let side = raster.size
-        print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(side * side)))")
+        let shape = job.timeChannels.isEmpty ? "\(side * side)" : "\(side), \(side), \(job.timeChannels.count)"
+        print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(shape)))")
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "bitmap")
     }

@@ -5,6 +5,8 @@ import SketchDataset
 import SketchPipeline
 
 extension ConvertTarget: ExpressibleByArgument {}
+extension Stroke3Layout: ExpressibleByArgument {}
+extension Stroke3DTypeChoice: ExpressibleByArgument {}
 
 /// `sketchprep convert`: NDJSON, Google .bin and sketch-rnn stroke-3 into one another.
 struct ConvertCommand: ParsableCommand {
@@ -22,6 +24,7 @@ struct ConvertCommand: ParsableCommand {
         Examples:
           sketchprep convert simplified/ --to bin -o bins
           sketchprep convert bins/ --to stroke3 -o npz --limit 1000 --report-json convert.json
+          sketchprep convert kanji.npz --to stroke3 --layout flat -o flat
         """)
 
     @Argument(help: "Inputs: NDJSON, .bin or .npz files, directories, or - for stdin.")
@@ -45,6 +48,12 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("stroke3-epsilon"), help: "Ramer–Douglas–Peucker tolerance applied to each stroke before stroke-3 encoding. (default: none)")
     var stroke3Epsilon: Double?
 
+    @Option(name: .customLong("stroke3-dtype"), help: "Stroke-3 element type: keep (float64 input stays float64, else int16) or int16 (positions rounded).")
+    var stroke3DType = Stroke3DTypeChoice.keep
+
+    @Option(help: "Stroke-3 file layout: standard (sketch-rnn's pickled object arrays) or flat (points and offsets, no pickle).")
+    var layout = Stroke3Layout.standard
+
     @Flag(name: .shortAndLong, help: "No progress or per-record messages on stderr.")
     var quiet = false
 
@@ -62,6 +71,9 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("--stroke3-epsilon must be a finite number ≥ 0")
         }
         _ = try quota()
+        if to != .stroke3 && (layout != .standard || stroke3DType != .keep) {
+            throw ValidationError("--layout and --stroke3-dtype apply to --to stroke3")
+        }
     }
 
     private func quota() throws -> Stroke3SplitQuota {
@@ -88,13 +100,15 @@ struct ConvertCommand: ParsableCommand {
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
         job.stroke3Epsilon = stroke3Epsilon
+        job.stroke3ElementType = stroke3DType.forcedElementType
+        job.stroke3Layout = layout
         job.showsProgress = !quiet
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
         let tally = RunTally(read: result.read, written: result.written, rejected: result.rejected, sourceErrors: result.sourceErrors)
         try report.write(command: "convert", tally: tally, notSelected: result.notSelected, inputs: source.files, output: output,
                          quarantine: quarantinePath, jobs: 1, seconds: result.seconds)
-        print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)")
+        print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")")
         guard result.isReconciled else { throw ExitCode.failure }
         try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
                                       sourceErrors: result.sourceErrors), command: "convert")

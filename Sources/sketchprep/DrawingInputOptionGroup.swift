@@ -6,10 +6,10 @@ extension DrawingFileFormat: ExpressibleByArgument {}
 /// How drawing inputs are read: format (by content unless given) and the word of records whose
 /// input carries none. Shared by every command that reads drawings through `DrawingSource`.
 struct DrawingInputOptionGroup: ParsableArguments {
-    @Option(help: "Input format: ndjson, bin or stroke3. (default: decided by content, see docs/formats.md)")
+    @Option(help: "Input format: ndjson, bin, stroke3, csv or svg. (default: decided by content, see docs/formats.md)")
     var format: DrawingFileFormat?
 
-    @Option(help: "Word of records whose input carries none (a .bin on stdin; a .bin file takes it from its name).")
+    @Option(help: "Word of records whose input carries none (a .bin on stdin, a Kaggle test CSV; a .bin file takes it from its name).")
     var word: String?
 
     /// The old name of `--word`, kept working with a deprecation message: `--category` filters

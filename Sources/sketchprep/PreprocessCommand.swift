@@ -36,7 +36,7 @@ struct PreprocessCommand: ParsableCommand {
     @Option(name: .customLong("input"), help: "Input file or directory (repeatable; replaces source.inputs).")
     var inputs: [String] = []
 
-    @Option(name: .customLong("format"), help: "Input file format: ndjson, bin or stroke3 (replaces source.file_format; default: each file by its content, see docs/formats.md).")
+    @Option(name: .customLong("format"), help: "Input file format: ndjson, bin, stroke3, csv or svg (replaces source.file_format; default: each file by its content, see docs/formats.md).")
     var fileFormat: DrawingFileFormat?
 
     @Option(help: "Word of records whose input carries none, e.g. a .bin on stdin (replaces source.word).")

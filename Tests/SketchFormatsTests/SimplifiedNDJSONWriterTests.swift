@@ -15,13 +15,13 @@ import Testing
             #"{"word":"cat","countrycode":"US","timestamp":"2017-03-08 21:12:07.26604 UTC","recognized":false,"key_id":"42","drawing":[[[0,255],[3,4]],[[7],[8]]]}"#)
     }
 
-    @Test func integersOfEveryLengthAndSignAreWrittenInFull() throws {
+    @Test func integersOfEveryLengthAndSignAreWrittenInFullAndOtherValuesExactly() throws {
         let values: [Double] = [0, 9, 10, 255, -1, -10, 1e15, 9_223_372_036_854_774_784, -9_223_372_036_854_775_808, 2.5, 3.5]
         let record = SketchRecord(word: "w", countryCode: "US", timestamp: "t", recognized: true, keyID: "1",
                                   drawing: Drawing(strokes: [Stroke(x: values, y: values)]))
         var bytes: [UInt8] = []
         SimplifiedNDJSONWriter.encode(record, into: &bytes)
-        let expected = "[0,9,10,255,-1,-10,1000000000000000,9223372036854774784,-9223372036854775808,2,4]"
+        let expected = "[0,9,10,255,-1,-10,1000000000000000,9223372036854774784,-9223372036854775808,2.5,3.5]"
         #expect(String(decoding: bytes, as: UTF8.self).hasSuffix(#""drawing":[["# + expected + "," + expected + "]]}"))
     }
 

@@ -61,4 +61,48 @@ import Testing
             #expect(a.contents.suffix(a.contents.count - 80) == b.contents.suffix(b.contents.count - 128))
         }
     }
+
+    @Test func theFlatLayoutReadsBackTheSameArraysInTheSameOrder() throws {
+        let splits: [(split: Stroke3Split, arrays: [NumericArray])] = [(.train, Self.arrays), (.valid, []), (.test, [Self.arrays[1]])]
+        let bytes = try Stroke3NPZ.encode(splits, layout: .flat, path: "x.npz")
+        #expect(try ZipArchive.decode(bytes, path: "x.npz").map(\.name) == Stroke3FlatLayout.entryNames)
+        let read = try Stroke3NPZ.decode(bytes, path: "x.npz")
+        #expect(read.map(\.split) == [.train, .valid, .test])
+        #expect(read.map(\.arrays) == splits.map(\.arrays))
+    }
+
+    @Test func float64ArraysKeepTheirValuesAndTypeInBothLayouts() throws {
+        let arrays = [NumericArray(rows: 2, columns: 3, values: [0.1, -2.25e-7, 0, 1e6, 0.3, 1], isFloat64: true)]
+        for layout in Stroke3Layout.allCases {
+            let bytes = try Stroke3NPZ.encode([(.train, arrays), (.valid, []), (.test, [])], elementType: .float64, layout: layout, path: "x.npz")
+            #expect(try Stroke3NPZ.decode(bytes, path: "x.npz").first { $0.split == .train }?.arrays == arrays)
+        }
+    }
+
+    @Test func flatOffsetsThatDoNotCoverThePointsAreRefused() throws {
+        var entries = Stroke3FlatLayout.entries([(.train, Self.arrays)], elementType: .int16)
+        entries[1].contents = NPYWriter.encode([Int64(0), 5, 4], dtype: .int64, shape: [3])
+        #expect(throws: FormatError.self) { try Stroke3FlatLayout.decode(entries, path: "x.npz") }
+    }
+
+    @Test func int16RowsRoundPositionsSoErrorDoesNotAccumulate() throws {
+        let drawing = Drawing(strokes: [Stroke(x: [0.4, 0.8, 1.2, 1.6], y: [0, 0, 0, 2.5])])
+        #expect(try Stroke3.int16Array(of: drawing).values == [0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 2, 1])
+        #expect(throws: FormatError.self) { try Stroke3.int16Array(of: Drawing(strokes: [Stroke(x: [0, 40_000], y: [0, 0])])) }
+    }
+
+    @Test func exactFloat64DeltasTravelWithTheRecordWhilePositionsStillMatch() throws {
+        let array = NumericArray(rows: 3, columns: 3, values: [0.1, 0.2, 0, 0.2, 0.1, 0, 0.7, 0.3, 1], isFloat64: true)
+        let drawing = try #require(Stroke3.drawing(of: array))
+        var record = SketchRecord(word: "w", countryCode: "", timestamp: "", recognized: true, keyID: "k", drawing: drawing)
+        record.stroke3Deltas = Stroke3.exactDeltas(of: array, drawing: drawing)
+        #expect(record.stroke3Deltas != nil)
+        #expect(Stroke3.array(of: record) == array)
+        var line: [UInt8] = []
+        SimplifiedNDJSONWriter.encode(record, into: &line)
+        var parser = QuickDrawLineParser()
+        #expect(Stroke3.array(of: try parser.parse(line)) == array)
+        record.drawing.strokes[0].x[0] = 5  // an edited drawing no longer sums to the deltas: positions decide
+        #expect(Stroke3.array(of: record) == Stroke3.array(of: record.drawing))
+    }
 }

@@ -4,10 +4,9 @@ import cairo
 import numpy as np
 
 
-def vector_to_raster(drawings, side=28, line_diameter=16, padding=16, white_on_black=True):
-    """One uint8 row of side*side per drawing; each drawing is a list of (x, y) coordinate lists or
-    (2, n) float arrays (used as they are, so `scripts/bench_raster.py` times only the rendering)."""
-    background, ink = ((0, 0, 0), (1, 1, 1)) if white_on_black else ((1, 1, 1), (0, 0, 0))
+def canvas(side, line_diameter, padding):
+    """The ARGB32 surface and context of `vector_to_raster`: antialias BEST, round caps and joins,
+    the line width, `scale(s, s)` then the half-padding translation."""
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, side, side)
     ctx = cairo.Context(surface)
     ctx.set_antialias(cairo.ANTIALIAS_BEST)
@@ -18,6 +17,14 @@ def vector_to_raster(drawings, side=28, line_diameter=16, padding=16, white_on_b
     scale = float(side) / float(256.0 + total_padding)
     ctx.scale(scale, scale)
     ctx.translate(total_padding / 2.0, total_padding / 2.0)
+    return surface, ctx
+
+
+def vector_to_raster(drawings, side=28, line_diameter=16, padding=16, white_on_black=True):
+    """One uint8 row of side*side per drawing; each drawing is a list of (x, y) coordinate lists or
+    (2, n) float arrays (used as they are, so `scripts/bench_raster.py` times only the rendering)."""
+    background, ink = ((0, 0, 0), (1, 1, 1)) if white_on_black else ((1, 1, 1), (0, 0, 0))
+    surface, ctx = canvas(side, line_diameter, padding)
     rows = []
     for strokes in drawings:
         strokes = [np.asarray(stroke, dtype=float) for stroke in strokes]

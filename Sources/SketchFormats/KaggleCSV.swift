@@ -1,0 +1,167 @@
+import SketchCore
+
+/// The CSV files of Kaggle's "Quick, Draw! Doodle Recognition" competition, one row turned into
+/// one NDJSON line in Google's layout (`SimplifiedNDJSONWriter`'s key order), so the engine reads
+/// them like any other format.
+///
+/// - `train_simplified/<word>.csv`, `train_raw/<word>.csv`: header
+///   `countrycode,drawing,key_id,recognized,timestamp,word` (`Layout.train`);
+/// - `test_simplified.csv`, `test_raw.csv`: header `key_id,countrycode,drawing` (`Layout.test`),
+///   whose rows get the word the user names (`--word`), `recognized` true and an empty timestamp.
+///
+/// One record is one physical line (Kaggle's files have no newline inside a field). Fields are
+/// separated by commas; a field may be quoted with `"` (a `""` inside is one quote). `drawing` is
+/// the strokes as Python writes a list (`[[[x, …], [y, …]], …]`, raw strokes with a third `t`
+/// list); it is taken as JSON after checking it holds only an array of numbers (brackets,
+/// commas, blanks, digits, `.`, `-`, `+`, `e`, `E`), and the record parser then checks its
+/// shape. `recognized` is `True` or `False` (`true`/`false` too). A Kaggle timestamp
+/// `YYYY-MM-DD HH:MM:SS[.ffffff]` becomes Google's text for the same instant (trailing zeros of the
+/// fraction dropped, ` UTC` appended: `2017-03-08 21:12:07.266040` →
+/// `2017-03-08 21:12:07.26604 UTC`); any other text is kept as it is.
+package enum KaggleCSV {
+    /// The two header layouts.
+    package enum Layout: Sendable {
+        /// `countrycode,drawing,key_id,recognized,timestamp,word`.
+        case train
+        /// `key_id,countrycode,drawing`.
+        case test
+
+        /// The header line.
+        package var header: String {
+            switch self {
+            case .train: return "countrycode,drawing,key_id,recognized,timestamp,word"
+            case .test: return "key_id,countrycode,drawing"
+            }
+        }
+    }
+
+    /// Longest header line looked at.
+    package static let maximumHeaderLength = 256
+
+    /// The layout whose header `line` is (a UTF-8 byte order mark and a trailing `\r` are
+    /// ignored), or nil.
+    package static func layout(ofHeader line: some Collection<UInt8>) -> Layout? {
+        var bytes = Array(line.prefix(maximumHeaderLength + 4))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return [Layout.train, .test].first { Array($0.header.utf8) == bytes }
+    }
+
+    /// Appends the NDJSON line of the CSV row `row` (without its newline) of a file in `layout`
+    /// to `line`; `word` is the word of `test` rows. Throws `FormatError` naming what is wrong.
+    package static func appendNDJSON(ofRow row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String,
+                                     to line: inout [UInt8]) throws(FormatError) {
+        var row = row
+        if row.last == 0x0D { row = UnsafeBufferPointer(rebasing: row.dropLast()) }
+        let fields = try self.fields(of: row)
+        let names: [String] = layout == .train ? ["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"]
+                                               : ["key_id", "countrycode", "drawing"]
+        guard fields.count == names.count else {
+            throw FormatError(.record, "\(fields.count) CSV fields, the header \(layout.header) names \(names.count)")
+        }
+        let field = Dictionary(uniqueKeysWithValues: zip(names, fields))
+        let recognized: Bool
+        switch layout == .train ? field["recognized"]! : "True" {
+        case "True", "true": recognized = true
+        case "False", "false": recognized = false
+        case let other: throw FormatError(.record, "recognized is \"\(other)\", not True or False")
+        }
+        let drawing = Array(field["drawing"]!.utf8)
+        guard isNumberArray(drawing) else {
+            throw FormatError(.record, "drawing is not a list of stroke lists of numbers")
+        }
+        line.append(contentsOf: #"{"word":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(layout == .train ? field["word"]! : word, to: &line)
+        line.append(contentsOf: #","countrycode":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(field["countrycode"]!, to: &line)
+        line.append(contentsOf: #","timestamp":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(layout == .train ? googleTimestamp(field["timestamp"]!) : "", to: &line)
+        line.append(contentsOf: recognized ? #","recognized":true,"key_id":"#.utf8 : #","recognized":false,"key_id":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(field["key_id"]!, to: &line)
+        line.append(contentsOf: #","drawing":"#.utf8)
+        line.append(contentsOf: drawing)
+        line.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields of one CSV row (RFC 4180 quoting, no newline inside a field).
+    private static func fields(of row: UnsafeBufferPointer<UInt8>) throws(FormatError) -> [String] {
+        var fields: [String] = []
+        var index = 0
+        while true {
+            var field: [UInt8] = []
+            if index < row.count && row[index] == UInt8(ascii: "\"") {
+                index += 1
+                while true {
+                    guard index < row.count else { throw FormatError(.record, "CSV field \(fields.count + 1): quote not closed") }
+                    if row[index] == UInt8(ascii: "\"") {
+                        if index + 1 < row.count && row[index + 1] == UInt8(ascii: "\"") {
+                            field.append(UInt8(ascii: "\""))
+                            index += 2
+                            continue
+                        }
+                        index += 1
+                        break
+                    }
+                    field.append(row[index])
+                    index += 1
+                }
+                guard index == row.count || row[index] == UInt8(ascii: ",") else {
+                    throw FormatError(.record, "CSV field \(fields.count + 1): text after the closing quote")
+                }
+            } else {
+                while index < row.count && row[index] != UInt8(ascii: ",") {
+                    if row[index] == UInt8(ascii: "\"") { throw FormatError(.record, "CSV field \(fields.count + 1): quote inside an unquoted field") }
+                    field.append(row[index])
+                    index += 1
+                }
+            }
+            guard let text = String(validating: field, as: UTF8.self) else {
+                throw FormatError(.record, "CSV field \(fields.count + 1) is not valid UTF-8")
+            }
+            fields.append(text)
+            if index == row.count { return fields }
+            index += 1  // the comma
+        }
+    }
+
+    /// Whether `text` is one bracketed array of numbers only: it opens with `[`, its brackets
+    /// balance and close only at its end, and it holds nothing but brackets, commas, blanks and
+    /// number characters (so it cannot close the record or add keys).
+    private static func isNumberArray(_ text: [UInt8]) -> Bool {
+        var trimmed = text[...]
+        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
+        guard trimmed.first == UInt8(ascii: "[") else { return false }
+        var depth = 0
+        for (offset, byte) in trimmed.enumerated() {
+            switch byte {
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 && offset != trimmed.count - 1 { return false }
+                if depth < 0 { return false }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "."),
+                 UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"), 0x09:
+                continue
+            default: return false
+            }
+        }
+        return depth == 0
+    }
+
+    /// Google's timestamp text for Kaggle's `YYYY-MM-DD HH:MM:SS[.f…]`; other text unchanged.
+    package static func googleTimestamp(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        let pattern = Array("0000-00-00 00:00:00".utf8)
+        guard bytes.count >= pattern.count,
+              zip(bytes, pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? ($0 >= 0x30 && $0 <= 0x39) : $0 == $1 }) else { return text }
+        var fraction = bytes[pattern.count...]
+        if !fraction.isEmpty {
+            guard fraction.first == UInt8(ascii: "."), fraction.count >= 2, fraction.count <= 10,
+                  fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return text }
+            while fraction.last == UInt8(ascii: "0") { fraction = fraction.dropLast() }
+            if fraction.count == 1 { fraction = [] }
+        }
+        return String(decoding: bytes[..<pattern.count] + fraction, as: UTF8.self) + " UTC"
+    }
+}

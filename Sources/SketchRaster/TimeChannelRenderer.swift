@@ -1,0 +1,119 @@
+import CCairo
+import SketchCore
+
+/// What one channel of a time-encoding raster shows (`--channels`, `encode.channels`).
+public enum TimeChannel: String, Sendable, CaseIterable {
+    /// Stroke order: stroke `i` (from 0) is drawn at `(255 − 13 · min(i, 10)) / 255`, the grey
+    /// ramp of the popular Kaggle kernels.
+    case order
+    /// Time within the drawing: the segment from point `k` is drawn at `(255 − 200 · τₖ) / 255`,
+    /// `τₖ = (tₖ − t_min) / (t_max − t_min)` (0 when all times are equal); raw input only.
+    case time
+    /// Pen speed: the segment from point `k` to `k + 1` is drawn at `(55 + 200 · σₖ) / 255`,
+    /// `σₖ = sₖ / max s`, `sₖ = |pₖ₊₁ − pₖ| / max(tₖ₊₁ − tₖ, 1 ms)` in the aligned and scaled
+    /// coordinates (0 when the drawing never moves; a one-point stroke is 0); raw input only.
+    case speed
+
+    /// Whether the channel needs the strokes' times (raw input).
+    public var needsTimes: Bool { self != .order }
+}
+
+/// Renders drawings as rasters whose 1 or 3 channels encode stroke order, time and pen speed
+/// (`TimeChannel`), on the geometry of `StrokeRenderer` (side, line width, padding, centring;
+/// always white ink on black, ink intensity being the channel's value): per channel the
+/// background is painted black, then every segment `pₖ → pₖ₊₁` of every stroke in drawing order is
+/// stroked on its own with round caps in its grey (a one-point stroke as a dot), later segments
+/// over earlier ones. Raw drawings are drawn after Google's align and scale steps only
+/// (`GoogleSimplifier.alignedAndScaled`, times kept, no resampling); a drawing without times can be
+/// rendered with `order` alone. Output is `side × side × channels` bytes, row-major, channels
+/// interleaved: numpy's `(H, W, C)`.
+public final class TimeChannelRenderer {
+    /// The channels, in output order.
+    public let channels: [TimeChannel]
+    /// The geometry (its polarity is not used).
+    public let options: StrokeRenderOptions
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+
+    /// Creates a renderer; `channels` holds 1 or 3 channels.
+    public init(options: StrokeRenderOptions, channels: [TimeChannel]) {
+        precondition(channels.count == 1 || channels.count == 3, "a time raster has 1 or 3 channels")
+        self.options = options
+        self.channels = channels
+        (surface, context) = StrokeRenderer.makeCanvas(options)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    /// The raster of `drawing`: raw (with times) or, for `order` alone, any drawing in 0–255
+    /// units. Throws `DrawingLimitError` when a time channel meets a drawing without times, or
+    /// for a drawing the alignment refuses.
+    public func render(_ drawing: Drawing) throws(DrawingLimitError) -> [UInt8] {
+        let hasTimes = drawing.strokes.allSatisfy { !$0.t.isEmpty }
+        if let channel = channels.first(where: \.needsTimes), !hasTimes {
+            throw DrawingLimitError("the \(channel.rawValue) channel needs raw drawings with times (t); this drawing has none (simplified input)")
+        }
+        let geometry = hasTimes ? try GoogleSimplifier.alignedAndScaled(drawing) : drawing
+        let pixels = options.side * options.side
+        var output = [UInt8](repeating: 0, count: pixels * channels.count)
+        for (index, channel) in channels.enumerated() {
+            draw(geometry, values: Self.values(of: geometry, channel))
+            cairo_surface_flush(surface)
+            let data = cairo_image_surface_get_data(surface)!
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            for row in 0..<options.side {
+                for column in 0..<options.side {
+                    // Byte 0 of the little-endian ARGB32 word (blue); every colour is grey.
+                    output[(row * options.side + column) * channels.count + index] = data[row * stride + 4 * column]
+                }
+            }
+        }
+        return output
+    }
+
+    /// Per stroke, the grey of each segment (of the point, for a one-point stroke).
+    static func values(of drawing: Drawing, _ channel: TimeChannel) -> [[Double]] {
+        switch channel {
+        case .order:
+            return drawing.strokes.enumerated().map { index, stroke in
+                Array(repeating: (255 - 13 * Double(min(index, 10))) / 255, count: max(stroke.count - 1, 1))
+            }
+        case .time:
+            let times = drawing.strokes.flatMap(\.t)
+            let first = times.min() ?? 0, span = (times.max() ?? 0) - first
+            return drawing.strokes.map { stroke in
+                (0..<max(stroke.count - 1, 1)).map { (255 - 200 * (span > 0 ? (stroke.t[$0] - first) / span : 0)) / 255 }
+            }
+        case .speed:
+            let speeds = drawing.strokes.map { stroke in
+                stroke.count < 2 ? [0.0] : (0..<(stroke.count - 1)).map { k in
+                    let distance = ((stroke.x[k + 1] - stroke.x[k]) * (stroke.x[k + 1] - stroke.x[k])
+                        + (stroke.y[k + 1] - stroke.y[k]) * (stroke.y[k + 1] - stroke.y[k])).squareRoot()
+                    return distance / max(stroke.t[k + 1] - stroke.t[k], 1)
+                }
+            }
+            let fastest = speeds.joined().max() ?? 0
+            return speeds.map { $0.map { (55 + 200 * (fastest > 0 ? $0 / fastest : 0)) / 255 } }
+        }
+    }
+
+    private func draw(_ drawing: Drawing, values: [[Double]]) {
+        cairo_set_source_rgb(context, 0, 0, 0)
+        cairo_paint(context)
+        let maxX = drawing.strokes.compactMap { $0.x.max() }.max() ?? 0
+        let maxY = drawing.strokes.compactMap { $0.y.max() }.max() ?? 0
+        let offsetX = (options.referenceSide - maxX) / 2, offsetY = (options.referenceSide - maxY) / 2
+        for (stroke, greys) in zip(drawing.strokes, values) where stroke.count > 0 {
+            for (k, grey) in greys.enumerated() {
+                let next = min(k + 1, stroke.count - 1)
+                cairo_set_source_rgb(context, grey, grey, grey)
+                cairo_move_to(context, stroke.x[k] + offsetX, stroke.y[k] + offsetY)
+                cairo_line_to(context, stroke.x[next] + offsetX, stroke.y[next] + offsetY)
+                cairo_stroke(context)
+            }
+        }
+    }
+}
