@@ -22,6 +22,10 @@ public enum PNGImage {
     /// Checked from the header before any pixel buffer is allocated, so decoding one image
     /// takes at most 2²⁵ × 9 bytes (16-bit RGBA plus the gray result, 288 MiB); docs/limits.md.
     public static let maximumPixelCount = 1 << 25
+    /// Largest accepted width or height, 5792: the white square a non-square image is framed in
+    /// before resampling (side `max(width, height)`) then holds at most 5792² ≤ 2²⁵ pixels too, so
+    /// a 1,000,000 × 1 image is refused from its header instead of asking for 10¹² bytes.
+    public static let maximumSide = 5792
 
     /// Decodes PNG bytes to gray (alpha over white).
     public static func decodeGray(_ bytes: [UInt8]) throws(FormatError) -> GrayImage {
@@ -38,6 +42,10 @@ public enum PNGImage {
         let width = Int(image.width)
         let height = Int(image.height)
         guard width > 0, height > 0 else { throw FormatError(.png, "unsupported image size \(width)x\(height)") }
+        guard width <= maximumSide, height <= maximumSide else {
+            throw FormatError(.png, "image too large: \(width)x\(height) has a side over \(maximumSide) pixels"
+                + " (PNGImage.maximumSide, docs/limits.md)")
+        }
         guard width * height <= maximumPixelCount else {
             throw FormatError(.png, "image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
                 + " \(maximumPixelCount) (docs/limits.md)")
