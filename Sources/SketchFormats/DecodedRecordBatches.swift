@@ -31,7 +31,7 @@ package final class DecodedRecordBatches: LineBatchReading {
     private let recordLimit: Int?
     private var records = 0
     private var binary: GoogleBinaryCursor?
-    private var stroke3: [(number: Int, record: SketchRecord?, key: String)]?
+    private var stroke3: [(number: Int, record: SketchRecord?, key: String, reason: String)]?
     private var stroke3Next = 0
     private var stroke3Failure: String?
     private var stroke3Bytes = 0
@@ -100,10 +100,9 @@ package final class DecodedRecordBatches: LineBatchReading {
             }
         }
         guard let stroke3, stroke3Next < stroke3.count else { return nil }
-        let (number, record, key) = stroke3[stroke3Next]
+        let (number, record, key, reason) = stroke3[stroke3Next]
         stroke3Next += 1
         if let record { return (number, .record(record)) }
-        let reason = "\(key): not a non-empty (n, 3) stroke-3 array of finite values"
         return (number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8))))
     }
 
@@ -117,10 +116,20 @@ package final class DecodedRecordBatches: LineBatchReading {
                 for (index, array) in arrays.enumerated() {
                     position += 1
                     let key = "\(name)#\(split.rawValue)#\(index)"
-                    let record = Stroke3.drawing(of: array).map {
-                        SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: $0)
+                    guard let drawing = Stroke3.drawing(of: array) else {
+                        stroke3!.append((position, nil, key, "\(key): not a non-empty (n, 3) stroke-3 array of finite values"))
+                        continue
                     }
-                    stroke3!.append((position, record, key))
+                    // The values come from the file: held to the same bounds as NDJSON coordinates,
+                    // so no later conversion (to int16, to pixels) meets 1e300.
+                    do throws(DrawingLimitError) {
+                        try DrawingLimits.checkInput(drawing)
+                    } catch {
+                        stroke3!.append((position, nil, key, "\(key): \(error.reason)"))
+                        continue
+                    }
+                    let record = SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)
+                    stroke3!.append((position, record, key, ""))
                 }
             }
         } catch let error as FormatError {
