@@ -169,7 +169,7 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// Reads a manifest file; throws `DatasetError` naming the path when it cannot be read or is
     /// not a manifest.
     public static func read(path: String) throws -> Manifest {
-        let bytes = try InputFile.readAll(path)
+        let bytes = try InputFile.readAll(path, maximumBytes: maximumFileBytes)
         do {
             return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         } catch let error as DecodingError {
@@ -179,7 +179,7 @@ public struct Manifest: Sendable, Equatable, Codable {
     }
 
     /// A one-line description of a decoding failure: the key path and what was wrong.
-    static func describe(_ error: DecodingError) -> String {
+    package static func describe(_ error: DecodingError) -> String {
         let (context, what): (DecodingError.Context, String) = switch error {
         case let .dataCorrupted(context): (context, "corrupt JSON")
         case let .keyNotFound(key, context): (context, "missing key \(key.stringValue)")

@@ -178,9 +178,12 @@ package struct PipelineRunner {
         let directory = config.output.directory
         guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)"),
               existing.formatVersion == Manifest.currentFormatVersion, existing.libraries == Self.libraryVersions,
-              existing.pipeline.config == pipeline.config, existing.sources == sources else { return nil }
+              existing.pipeline.config == pipeline.config, existing.sources == sources,
+              existing.invalidFields.isEmpty else { return nil }
         for shard in existing.shards {
-            guard let measured = try? InputFile.measure("\(directory)/\(shard.file)"),
+            // The manifest found in the output is untrusted: its shard names must lead to regular files inside.
+            guard case let .file(path, bytes)? = try? DirectoryMember.resolve(shard.file, in: directory, field: "shards", file: Self.manifestName),
+                  bytes == shard.bytes, let measured = try? InputFile.measure(path, range: 0..<bytes),
                   measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return nil }
         }
         return existing

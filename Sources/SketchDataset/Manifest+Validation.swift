@@ -1,0 +1,58 @@
+import SketchFormats
+
+extension Manifest {
+    /// Largest `manifest.json` read: 64 MiB (a dataset of 10⁵ shard files takes about 20 MB).
+    public static let maximumFileBytes = 64 << 20
+    /// Largest count or size a manifest may state (examples, records, bytes): 10¹⁵. With at most
+    /// ``maximumFileBytes`` of JSON, no sum of such counts can overflow `Int`.
+    public static let maximumCount = 1_000_000_000_000_000
+
+    /// One value of a manifest read back that cannot be right: a count that is negative or over
+    /// ``maximumCount``, or a shard name that is not a plain relative path.
+    package struct InvalidField: Equatable, Sendable {
+        /// The key path, e.g. `records.read` or `shards[3].file`.
+        package var field: String
+        /// What is wrong.
+        package var detail: String
+    }
+
+    /// Every invalid field, in document order; empty for a manifest sketchprep wrote. Checked
+    /// before any count is added or any listed file is opened.
+    package var invalidFields: [InvalidField] {
+        var fields: [InvalidField] = []
+        func count(_ value: Int, _ field: String) {
+            if !(0...Self.maximumCount).contains(value) {
+                fields.append(.init(field: field, detail: "\(value) is not a count in 0…\(Self.maximumCount)"))
+            }
+        }
+        for (index, source) in sources.enumerated() {
+            count(source.bytes, "sources[\(index)].bytes")
+            if let offset = source.offset { count(offset, "sources[\(index)].offset") }
+        }
+        for (index, entry) in classes.enumerated() { count(entry.index, "classes[\(index)].index") }
+        for split in counts.keys.sorted() {
+            let splitCounts = counts[split]!
+            count(splitCounts.total, "counts.\(split).total")
+            for word in splitCounts.perClass.keys.sorted() { count(splitCounts.perClass[word]!, "counts.\(split).per_class.\(word)") }
+        }
+        for (index, shard) in shards.enumerated() {
+            if let problem = DirectoryMember.lexicalProblem(shard.file) {
+                fields.append(.init(field: "shards[\(index)].file", detail: "\(TerminalText.escaped(shard.file)) \(problem)"))
+            }
+            count(shard.examples, "shards[\(index)].examples")
+            count(shard.bytes, "shards[\(index)].bytes")
+        }
+        count(records.read, "records.read")
+        count(records.written, "records.written")
+        count(records.filtered, "records.filtered")
+        count(records.rejected, "records.rejected")
+        count(records.sourceErrors, "records.source_errors")
+        count(records.duplicateKeyIDs, "records.duplicate_key_ids")
+        return fields
+    }
+
+    /// Throws `DatasetError` naming `path` and the first invalid field, if any.
+    package func validate(path: String) throws(DatasetError) {
+        if let first = invalidFields.first { throw DatasetError("\(path): \(first.field): \(first.detail)") }
+    }
+}
