@@ -85,32 +85,55 @@ extension SortedExample {
         }
     }
 
+    /// Longest key_id or word a run file may hold (a key_id comes from one input line).
+    package static let maximumStringBytes = 1 << 20
+    /// Most dimensions of an example's shape.
+    package static let maximumRank = 8
+    /// Most values of one example (a 100,000 × 3 stroke tensor, a 4096² raster fit).
+    package static let maximumValues = 1 << 25
+    /// Most bytes one serialized example takes (the caps above, with their length fields).
+    package static let maximumSerializedBytes = 2 * maximumStringBytes + 4 * maximumValues + 128
+
     /// Reads one example written by ``serialize(into:)`` at `offset`, advancing it; nil when the
-    /// bytes are not a complete example.
-    package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) -> SortedExample? {
+    /// bytes end before the example does. Run files are read back as untrusted: every length,
+    /// code and shape is checked against the framing, and one that cannot be right throws
+    /// `DatasetError` naming the field (a string over ``maximumStringBytes``, a rank over
+    /// ``maximumRank``, a value count over ``maximumValues`` or other than the shape's product,
+    /// an unknown split or payload code).
+    package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(DatasetError) -> SortedExample? {
         var reader = ByteReader(bytes: bytes, offset: offset)
-        guard let sortKey: UInt64 = reader.le(), let keyID = reader.string(), let chunk: UInt32 = reader.le(),
-              let ordinal: UInt64 = reader.le(), let word = reader.string(), let splitCode = reader.byte(),
-              splitCode <= SplitName.allCases.count, let rank = reader.byte() else { return nil }
+        func bad(_ field: String, _ detail: String) -> DatasetError { DatasetError("example at byte \(offset): \(field) \(detail)") }
+        guard let sortKey: UInt64 = reader.le(), let keyLength: UInt32 = reader.le() else { return nil }
+        guard Int(keyLength) <= maximumStringBytes else { throw bad("key_id length", "\(keyLength) is over \(maximumStringBytes)") }
+        guard let keyID = reader.string(length: keyLength), let chunk: UInt32 = reader.le(),
+              let ordinal: UInt64 = reader.le(), let wordLength: UInt32 = reader.le() else { return nil }
+        guard Int(wordLength) <= maximumStringBytes else { throw bad("word length", "\(wordLength) is over \(maximumStringBytes)") }
+        guard let word = reader.string(length: wordLength), let splitCode = reader.byte() else { return nil }
+        guard splitCode <= SplitName.allCases.count else { throw bad("split code", "\(splitCode) is not 0…\(SplitName.allCases.count)") }
+        guard let rank = reader.byte() else { return nil }
+        guard rank <= maximumRank else { throw bad("rank", "\(rank) is over \(maximumRank)") }
         var shape: [Int] = []
         for _ in 0..<rank {
             guard let dimension: UInt32 = reader.le() else { return nil }
             shape.append(Int(dimension))
         }
-        guard let kind = reader.byte(), let count: UInt32 = reader.le() else { return nil }
+        guard let kind = reader.byte(), let count32: UInt32 = reader.le() else { return nil }
+        let count = Int(count32)
+        guard count <= maximumValues else { throw bad("value count", "\(count) is over \(maximumValues)") }
+        guard NPYFormat.checkedProduct(shape) == count else { throw bad("value count", "\(count) does not match the shape \(shape)") }
         let payload: TensorPayload
         switch kind {
         case 1:
-            guard let raw = reader.bytes(Int(count) * 4) else { return nil }
-            payload = .float32([Float](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+            guard let raw = reader.bytes(count * 4) else { return nil }
+            payload = .float32([Float](unsafeUninitializedCapacity: count) { buffer, initialized in
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                initialized = Int(count)
+                initialized = count
             }, shape: shape)
         case 2:
-            guard let raw = reader.bytes(Int(count)) else { return nil }
+            guard let raw = reader.bytes(count) else { return nil }
             payload = .uint8([UInt8](raw), shape: shape)
         default:
-            return nil
+            throw bad("payload code", "\(kind) is not 1 (float32) or 2 (uint8)")
         }
         offset = reader.offset
         return SortedExample(sortKey: sortKey, keyID: keyID, chunk: chunk, ordinal: ordinal, word: word,
@@ -141,8 +164,8 @@ private struct ByteReader {
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }
 
-    mutating func string() -> String? {
-        guard let length: UInt32 = le(), let raw = bytes(Int(length)) else { return nil }
+    mutating func string(length: UInt32) -> String? {
+        guard let raw = bytes(Int(length)) else { return nil }
         return String(decoding: raw, as: UTF8.self)
     }
 }
