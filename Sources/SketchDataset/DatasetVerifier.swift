@@ -109,7 +109,7 @@ package enum DatasetVerifier {
     }
 
     /// The count checks, each failure a `count mismatch` on `manifestName`.
-    static func countProblems(_ manifest: Manifest, manifestName: String) -> [DatasetVerification.Problem] {
+    package static func countProblems(_ manifest: Manifest, manifestName: String) -> [DatasetVerification.Problem] {
         var problems: [DatasetVerification.Problem] = []
         func mismatch(_ detail: String) { problems.append(.init(file: manifestName, kind: "count mismatch", detail: detail)) }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SketchFormats
 
 extension Manifest {
@@ -54,5 +55,46 @@ extension Manifest {
     /// Throws `DatasetError` naming `path` and the first invalid field, if any.
     package func validate(path: String) throws(DatasetError) {
         if let first = invalidFields.first { throw DatasetError("\(path): \(first.field): \(first.detail)") }
+    }
+}
+
+extension Manifest {
+    /// The manifest in `bytes` (the in-memory entry point of ``read(path:)``); throws
+    /// `DatasetError` naming `path` and the key when they are not a manifest.
+    public static func decode(_ bytes: [UInt8], path: String) throws -> Manifest {
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw DatasetError("\(path) is not a valid manifest.json: \(Self.describe(error))"
+                + " (regenerate it with sketchprep preprocess)")
+        }
+    }
+}
+
+/// Reads the tool's own files in memory exactly as `verify` and `merge` do, for tools outside the
+/// package (the fuzzing harnesses in `Fuzz/`).
+public enum DatasetFileValidation {
+    /// The problems `verify` finds in `manifest.json` bytes without looking at any file: invalid
+    /// values, and (when every value is in range) the count checks. Throws `DatasetError` when the
+    /// bytes are not a manifest.
+    public static func manifestProblems(json bytes: [UInt8]) throws -> [String] {
+        let manifest = try Manifest.decode(bytes, path: "manifest.json")
+        let invalid = manifest.invalidFields.map { "\($0.field): \($0.detail)" }
+        guard invalid.isEmpty else { return invalid }
+        return DatasetVerifier.countProblems(manifest, manifestName: "manifest.json").map(\.detail)
+    }
+
+    /// The number of examples in the run-file `bytes` (header included); throws `DatasetError`
+    /// for a record that breaks its framing or a file cut inside a record.
+    public static func runFileExampleCount(_ bytes: [UInt8]) throws(DatasetError) -> Int {
+        guard bytes.starts(with: SortedRunReader.magic) else { throw DatasetError("not a sketchprep run file (wrong header)") }
+        var offset = SortedRunReader.magic.count
+        var count = 0
+        while offset < bytes.count {
+            let result = bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try SortedExample.deserialize(raw, offset: &offset) } }
+            guard try result.get() != nil else { throw DatasetError("truncated run file") }
+            count += 1
+        }
+        return count
     }
 }

@@ -169,13 +169,7 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// Reads a manifest file; throws `DatasetError` naming the path when it cannot be read or is
     /// not a manifest.
     public static func read(path: String) throws -> Manifest {
-        let bytes = try InputFile.readAll(path, maximumBytes: maximumFileBytes)
-        do {
-            return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw DatasetError("\(path) is not a valid manifest.json: \(Self.describe(error))"
-                + " (regenerate it with sketchprep preprocess)")
-        }
+        try decode(try InputFile.readAll(path, maximumBytes: maximumFileBytes), path: path)
     }
 
     /// A one-line description of a decoding failure: the key path and what was wrong.

@@ -91,11 +91,10 @@ extension SortedExample {
     package static let maximumRank = 8
     /// Most values of one example (a 100,000 × 3 stroke tensor, a 4096² raster fit).
     package static let maximumValues = 1 << 25
-    /// Most bytes one serialized example takes (the caps above, with their length fields).
-    package static let maximumSerializedBytes = 2 * maximumStringBytes + 4 * maximumValues + 128
 
     /// Reads one example written by ``serialize(into:)`` at `offset`, advancing it; nil when the
-    /// bytes end before the example does. Run files are read back as untrusted: every length,
+    /// bytes end before the example does (each length is checked as soon as it is read, so a
+    /// reader never buffers more than one capped example to find out). Run files are read back as untrusted: every length,
     /// code and shape is checked against the framing, and one that cannot be right throws
     /// `DatasetError` naming the field (a string over ``maximumStringBytes``, a rank over
     /// ``maximumRank``, a value count over ``maximumValues`` or other than the shape's product,

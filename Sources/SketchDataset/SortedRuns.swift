@@ -103,9 +103,6 @@ package final class SortedRunReader {
                     start = offset
                     return example
                 }
-                guard bytes.count - start <= SortedExample.maximumSerializedBytes else {
-                    throw DatasetError("\(path) is not a valid run file (an example longer than \(SortedExample.maximumSerializedBytes) bytes); re-run that partition")
-                }
             }
             if atEnd {
                 guard start == bytes.count else { throw DatasetError("\(path): truncated run file (a partition did not finish?)") }
