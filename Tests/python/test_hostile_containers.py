@@ -203,7 +203,7 @@ def test_verify_refuses_a_shard_replaced_by_a_link_to_dev_zero(sketchprep, datas
 
 def test_an_escape_sequence_in_a_key_id_never_reaches_the_terminal_raw(sketchprep, tmp_path):
     bad = '{"word":"cat","countrycode":"US","timestamp":"x","recognized":true,"key_id":"\\u001b[2J\\u001b]0;owned\\u0007","drawing":[[[0,1]]]}'
-    source = tmp_path / "in.ndjson"
+    source = tmp_path / "in\x1b[31m.ndjson"  # data names the file too: its path is in every message
     source.write_text("\n".join(good_lines(2) + [bad, "{\"key_id\": \"\\u001b[31m"]) + "\n")
     status, stdout, stderr, _ = run([sketchprep, "simplify", source, "-o", tmp_path / "out.ndjson", "--quarantine", tmp_path / "q.ndjson"])
     assert status == 0
