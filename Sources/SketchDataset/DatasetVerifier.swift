@@ -57,7 +57,7 @@ package enum DatasetVerifier {
     /// Verifies `directory`; throws `DatasetError` only when `manifest.json` cannot be read at all.
     package static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
-        let manifest = try Manifest.read(path: "\(base)/\(manifestName)")
+        let manifest = try Manifest.read(manifestName, in: base)
         var problems: [DatasetVerification.Problem] = []
         var matching = 0
         let invalid = manifest.invalidFields

@@ -176,7 +176,7 @@ package struct PipelineRunner {
     /// and every shard it lists is present with its recorded SHA-256; nil otherwise.
     private func upToDateManifest(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]) -> Manifest? {
         let directory = config.output.directory
-        guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)"),
+        guard let existing = try? Manifest.read(Self.manifestName, in: directory),
               existing.formatVersion == Manifest.currentFormatVersion, existing.libraries == Self.libraryVersions,
               existing.pipeline.config == pipeline.config, existing.sources == sources,
               existing.invalidFields.isEmpty else { return nil }

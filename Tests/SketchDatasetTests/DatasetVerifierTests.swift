@@ -127,4 +127,14 @@ import SketchFormats
         let result = try DatasetVerifier.verify(directory: directory)
         #expect(result.problems.map(\.kind) == ["size mismatch"])
     }
+
+    @Test("a manifest.json that is a FIFO is refused, not waited on")
+    func manifestFIFOIsRefused() throws {
+        let directory = try makeDataset()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.removeItem(atPath: directory + "/manifest.json")
+        #expect(mkfifo(directory + "/manifest.json", 0o600) == 0)
+        let error = #expect(throws: DatasetError.self) { try DatasetVerifier.verify(directory: directory) }
+        #expect(error?.description.contains("is not a regular file") == true)
+    }
 }
