@@ -4,7 +4,7 @@ package enum HTMLText {
     /// attribute values. Works on Unicode scalars, not `Character`s: a `"` followed by a combining
     /// mark is one grapheme but two scalars, and its quote is escaped all the same. Control
     /// characters other than tab, newline and carriage return (C0, DEL, C1), which HTML forbids in
-    /// text, become U+FFFD.
+    /// text, and bidirectional overrides (``TerminalText/isControl(_:)``) become U+FFFD.
     package static func escaped(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
