@@ -37,6 +37,29 @@ let package = Package(
             "LibFuzzerDriver",
             .product(name: "SketchFormats", package: "SketchPrep"),
         ]),
+        // A stroke-3 .npz (zip + pickled object arrays) or a pickle alone, in memory.
+        .executableTarget(name: "FuzzNPZReader", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchFormats", package: "SketchPrep"),
+        ]),
+        // .npy bytes → NPYReader.parse.
+        .executableTarget(name: "FuzzNPYReader", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchFormats", package: "SketchPrep"),
+        ]),
+        // manifest.json, partial.json or a run file, read back as verify and merge read them.
+        .executableTarget(name: "FuzzDatasetFiles", dependencies: [
+            "LibFuzzerDriver",
+            .product(name: "SketchDataset", package: "SketchPrep"),
+            .product(name: "SketchPipeline", package: "SketchPrep"),
+        ]),
+        // libxml2's HTML parser (Debian libxml2-dev), through a small C shim: the HTML harness's oracle.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Texts from data → the evaluation report's HTML → libxml2 finds no script and no event handler.
+        .executableTarget(name: "FuzzHTMLReport", dependencies: [
+            "LibFuzzerDriver", "CLibXML2",
+            .product(name: "SketchEval", package: "SketchPrep"),
+        ]),
         // Pipeline YAML text → validated configuration.
         .executableTarget(name: "FuzzPipelineYAML", dependencies: [
             "LibFuzzerDriver",

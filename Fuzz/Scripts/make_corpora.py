@@ -10,7 +10,9 @@ import struct
 import io
 import json
 import pathlib
+import pickle
 import shutil
+import zipfile
 import zlib
 
 import numpy as np
@@ -181,6 +183,107 @@ def bin_corpus():
     write(d, "empty", b"")
 
 
+def npy_header(descr, shape):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+
+
+def object_array_npy(arrays, protocol=2):
+    holder = np.empty(len(arrays), dtype=object)
+    holder[:] = arrays
+    return npy_header("|O", "(%d,)" % len(arrays)) + pickle.dumps(holder, protocol=protocol)
+
+
+def zip_entries(entries, method=zipfile.ZIP_DEFLATED):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as archive:
+        for name, data in entries:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def npz_corpus():
+    """Stroke-3 .npz files (numpy's own pickles, protocols 2 and 5), pickles alone, and hostile
+    zips: a shared deflated member listed many times, a name listed twice, nested tuples."""
+    d = CORPUS / "FuzzNPZReader"
+    drawing = np.array([[0, 0, 0], [5, -3, 1], [2, 2, 1]], dtype=np.int16)
+    for protocol in (2, 5):
+        for dtype in (np.int16, np.int32, np.float64):
+            arrays = [drawing.astype(dtype), (drawing * 2).astype(dtype)]
+            entries = [(f"{split}.npy", object_array_npy(arrays, protocol)) for split in ("train", "valid", "test")]
+            write(d, f"npz-p{protocol}-{np.dtype(dtype).name}", zip_entries(entries))
+            holder = np.empty(len(arrays), dtype=object)
+            holder[:] = arrays
+            write(d, f"pickle-p{protocol}-{np.dtype(dtype).name}", pickle.dumps(holder, protocol=protocol))
+    write(d, "npz-stored", zip_entries([("train.npy", object_array_npy([drawing]))], zipfile.ZIP_STORED))
+    write(d, "npz-fortran", zip_entries([("train.npy", object_array_npy([np.asfortranarray(drawing)]))]))
+    member = zip_entries([("train.npy", bytes(1 << 16))])
+    local_end = member.index(b"PK\x01\x02")
+    central = member[local_end:member.index(b"PK\x05\x06")]
+    shared = member[:local_end] + central * 5 + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 5, 5, len(central) * 5, local_end, 0)
+    write(d, "zip-shared-member", shared)
+    write(d, "zip-duplicate-name", zip_entries([("train.npy", b"a"), ("train.npy", b"b")]))
+    write(d, "pickle-nested-tuples", b"\x80\x02)" + b"\x85" * 100 + b".")
+    write(d, "pickle-self-list", b"\x80\x02]q\x00h\x00a.")
+
+
+def npy_corpus():
+    d = CORPUS / "FuzzNPYReader"
+    for dtype, shape in ((np.uint8, (2, 28, 28)), (np.float32, (3, 75, 3)), (np.int32, (4,)), (np.uint8, (0, 784))):
+        buffer = io.BytesIO()
+        np.save(buffer, np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape) if np.prod(shape) else np.zeros(shape, dtype))
+        write(d, f"{np.dtype(dtype).name}-{'x'.join(map(str, shape))}", buffer.getvalue())
+    write(d, "overflowing-shape", npy_header("|u1", "(0, 4294967296, 4294967296)"))
+    write(d, "huge-shape", npy_header("<f4", "(9223372036854775807, 2)"))
+    write(d, "negative-shape", npy_header("|u1", "(-1, 784)"))
+    write(d, "fortran", npy_header("|u1", "(2, 2)").replace(b"False", b"True ") + bytes(4))
+    write(d, "version-3", npy_header("|u1", "(1,)").replace(b"\x01\x00", b"\x03\x00", 1))
+
+
+def dataset_files_corpus():
+    """manifest.json (0), partial.json (1) and run files (2), each prefixed by its selector byte."""
+    d = CORPUS / "FuzzDatasetFiles"
+    manifest = {"format_version": 2, "pipeline": {"name": "t", "file": "t.yaml", "config": {}}, "sources": [],
+                "classes": [{"index": 0, "word": "cat"}], "counts": {"train": {"total": 2, "per_class": {"cat": 2}}},
+                "shards": [{"file": "train-00000-of-00001.x.npy", "split": "train", "examples": 2, "bytes": 10, "sha256": "0" * 64}],
+                "records": {"read": 2, "written": 2, "filtered": 0, "rejected": 0}, "quarantine": None}
+    write(d, "manifest", b"\x00" + json.dumps(manifest).encode())
+    hostile = json.loads(json.dumps(manifest))
+    hostile["records"]["read"] = 2**63 - 1
+    hostile["shards"][0]["file"] = "../../dev/zero"
+    write(d, "manifest-hostile", b"\x00" + json.dumps(hostile).encode())
+    partial = {"partial": True, "format_version": 2, "partition": {"index": 0, "count": 2},
+               "pipeline": {"name": "t", "file": "t.yaml", "config": {}}, "pipeline_text": "source: {kind: quickdraw-ndjson}\n",
+               "categories": [], "inputs": ["a.ndjson"], "libraries": {},
+               "chunks": [{"path": "a.ndjson", "offset": 0, "bytes": 10, "isRange": False, "format": "ndjson", "word": ""}],
+               "read": [{"chunk": 0, "bytes": 10, "sha256": "0" * 64, "quarantined": 0}], "rejected_sources": 0,
+               "records": {"read": 1, "written": 1, "filtered": 0, "rejected": 0}, "words": ["cat"], "runs": ["runs/run-00000.bin"]}
+    write(d, "partial", b"\x01" + json.dumps(partial).encode())
+    hostile = json.loads(json.dumps(partial))
+    hostile["read"][0]["chunk"] = 10**9
+    hostile["runs"] = ["/dev/zero"]
+    write(d, "partial-hostile", b"\x01" + json.dumps(hostile).encode())
+
+    def example(key, word, split, shape, kind, values):
+        out = struct.pack("<QI", 7, len(key)) + key + struct.pack("<IQI", 0, 1, len(word)) + word
+        out += bytes([split, len(shape)]) + b"".join(struct.pack("<I", s) for s in shape)
+        return out + bytes([kind]) + struct.pack("<I", len(values) // (4 if kind == 1 else 1)) + values
+    run = b"SKRUN01\n" + example(b"k1", b"cat", 0, (2, 2), 2, bytes(4)) + example(b"k2", b"dog", 1, (1, 3), 1, bytes(12))
+    write(d, "run", b"\x02" + run)
+    write(d, "run-truncated", b"\x02" + run[:-5])
+    write(d, "run-bad-shape", b"\x02" + b"SKRUN01\n" + example(b"k", b"w", 0, (3, 3), 2, bytes(4)))
+
+
+def html_corpus():
+    d = CORPUS / "FuzzHTMLReport"
+    write(d, "plain", b"model\0cat\0dog\0key-1\0shard-00000")
+    write(d, "combining-quote", 'm\0c"\u0301 onload=alert(1) \0<script>alert(2)</script>\0k\'\u0301><img src=x onerror=y>\0s'.encode())
+    write(d, "controls", b"\x1b[2J\0\x00\0\x7f\xc2\x9b\0\xe2\x80\xae\0\xff\xfe")
+
+
 def main():
     if CORPUS.exists():
         shutil.rmtree(CORPUS)
@@ -189,6 +292,10 @@ def main():
     png_corpus()
     yaml_corpus()
     bin_corpus()
+    npz_corpus()
+    npy_corpus()
+    dataset_files_corpus()
+    html_corpus()
     for d in sorted(CORPUS.iterdir()):
         print(d.name, len(list(d.iterdir())), "files")
 

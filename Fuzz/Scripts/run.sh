@@ -13,7 +13,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-60}
 RSS_MB=${FUZZ_RSS_MB:-1024}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 OUT=${FUZZ_OUT:-out/fuzz}
-ALL=(FuzzNDJSONLine FuzzGzipReader FuzzBinReader FuzzPNGImport FuzzPipelineYAML)
+ALL=(FuzzNDJSONLine FuzzGzipReader FuzzBinReader FuzzPNGImport FuzzPipelineYAML FuzzNPZReader FuzzNPYReader FuzzDatasetFiles FuzzHTMLReport)
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ALL[@]}")
 

@@ -40,6 +40,23 @@ public enum DrawingLimits {
     /// The quarantine reason of a drawing whose resampling would exceed a resampling cap.
     public static let tooManyResampledPoints = "too many resampled points"
 
+    /// Throws the reason when `drawing` (built from a file other than NDJSON, e.g. the cumulative
+    /// sums of stroke-3 rows) breaks an input bound: a coordinate not finite or beyond
+    /// `maximumCoordinateMagnitude`, more than `maximumStrokes` strokes or `maximumPoints` points.
+    public static func checkInput(_ drawing: Drawing) throws(DrawingLimitError) {
+        guard drawing.strokes.count <= maximumStrokes else {
+            throw DrawingLimitError("\(tooManyStrokes): \(drawing.strokes.count), more than \(maximumStrokes)")
+        }
+        guard drawing.pointCount <= maximumPoints else {
+            throw DrawingLimitError("\(tooManyPoints): \(drawing.pointCount), more than \(maximumPoints)")
+        }
+        for (number, stroke) in drawing.strokes.enumerated() {
+            for value in stroke.x + stroke.y where !(value.magnitude <= maximumCoordinateMagnitude) {
+                throw DrawingLimitError("\(coordinateOutOfRange): stroke \(number + 1) has \(value), beyond ±1e9")
+            }
+        }
+    }
+
     /// Throws `coordinate out of range` when a coordinate of `drawing` is beyond
     /// `maximumSimplifiedCoordinate` (for drawings taken as simplified without simplifying them).
     public static func checkSimplified(_ drawing: Drawing) throws(DrawingLimitError) {

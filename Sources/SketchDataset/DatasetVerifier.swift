@@ -6,7 +6,9 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
     package struct Problem: Sendable, Equatable, Encodable {
         /// The file concerned (relative to the dataset directory), or `manifest.json` for counts.
         package var file: String
-        /// `missing`, `size mismatch`, `sha256 mismatch`, `unreadable`, `extra shard` or `count mismatch`.
+        /// `missing`, `size mismatch`, `sha256 mismatch`, `unreadable`, `extra shard`, `count mismatch`,
+        /// `invalid value` (a count out of range, a shard name that is not a plain relative path) or
+        /// `refused path` (a shard that leads outside the directory or is not a regular file).
         package var kind: String
         /// Expected against found, in words.
         package var detail: String
@@ -47,22 +49,39 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
 /// the counts are checked: the files of one shard agree on their example count, the shards of a
 /// split add up to the split's total, per-class counts add up to it, the splits add up to
 /// `records.written`, and `read = written + filtered + rejected`.
+///
+/// The manifest is untrusted: its counts are checked to be in range before any is added
+/// (``Manifest/invalidFields``), each shard name must lead to a regular file inside the directory
+/// (``DirectoryMember``), and a file larger than its recorded size is reported without reading it.
 package enum DatasetVerifier {
     /// Verifies `directory`; throws `DatasetError` only when `manifest.json` cannot be read at all.
     package static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
-        let manifest = try Manifest.read(path: "\(base)/\(manifestName)")
+        let manifest = try Manifest.read(manifestName, in: base)
         var problems: [DatasetVerification.Problem] = []
         var matching = 0
-        for shard in manifest.shards {
-            let path = "\(base)/\(shard.file)"
-            guard FileIdentity(path: path) != nil else {
-                problems.append(.init(file: shard.file, kind: "missing", detail: "listed in the manifest but not present"))
+        let invalid = manifest.invalidFields
+        problems += invalid.map { .init(file: manifestName, kind: "invalid value", detail: "\($0.field): \($0.detail)") }
+        for (index, shard) in manifest.shards.enumerated() where DirectoryMember.lexicalProblem(shard.file) == nil {
+            let path: String
+            do {
+                switch try DirectoryMember.resolve(shard.file, in: base, field: "shards[\(index)].file", file: manifestName) {
+                case .missing:
+                    problems.append(.init(file: shard.file, kind: "missing", detail: "listed in the manifest but not present"))
+                    continue
+                case let .file(_, bytes) where bytes != shard.bytes:
+                    problems.append(.init(file: shard.file, kind: "size mismatch", detail: "expected \(shard.bytes) bytes, found \(bytes)"))
+                    continue
+                case let .file(resolved, _):
+                    path = resolved
+                }
+            } catch {
+                problems.append(.init(file: TerminalText.escaped(shard.file), kind: "refused path", detail: error.description))
                 continue
             }
             let measured: (bytes: Int, sha256: String)
             do {
-                measured = try InputFile.measure(path)
+                measured = try InputFile.measure(path, range: 0..<shard.bytes)
             } catch {
                 problems.append(.init(file: shard.file, kind: "unreadable", detail: error.description))
                 continue
@@ -83,13 +102,14 @@ package enum DatasetVerifier {
                 problems.append(.init(file: entry.name, kind: "extra shard", detail: "a shard file the manifest does not list"))
             }
         }
-        problems += countProblems(manifest, manifestName: manifestName)
+        // Counts out of range are reported above; adding them up could overflow.
+        if invalid.isEmpty { problems += countProblems(manifest, manifestName: manifestName) }
         return DatasetVerification(directory: directory, listedFiles: manifest.shards.count, matchingFiles: matching,
                                    examples: manifest.records.written, problems: problems)
     }
 
     /// The count checks, each failure a `count mismatch` on `manifestName`.
-    static func countProblems(_ manifest: Manifest, manifestName: String) -> [DatasetVerification.Problem] {
+    package static func countProblems(_ manifest: Manifest, manifestName: String) -> [DatasetVerification.Problem] {
         var problems: [DatasetVerification.Problem] = []
         func mismatch(_ detail: String) { problems.append(.init(file: manifestName, kind: "count mismatch", detail: detail)) }
 

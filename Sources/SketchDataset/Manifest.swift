@@ -198,17 +198,11 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// Reads a manifest file; throws `DatasetError` naming the path when it cannot be read or is
     /// not a manifest.
     public static func read(path: String) throws -> Manifest {
-        let bytes = try InputFile.readAll(path)
-        do {
-            return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw DatasetError("\(path) is not a valid manifest.json: \(Self.describe(error))"
-                + " (regenerate it with sketchprep preprocess)")
-        }
+        try decode(try InputFile.readAll(path, maximumBytes: maximumFileBytes), path: path)
     }
 
     /// A one-line description of a decoding failure: the key path and what was wrong.
-    static func describe(_ error: DecodingError) -> String {
+    package static func describe(_ error: DecodingError) -> String {
         let (context, what): (DecodingError.Context, String) = switch error {
         case let .dataCorrupted(context): (context, "corrupt JSON")
         case let .keyNotFound(key, context): (context, "missing key \(key.stringValue)")

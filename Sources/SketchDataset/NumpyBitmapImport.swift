@@ -54,7 +54,7 @@ public struct NumpyBitmapImport: Sendable {
             }
             sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
             let array = try NPYReader.parse(bytes, path: file)
-            guard array.dtype == .uint8, let count = array.shape.first, array.shape.dropFirst().reduce(1, *) == 784 else {
+            guard array.dtype == .uint8, let count = array.shape.first, NPYFormat.checkedProduct(array.shape.dropFirst()) == 784 else {
                 throw DatasetError("\(file): expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
             }
             let keys = try simplifiedFiles[words[label]].map(Self.keyIDs(in:)) ?? [:]

@@ -90,13 +90,13 @@ public final class QuarantineWriter {
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
         if rejected.isSourceError {
             sourceErrorCount += 1
-            printToStandardError("\(rejected)")
+            printToStandardError(TerminalText.escaped("\(rejected)"))
             return
         }
         count += 1
         countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1
         if count <= maximumMessages {
-            printToStandardError("rejected \(rejected)")
+            printToStandardError("rejected " + TerminalText.escaped("\(rejected)"))
         }
     }
 

@@ -96,39 +96,64 @@ extension SortedExample {
         }
     }
 
+    /// Longest key_id or word a run file may hold (a key_id comes from one input line).
+    package static let maximumStringBytes = 1 << 20
+    /// Most dimensions of an example's shape.
+    package static let maximumRank = 8
+    /// Most values of one example (a 100,000 × 3 stroke tensor, a 4096² raster fit).
+    package static let maximumValues = 1 << 25
+
     /// Reads one example written by ``serialize(into:)`` at `offset`, advancing it; nil when the
-    /// bytes are not a complete example.
-    package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) -> SortedExample? {
+    /// bytes end before the example does (each length is checked as soon as it is read, so a
+    /// reader never buffers more than one capped example to find out). Run files are read back as untrusted: every length,
+    /// code and shape is checked against the framing, and one that cannot be right throws
+    /// `DatasetError` naming the field (a string over ``maximumStringBytes``, a rank over
+    /// ``maximumRank``, a value count over ``maximumValues`` or other than the shape's product,
+    /// an unknown split or payload code).
+    package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(DatasetError) -> SortedExample? {
         var reader = ByteReader(bytes: bytes, offset: offset)
-        guard let sortKey: UInt64 = reader.le(), let keyID = reader.string(), let chunk: UInt32 = reader.le(),
-              let ordinal: UInt64 = reader.le(), let word = reader.string(), let countryCode = reader.string(),
-              let recognized = reader.byte(), recognized <= 1, let timestamp = reader.string(), let splitCode = reader.byte(),
-              splitCode <= SplitName.allCases.count, let rank = reader.byte() else { return nil }
+        func bad(_ field: String, _ detail: String) -> DatasetError { DatasetError("example at byte \(offset): \(field) \(detail)") }
+        func string(_ field: String) throws(DatasetError) -> String?? {
+            guard let length: UInt32 = reader.le() else { return .some(nil) }
+            guard Int(length) <= maximumStringBytes else { throw bad("\(field) length", "\(length) is over \(maximumStringBytes)") }
+            return .some(reader.string(length: length))
+        }
+        guard let sortKey: UInt64 = reader.le(), let keyID = try string("key_id") ?? nil, let chunk: UInt32 = reader.le(),
+              let ordinal: UInt64 = reader.le(), let word = try string("word") ?? nil,
+              let countryCode = try string("countrycode") ?? nil, let recognized = reader.byte() else { return nil }
+        guard recognized <= 1 else { throw bad("recognized", "\(recognized) is not 0 or 1") }
+        guard let timestamp = try string("timestamp") ?? nil, let splitCode = reader.byte() else { return nil }
+        guard splitCode <= SplitName.allCases.count else { throw bad("split code", "\(splitCode) is not 0…\(SplitName.allCases.count)") }
+        guard let rank = reader.byte() else { return nil }
+        guard rank <= maximumRank else { throw bad("rank", "\(rank) is over \(maximumRank)") }
         var shape: [Int] = []
         for _ in 0..<rank {
             guard let dimension: UInt32 = reader.le() else { return nil }
             shape.append(Int(dimension))
         }
-        guard let kind = reader.byte(), let count: UInt32 = reader.le() else { return nil }
+        guard let kind = reader.byte(), let count32: UInt32 = reader.le() else { return nil }
+        let count = Int(count32)
+        guard count <= maximumValues else { throw bad("value count", "\(count) is over \(maximumValues)") }
+        guard NPYFormat.checkedProduct(shape) == count else { throw bad("value count", "\(count) does not match the shape \(shape)") }
         let payload: TensorPayload
         switch kind {
         case 1:
-            guard let raw = reader.bytes(Int(count) * 4) else { return nil }
-            payload = .float32([Float](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+            guard let raw = reader.bytes(count * 4) else { return nil }
+            payload = .float32([Float](unsafeUninitializedCapacity: count) { buffer, initialized in
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                initialized = Int(count)
+                initialized = count
             }, shape: shape)
         case 2:
-            guard let raw = reader.bytes(Int(count)) else { return nil }
+            guard let raw = reader.bytes(count) else { return nil }
             payload = .uint8([UInt8](raw), shape: shape)
         case 3:
-            guard let raw = reader.bytes(Int(count) * 8) else { return nil }
-            payload = .float64([Double](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+            guard let raw = reader.bytes(count * 8) else { return nil }
+            payload = .float64([Double](unsafeUninitializedCapacity: count) { buffer, initialized in
                 UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                initialized = Int(count)
+                initialized = count
             }, shape: shape)
         default:
-            return nil
+            throw bad("payload code", "\(kind) is not 1 (float32), 2 (uint8) or 3 (float64)")
         }
         offset = reader.offset
         return SortedExample(sortKey: sortKey, keyID: keyID, chunk: chunk, ordinal: ordinal, word: word,
@@ -160,8 +185,8 @@ private struct ByteReader {
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }
 
-    mutating func string() -> String? {
-        guard let length: UInt32 = le(), let raw = bytes(Int(length)) else { return nil }
+    mutating func string(length: UInt32) -> String? {
+        guard let raw = bytes(Int(length)) else { return nil }
         return String(decoding: raw, as: UTF8.self)
     }
 }

@@ -92,7 +92,13 @@ package final class SortedRunReader {
         while true {
             if start < bytes.count {
                 var offset = start
-                let example = bytes.withUnsafeBytes { SortedExample.deserialize($0, offset: &offset) }
+                let result = bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try SortedExample.deserialize(raw, offset: &offset) } }
+                let example: SortedExample?
+                switch result {
+                case .success(let decoded): example = decoded
+                case .failure(let error):
+                    throw DatasetError("\(path) is not a valid run file (\(error.description) of the unread part); re-run that partition")
+                }
                 if let example {
                     start = offset
                     return example

@@ -66,7 +66,7 @@ public enum HTMLReportWriter {
         }
         return """
         <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>SketchPrep evaluation: \(escape(report.model))</title>
+        <html lang="en"><head><meta charset="utf-8">\(HTMLText.contentSecurityPolicy)<title>SketchPrep evaluation: \(escape(report.model))</title>
         <style>
         body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
         table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}

@@ -20,7 +20,7 @@ public enum DataName {
     public static let maximumTextBytes = 1024
 
     /// Why `word` cannot name a class (and a file), or nil when it can: empty, `.` or `..`, a `/`,
-    /// `\`, NUL or other control character (C0, DEL, C1, U+2028, U+2029), or more than
+    /// `\`, NUL or other control character (``TerminalText/isControl(_:)``), or more than
     /// ``maximumWordBytes`` bytes.
     public static func wordProblem(_ word: String) -> String? {
         if word.isEmpty { return "word is empty" }
@@ -86,39 +86,16 @@ public enum DataName {
             + "one class): the later class in byte order is quarantined"
     }
 
-    /// `text` in double quotes with control characters and quotes escaped (`\n`, `\u{1B}`), safe on a
-    /// terminal and in a message.
+    /// `text` in double quotes with quotes, backslashes and control characters escaped
+    /// (``TerminalText``), safe on a terminal and in a message.
     public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if isControl(scalar) {
-                    out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// Whether `scalar` is a control character by this rule: C0, DEL, C1, or a line or paragraph
-    /// separator.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+        "\"" + TerminalText.escaped(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
     }
 
     private static func firstControlCharacter(_ text: String) -> String? {
         // Fast path: printable ASCII only.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
-        guard let scalar = text.unicodeScalars.first(where: isControl) else { return nil }
+        guard let scalar = text.unicodeScalars.first(where: TerminalText.isControl) else { return nil }
         return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
     }
 }

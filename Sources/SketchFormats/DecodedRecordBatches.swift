@@ -154,6 +154,15 @@ package final class DecodedRecordBatches: LineBatchReading {
                     items.append((number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8)))))
                     continue
                 }
+                // The values come from the file: held to the same bounds as NDJSON coordinates,
+                // so no later conversion (to int16, to pixels) meets 1e300.
+                do throws(DrawingLimitError) {
+                    try DrawingLimits.checkInput(drawing)
+                } catch {
+                    items.append((number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number),
+                                                                 reason: "\(key): \(error.reason)", bytes: Array(key.utf8)))))
+                    continue
+                }
                 var record = SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)
                 record.stroke3Deltas = Stroke3.exactDeltas(of: array, drawing: drawing)
                 items.append((number, .record(record)))

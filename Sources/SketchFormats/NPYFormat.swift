@@ -78,6 +78,19 @@ public enum NPYFormat {
         return magic + [1, 0, UInt8(length & 0xFF), UInt8(length >> 8)] + Array(dict.utf8)
     }
 
+    /// The product of `dimensions`, or nil when one is negative or the product overflows `Int`
+    /// (shapes come from files: every shape product is computed with this).
+    package static func checkedProduct(_ dimensions: some Sequence<Int>) -> Int? {
+        var product = 1
+        for dimension in dimensions {
+            guard dimension >= 0 else { return nil }
+            let (value, overflow) = product.multipliedReportingOverflow(by: dimension)
+            guard !overflow else { return nil }
+            product = value
+        }
+        return product
+    }
+
     /// Python's repr of a shape tuple: `()`, `(5,)`, `(5, 75, 3)`.
     static func shapeLiteral(_ shape: [Int]) -> String {
         shape.count == 1 ? "(\(shape[0]),)" : "(" + shape.map(String.init).joined(separator: ", ") + ")"

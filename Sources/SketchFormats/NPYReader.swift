@@ -65,15 +65,12 @@ public enum NPYReader {
         guard let dtype = NPYDType(descr: descr) else { throw fail("unsupported dtype '\(descr)'") }
         guard header.contains("'fortran_order': False") else { throw fail("Fortran-order arrays are not supported") }
         guard let shape = shapeValue(in: header) else { throw fail("header has no readable 'shape'") }
-        // Dimensions come from the file: multiply with overflow checks, so a hostile shape is an error, not a trap.
-        var expected: Int? = dtype.size
-        for dimension in shape {
-            expected = expected.flatMap { product in
-                let (value, overflow) = product.multipliedReportingOverflow(by: dimension)
-                return overflow ? nil : value
-            }
+        // Dimensions come from the file: every product of them (the non-zero ones included, so that a
+        // zero first dimension cannot hide (0, 2³², 2³²)) is checked, so a hostile shape is an error, not a trap.
+        guard NPYFormat.checkedProduct(shape.filter { $0 != 0 } + [dtype.size]) != nil,
+              let expected = NPYFormat.checkedProduct(shape + [dtype.size]) else {
+            throw fail("shape \(shape) of \(dtype) is too large")
         }
-        guard let expected else { throw fail("shape \(shape) of \(dtype) is too large") }
         guard bytes.count - dataStart == expected else {
             throw fail("data is \(bytes.count - dataStart) bytes, shape \(shape) of \(dtype) needs \(expected)")
         }

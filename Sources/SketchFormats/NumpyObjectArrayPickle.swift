@@ -30,7 +30,19 @@ package struct NumericArray: Equatable, Sendable {
 /// `numpy.dtype`, `_codecs.encode` (Python 3 protocol 2 bytes) and
 /// `numpy.core.numeric._frombuffer` / `numpy._core.numeric._frombuffer` (protocol 5). Element
 /// dtypes: little-endian int16, int32, float64. Anything else is a `FormatError`.
+///
+/// Bounded whatever the bytes say (docs/limits.md): tuples nest at most ``maximumNestingDepth``
+/// deep (numpy's need 2), a list holds only arrays, an array is built once and an object array
+/// holds only numeric arrays already built (so no value can contain itself and releasing a value
+/// recurses at most that deep), and one pickle decodes to at most ``maximumValueCount`` numbers
+/// (memo references cannot multiply one array's bytes into unbounded memory).
 package enum NumpyObjectArrayPickle {
+    /// Deepest nesting of tuples (each level one more tuple inside a tuple).
+    package static let maximumNestingDepth = 32
+    /// Most numbers one pickle decodes to, over all its arrays: 2²⁴ (128 MiB as `Double`; the
+    /// published sketch-rnn files' largest split holds 3.3 million).
+    package static let maximumValueCount = 1 << 24
+
     /// Globals a pickle may name.
     private enum Global { case reconstruct, ndarray, dtype, codecsEncode, frombuffer }
 
@@ -56,7 +68,7 @@ package enum NumpyObjectArrayPickle {
     private final class ListObject { var items: [Value] = [] }
 
     private indirect enum Value {
-        case none, bool(Bool), int(Int), bytes([UInt8]), text(String), tuple([Value]), list(ListObject)
+        case none, bool(Bool), int(Int), bytes([UInt8]), text(String), tuple([Value], depth: Int), list(ListObject)
         case global(Global), dtype(DType), array(ArrayObject), mark
     }
 
@@ -65,6 +77,7 @@ package enum NumpyObjectArrayPickle {
         var stack: [Value] = []
         var memo: [Int: Value] = [:]
         var position = 0
+        var valueBudget = maximumValueCount
         func fail(_ reason: String) -> FormatError { FormatError(.pickle, "pickle byte \(position): \(reason)") }
         func take(_ count: Int) throws(FormatError) -> ArraySlice<UInt8> {
             guard count >= 0, position + count <= pickle.count else { throw fail("pickle ends inside an opcode argument") }
@@ -96,6 +109,14 @@ package enum NumpyObjectArrayPickle {
         func textValue(_ bytes: ArraySlice<UInt8>) throws(FormatError) -> Value {
             guard let text = String(validating: bytes, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
             return .text(text)
+        }
+        func tuple(_ items: [Value]) throws(FormatError) -> Value {
+            var depth = 1
+            for case .tuple(_, let inner) in items { depth = max(depth, inner + 1) }
+            guard depth <= maximumNestingDepth else {
+                throw fail("tuples nest deeper than \(maximumNestingDepth) (NumpyObjectArrayPickle.maximumNestingDepth, docs/limits.md)")
+            }
+            return .tuple(items, depth: depth)
         }
         func global(_ module: String, _ name: String) throws(FormatError) -> Value {
             guard let known = allowedGlobals["\(module).\(name)"] else {
@@ -145,15 +166,18 @@ package enum NumpyObjectArrayPickle {
             case 0x8C: stack.append(try textValue(try take(try unsigned(1))))  // SHORT_BINUNICODE
             case 0x58: stack.append(try textValue(try take(try lengthChecked(try unsigned(4)))))  // BINUNICODE
             case 0x8D: stack.append(try textValue(try take(try lengthChecked(try unsigned(8)))))  // BINUNICODE8
-            case 0x29: stack.append(.tuple([]))
-            case 0x85: stack.append(.tuple([try pop()]))
-            case 0x86: let b = try pop(); let a = try pop(); stack.append(.tuple([a, b]))
-            case 0x87: let c = try pop(); let b = try pop(); let a = try pop(); stack.append(.tuple([a, b, c]))
-            case 0x74: stack.append(.tuple(try popToMark()))  // TUPLE
+            case 0x29: stack.append(try tuple([]))
+            case 0x85: stack.append(try tuple([try pop()]))
+            case 0x86: let b = try pop(); let a = try pop(); stack.append(try tuple([a, b]))
+            case 0x87: let c = try pop(); let b = try pop(); let a = try pop(); stack.append(try tuple([a, b, c]))
+            case 0x74: stack.append(try tuple(try popToMark()))  // TUPLE
             case 0x5D: stack.append(.list(ListObject()))  // EMPTY_LIST
             case 0x61, 0x65:  // APPEND, APPENDS
                 let items = opcode == 0x61 ? [try pop()] : try popToMark()
                 guard case .list(let list) = stack.last else { throw fail("APPEND target is not a list") }
+                for item in items {
+                    guard case .array = item else { throw fail("a list item is not a numpy array (only arrays are read in lists)") }
+                }
                 list.items += items
             case 0x63:  // GLOBAL
                 var lines: [String] = []
@@ -169,20 +193,20 @@ package enum NumpyObjectArrayPickle {
                 guard case .text(let name) = try pop(), case .text(let module) = try pop() else { throw fail("STACK_GLOBAL needs two strings") }
                 stack.append(try global(module, name))
             case 0x52:  // REDUCE
-                guard case .tuple(let arguments) = try pop(), case .global(let function) = try pop() else {
+                guard case .tuple(let arguments, _) = try pop(), case .global(let function) = try pop() else {
                     throw fail("REDUCE needs an allowed global and an argument tuple")
                 }
-                stack.append(try reduce(function, arguments, fail))
+                stack.append(try reduce(function, arguments, &valueBudget, fail))
             case 0x62:  // BUILD
                 let state = try pop()
-                guard case .tuple(let fields) = state else { throw fail("BUILD state is not a tuple") }
+                guard case .tuple(let fields, _) = state else { throw fail("BUILD state is not a tuple") }
                 switch stack.last {
                 case .dtype(let dtype)?:
                     guard fields.count == 8, case .int(3) = fields[0], let order = string(fields[1]) else { throw fail("unexpected dtype state") }
                     guard order == "<" || order == "|" || order == "=" else { throw fail("byte order \(order) (only little-endian is read)") }
                     dtype.byteOrder = order
                 case .array(let array)?:
-                    try setState(array, fields, fail)
+                    try setState(array, fields, &valueBudget, fail)
                 default: throw fail("BUILD target is not a numpy array or dtype")
                 }
             default:
@@ -199,7 +223,8 @@ package enum NumpyObjectArrayPickle {
         }
     }
 
-    private static func reduce(_ function: Global, _ arguments: [Value], _ fail: (String) -> FormatError) throws(FormatError) -> Value {
+    private static func reduce(_ function: Global, _ arguments: [Value], _ valueBudget: inout Int,
+                               _ fail: (String) -> FormatError) throws(FormatError) -> Value {
         switch function {
         case .reconstruct:
             guard arguments.count == 3, case .global(.ndarray) = arguments[0] else { throw fail("unexpected _reconstruct arguments") }
@@ -220,22 +245,25 @@ package enum NumpyObjectArrayPickle {
             return .bytes(bytes)
         case .frombuffer:
             guard arguments.count == 4, case .bytes(let data) = arguments[0], case .dtype(let dtype) = arguments[1],
-                  case .tuple(let shapeValues) = arguments[2], let order = string(arguments[3]) else {
+                  case .tuple(let shapeValues, let depth) = arguments[2], let order = string(arguments[3]) else {
                 throw fail("unexpected _frombuffer arguments")
             }
             let array = ArrayObject()
-            try setState(array, [.int(1), .tuple(shapeValues), .dtype(dtype), .bool(order == "F"), .bytes(data)], fail)
+            try setState(array, [.int(1), .tuple(shapeValues, depth: depth), .dtype(dtype), .bool(order == "F"), .bytes(data)],
+                         &valueBudget, fail)
             return .array(array)
         case .ndarray:
             throw fail("ndarray called directly")
         }
     }
 
-    private static func setState(_ array: ArrayObject, _ fields: [Value], _ fail: (String) -> FormatError) throws(FormatError) {
-        guard fields.count == 5, case .int(1) = fields[0], case .tuple(let shapeValues) = fields[1],
+    private static func setState(_ array: ArrayObject, _ fields: [Value], _ valueBudget: inout Int,
+                                 _ fail: (String) -> FormatError) throws(FormatError) {
+        guard fields.count == 5, case .int(1) = fields[0], case .tuple(let shapeValues, _) = fields[1],
               case .dtype(let dtype) = fields[2], case .bool(let isFortran) = fields[3] else {
             throw fail("unexpected ndarray state")
         }
+        guard array.dtype == nil else { throw fail("an ndarray's state is set twice") }
         var shape: [Int] = []
         for value in shapeValues {
             guard case .int(let extent) = value, extent >= 0 else { throw fail("unexpected ndarray shape") }
@@ -246,6 +274,11 @@ package enum NumpyObjectArrayPickle {
         let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }
         if dtype.name == "O8" {
             guard case .list(let list) = fields[4], list.items.count == count else { throw fail("object array data does not match its shape") }
+            for item in list.items {
+                guard case .array(let element) = item, let elementType = element.dtype, elementType.name != "O8" else {
+                    throw fail("an object array item is not a numeric array whose state is set")
+                }
+            }
             array.objects = list.items
             return
         }
@@ -254,6 +287,10 @@ package enum NumpyObjectArrayPickle {
         guard count < Int.max / 8, data.count == count * size else {
             throw fail("array data holds \(data.count) bytes, shape \(shape) of \(dtype.name) needs \(count < Int.max / 8 ? count * size : -1)")
         }
+        guard count <= valueBudget else {
+            throw fail("the arrays hold more than \(maximumValueCount) numbers (NumpyObjectArrayPickle.maximumValueCount, docs/limits.md)")
+        }
+        valueBudget -= count
         var values = [Double](repeating: 0, count: count)
         data.withUnsafeBytes { raw in
             for index in 0..<count {

@@ -18,10 +18,15 @@ import SketchCore
 /// Corrupt, truncated or non-PNG input throws `FormatError` (the simplified API catches libpng's
 /// errors internally; no longjmp crosses Swift frames).
 public enum PNGImage {
-    /// Largest accepted pixel count, 2²⁵ (a 5792 × 5792 image; TU-Berlin's are 1111 × 1111).
-    /// Checked from the header before any pixel buffer is allocated, so decoding one image
-    /// takes at most 2²⁵ × 9 bytes (16-bit RGBA plus the gray result, 288 MiB); docs/limits.md.
+    /// The pixel budget of one image and of every buffer derived from it, 2²⁵: decoding takes at
+    /// most 2²⁵ × 9 bytes (16-bit RGBA plus the gray result, 288 MiB); docs/limits.md.
     public static let maximumPixelCount = 1 << 25
+    /// Largest accepted width or height, 5792, the largest side whose square fits
+    /// ``maximumPixelCount``: the image, and the white square of side `max(width, height)` a
+    /// non-square image is framed in before resampling, stay within the budget. Checked from the
+    /// header before any pixel buffer is allocated, so a 1,000,000 × 1 image is refused instead of
+    /// asking for a 10¹²-byte square (TU-Berlin's images are 1111 × 1111).
+    public static let maximumSide = 5792
 
     /// Decodes PNG bytes to gray (alpha over white).
     public static func decodeGray(_ bytes: [UInt8]) throws(FormatError) -> GrayImage {
@@ -38,9 +43,9 @@ public enum PNGImage {
         let width = Int(image.width)
         let height = Int(image.height)
         guard width > 0, height > 0 else { throw FormatError(.png, "unsupported image size \(width)x\(height)") }
-        guard width * height <= maximumPixelCount else {
-            throw FormatError(.png, "image too large: \(width)x\(height) is \(width * height) pixels, over the budget of"
-                + " \(maximumPixelCount) (docs/limits.md)")
+        guard width <= maximumSide, height <= maximumSide else {
+            throw FormatError(.png, "image too large: \(width)x\(height) has a side over \(maximumSide) pixels, so it or its"
+                + " framing square would pass the budget of \(maximumPixelCount) pixels (docs/limits.md)")
         }
         let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
         let gray: [UInt8]

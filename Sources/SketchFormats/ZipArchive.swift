@@ -12,7 +12,20 @@ import Darwin
 /// Written archives are deterministic: entries in the given order, deflated with zlib level 6,
 /// every entry dated 1980-01-01 00:00:00 (the zip epoch), no extra fields, no comment. An archive
 /// is read and written whole in memory (one `.npz` per category).
+///
+/// Reading is bounded before anything is inflated: at most ``maximumEntryCount`` entries, each
+/// claiming at most ``maximumEntryBytes`` and all together at most ``maximumArchiveBytes``
+/// inflated bytes; entries whose local records overlap or whose names repeat are refused (a zip
+/// bomb that points many directory entries at one deflated member); docs/limits.md.
 package enum ZipArchive {
+    /// Most entries an archive may list (a stroke-3 `.npz` has three).
+    package static let maximumEntryCount = 64
+    /// Most bytes one entry may inflate to: 128 MiB (the published sketch-rnn files' largest
+    /// entry inflates to 6.6 MB).
+    package static let maximumEntryBytes = 128 << 20
+    /// Most bytes all entries of an archive may inflate to together: 128 MiB.
+    package static let maximumArchiveBytes = 128 << 20
+
     /// The bytes of an archive holding `entries` (name, contents) in that order.
     package static func encode(_ entries: [(name: String, contents: [UInt8])], path: String) throws(FormatError) -> [UInt8] {
         var archive: [UInt8] = []
@@ -54,9 +67,44 @@ package enum ZipArchive {
         return archive
     }
 
-    /// The entries (name, contents) of the archive `bytes`, in central-directory order; CRCs are checked.
+    /// The entries (name, contents) of the archive `bytes`, in central-directory order; CRCs are
+    /// checked, and the caps above are checked from the central directory before any entry is
+    /// inflated.
     package static func decode(_ bytes: [UInt8], path: String) throws(FormatError) -> [(name: String, contents: [UInt8])] {
         func fail(_ reason: String) -> FormatError { FormatError.zip(path: path, reason: reason) }
+        let directory = try centralDirectory(bytes, fail: fail)
+        var entries: [(name: String, contents: [UInt8])] = []
+        for entry in directory {
+            let data = Array(bytes[entry.data])
+            let contents: [UInt8]
+            switch entry.method {
+            case 0: contents = data
+            case 8: contents = try inflateRaw(data, expectedSize: entry.size, path: path, name: entry.name)
+            default: throw fail("entry \(entry.name) uses compression method \(entry.method) (only stored and deflated are supported)")
+            }
+            guard contents.count == entry.size else { throw fail("entry \(entry.name) inflates to \(contents.count) bytes, not \(entry.size)") }
+            let actual = contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            guard actual == entry.crc else { throw fail("entry \(entry.name) fails its CRC-32 check") }
+            entries.append((entry.name, contents))
+        }
+        return entries
+    }
+
+    /// One central-directory entry, checked against the archive's bounds.
+    private struct DirectoryEntry {
+        var name: String
+        var method: Int
+        var crc: UInt32
+        var size: Int
+        /// The local record (header through data), for the overlap check.
+        var record: Range<Int>
+        /// The stored (possibly deflated) bytes.
+        var data: Range<Int>
+    }
+
+    /// The central directory of `bytes`: every entry's ranges inside the archive, names distinct,
+    /// local records disjoint, claimed sizes within the caps.
+    private static func centralDirectory(_ bytes: [UInt8], fail: (String) -> FormatError) throws(FormatError) -> [DirectoryEntry] {
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
         guard bytes.count >= 22 else { throw fail("not a zip archive (shorter than an end-of-central-directory record)") }
@@ -73,7 +121,12 @@ package enum ZipArchive {
         guard count != 0xFFFF, cursor != 0xFFFF_FFFF, cursor + centralSize <= end else {
             throw fail("zip64 or inconsistent central directory (not supported)")
         }
-        var entries: [(name: String, contents: [UInt8])] = []
+        guard count <= maximumEntryCount else {
+            throw fail("the archive lists \(count) entries, more than \(maximumEntryCount) (ZipArchive.maximumEntryCount, docs/limits.md)")
+        }
+        var entries: [DirectoryEntry] = []
+        var names = Set<String>()
+        var total = 0
         for index in 0..<count {
             guard cursor + 46 <= end, u32(cursor) == 0x0201_4b50 else { throw fail("central directory entry \(index + 1) is damaged") }
             let flags = u16(cursor + 8)
@@ -88,6 +141,7 @@ package enum ZipArchive {
             guard cursor + 46 + nameLength <= end else { throw fail("central directory entry \(index + 1) is damaged") }
             let name = String(decoding: bytes[(cursor + 46)..<(cursor + 46 + nameLength)], as: UTF8.self)
             cursor += 46 + nameLength + extraLength + commentLength
+            guard names.insert(name).inserted else { throw fail("entry \(name) is listed twice") }
             guard flags & 1 == 0 else { throw fail("entry \(name) is encrypted (not supported)") }
             guard localOffset + 30 <= bytes.count, u32(localOffset) == 0x0403_4b50 else {
                 throw fail("entry \(name): local header at byte offset \(localOffset) is damaged")
@@ -98,17 +152,20 @@ package enum ZipArchive {
             guard method == 0 ? size == compressedSize : size <= compressedSize * 1032 + 64 else {
                 throw fail("entry \(name) claims \(size) bytes from \(compressedSize) compressed bytes")
             }
-            let data = Array(bytes[dataStart..<(dataStart + compressedSize)])
-            let contents: [UInt8]
-            switch method {
-            case 0: contents = data
-            case 8: contents = try inflateRaw(data, expectedSize: size, path: path, name: name)
-            default: throw fail("entry \(name) uses compression method \(method) (only stored and deflated are supported)")
+            guard size <= maximumEntryBytes else {
+                throw fail("entry \(name) inflates to \(size) bytes, more than \(maximumEntryBytes) (ZipArchive.maximumEntryBytes, docs/limits.md)")
             }
-            guard contents.count == size else { throw fail("entry \(name) inflates to \(contents.count) bytes, not \(size)") }
-            let actual = contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-            guard actual == crc else { throw fail("entry \(name) fails its CRC-32 check") }
-            entries.append((name, contents))
+            total += size
+            guard total <= maximumArchiveBytes else {
+                throw fail("the entries inflate to more than \(maximumArchiveBytes) bytes together (ZipArchive.maximumArchiveBytes, docs/limits.md)")
+            }
+            entries.append(DirectoryEntry(name: name, method: method, crc: crc, size: size,
+                                          record: localOffset..<(dataStart + compressedSize),
+                                          data: dataStart..<(dataStart + compressedSize)))
+        }
+        let byOffset = entries.sorted { $0.record.lowerBound < $1.record.lowerBound }
+        for (earlier, later) in zip(byOffset, byOffset.dropFirst()) where later.record.lowerBound < earlier.record.upperBound {
+            throw fail("entries \(earlier.name) and \(later.name) overlap in the archive (refused: a zip bomb shares one member)")
         }
         return entries
     }

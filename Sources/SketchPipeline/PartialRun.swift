@@ -70,7 +70,7 @@ extension PipelineRunner {
         let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
                                   quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runsDirectory,
                                   spillEverything: true, clock: clock)
-        let text = (try? InputFile.readAll(pipelineFile, maximumBytes: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let mapped = map.read - map.filtered - map.rejected
         let partial = PartialManifest(
             partition: partition, pipeline: pipeline, pipelineText: text, categories: config.filters.categories,
@@ -113,14 +113,16 @@ package enum PartialRun {
 
     static func load(_ directory: String) throws -> PartialManifest {
         let path = "\(directory)/\(manifestName)"
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard case let .file(resolved, _) = try DirectoryMember.resolve(manifestName, in: directory, field: "file", file: path) else {
             throw PipelineError("\(directory) is not a finished partition: no \(manifestName) (re-run its `sketchprep preprocess --partition i/n`)")
         }
+        let bytes: [UInt8]
         do {
-            return try JSONDecoder().decode(PartialManifest.self, from: Data(try InputFile.readAll(path)))
-        } catch let error as DecodingError {
-            throw PipelineError("\(path) is not a valid partial manifest (\(error)); re-run that partition")
+            bytes = try InputFile.readAll(resolved, maximumBytes: PartialManifest.maximumFileBytes)
+        } catch {
+            throw PipelineError("\(error.description); re-run that partition")
         }
+        return try decode(bytes, path: path)
     }
 
     /// Checks that `directories` are the n partials of one run, then writes the dataset into
@@ -189,7 +191,7 @@ package enum PartialRun {
         var map = MapOutput()
         map.chunkList = first.chunks
         for (partial, directory) in zip(ordered, orderedDirectories) {
-            map.runs += partial.runs.map { "\(directory)/\($0)" }
+            map.runs += try runPaths(of: partial, in: directory)
             map.read += partial.records.read
             map.filtered += partial.records.filtered
             map.rejected += partial.records.rejected
@@ -220,7 +222,13 @@ package enum PartialRun {
     private static func writeQuarantine(_ partials: [PartialManifest], directories: [String], chunkCount: Int,
                                         to path: String) throws {
         let out = try AtomicFileWriter(path: path)
-        let readers = directories.map { QuarantineLines(path: "\($0)/\(PipelineRunner.quarantineName)") }
+        let readers = try directories.map { directory in
+            let name = PipelineRunner.quarantineName
+            switch try DirectoryMember.resolve(name, in: directory, field: "file", file: "\(directory)/\(name)") {
+            case let .file(path, _): return QuarantineLines(path: path)
+            case .missing: return QuarantineLines(path: "\(directory)/\(name)")  // reported when a line is wanted
+            }
+        }
         var quarantinedByChunk: [Int: (partition: Int, lines: Int)] = [:]
         for (partition, partial) in partials.enumerated() {
             for read in partial.read { quarantinedByChunk[read.chunk] = (partition, read.quarantined) }

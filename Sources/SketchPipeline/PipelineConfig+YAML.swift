@@ -5,11 +5,14 @@ import SketchDataset
 import Yams
 
 extension PipelineConfig {
+    /// Largest pipeline file (and `partial.json` copy of one) read: 1 MiB.
+    package static let maximumTextBytes = 1 << 20
+
     /// Reads and validates a pipeline file. Every error names the file, line and key.
     package static func load(path: String) throws -> PipelineConfig {
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.readAll(path, maximumBytes: 1 << 20)
+            bytes = try InputFile.readAll(path, maximumBytes: maximumTextBytes)
         } catch {
             throw PipelineError(file: path, node: nil, key: "", "cannot read pipeline file: \(error.description)")
         }
@@ -21,6 +24,10 @@ extension PipelineConfig {
 
     /// Validates pipeline YAML `text`; errors name `file`, the line and the key.
     package static func parse(text: String, file path: String) throws -> PipelineConfig {
+        guard text.utf8.count <= maximumTextBytes else {
+            throw PipelineError(file: path, node: nil, key: "", "the pipeline text is longer than \(maximumTextBytes) bytes (PipelineConfig.maximumTextBytes, docs/limits.md)")
+        }
+        try YAMLAliasCheck.check(text, file: path)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

@@ -191,16 +191,19 @@ package struct PipelineRunner {
     private func compareWithExisting(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]?) throws
         -> (upToDate: Manifest?, differences: [String]) {
         let directory = config.output.directory
-        guard let existing = try? Manifest.read(path: "\(directory)/\(Self.manifestName)") else { return (nil, []) }
+        guard let existing = try? Manifest.read(Self.manifestName, in: directory) else { return (nil, []) }
         if existing.pipeline.name != pipeline.name && !force {
             throw PipelineError("\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
                 + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
         }
-        let differences = ManifestComparison.differences(
+        var differences = ManifestComparison.differences(
             existing: existing, pipeline: pipeline, settings: settings, sources: sources, libraries: Self.libraryVersions)
+        if !existing.invalidFields.isEmpty { differences.append("the old manifest.json is damaged (\(existing.invalidFields.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")))") }
         guard !force, differences.isEmpty, sources != nil else { return (nil, force ? [] : differences) }
         for shard in existing.shards {
-            guard let measured = try? InputFile.measure("\(directory)/\(shard.file)"),
+            // The manifest found in the output is untrusted: its shard names must lead to regular files inside.
+            guard case let .file(path, bytes)? = try? DirectoryMember.resolve(shard.file, in: directory, field: "shards", file: Self.manifestName),
+                  bytes == shard.bytes, let measured = try? InputFile.measure(path, range: 0..<bytes),
                   measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return (nil, ["shard \(shard.file) changed or is missing"]) }
         }
         return (existing, [])

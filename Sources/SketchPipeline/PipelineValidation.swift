@@ -11,3 +11,12 @@ public enum PipelineValidation {
         _ = try PipelineConfig.parse(text: yaml, file: file)
     }
 }
+
+extension PipelineValidation {
+    /// Reads `partial.json` bytes exactly as `sketchprep merge` does before it opens any file:
+    /// decoded, every count, index and member name checked.
+    /// - Throws: `PipelineError` naming `file` and the field.
+    public static func validatePartialManifest(json: [UInt8], file: String) throws {
+        _ = try PartialRun.decode(json, path: file)
+    }
+}

@@ -1,3 +1,4 @@
+import SketchFormats
 /// Writes `stats.html`: one self-contained page (inline CSS, inline SVG charts, thumbnails as
 /// `data:` URIs, no script) with the totals, a table of categories and a section per category.
 package enum StatsHTMLWriter {
@@ -13,7 +14,7 @@ package enum StatsHTMLWriter {
     package static func html(_ profile: DatasetProfile, inputs: [String], thumbnails: [String: [StatsThumbnail]]) -> String {
         let percent = StatsMarkdownWriter.percent
         let tally = profile.tally
-        var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>SketchPrep dataset profile</title>"
+        var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" + HTMLText.contentSecurityPolicy + "<title>SketchPrep dataset profile</title>"
         html += "<style>\(style)</style></head><body>\n<h1>Dataset profile</h1>\n"
         html += "<p>\(inputs.count) input \(inputs.count == 1 ? "file" : "files"); \(escape(tally.description)).</p>\n<ul>"
         html += "<li>Drawings: \(tally.written) in \(profile.categories.count) categories (\(profile.rawDrawings) raw, simplified with Google's rule before profiling).</li>"

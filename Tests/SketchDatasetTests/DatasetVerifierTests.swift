@@ -66,4 +66,75 @@ import SketchFormats
         #expect(problems.contains { $0.kind == "count mismatch" && $0.detail.contains("records.written") })
         #expect(problems.contains { $0.detail.contains("read 12") })
     }
+
+    @Test("counts that would overflow when added are reported as invalid values, not summed")
+    func overflowingCountsAreReported() throws {
+        let directory = try makeDataset()
+        var manifest = try Manifest.read(path: directory + "/manifest.json")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        manifest.records.read = Int.max
+        manifest.records.written = Int.max
+        manifest.counts["train"]!.perClass["b"] = Int.max
+        manifest.shards[0].examples = -1
+        try writeAtomically(try manifest.encoded(), to: directory + "/manifest.json")
+        let result = try DatasetVerifier.verify(directory: directory)
+        #expect(!result.ok)
+        #expect(result.problems.filter { $0.kind == "invalid value" }.map { String($0.detail.prefix { $0 != ":" }) }
+            == ["counts.train.per_class.b", "shards[0].examples", "records.read", "records.written"])
+        #expect(!result.problems.contains { $0.kind == "count mismatch" })
+    }
+
+    @Test("a shard listed as ../../dev/zero or an absolute path is refused without being opened")
+    func shardOutsideTheDirectoryIsRefused() throws {
+        let directory = try makeDataset()
+        var manifest = try Manifest.read(path: directory + "/manifest.json")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        manifest.shards[0].file = "../../dev/zero"
+        manifest.shards[1].file = "/dev/zero"
+        try writeAtomically(try manifest.encoded(), to: directory + "/manifest.json")
+        let result = try DatasetVerifier.verify(directory: directory)
+        #expect(result.problems.filter { $0.kind == "invalid value" }.map(\.detail)
+            == ["shards[0].file: ../../dev/zero has an empty, `.` or `..` component (a plain relative path is expected)",
+                "shards[1].file: /dev/zero is an absolute path (a file inside the directory is expected)"])
+        #expect(result.matchingFiles == manifest.shards.count - 2)
+    }
+
+    @Test("a shard that is a link to /dev/zero or out of the directory, or a FIFO, is refused")
+    func plantedLinksAndFIFOsAreRefused() throws {
+        let directory = try makeDataset()
+        let manifest = try Manifest.read(path: directory + "/manifest.json")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let names = manifest.shards.map(\.file)
+        try FileManager.default.removeItem(atPath: "\(directory)/\(names[0])")
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/\(names[0])", withDestinationPath: "/dev/zero")
+        try FileManager.default.removeItem(atPath: "\(directory)/\(names[1])")
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/\(names[1])", withDestinationPath: "/etc/hostname")
+        try FileManager.default.removeItem(atPath: "\(directory)/\(names[2])")
+        #expect(mkfifo("\(directory)/\(names[2])", 0o600) == 0)
+        let result = try DatasetVerifier.verify(directory: directory)
+        #expect(result.problems.map(\.kind) == ["refused path", "refused path", "refused path"])
+        #expect(result.problems[0].detail.contains("leads outside"))
+        #expect(result.problems[2].detail.contains("is not a regular file"))
+    }
+
+    @Test("a shard larger than recorded is reported from its size, without reading it")
+    func grownShardIsReportedBySize() throws {
+        let directory = try makeDataset()
+        let manifest = try Manifest.read(path: directory + "/manifest.json")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let name = manifest.shards[0].file
+        try writeAtomically(try InputFile.readAll("\(directory)/\(name)") + [0], to: "\(directory)/\(name)")
+        let result = try DatasetVerifier.verify(directory: directory)
+        #expect(result.problems.map(\.kind) == ["size mismatch"])
+    }
+
+    @Test("a manifest.json that is a FIFO is refused, not waited on")
+    func manifestFIFOIsRefused() throws {
+        let directory = try makeDataset()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.removeItem(atPath: directory + "/manifest.json")
+        #expect(mkfifo(directory + "/manifest.json", 0o600) == 0)
+        let error = #expect(throws: DatasetError.self) { try DatasetVerifier.verify(directory: directory) }
+        #expect(error?.description.contains("is not a regular file") == true)
+    }
 }

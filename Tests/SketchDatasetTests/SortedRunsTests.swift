@@ -16,13 +16,13 @@ private func example(_ key: String, chunk: UInt32 = 0, ordinal: UInt64 = 0, spli
     var bytes: [UInt8] = []
     for e in examples { e.serialize(into: &bytes) }
     var offset = 0
-    let decoded = bytes.withUnsafeBytes { raw in
-        [SortedExample.deserialize(raw, offset: &offset), SortedExample.deserialize(raw, offset: &offset)]
+    let decoded = try bytes.withUnsafeBytes { raw in
+        [try SortedExample.deserialize(raw, offset: &offset), try SortedExample.deserialize(raw, offset: &offset)]
     }
     #expect(decoded == examples)
     #expect(offset == bytes.count)
     var short = 0
-    #expect(bytes.dropLast().withUnsafeBytes { SortedExample.deserialize(UnsafeRawBufferPointer(rebasing: $0[0..<10]), offset: &short) } == nil)
+    #expect(try bytes.dropLast().withUnsafeBytes { try SortedExample.deserialize(UnsafeRawBufferPointer(rebasing: $0[0..<10]), offset: &short) } == nil)
 }
 
 @Test func spilledRunsMergeIntoTheSameOrderAsOneSort() throws {

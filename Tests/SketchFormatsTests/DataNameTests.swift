@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func quotedTextEscapesEveryControlCharacter() {
-        #expect(DataName.quoted("a\u{1B}[31m\n\u{85}\"") == #""a\u{1B}[31m\n\u{85}\"""#)
+        #expect(DataName.quoted("a\u{1B}[31m\n\u{85}\"\u{202E}") == #""a\u{1B}[31m\u{A}\u{85}\"\u{202E}""#)
     }
 
     @Test func classWordsKeepNormalizationTwinsApartAndSortByBytes() {

@@ -79,4 +79,38 @@ import Testing
         }
         #expect(records >= 4)
     }
+
+    @Test func numpyWrittenNPZSeedsDecodeAndHostileOnesThrowFormatErrors() throws {
+        var decoded: [String] = []
+        for seed in try Self.seeds("FuzzNPZReader") {
+            let bytes = [UInt8](try Data(contentsOf: seed))
+            let name = seed.lastPathComponent
+            if name.hasPrefix("npz-") {
+                let counts = try ContainerValidation.stroke3ArrayCounts(npz: bytes)
+                #expect(counts.allSatisfy { $0 >= 1 }, "\(name)")
+                decoded.append(name)
+            } else if name.hasPrefix("pickle-p") {
+                #expect(try ContainerValidation.pickledArrayCount(bytes) == 2, "\(name)")
+                decoded.append(name)
+            } else {
+                #expect(throws: FormatError.self, "\(name)") {
+                    _ = bytes.starts(with: [0x50, 0x4B]) ? try ContainerValidation.stroke3ArrayCounts(npz: bytes).count
+                        : try ContainerValidation.pickledArrayCount(bytes)
+                }
+            }
+        }
+        // numpy's protocol 2 and 5 pickles of int16, int32 and float64 arrays, as .npz and alone.
+        #expect(decoded.count == 14, "\(decoded)")
+    }
+
+    @Test func everyNPYSeedParsesToItsShapeOrThrowsAFormatError() throws {
+        for seed in try Self.seeds("FuzzNPYReader") {
+            let bytes = [UInt8](try Data(contentsOf: seed))
+            if let array = try? NPYReader.parse(bytes) {
+                #expect(array.data.count == array.shape.reduce(array.dtype.size, *), "\(seed.lastPathComponent)")
+            } else {
+                #expect(["overflowing-shape", "huge-shape", "negative-shape", "fortran", "version-3"].contains(seed.lastPathComponent))
+            }
+        }
+    }
 }

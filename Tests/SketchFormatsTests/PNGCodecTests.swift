@@ -45,9 +45,9 @@ import Testing
         #expect(!error.reason.isEmpty)
     }
 
-    @Test("an image over the pixel budget is refused from its header, before any pixel is decoded")
-    func overBudgetIsRefused() throws {
-        var bytes = try PNGEncoder.encode(Self.gradient)
+    /// `gradient`'s PNG bytes with the IHDR claiming `width` × `height` (CRC fixed).
+    static func claimingSize(width: UInt32, height: UInt32) throws -> [UInt8] {
+        var bytes = try PNGEncoder.encode(gradient)
         // IHDR is the first chunk: length (4), type (4), width (4), height (4), …, CRC after 13 data bytes.
         func put(_ value: UInt32, at offset: Int) {
             for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
@@ -60,12 +60,23 @@ import Testing
             }
             return ~crc
         }
-        let side = UInt32(1 << 13)   // 8192 × 8192 = 2^26 pixels
-        put(side, at: 16)
-        put(side, at: 20)
+        put(width, at: 16)
+        put(height, at: 20)
         put(crc32(bytes[12..<29]), at: 29)
-        let error = try #require(throws: FormatError.self) { try PNGImage.decodeGray(bytes) }
-        #expect(error.reason == "image too large: 8192x8192 is 67108864 pixels, over the budget of 33554432 (docs/limits.md)")
+        return bytes
+    }
+
+    @Test("an image over the pixel budget is refused from its header, before any pixel is decoded")
+    func overBudgetIsRefused() throws {
+        let error = try #require(throws: FormatError.self) { try PNGImage.decodeGray(try Self.claimingSize(width: 8192, height: 8192)) }
+        #expect(error.reason == "image too large: 8192x8192 has a side over 5792 pixels, so it or its framing square would pass"
+            + " the budget of 33554432 pixels (docs/limits.md)")
+    }
+
+    @Test("a 1,000,000 × 1 image, whose framing square would take 10¹² bytes, is refused from its header")
+    func longThinImageIsRefused() throws {
+        let error = try #require(throws: FormatError.self) { try PNGImage.decodeGray(try Self.claimingSize(width: 1_000_000, height: 1)) }
+        #expect(error.reason.hasPrefix("image too large: 1000000x1 has a side over 5792 pixels"))
     }
 
     @Test("alpha is composited over white before the luma")

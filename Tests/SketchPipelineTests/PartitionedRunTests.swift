@@ -135,3 +135,42 @@ private func contents(_ directory: String) throws -> [String: Data] {
     #expect(throws: PipelineError.self) { try paths.record("/data/quickdraw-other/cat.ndjson") }
     #expect(try RecordedPaths(root: nil).record("raw/../cat.ndjson") == "raw/../cat.ndjson")
 }
+
+/// `partial.json` of `directory` with `edit` applied to its JSON object.
+private func tamper(_ directory: String, _ edit: (inout [String: Any]) -> Void) throws {
+    let path = "\(directory)/\(PartialRun.manifestName)"
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    edit(&object)
+    try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+}
+
+@Test func mergeRefusesATamperedPartialNamingTheFileAndField() throws {
+    let fixture = try Fixture()
+    let parts = try (0..<2).map { i -> String in
+        let directory = "\(fixture.root)/part-\(i)"
+        _ = try fixture.runner(output: directory, partition: try Partition(parsing: "\(i)/2")).run()
+        return directory
+    }
+    let original = try Data(contentsOf: URL(fileURLWithPath: "\(parts[0])/\(PartialRun.manifestName)"))
+    let cases: [(String, (inout [String: Any]) -> Void)] = [
+        ("runs[0]: ../../../etc/passwd has an empty, `.` or `..` component", { $0["runs"] = ["../../../etc/passwd"] }),
+        ("runs[0]: /dev/zero is an absolute path", { $0["runs"] = ["/dev/zero"] }),
+        ("records.read: 9223372036854775807 is not a count", { var r = $0["records"] as! [String: Any]; r["read"] = Int.max; $0["records"] = r }),
+        ("read[0].chunk: 1000000000 is not an index", { var r = $0["read"] as! [[String: Any]]; r[0]["chunk"] = 1_000_000_000; $0["read"] = r }),
+        ("partition.index: 5 is not in 0..<2", { $0["partition"] = ["index": 5, "count": 2] }),
+    ]
+    for (expected, edit) in cases {
+        try original.write(to: URL(fileURLWithPath: "\(parts[0])/\(PartialRun.manifestName)"))
+        try tamper(parts[0], edit)
+        let error = #expect(throws: PipelineError.self) { try PartialRun.merge(parts, into: "\(fixture.root)/out", showProgress: false) }
+        let message = error?.description ?? ""
+        #expect(message.contains("part-0/partial.json") && message.contains(expected), "\(message)")
+    }
+    // A run file replaced by a link to /dev/zero is refused, not read forever.
+    try original.write(to: URL(fileURLWithPath: "\(parts[0])/\(PartialRun.manifestName)"))
+    let partial = try PartialRun.decode(Array(original), path: "partial.json")
+    let run = "\(parts[0])/\(try #require(partial.runs.first))"
+    try FileManager.default.removeItem(atPath: run)
+    try FileManager.default.createSymbolicLink(atPath: run, withDestinationPath: "/dev/zero")
+    #expect(throws: DatasetError.self) { try PartialRun.merge(parts, into: "\(fixture.root)/out", showProgress: false) }
+}
