@@ -34,8 +34,8 @@ $(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*
 wheel: setup $(NATIVE_LIB)
 	@scripts/build-wheel.sh $(NATIVE_LIB)
 
-## test-frameworks: README's PyTorch and tf.data examples against the wheel (installs torch CPU and
-## tensorflow-cpu from PyPI into out/wheel-frameworks; not in CI)
+## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
+## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)
 test-frameworks: wheel build
 	scripts/test-frameworks.sh $(BIN)
 

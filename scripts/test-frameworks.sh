@@ -12,7 +12,7 @@ pip=("$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 # torch's CPU-only build where pip can find it (the image's find-links, as Models/requirements-train.txt
 # pins it), else PyPI's default build.
 "${pip[@]}" "torch==2.13.0+cpu" || "${pip[@]}" torch
-"${pip[@]}" tensorflow-cpu
+"${pip[@]}" tensorflow-cpu datasets
 # The datasets the examples read, made as the README says.
 "$cli" preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input SampleData/quickdraw/raw/airplane.ndjson \
   --category airplane --output out/quickdraw-rnn/airplane >/dev/null 2>&1
@@ -28,4 +28,7 @@ assert len(blocks) >= 4, f"expected the README's Python examples, found {len(blo
 open(sys.argv[2], "w", encoding="utf-8").write("\n".join(blocks))
 PY
 "$work/venv/bin/python" "$work/examples.py"
-echo "test-frameworks: the README's Python examples ran with torch and tensorflow-cpu" >&2
+# HF datasets' webdataset builder on the WebDataset output (issue 22; the PyPI `webdataset` check is in make test).
+mkdir -p "$work/hf"
+"$work/venv/bin/python" scripts/check_hf_webdataset.py "$cli" "$work/hf"
+echo "test-frameworks: the README's Python examples ran with torch and tensorflow-cpu; HF datasets read the WebDataset output" >&2
