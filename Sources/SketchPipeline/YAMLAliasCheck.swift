@@ -26,7 +26,7 @@ enum YAMLAliasCheck {
             while yaml_parser_parse(&parser, &event) == 1 {
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return }
-                try scan.take(&event)
+                try scan.take(event)
             }
         }
     }
@@ -45,7 +45,7 @@ enum YAMLAliasCheck {
         var aliases = 0
         var expanded = 0
 
-        mutating func take(_ event: inout yaml_event_t) throws {
+        mutating func take(_ event: yaml_event_t) throws {
             let (file, line) = (self.file, Int(event.start_mark.line) + 1)
             let fail = { (reason: String) in PipelineError(file: file, node: nil, key: "", "line \(line): \(reason)") }
             switch event.type {
