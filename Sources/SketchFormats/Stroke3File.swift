@@ -155,8 +155,9 @@ package enum Stroke3Layout: String, Sendable, CaseIterable {
 /// Reads and writes sketch-rnn `.npz` files: a zip of `train.npy`, `valid.npy`, `test.npy`, each
 /// a 1-D numpy object array (pickled, see `NumpyObjectArrayPickle`) of `(n, 3)` stroke-3 arrays.
 package enum Stroke3NPZ {
-    /// Largest `.npz` read (the file is read whole).
-    package static let maximumFileSize = 2 << 30
+    /// Largest `.npz` read (the file is read whole, so this bounds its memory): 256 MiB, twice
+    /// the most an archive may inflate to (`ZipArchive`'s caps), so no legal archive is refused by it.
+    package static let maximumFileSize = 256 << 20
 
     /// Whether `bytes` start like a zip archive (`PK\x03\x04`).
     package static func hasZipMagic(_ bytes: some Collection<UInt8>) -> Bool {
