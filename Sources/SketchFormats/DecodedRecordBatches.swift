@@ -150,7 +150,7 @@ package final class DecodedRecordBatches: LineBatchReading {
                 let number = items.count + 1
                 let key = "\(name)#\(split.rawValue)#\(index)"
                 guard let drawing = Stroke3.drawing(of: array) else {
-                    let reason = "\(key): not a non-empty (n, 3) stroke-3 array of finite values whose positions stay within ±\(DrawingLimits.maximumCoordinateMagnitude)"
+                    let reason = "\(key): coordinate out of range or not a stroke-3 array: a drawing is a non-empty (n, 3) array of finite values whose positions stay within ±\(DrawingLimits.maximumCoordinateMagnitude)"
                     items.append((number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8)))))
                     continue
                 }

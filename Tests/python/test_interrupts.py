@@ -68,12 +68,14 @@ def test_a_signal_removes_the_runs_temporary_files(sketchprep, big_input, tmp_pa
             process.stdin.close()
         time.sleep(0.5 if fraction < 1.0 else 0.05)
         process.send_signal(signal_number)
-        if fraction < 1.0:
-            process.stdin.close()
     except BrokenPipeError:
         pass
-    stderr = process.stderr.read()
+    # The input stays open until the process is gone: closing it right after the signal would let
+    # the run reach the end of its input before the handler's thread runs.
     process.wait(timeout=120)
+    stderr = process.stderr.read()
+    if not process.stdin.closed:
+        process.stdin.close()
     text = stderr.decode(errors="replace")
     if process.returncode == 0:
         assert fraction >= 1.0, text
