@@ -109,7 +109,7 @@ public final class QuarantineWriter {
     /// Commits the quarantine file and prints how many entries it holds (if any).
     public func finish() throws {
         try file?.commit()
-        if count > maximumMessages && maximumMessages > 0 {
+        if count > maximumMessages {
             printToStandardError("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")
         }
         if count + sourceErrorCount > 0, let path {

@@ -70,7 +70,7 @@ extension PipelineRunner {
                              hashing: Bool = true, clock: StageClock) throws -> MapOutput {
         var output = MapOutput()
         output.chunkList = chunks
-        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showProgress ? 20 : 0)
+        let quarantine = try QuarantineWriter(path: quarantinePath)
         for rejected in rejectedSources {
             output.sourceErrors += 1
             output.rejectedSources += 1

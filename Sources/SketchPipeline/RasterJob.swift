@@ -54,7 +54,7 @@ package struct RasterJob {
 
     /// Converts every file; returns the counts. Throws only for output failures.
     package func run() throws -> RunTally {
-        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
+        let quarantine = try QuarantineWriter(path: quarantinePath)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showsProgress)
         let resampler = keepsSize ? nil : BoxResampler(side: side)
         let float32 = float32
