@@ -19,6 +19,7 @@ extension PipelineRunner {
         let colliding: [[UInt8]: String]
         (classes, colliding) = DataName.separateCollisions(classes, caseInsensitive: config.output.format.shardFormat == nil)
         var collisionRejections: [RejectedLine] = []
+        var linesBefore: [UInt32: Int] = [:]
         let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
 
         // Examples in the runs: each is either written (counted as its shard is encoded) or
@@ -50,7 +51,7 @@ extension PipelineRunner {
             previousKey = example.keyID
             if !colliding.isEmpty, let earlier = colliding[Array(example.word.utf8)] {
                 collisionRejections.append(RejectedLine(
-                    location: map.location(of: example), reason: DataName.collisionReason(example.word, earlier: earlier),
+                    location: map.location(of: example, linesBefore: &linesBefore), reason: DataName.collisionReason(example.word, earlier: earlier),
                     bytes: try QuarantinedExample(keyID: example.keyID, word: example.word).line()))
                 continue
             }
@@ -147,10 +148,12 @@ extension PipelineRunner {
 
 extension MapOutput {
     /// Where `example` was read: its chunk's input and line (line 0 when the chunk is unknown).
-    func location(of example: SortedExample) -> SourceLocation {
+    /// `linesBefore` caches each chunk's line offset, which is counted once per chunk.
+    func location(of example: SortedExample, linesBefore: inout [UInt32: Int]) -> SourceLocation {
         guard Int(example.chunk) < chunkList.count else { return SourceLocation(file: "chunk \(example.chunk)", line: 0) }
         let chunk = chunkList[Int(example.chunk)]
-        return SourceLocation(file: chunk.path, line: chunk.linesBefore() + Int(example.ordinal))
+        if linesBefore[example.chunk] == nil { linesBefore[example.chunk] = chunk.linesBefore() }
+        return SourceLocation(file: chunk.path, line: linesBefore[example.chunk]! + Int(example.ordinal))
     }
 }
 
