@@ -138,20 +138,14 @@ extension SortedExample {
         let payload: TensorPayload
         switch kind {
         case 1:
-            guard let raw = reader.bytes(count * 4) else { return nil }
-            payload = .float32([Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                initialized = count
-            }, shape: shape)
+            guard let values = reader.values(count, of: Float.self) else { return nil }
+            payload = .float32(values, shape: shape)
         case 2:
-            guard let raw = reader.bytes(count) else { return nil }
-            payload = .uint8([UInt8](raw), shape: shape)
+            guard let values = reader.values(count, of: UInt8.self) else { return nil }
+            payload = .uint8(values, shape: shape)
         case 3:
-            guard let raw = reader.bytes(count * 8) else { return nil }
-            payload = .float64([Double](unsafeUninitializedCapacity: count) { buffer, initialized in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                initialized = count
-            }, shape: shape)
+            guard let values = reader.values(count, of: Double.self) else { return nil }
+            payload = .float64(values, shape: shape)
         default:
             throw bad("payload code", "\(kind) is not 1 (float32), 2 (uint8) or 3 (float64)")
         }
@@ -183,6 +177,15 @@ private struct ByteReader {
         guard count >= 0, offset + count <= bytes.count else { return nil }
         defer { offset += count }
         return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+
+    /// `count` values of `T` in machine byte order (as ``SortedExample/serialize(into:)`` writes them).
+    mutating func values<T: BitwiseCopyable>(_ count: Int, of type: T.Type) -> [T]? {
+        guard let raw = bytes(count * MemoryLayout<T>.stride) else { return nil }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+            initialized = count
+        }
     }
 
     mutating func string(length: UInt32) -> String? {
