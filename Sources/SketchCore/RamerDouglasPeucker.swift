@@ -72,7 +72,7 @@ public struct RamerDouglasPeucker: Sendable {
         let dx = x[end] - ax, dy = y[end] - ay
         let chord = (dx * dx + dy * dy).squareRoot()
         guard chord == 0 else {
-            return Self.farthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
+            return Self.farthestFromLine(x: x, y: y, start: start, end: end, chord: chord, epsilon: epsilon)
         }
         var best = start + 1
         var maximum = -Double.infinity
@@ -87,15 +87,74 @@ public struct RamerDouglasPeucker: Sendable {
         return (best, maximum)
     }
 
-    /// The scan for a chord of non-zero length, in its own function so that its few
-    /// values stay in registers.
+    /// The scan for a chord of non-zero length: the first interior point whose distance
+    /// `|cross| / chord` is the largest, and that distance; when the largest distance is not
+    /// above `epsilon` the index is not needed and is `start + 1`.
     ///
-    /// The quotient |cross| / chord is monotonic in |cross|, so a point can only raise the
-    /// maximum distance when its |cross| exceeds the largest seen; dividing only then gives the
-    /// same first maximum as dividing at every point.
+    /// Division is monotonic, so the largest distance is `maxCross / chord`. The first pass
+    /// finds `maxCross` two points at a time without branches; only when that distance exceeds
+    /// `epsilon` (a split) does a second pass look for the first point whose distance equals it.
+    /// Any |cross| whose quotient equals the largest one lies within 2⁻⁵¹ relative of
+    /// `maxCross`, so the second pass divides only where |cross| ≥ `maxCross · (1 − 2⁻⁴⁰)`, and
+    /// it stops at the first point found: the same point, and the same distance, as dividing at
+    /// every point and keeping the first strict maximum. Each lane evaluates the scalar
+    /// expression `|dx·(a.y − p.y) − dy·(a.x − p.x)|` in the same order, so the bits agree.
     @inline(never)
     private static func farthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
-                                         start: Int, end: Int, chord: Double) -> (Int, Double) {
+                                         start: Int, end: Int, chord: Double, epsilon: Double) -> (Int, Double) {
+        let ax = x[start], ay = y[start]
+        let dx = x[end] - ax, dy = y[end] - ay
+        let xs = x.baseAddress.unsafelyUnwrapped, ys = y.baseAddress.unsafelyUnwrapped
+        @inline(__always) func cross(_ index: Int) -> Double {
+            abs(dx * (ay - ys[index]) - dy * (ax - xs[index]))
+        }
+        let pairs = PairedCross(ax: ax, ay: ay, dx: dx, dy: dy, x: xs, y: ys)
+        // Pass 1: the largest |cross| (signed extremes per lane, two lanes twice per step).
+        var high0 = SIMD2<Double>(repeating: 0), low0 = high0, high1 = high0, low1 = high0
+        var index = start + 1
+        while index + 4 <= end {
+            let c0 = pairs.signedCross(at: index), c1 = pairs.signedCross(at: index + 2)
+            // `replacing(with:where:)` compiles to maxpd/minpd; pointwiseMax's NaN rule does not.
+            high0 = high0.replacing(with: c0, where: c0 .> high0)
+            low0 = low0.replacing(with: c0, where: c0 .< low0)
+            high1 = high1.replacing(with: c1, where: c1 .> high1)
+            low1 = low1.replacing(with: c1, where: c1 .< low1)
+            index &+= 4
+        }
+        let high = high0.replacing(with: high1, where: high1 .> high0), low = low0.replacing(with: low1, where: low1 .< low0)
+        var largestCross = Swift.max(Swift.max(high[0], high[1]), -Swift.min(low[0], low[1]))
+        while index < end {
+            largestCross = Swift.max(largestCross, cross(index))
+            index &+= 1
+        }
+        guard largestCross.isFinite else {
+            return firstFarthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
+        }
+        let maximum = largestCross / chord
+        guard maximum > epsilon else { return (start + 1, maximum) }
+        // Pass 2: the first point whose quotient equals the maximum.
+        let candidate = largestCross - largestCross * 0x1p-40
+        let above = SIMD2(repeating: candidate), below = -above
+        index = start + 1
+        while index + 2 <= end {
+            let c = pairs.signedCross(at: index)
+            if any((c .>= above) .| (c .<= below)) { break }
+            index &+= 2
+        }
+        while index < end {
+            let value = cross(index)
+            if value >= candidate && value / chord == maximum { return (index, maximum) }
+            index += 1
+        }
+        // Only NaN coordinates get here: a finite largest |cross| is some point's.
+        return firstFarthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
+    }
+
+    /// The same result as `farthestFromLine` by one scalar pass: divides only when a new largest
+    /// |cross| appears and keeps the first strict maximum. For non-finite coordinates, which
+    /// the two-pass scan leaves to it.
+    private static func firstFarthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+                                              start: Int, end: Int, chord: Double) -> (Int, Double) {
         let ax = x[start], ay = y[start]
         let dx = x[end] - ax, dy = y[end] - ay
         var best = start + 1
@@ -113,5 +172,29 @@ public struct RamerDouglasPeucker: Sendable {
             }
         }
         return (best, maximum)
+    }
+}
+
+/// `dx·(a.y − p.y) − dy·(a.x − p.x)` for two consecutive points at a time, lane by lane in
+/// the order the scalar expression evaluates it (IEEE operations per lane, so equal bits).
+private struct PairedCross {
+    let ax: SIMD2<Double>, ay: SIMD2<Double>, dx: SIMD2<Double>, dy: SIMD2<Double>
+    let x: UnsafePointer<Double>, y: UnsafePointer<Double>
+
+    @inline(__always)
+    init(ax: Double, ay: Double, dx: Double, dy: Double, x: UnsafePointer<Double>, y: UnsafePointer<Double>) {
+        self.ax = SIMD2(repeating: ax)
+        self.ay = SIMD2(repeating: ay)
+        self.dx = SIMD2(repeating: dx)
+        self.dy = SIMD2(repeating: dy)
+        self.x = x
+        self.y = y
+    }
+
+    @inline(__always)
+    func signedCross(at index: Int) -> SIMD2<Double> {
+        let px = UnsafeRawPointer(x + index).loadUnaligned(as: SIMD2<Double>.self)
+        let py = UnsafeRawPointer(y + index).loadUnaligned(as: SIMD2<Double>.self)
+        return dx * (ay - py) - dy * (ax - px)
     }
 }
