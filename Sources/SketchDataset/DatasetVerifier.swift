@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 
 /// What `sketchprep verify` found in a dataset directory.
