@@ -1,6 +1,4 @@
 import Foundation
-import SketchFormats
-import SketchReports
 
 /// Draws a `ProfileHistogram` as a small inline SVG bar chart (no script, no external files).
 package enum StatsSVGHistogram {
