@@ -1,0 +1,154 @@
+import Foundation
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+
+/// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>-<random>`) and renames it over
+/// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
+/// the project: text, NDJSON, NPY and TFRecord outputs, manifests and PNGs all go through it.
+///
+/// If the writer is discarded without `commit()`, or the rename fails, the temporary file is
+/// removed. The first writer of a process in a directory removes that directory's stale temporary
+/// files: those of this host whose process is gone (a run killed before it could clean up), never
+/// another host's (partitions of a cluster run may share the file system) nor a live process's.
+/// When `path` already exists and is not a regular file (e.g. `/dev/null` or a FIFO),
+/// bytes are written to it directly, because such a target cannot be replaced by a rename. Writes
+/// are buffered; bytes already written can be patched in place with ``overwrite(_:at:)`` (an NPY
+/// header whose row count is known only at the end). No `fsync`: atomic against readers and
+/// crashes of this process, not against power loss.
+public final class AtomicFileWriter {
+    /// The final destination.
+    public let path: String
+    /// Where bytes go until `commit()` (equal to `path` for non-regular targets).
+    public let temporaryPath: String
+    private var descriptor: FileDescriptor
+    private var buffer: [UInt8] = []
+    private let bufferCapacity = 1 << 20
+    private var finished = false
+    private var flushedBytes = 0
+    /// Number of bytes accepted so far (buffered or flushed).
+    public var bytesWritten: Int { flushedBytes + buffer.count }
+
+    /// Opens the temporary file; creates no directories.
+    ///
+    /// The temporary file is created exclusively and never through a symbolic link
+    /// (`O_CREAT|O_EXCL|O_NOFOLLOW`) under a fresh unguessable name, and registered with
+    /// ``TemporaryFiles`` until it is renamed or removed.
+    public init(path: String) throws {
+        self.path = path
+        var status = stat()
+        let isSpecialTarget = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        if !isSpecialTarget { TemporaryFileName.removeStaleFiles(nextTo: path) }
+        var opened: (String, FileDescriptor)?
+        var lastError: Error?
+        for _ in 0..<(isSpecialTarget ? 1 : 8) {
+            let candidate = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
+            let options: FileDescriptor.OpenOptions = isSpecialTarget
+                ? [.closeOnExec] : [.create, .exclusiveCreate, .noFollow, .closeOnExec]
+            let open = {
+                try FileDescriptor.open(candidate, .writeOnly, options: options, permissions: [
+                    .ownerReadWrite, .groupRead, .otherRead,
+                ])
+            }
+            do {
+                opened = (candidate, isSpecialTarget ? try open() : try TemporaryFiles.create(candidate, open))
+                break
+            } catch {
+                lastError = error
+                guard (error as? Errno) == .fileExists else { break }
+            }
+        }
+        guard let (temporaryPath, descriptor) = opened else {
+            throw IOError.write(path: path, reason: lastError.map(systemErrorText) ?? "cannot create a temporary file")
+        }
+        self.temporaryPath = temporaryPath
+        self.descriptor = descriptor
+        buffer.reserveCapacity(bufferCapacity)
+    }
+
+    deinit {
+        if !finished {
+            try? descriptor.close()
+            if temporaryPath != path {
+                unlink(temporaryPath)
+                TemporaryFiles.unregister(temporaryPath)
+            }
+        }
+    }
+
+    /// Appends bytes.
+    public func write<Bytes: Sequence>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= bufferCapacity { try flush() }
+    }
+
+    /// Appends the UTF-8 encoding of `text`.
+    public func write(_ text: String) throws {
+        try write(text.utf8)
+    }
+
+    /// Appends the raw bytes of `values` (machine byte order).
+    public func write<T: BitwiseCopyable>(rawValuesOf values: [T]) throws {
+        values.withUnsafeBytes { buffer.append(contentsOf: $0) }
+        if buffer.count >= bufferCapacity { try flush() }
+    }
+
+    /// Replaces already written bytes at `offset` (the range must lie within ``bytesWritten``).
+    public func overwrite(_ bytes: [UInt8], at offset: Int) throws {
+        precondition(offset >= 0 && offset + bytes.count <= bytesWritten, "AtomicFileWriter.overwrite past the end")
+        try flush()
+        do {
+            _ = try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes)
+        } catch {
+            throw IOError.write(path: path, reason: systemErrorText(error))
+        }
+    }
+
+    /// Hands buffered bytes to the operating system.
+    public func flush() throws {
+        do {
+            _ = try descriptor.writeAll(buffer)
+        } catch {
+            throw IOError.write(path: path, reason: systemErrorText(error))
+        }
+        flushedBytes += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, closes and renames the temporary file over `path`.
+    public func commit() throws {
+        precondition(!finished, "AtomicFileWriter.commit() called twice")
+        try flush()
+        finished = true
+        do {
+            try descriptor.close()
+        } catch {
+            throw IOError.write(path: path, reason: systemErrorText(error))
+        }
+        guard temporaryPath != path else { return }
+        defer { TemporaryFiles.unregister(temporaryPath) }
+        // rename() replaces a symbolic link planted at `path` itself; it never writes through it.
+        if rename(temporaryPath, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw IOError.write(path: path, reason: reason)
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically (temporary file in the same directory, then rename).
+public func writeAtomically<Bytes: Sequence>(_ bytes: Bytes, to path: String) throws
+where Bytes.Element == UInt8 {
+    let writer = try AtomicFileWriter(path: path)
+    try writer.write(bytes)
+    try writer.commit()
+}
+
+/// Writes the UTF-8 encoding of `text` to `path` atomically.
+public func writeAtomically(_ text: String, to path: String) throws {
+    try writeAtomically(Array(text.utf8), to: path)
+}

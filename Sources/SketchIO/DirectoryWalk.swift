@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lists directories without hanging or trapping on hostile entries: the one directory walk of
+/// the project (Quick, Draw! directories, image directories, TU-Berlin class directories).
+///
+/// Entries are classified with `lstat`/`stat`, never opened, so a FIFO named `x.png` or a
+/// `*.png` link to `/dev/zero` cannot block or flood the walk. Hidden names (leading `.`) are
+/// ignored. A recursive walk follows symbolic links to directories but visits each directory
+/// (device, inode) once, so link cycles end.
+package enum DirectoryWalk {
+    /// One directory entry after classification.
+    package enum Entry: Sendable, Equatable {
+        /// A regular file (possibly through a symbolic link).
+        case file(path: String, name: String)
+        /// A directory (possibly through a symbolic link).
+        case directory(path: String, name: String)
+        /// A device, FIFO or socket: the path and what it is.
+        case special(path: String, name: String, kind: String)
+        /// Something that cannot be used (dangling link, link loop, unreadable): the path and why.
+        case unusable(path: String, name: String, reason: String)
+        /// A name that is not valid UTF-8: the path with the name's bytes escaped as `\xNN`, the
+        /// name decoded lossily, and whether it is a directory.
+        case undecodableName(path: String, name: String, isDirectory: Bool)
+
+        /// The entry's name (lossily decoded when it is not UTF-8).
+        package var name: String {
+            switch self {
+            case let .file(_, name), let .directory(_, name), let .special(_, name, _), let .unusable(_, name, _),
+                 let .undecodableName(_, name, _): name
+            }
+        }
+    }
+
+    /// The rejection reason of an entry whose name is not valid UTF-8.
+    package static let undecodableNameReason = "file name is not valid UTF-8 (rename it to read it)"
+
+    /// The entries of `directory` (hidden names excluded), sorted byte-wise by name; throws
+    /// `IOError` naming the directory when it cannot be listed.
+    package static func entries(of directory: String) throws(IOError) -> [Entry] {
+        guard let stream = opendir(directory) else {
+            throw IOError(.input, "cannot list directory \(directory): \(String(cString: strerror(errno)))"
+                + " (check that it exists and is readable)")
+        }
+        defer { closedir(stream) }
+        let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
+        var raw: [(bytes: [UInt8], entry: Entry)] = []
+        while let item = readdir(stream) {
+            let bytes = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes.first == UInt8(ascii: ".") { continue }
+            raw.append((bytes, classify(base: base, nameBytes: bytes)))
+        }
+        return raw.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.entry)
+    }
+
+    /// Classifies one entry by `lstat` and, for a symbolic link, `stat` of its target.
+    static func classify(base: String, nameBytes: [UInt8]) -> Entry {
+        guard let name = String(validating: nameBytes, as: UTF8.self) else {
+            let lossy = String(decoding: nameBytes, as: UTF8.self)
+            let escaped = nameBytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
+            var status = stat()
+            let rawPath = Array(base.utf8) + [UInt8(ascii: "/")] + nameBytes + [0]
+            let isDirectory = rawPath.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+            } && status.st_mode & S_IFMT == S_IFDIR
+            return .undecodableName(path: "\(base)/\(escaped)", name: lossy, isDirectory: isDirectory)
+        }
+        let path = "\(base)/\(name)"
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            return .unusable(path: path, name: name, reason: "cannot inspect: \(String(cString: strerror(errno)))")
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            guard stat(path, &status) == 0 else {
+                let code = errno
+                let reason = switch code {
+                case ENOENT: "dangling symbolic link (its target does not exist)"
+                case ELOOP: "symbolic link loop"
+                default: "cannot follow symbolic link: \(String(cString: strerror(code)))"
+                }
+                return .unusable(path: path, name: name, reason: reason)
+            }
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            guard access(path, R_OK) == 0 else {
+                return .unusable(path: path, name: name, reason: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            return .file(path: path, name: name)
+        case S_IFDIR: return .directory(path: path, name: name)
+        case S_IFIFO: return .special(path: path, name: name, kind: "FIFO")
+        case S_IFCHR: return .special(path: path, name: name, kind: "character device")
+        case S_IFBLK: return .special(path: path, name: name, kind: "block device")
+        case S_IFSOCK: return .special(path: path, name: name, kind: "socket")
+        default: return .special(path: path, name: name, kind: "special file")
+        }
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+    }
+}
+
+/// A file's identity on its file system (device and inode), after following symbolic links.
+package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+
+    /// The identity of what `path` names, or nil when it cannot be inspected.
+    package init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+
+    /// The identity of what the open `descriptor` refers to, or nil when it is not open.
+    package init?(descriptor: Int32) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import SketchIO
+import SketchFormats
+
+/// Per-category temporary files behind in-memory buffers of bounded total size: `convert` spills
+/// NDJSON lines, the sketch-rnn pipeline binary stroke-3 records (`Stroke3DatasetWriter`).
+final class CategorySpill {
+    private let directory: String
+    private let bufferLimit: Int
+    // Keyed by the word's bytes: words that differ only by normalization stay apart.
+    private var buffers: [[UInt8]: [UInt8]] = [:]
+    private var buffered = 0
+    private var paths: [[UInt8]: String] = [:]
+
+    init(bufferLimit: Int) throws {
+        directory = try TemporaryFileName.makeDirectory(NSTemporaryDirectory() + "sketchprep-convert")
+        self.bufferLimit = bufferLimit
+    }
+
+    /// Categories with their spill files, in byte-wise word order (after `flush()`).
+    var files: [(word: String, path: String)] {
+        paths.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { (String(decoding: $0.key, as: UTF8.self), $0.value) }
+    }
+
+    func add(_ line: [UInt8], word: String) throws {
+        buffers[Array(word.utf8), default: []] += line
+        buffered += line.count
+        if buffered >= bufferLimit { try flush() }
+    }
+
+    /// Appends every buffer to its category's file.
+    func flush() throws {
+        for (word, bytes) in buffers where !bytes.isEmpty {
+            let path = paths[word] ?? "\(directory)/\(paths.count).spill"
+            paths[word] = path
+            try appendToFile(bytes, path: path)
+        }
+        buffers.removeAll()
+        buffered = 0
+    }
+
+    func removeFiles() { TemporaryFiles.removeDirectory(directory) }
+
+    deinit { removeFiles() }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import SketchIO
+import SketchFormats
+import SketchDataset
+
+/// `partial.json`: what one `preprocess --partition i/n` wrote, so that `sketchprep merge` can
+/// check the partials fit together before it reduces them.
+package struct PartialManifest: Codable, Equatable {
+    /// Always true: this directory is a partial output, not a dataset.
+    package var partial = true
+    package var formatVersion = Manifest.currentFormatVersion
+    package var partition: Partition
+    /// The pipeline as the dataset's manifest records it.
+    package var pipeline: Manifest.PipelineInfo
+    /// The pipeline file's text and the command-line overrides, so that the merge rebuilds the
+    /// same configuration on any node.
+    package var pipelineText: String
+    package var categories: [String]
+    package var inputs: [String]
+    package var libraries: [String: String]
+    /// Every chunk of the whole run (each partition plans the same list).
+    package var chunks: [InputChunk]
+    /// The chunks this partition read, with their stored size, SHA-256 and quarantined lines.
+    package var read: [ChunkRead]
+    /// Directory entries quarantined before any chunk (partition 0 reports them).
+    package var rejectedSources: Int
+    package var records: Manifest.RecordCounts
+    /// Class words of the examples this partition kept.
+    package var words: [String]
+    /// Words and country codes of every record read, while a category or country filter is set
+    /// (``FilterCheck`` judges the filters at merge).
+    package var seenWords: [String]
+    package var seenCountries: [String]
+    /// Run files, relative to the partial directory.
+    package var runs: [String]
+
+    package struct ChunkRead: Codable, Equatable {
+        package var chunk: Int
+        package var bytes: Int
+        package var sha256: String
+        package var quarantined: Int
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case partial, formatVersion = "format_version", partition, pipeline, pipelineText = "pipeline_text", categories, inputs,
+             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs,
+             seenWords = "seen_words", seenCountries = "seen_countries"
+    }
+}
+
+extension PipelineRunner {
+    /// The map side of one partition: reads its share of the chunks into sorted run files in
+    /// the output directory, with its quarantined lines and `partial.json`.
+    func runPartition(_ partition: Partition, chunks: [InputChunk], rejectedSources: [RejectedLine],
+                      pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
+        if let stream = chunks.first(where: { $0.bytes == nil }) {
+            throw PipelineError("--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
+        }
+        let directory = config.output.directory
+        let partialPath = "\(directory)/\(DatasetLayout.partialManifest)"
+        if unlink(partialPath) != 0 && errno != ENOENT {
+            throw PipelineError("cannot remove the old \(partialPath): \(String(cString: strerror(errno)))")
+        }
+        let runsDirectory = "\(directory)/\(DatasetLayout.partialRunsDirectory)"
+        try? FileManager.default.removeItem(atPath: runsDirectory)
+        // Until partial.json names them, the runs are this process's temporary files.
+        TemporaryFiles.register(runsDirectory)
+        defer { TemporaryFiles.unregister(runsDirectory) }
+        let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
+        let sources = partition.index == 0 ? rejectedSources : []
+        let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
+                                  quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runsDirectory,
+                                  spillEverything: true, clock: clock)
+        let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let mapped = map.read - map.filtered - map.rejected
+        let partial = PartialManifest(
+            partition: partition, pipeline: pipeline, pipelineText: text, categories: config.filters.categories,
+            inputs: try config.source.inputs.map(recordedPaths.record),
+            libraries: Self.libraryVersions,
+            chunks: try chunks.map { chunk in
+                var recorded = chunk
+                recorded.path = try recordedPaths.record(chunk.path)
+                return recorded
+            },
+            read: selected.map { index in
+                let record = map.chunks[index]!
+                return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
+            },
+            rejectedSources: map.rejectedSources,
+            records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
+                                           sourceErrors: map.sourceErrors),
+            words: map.words.sorted,
+            seenWords: map.seenWords.sorted,
+            seenCountries: map.seenCountries.sorted(),
+            runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent })
+        try writeAtomically(try PartialRun.encode(partial), to: partialPath)
+        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+        let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
+                                records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
+        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
+                               partitionChunks: (selected.count, chunks.count))
+    }
+}
+
+/// `sketchprep merge`: the reduce side of a partitioned run.
+package enum PartialRun {
+    static func encode(_ partial: PartialManifest) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try encoder.encode(partial)) + [0x0A]
+    }
+
+    static func load(_ directory: String) throws -> PartialManifest {
+        let path = "\(directory)/\(DatasetLayout.partialManifest)"
+        guard case let .file(resolved, _) = try DirectoryMember.resolve(DatasetLayout.partialManifest, in: directory, field: "file", file: path) else {
+            throw PipelineError("\(directory) is not a finished partition: no \(DatasetLayout.partialManifest) (re-run its `sketchprep preprocess --partition i/n`)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.readAll(resolved, maximumBytes: PartialManifest.maximumFileBytes)
+        } catch {
+            throw PipelineError("\(error.description); re-run that partition")
+        }
+        return try decode(bytes, path: path)
+    }
+
+    /// Checks that `directories` are the n partials of one run, then writes the dataset into
+    /// `output` exactly as a single `preprocess` of the same inputs writes it.
+    package static func merge(_ directories: [String], into output: String, showProgress: Bool) throws -> PipelineOutcome {
+        guard !directories.isEmpty else { throw PipelineError("merge needs the partial directories of a partitioned run") }
+        let partials = try directories.map(load)
+        let first = partials[0]
+        let n = first.partition.count
+        var byIndex: [Int: Int] = [:]
+        for (position, partial) in partials.enumerated() {
+            let name = directories[position]
+            guard partial.partial, partial.formatVersion == Manifest.currentFormatVersion else {
+                throw PipelineError("\(name): written by another sketchprep layout (format \(partial.formatVersion)); re-run it with this version")
+            }
+            guard partial.partition.count == n else {
+                throw PipelineError("\(name) is partition \(partial.partition.index)/\(partial.partition.count), but \(directories[0]) is of \(n) partitions: partials of different runs cannot be merged")
+            }
+            guard partial.pipeline == first.pipeline, partial.categories == first.categories else {
+                throw PipelineError("\(name) was made with other settings than \(directories[0]) (pipeline \(partial.pipeline.file)); re-run every partition with the same pipeline and options")
+            }
+            guard partial.chunks == first.chunks else {
+                throw PipelineError("\(name) was made from other inputs than \(directories[0]) (the input chunk lists differ); re-run every partition on the same inputs")
+            }
+            guard partial.libraries == first.libraries, partial.libraries == PipelineRunner.libraryVersions else {
+                throw PipelineError("\(name) was made by \(describe(partial.libraries)), this merge is \(describe(PipelineRunner.libraryVersions)): run every partition and the merge with the same sketchprep build")
+            }
+            if let earlier = byIndex[partial.partition.index] {
+                throw PipelineError("partition \(partial.partition.index)/\(n) is given twice: \(directories[earlier]) and \(name)")
+            }
+            byIndex[partial.partition.index] = position
+        }
+        let missing = (0..<n).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            throw PipelineError("partition(s) \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: run `sketchprep preprocess … --partition \(missing[0])/\(n)` and pass its directory to merge")
+        }
+        var owner: [Int: Int] = [:]
+        for (position, partial) in partials.enumerated() {
+            for read in partial.read {
+                if let other = owner[read.chunk] {
+                    throw PipelineError("chunk \(read.chunk) (\(first.chunks[read.chunk].path)) was read by both \(directories[other]) and \(directories[position])")
+                }
+                owner[read.chunk] = position
+            }
+        }
+        if let gap = first.chunks.indices.first(where: { owner[$0] == nil }) {
+            throw PipelineError("no partial read chunk \(gap) (\(first.chunks[gap].path)): the partials do not cover the input")
+        }
+
+        var paths = OutputPathCheck()
+        paths.inputs(directories, option: "PARTIAL")
+        paths.outputDirectory(output, option: "--output")
+        try paths.verify()
+        try createDirectories(output)
+
+        var config = try PipelineConfig.parse(text: first.pipelineText, file: first.pipeline.file)
+        if !first.categories.isEmpty { config.filters.categories = first.categories }
+        config.source.inputs = first.inputs
+        config.output.directory = output
+        guard config.json == first.pipeline.config else {
+            throw PipelineError("\(first.pipeline.file) resolves to another configuration than the partitions recorded; merge with the partitions' own partial.json unchanged")
+        }
+        let ordered = (0..<n).map { partials[byIndex[$0]!] }
+        let orderedDirectories = (0..<n).map { directories[byIndex[$0]!] }
+
+        var map = MapOutput()
+        map.chunkList = first.chunks
+        for (partial, directory) in zip(ordered, orderedDirectories) {
+            map.runs += try runPaths(of: partial, in: directory)
+            map.read += partial.records.read
+            map.filtered += partial.records.filtered
+            map.rejected += partial.records.rejected
+            map.sourceErrors += partial.records.sourceErrors
+            map.words.formUnion(ClassWords(partial.words))
+            map.seenWords.formUnion(ClassWords(partial.seenWords))
+            map.seenCountries.formUnion(partial.seenCountries)
+            for read in partial.read {
+                map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
+            }
+        }
+        try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
+                            to: "\(output)/\(DatasetLayout.quarantine)")
+        let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
+        let clock = StageClock()
+        let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
+        let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)
+        try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: 1)
+        return outcome
+    }
+
+    private static func describe(_ libraries: [String: String]) -> String {
+        libraries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+
+    /// The quarantine in the single run's order: directory entries, then each chunk's lines in
+    /// chunk order, taken from the partial that read the chunk.
+    private static func writeQuarantine(_ partials: [PartialManifest], directories: [String], chunkCount: Int,
+                                        to path: String) throws {
+        let out = try AtomicFileWriter(path: path)
+        let readers = try directories.map { directory in
+            let name = DatasetLayout.quarantine
+            switch try DirectoryMember.resolve(name, in: directory, field: "file", file: "\(directory)/\(name)") {
+            case let .file(path, _): return QuarantineLines(path: path)
+            case .missing: return QuarantineLines(path: "\(directory)/\(name)")  // reported when a line is wanted
+            }
+        }
+        var quarantinedByChunk: [Int: (partition: Int, lines: Int)] = [:]
+        for (partition, partial) in partials.enumerated() {
+            for read in partial.read { quarantinedByChunk[read.chunk] = (partition, read.quarantined) }
+        }
+        for _ in 0..<partials[0].rejectedSources { try out.write(try readers[0].next(partialDirectory: directories[0])) }
+        for chunk in 0..<chunkCount {
+            guard let (partition, lines) = quarantinedByChunk[chunk] else { continue }
+            for _ in 0..<lines { try out.write(try readers[partition].next(partialDirectory: directories[partition])) }
+        }
+        try out.commit()
+    }
+}
+
+/// Reads a partial's quarantine file line by line (each line with its newline).
+private final class QuarantineLines {
+    private let reader: InputChunkReader
+    private var batch: RawLineBatch?
+    private var index = 0
+
+    init(path: String) {
+        reader = InputChunkReader(path: path, range: nil, chunk: 0, hashing: false)
+    }
+
+    func next(partialDirectory: String) throws -> [UInt8] {
+        while batch == nil || index == batch!.entries.count {
+            guard let next = reader.nextBatch() else {
+                throw PipelineError("\(partialDirectory)/\(DatasetLayout.quarantine) has fewer lines than its \(DatasetLayout.partialManifest) counts; re-run that partition")
+            }
+            if case .sourceError = next.entries.first?.kind {
+                throw PipelineError("cannot read \(partialDirectory)/\(DatasetLayout.quarantine); re-run that partition")
+            }
+            batch = next
+            index = 0
+        }
+        defer { index += 1 }
+        return Array(batch!.bytes[batch!.entries[index].range]) + [0x0A]
+    }
+}

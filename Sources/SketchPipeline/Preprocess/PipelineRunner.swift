@@ -1,0 +1,239 @@
+import Foundation
+import SketchCore
+import SketchIO
+import SketchFormats
+import SketchDataset
+import SketchRaster
+
+/// What a pipeline run did, for the command's summary.
+package struct PipelineOutcome {
+    /// The manifest written (or found up to date); for a partition, the dataset part of it is empty.
+    package var manifest: Manifest
+    /// Output directory.
+    package var directory: String
+    /// True when an existing output already matched inputs and configuration, and nothing was redone.
+    package var upToDate: Bool
+    /// Shard files already complete and left untouched.
+    package var reusedFiles: Int
+    /// For `--partition i/n`: the chunks read (of all chunks); nil for a whole run.
+    package var partitionChunks: (read: Int, of: Int)? = nil
+    /// Why an existing dataset in the directory was rebuilt: each setting that differs from its
+    /// manifest (empty when there was none, or with `--force`).
+    package var rebuildReasons: [String] = []
+}
+
+/// `--partition i/n`: this process runs the map side on partition `index` (0-based) of `count`.
+package struct Partition: Sendable, Equatable, Codable {
+    package var index: Int
+    package var count: Int
+
+    /// Parses `i/n` with 0 ≤ i < n.
+    package init(parsing text: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
+            throw PipelineError("--partition \(text): expected i/n with 0 ≤ i < n, e.g. 0/4 (partitions are numbered from 0, as $SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX are)")
+        }
+        self.index = index
+        self.count = count
+    }
+}
+
+/// Runs a ``PipelineConfig``: read → filter → simplify raw drawings → encode → order → shards,
+/// then writes `manifest.json`, `classes.txt` and `quarantine.ndjson` into the output directory.
+///
+/// The run has a map side and a reduce side (docs/pipelines.md, "Order, split and shards"). The
+/// map side reads the input chunks on `jobs` threads and writes every encoded example into sorted
+/// runs (bounded memory; spilled to a temporary directory); the reduce side merges the runs in
+/// dataset order, applies per-class quotas and cuts the shards. With a ``Partition`` only the map
+/// side runs, on a deterministic share of the chunks, and its output directory is a *partial*
+/// that `sketchprep merge` (``PartialRun/merge(_:into:showProgress:)``) reduces.
+package struct PipelineRunner {
+    package let config: PipelineConfig
+    /// The pipeline file as given on the command line (recorded in the manifest).
+    package let pipelineFile: String
+    /// Print progress on stderr.
+    package let showProgress: Bool
+    /// Skip the up-to-date check (shards that already hold the right bytes are still left untouched).
+    package let force: Bool
+    /// Worker threads of the map side.
+    package var jobs = 1
+    /// Run only the map side of this partition.
+    package var partition: Partition?
+    /// Where sorted runs are spilled (default: next to the output directory).
+    package var temporaryDirectory: String?
+    /// Bytes of examples the map side holds before it spills a sorted run.
+    package var runBudgetBytes = 32 << 20
+    /// Size at which large plain inputs are cut into chunks (``InputChunking``).
+    package var chunkBytes = InputChunking.defaultChunkBytes
+    /// How input paths are written into the dataset's files (`--root`).
+    package var recordedPaths = RecordedPaths(root: nil)
+    /// Read only the first this-many records of each input (`--limit`; each input is then one chunk).
+    package var recordLimit: Int?
+
+    package init(config: PipelineConfig, pipelineFile: String, showProgress: Bool, force: Bool) {
+        self.config = config
+        self.pipelineFile = pipelineFile
+        self.showProgress = showProgress
+        self.force = force
+    }
+
+    package func run() throws -> PipelineOutcome {
+        guard !config.source.inputs.isEmpty else {
+            throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
+        }
+        let directory = config.output.directory
+        var paths = OutputPathCheck()
+        paths.inputs(config.source.inputs, option: "source.inputs")
+        paths.outputDirectory(directory, option: "output.directory")
+        if let temporaryDirectory { paths.outputDirectory(temporaryDirectory, option: "--tmp-dir") }
+        try paths.verify()
+        try createDirectories(directory)
+        let clock = StageClock()
+        var recordedConfig = config
+        recordedConfig.source.inputs = try config.source.inputs.map(recordedPaths.record)
+        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: recordedConfig.json)
+
+        switch config.source.kind {
+        case .quickdrawNDJSON:
+            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
+            reader.printSkippedSources(tool: config.name)
+            let (inputs, unreadable) = reader.engineInputs()
+            let rejectedSources = reader.rejectedSources + unreadable
+            let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
+            if let partition {
+                return try runPartition(partition, chunks: chunks, rejectedSources: rejectedSources,
+                                        pipeline: pipelineInfo, clock: clock)
+            }
+            // Measured up front only for the up-to-date check; the run then reuses these checksums
+            // instead of hashing every chunk a second time while reading it.
+            let measured = !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
+                ? try? chunks.map(measure) : nil
+            let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
+            if let existing = check.upToDate {
+                return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
+            }
+            try removeManifest()
+            let runs = try runsDirectory(in: directory)
+            defer { TemporaryFiles.removeDirectory(runs) }
+            let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
+                                      quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
+                                      spillEverything: false, hashing: measured == nil, clock: clock)
+            let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
+            var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            written.rebuildReasons = check.differences
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+            return written
+        case .imageDirectory:
+            guard partition == nil else {
+                throw PipelineError("--partition works on Quick, Draw! NDJSON sources; an image-directory source runs in one process")
+            }
+            let images = try imageFiles()
+            let sources = try images.files.map { file in
+                var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
+                entry.path = try recordedPaths.record(file.path)
+                return entry
+            }
+            let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
+            if let existing = check.upToDate {
+                return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
+            }
+            try removeManifest()
+            let runs = try runsDirectory(in: directory)
+            defer { TemporaryFiles.removeDirectory(runs) }
+            let map = try mapImages(images, runsDirectory: runs, clock: clock)
+            var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            written.rebuildReasons = check.differences
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+            return written
+        }
+    }
+
+    /// From here until the new manifest is written the directory is incomplete: a manifest
+    /// present always describes the shards next to it.
+    private func removeManifest() throws {
+        let manifestPath = "\(config.output.directory)/\(DatasetLayout.manifest)"
+        if unlink(manifestPath) != 0 && errno != ENOENT {
+            throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
+    /// parent), created exclusively under a name with host, pid and a random part, so that cluster
+    /// partitions sharing it never collide and nothing planted in advance is used.
+    private func runsDirectory(in output: String) throws -> String {
+        let parent = temporaryDirectory ?? parentDirectory(of: output)
+        try createDirectories(parent)
+        try FreeSpace.require(in: parent, forInputBytes: nil)
+        return try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
+    }
+
+    /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
+    func measure(_ chunk: InputChunk) throws -> Manifest.SourceFileEntry {
+        let measured = try InputFile.measure(chunk.path, range: chunk.range)
+        return Manifest.SourceFileEntry(path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
+                                        bytes: measured.bytes, sha256: measured.sha256)
+    }
+
+    /// This run's settings that are not in the configuration (recorded in the manifest).
+    package var settings: Manifest.RunSettings {
+        Manifest.RunSettings(recordLimit: recordLimit, pipelineSHA256: config.fileSHA256)
+    }
+
+    /// What the directory's existing manifest says about this run: `upToDate` is the manifest when
+    /// it was made by the same pipeline file, configuration, settings, sources (`sources`; nil when
+    /// they could not be measured up front) and versions, and every shard it lists is present with
+    /// its recorded SHA-256; otherwise `differences` names each setting that differs. A directory
+    /// holding another pipeline's dataset is refused unless ``force``.
+    private func compareWithExisting(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]?) throws
+        -> (upToDate: Manifest?, differences: [String]) {
+        let directory = config.output.directory
+        guard let existing = try? Manifest.read(DatasetLayout.manifest, in: directory) else { return (nil, []) }
+        if existing.pipeline.name != pipeline.name && !force {
+            throw PipelineError("\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
+                + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
+        }
+        var differences = ManifestComparison.differences(
+            existing: existing, pipeline: pipeline, settings: settings, sources: sources, libraries: Self.libraryVersions)
+        if !existing.invalidFields.isEmpty { differences.append("the old manifest.json is damaged (\(existing.invalidFields.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")))") }
+        guard !force, differences.isEmpty, sources != nil else { return (nil, force ? [] : differences) }
+        for shard in existing.shards {
+            // The manifest found in the output is untrusted: its shard names must lead to regular files inside.
+            guard case let .file(path, bytes)? = try? DirectoryMember.resolve(shard.file, in: directory, field: "shards", file: DatasetLayout.manifest),
+                  bytes == shard.bytes, let measured = try? InputFile.measure(path, range: 0..<bytes),
+                  measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return (nil, ["shard \(shard.file) changed or is missing"]) }
+        }
+        return (existing, [])
+    }
+
+    /// sketchprep's version and the C libraries whose output is in the bytes.
+    package static var libraryVersions: [String: String] {
+        ["sketchprep": SketchPrepVersion.current, "zlib": FormatLibraryVersions.zlib,
+         "libpng": FormatLibraryVersions.libpng, "cairo": CairoVersion.current]
+    }
+}
+
+/// The `filters:` stage's per-record part (recognized, country, category). The per-class cap
+/// (`max_per_class`) is applied on the reduce side, by hash rank.
+package struct RecordFilter: Sendable {
+    private let recognizedOnly: Bool
+    private let countries: Set<String>
+    private let categories: Set<String>
+
+    package init(_ stage: FilterStage) {
+        recognizedOnly = stage.recognizedOnly
+        countries = Set(stage.countries)
+        categories = Set(stage.categories)
+    }
+
+    /// Whether to keep `record`.
+    package func accepts(_ record: SketchRecord) -> Bool {
+        if recognizedOnly && !record.recognized { return false }
+        if !countries.isEmpty && !countries.contains(record.countryCode) { return false }
+        return wantsClass(record.word)
+    }
+
+    /// Whether class `word` is wanted (the category list).
+    package func wantsClass(_ word: String) -> Bool {
+        categories.isEmpty || categories.contains(word)
+    }
+}
