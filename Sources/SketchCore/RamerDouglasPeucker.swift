@@ -92,39 +92,44 @@ public struct RamerDouglasPeucker: Sendable {
     /// above `epsilon` the index is not needed and is `start + 1`.
     ///
     /// Division is monotonic, so the largest distance is `maxCross / chord`. The first pass
-    /// finds `maxCross` two points at a time without branches; only when that distance exceeds
-    /// `epsilon` (a split) does a second pass look for the first point whose distance equals it.
-    /// Any |cross| whose quotient equals the largest one lies within 2⁻⁵¹ relative of
-    /// `maxCross`, so the second pass divides only where |cross| ≥ `maxCross · (1 − 2⁻⁴⁰)`, and
-    /// it stops at the first point found: the same point, and the same distance, as dividing at
-    /// every point and keeping the first strict maximum. Each lane evaluates the scalar
-    /// expression `|dx·(a.y − p.y) − dy·(a.x − p.x)|` in the same order, so the bits agree.
+    /// finds `maxCross` without branches, four points per step in independent lanes (written
+    /// as scalars so the compiler packs them into two-lane vector instructions); only when that
+    /// distance exceeds `epsilon` (a split) does a second pass look for the first point whose
+    /// distance equals it. Any |cross| whose quotient equals the largest one lies within 2⁻⁵¹
+    /// relative of `maxCross`, so the second pass divides only where |cross| ≥
+    /// `maxCross · (1 − 2⁻⁴⁰)` and stops at the first point found: the same point, and the same
+    /// distance, as dividing at every point and keeping the first strict maximum. Every lane
+    /// evaluates `dx·(a.y − p.y) − dy·(a.x − p.x)` in that order, so the bits agree.
     @inline(never)
     private static func farthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
                                          start: Int, end: Int, chord: Double, epsilon: Double) -> (Int, Double) {
         let ax = x[start], ay = y[start]
         let dx = x[end] - ax, dy = y[end] - ay
         let xs = x.baseAddress.unsafelyUnwrapped, ys = y.baseAddress.unsafelyUnwrapped
-        @inline(__always) func cross(_ index: Int) -> Double {
-            abs(dx * (ay - ys[index]) - dy * (ax - xs[index]))
+        @inline(__always) func signedCross(_ index: Int) -> Double {
+            dx * (ay - ys[index]) - dy * (ax - xs[index])
         }
-        let pairs = PairedCross(ax: ax, ay: ay, dx: dx, dy: dy, x: xs, y: ys)
-        // Pass 1: the largest |cross| (signed extremes per lane, two lanes twice per step).
-        var high0 = SIMD2<Double>(repeating: 0), low0 = high0, high1 = high0, low1 = high0
+        // Pass 1: the largest |cross|, from the largest and smallest signed cross per lane.
+        var high0 = 0.0, high1 = 0.0, high2 = 0.0, high3 = 0.0
+        var low0 = 0.0, low1 = 0.0, low2 = 0.0, low3 = 0.0
         var index = start + 1
-        while index + 4 <= end {
-            let c0 = pairs.signedCross(at: index), c1 = pairs.signedCross(at: index + 2)
-            // `replacing(with:where:)` compiles to maxpd/minpd; pointwiseMax's NaN rule does not.
-            high0 = high0.replacing(with: c0, where: c0 .> high0)
-            low0 = low0.replacing(with: c0, where: c0 .< low0)
-            high1 = high1.replacing(with: c1, where: c1 .> high1)
-            low1 = low1.replacing(with: c1, where: c1 .< low1)
+        while index &+ 4 <= end {
+            let c0 = signedCross(index), c1 = signedCross(index &+ 1)
+            let c2 = signedCross(index &+ 2), c3 = signedCross(index &+ 3)
+            high0 = c0 > high0 ? c0 : high0
+            high1 = c1 > high1 ? c1 : high1
+            high2 = c2 > high2 ? c2 : high2
+            high3 = c3 > high3 ? c3 : high3
+            low0 = c0 < low0 ? c0 : low0
+            low1 = c1 < low1 ? c1 : low1
+            low2 = c2 < low2 ? c2 : low2
+            low3 = c3 < low3 ? c3 : low3
             index &+= 4
         }
-        let high = high0.replacing(with: high1, where: high1 .> high0), low = low0.replacing(with: low1, where: low1 .< low0)
-        var largestCross = Swift.max(Swift.max(high[0], high[1]), -Swift.min(low[0], low[1]))
+        var largestCross = Swift.max(Swift.max(Swift.max(high0, high1), Swift.max(high2, high3)),
+                                     -Swift.min(Swift.min(low0, low1), Swift.min(low2, low3)))
         while index < end {
-            largestCross = Swift.max(largestCross, cross(index))
+            largestCross = Swift.max(largestCross, abs(signedCross(index)))
             index &+= 1
         }
         guard largestCross.isFinite else {
@@ -134,17 +139,15 @@ public struct RamerDouglasPeucker: Sendable {
         guard maximum > epsilon else { return (start + 1, maximum) }
         // Pass 2: the first point whose quotient equals the maximum.
         let candidate = largestCross - largestCross * 0x1p-40
-        let above = SIMD2(repeating: candidate), below = -above
         index = start + 1
-        while index + 2 <= end {
-            let c = pairs.signedCross(at: index)
-            if any((c .>= above) .| (c .<= below)) { break }
+        while index &+ 2 <= end {
+            if Swift.max(abs(signedCross(index)), abs(signedCross(index &+ 1))) >= candidate { break }
             index &+= 2
         }
         while index < end {
-            let value = cross(index)
+            let value = abs(signedCross(index))
             if value >= candidate && value / chord == maximum { return (index, maximum) }
-            index += 1
+            index &+= 1
         }
         // Only NaN coordinates get here: a finite largest |cross| is some point's.
         return firstFarthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
@@ -172,29 +175,5 @@ public struct RamerDouglasPeucker: Sendable {
             }
         }
         return (best, maximum)
-    }
-}
-
-/// `dx·(a.y − p.y) − dy·(a.x − p.x)` for two consecutive points at a time, lane by lane in
-/// the order the scalar expression evaluates it (IEEE operations per lane, so equal bits).
-private struct PairedCross {
-    let ax: SIMD2<Double>, ay: SIMD2<Double>, dx: SIMD2<Double>, dy: SIMD2<Double>
-    let x: UnsafePointer<Double>, y: UnsafePointer<Double>
-
-    @inline(__always)
-    init(ax: Double, ay: Double, dx: Double, dy: Double, x: UnsafePointer<Double>, y: UnsafePointer<Double>) {
-        self.ax = SIMD2(repeating: ax)
-        self.ay = SIMD2(repeating: ay)
-        self.dx = SIMD2(repeating: dx)
-        self.dy = SIMD2(repeating: dy)
-        self.x = x
-        self.y = y
-    }
-
-    @inline(__always)
-    func signedCross(at index: Int) -> SIMD2<Double> {
-        let px = UnsafeRawPointer(x + index).loadUnaligned(as: SIMD2<Double>.self)
-        let py = UnsafeRawPointer(y + index).loadUnaligned(as: SIMD2<Double>.self)
-        return dx * (ay - py) - dy * (ax - px)
     }
 }
