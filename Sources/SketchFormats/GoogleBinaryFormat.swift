@@ -107,6 +107,8 @@ public struct GoogleBinaryReader {
             switch item {
             case let .record(record, number): try onRecord(record, SourceLocation(file: path, line: number))
             case let .rejected(line): try onRejected(line)
+            case let .unopened(reason):
+                try onRejected(RejectedLine(location: SourceLocation(file: path, line: 0), reason: "cannot read input: \(reason)", bytes: []))
             }
             onProgress(cursor.consumedInputBytes)
         }
@@ -115,14 +117,16 @@ public struct GoogleBinaryReader {
 
 /// The record-by-record reading behind `GoogleBinaryReader`, one record per `next()` (the
 /// engine's reading thread pulls records as it fills batches). A file that cannot be opened
-/// yields one rejection, `cannot read input: …`, at record 0.
+/// yields one `unopened` item.
 package final class GoogleBinaryCursor {
     /// One step of the reading.
     package enum Item {
         /// A record and its 1-based record number.
         case record(SketchRecord, Int)
-        /// A rejected record (or the input that cannot be opened).
+        /// A rejected record.
         case rejected(RejectedLine)
+        /// The input cannot be opened, for this reason.
+        case unopened(reason: String)
     }
 
     /// Records hex-quoted in a rejection keep at most this many bytes.
@@ -166,7 +170,7 @@ package final class GoogleBinaryCursor {
         if let reason = openFailure {
             openFailure = nil
             finished = true
-            return .rejected(RejectedLine(location: SourceLocation(file: path, line: 0), reason: "cannot read input: \(reason)", bytes: []))
+            return .unopened(reason: reason)
         }
         guard !finished, stream != nil else { return nil }
         return readRecord()

@@ -118,10 +118,7 @@ extension PipelineRunner {
         clock.addWall("map", StageClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
-        if !selected.isEmpty && batches.unopened.count == selected.count {
-            throw PipelineError("none of the \(selected.count) inputs could be read"
-                + " (each is reported above with its reason); check the paths and their permissions")
-        }
+        try batches.requireAnInputOpened(count: selected.count)
         let spillStart = StageClock.now()
         if spillEverything {
             output.runs = try runs.finish()
@@ -166,52 +163,46 @@ extension PipelineRunner {
             var mapped = MappedBatch(chunk: batch.chunk)
             let isStroke3Input = stroke3Chunks.contains(batch.chunk)
             mapped.outcomes.reserveCapacity(batch.entries.count)
-            var parser = QuickDrawLineParser()
+            var decoder = RecordBatchDecoder()
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
             let isFloat64Input = float64Chunks.contains(batch.chunk)
-            for index in batch.entries.indices {
-                let entry = batch.entries[index]
-                batch.withEntry(index, maximumLineLength: DrawingLimits.maximumLineBytes) { meaning in
-                    switch meaning {
-                    case .line(let line):
-                        var t = StageClock.now()
-                        let record: SketchRecord
-                        do throws(FormatError) { record = try parser.parse(line) } catch {
-                            mapped.seconds.parse += StageClock.lap(&t)
-                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
-                            return
-                        }
-                        mapped.seconds.parse += StageClock.lap(&t)
-                        if tracksWords { mapped.seenWords.insert(record.word) }
-                        if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
-                        guard filter.accepts(record) else {
-                            mapped.outcomes.append(.filtered)
-                            return
-                        }
-                        let payload: TensorPayload
-                        do throws(DrawingLimitError) {
-                            // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
-                            var prepared = record
-                            // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
-                            if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
-                            mapped.seconds.simplify += StageClock.lap(&t)
-                            payload = try encode(prepared, isFloat64Input)
-                        } catch {
-                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
-                            return
-                        }
-                        mapped.seconds.encode += StageClock.lap(&t)
-                        mapped.outcomes.append(.example(SortedExample(
-                            sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
-                            facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
-                    case let .rejected(reason, line):
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
-                    case let .sourceError(byteOffset, reason):
-                        mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
+            var t = StageClock.now()
+            decoder.decode(batch) { entry, decoded, _ in
+                defer { t = StageClock.now() }
+                switch decoded {
+                case let .record(record, line):
+                    mapped.seconds.parse += StageClock.lap(&t)
+                    if tracksWords { mapped.seenWords.insert(record.word) }
+                    if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
+                    guard filter.accepts(record) else {
+                        mapped.outcomes.append(.filtered)
+                        return true
                     }
+                    let payload: TensorPayload
+                    do throws(DrawingLimitError) {
+                        // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
+                        var prepared = record
+                        // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
+                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
+                        mapped.seconds.simplify += StageClock.lap(&t)
+                        payload = try encode(prepared, isFloat64Input)
+                    } catch {
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
+                        return true
+                    }
+                    mapped.seconds.encode += StageClock.lap(&t)
+                    mapped.outcomes.append(.example(SortedExample(
+                        sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
+                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
+                        facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
+                case let .rejected(reason, bytes):
+                    mapped.seconds.parse += StageClock.lap(&t)
+                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(bytes)))
+                case let .sourceError(byteOffset, reason):
+                    mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
                 }
+                return true
             }
             return mapped
         }

@@ -59,6 +59,8 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var strictness: StrictOption
 
+    @OptionGroup var jobs: JobsOption
+
     @OptionGroup var limit: LimitOption
 
     @OptionGroup var report: ReportJSONOption
@@ -103,11 +105,12 @@ struct ConvertCommand: ParsableCommand {
         job.stroke3ElementType = stroke3DType.forcedElementType
         job.stroke3Layout = layout
         job.showsProgress = !quiet
+        job.jobs = jobs.resolved
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
         let tally = RunTally(read: result.read, written: result.written, rejected: result.rejected, sourceErrors: result.sourceErrors)
         try report.write(command: "convert", tally: tally, notSelected: result.notSelected, inputs: source.files, output: output,
-                         quarantine: quarantinePath, jobs: 1, seconds: result.seconds)
+                         quarantine: quarantinePath, jobs: job.jobs, seconds: result.seconds)
         print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")")
         guard result.isReconciled else { throw ExitCode.failure }
         try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
