@@ -24,25 +24,15 @@ package enum ConvertTarget: String, Sendable, CaseIterable {
 
 /// What a convert run did.
 package struct ConvertResult: Sendable {
-    /// Records read, written and rejected (quarantined); `read = written + notSelected + rejected`.
-    package var read = 0
-    /// Records written.
-    package var written = 0
-    /// Records beyond a class's stroke-3 split sizes (stroke-3 output only).
-    package var notSelected = 0
+    /// Records read, written, rejected (quarantined) and filtered (beyond a class's stroke-3 split
+    /// sizes, stroke-3 output only); source errors counted apart.
+    package var counts = RecordCounts()
     /// Records of float64 stroke-3 input written as int16 (`--stroke3-dtype int16`): positions rounded.
     package var roundedToInt16 = 0
-    /// Records rejected.
-    package var rejected = 0
-    /// Damaged or unreadable inputs (`RejectedLine.isSourceError`), counted apart from records.
-    package var sourceErrors = 0
     /// Output files with their record counts, in write order.
     package var files: [(path: String, count: Int)] = []
     /// Wall-clock seconds.
     package var seconds = 0.0
-
-    /// Whether every record read is accounted for.
-    package var isReconciled: Bool { read == written + notSelected + rejected }
 }
 
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
@@ -116,7 +106,8 @@ package struct ConvertJob: Sendable {
                 try spill.add(record.line, word: record.word)
             }
         }
-        (result.read, result.rejected, result.sourceErrors) = (streamed.tally.read, streamed.tally.rejected, streamed.tally.sourceErrors)
+        result.counts = streamed.tally
+        result.counts.written = 0
         try spill.flush()
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         let (_, colliding) = DataName.separateCollisions(spill.files.map(\.word), caseInsensitive: true)
@@ -129,7 +120,7 @@ package struct ConvertJob: Sendable {
                 try reader.read(onRecord: { record, _ in
                     line.removeAll(keepingCapacity: true)
                     SimplifiedNDJSONWriter.encode(record, into: &line)
-                    result.rejected += 1
+                    result.counts.rejected += 1
                     try quarantine.add(RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
                 }, onRejected: spillDamaged)
                 continue
@@ -155,11 +146,11 @@ package struct ConvertJob: Sendable {
                 }, onRejected: spillDamaged)
                 let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
                 count = splits.reduce(0) { $0 + $1.arrays.count }
-                result.notSelected += keys.count - count
+                result.counts.filtered += keys.count - count
                 if elementType == .int16 && stage.float64Words.contains(word) { result.roundedToInt16 += count }
                 try Stroke3NPZ.write(splits, elementType: elementType, layout: stroke3Layout, to: path)
             }
-            result.written += count
+            result.counts.written += count
             result.files.append((path, count))
         }
         spill.removeFiles()

@@ -39,9 +39,9 @@ package struct ParityJob {
         /// Raw records whose key_id was seen before in the raw inputs.
         package var duplicateRaw: DuplicateKeys
         /// Counts of the raw side.
-        package var rawTally: RunTally
+        package var rawTally: RecordCounts
         /// Counts of the official side.
-        package var officialTally: RunTally
+        package var officialTally: RecordCounts
         /// Wall-clock seconds of both passes (not reproducible).
         package var seconds: Double
     }

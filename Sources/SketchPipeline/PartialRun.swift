@@ -23,7 +23,7 @@ package struct PartialManifest: Codable, Equatable {
     package var read: [ChunkRead]
     /// Directory entries quarantined before any chunk (partition 0 reports them).
     package var rejectedSources: Int
-    package var records: Manifest.RecordCounts
+    package var records: RecordCounts
     /// Class words of the examples this partition kept.
     package var words: [String]
     /// Words and country codes of every record read, while a category or country filter is set
@@ -86,7 +86,7 @@ extension PipelineRunner {
                 return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
             },
             rejectedSources: map.rejectedSources,
-            records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
+            records: RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
                                            sourceErrors: map.sourceErrors),
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,

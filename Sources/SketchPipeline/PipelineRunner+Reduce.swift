@@ -87,10 +87,10 @@ extension PipelineRunner {
         if !collisionRejections.isEmpty {
             try appendToQuarantine(collisionRejections, path: "\(directory)/\(Self.quarantineName)")
         }
-        let records = Manifest.RecordCounts(read: map.read, written: written,
+        let records = RecordCounts(read: map.read, written: written,
                                             filtered: map.filtered + quotaFiltered, rejected: map.rejected + collisionRejections.count,
                                             sourceErrors: map.sourceErrors, duplicateKeyIDs: duplicateKeyIDs)
-        guard records.reconciles else {
+        guard records.isReconciled else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }

@@ -61,7 +61,7 @@ package struct StageRejection: Error {
 /// What a record stream did.
 package struct RecordStreamResult: Sendable {
     /// Reconciled counts.
-    package var tally: RunTally
+    package var tally: RecordCounts
     /// Rejections grouped by reason kind (see `QuarantineWriter.countsByReason`).
     package var rejectedByReason: [String: Int]
     /// Stored input bytes consumed.
@@ -133,7 +133,7 @@ package struct RecordStream: Sendable {
     ) throws -> RecordStreamResult {
         let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showsProgress)
         let rejectedBefore = quarantine.countsByReason
-        var tally = RunTally()
+        var tally = RecordCounts()
         for rejected in reader.rejectedSourceErrors { try tally.reject(rejected, into: quarantine) }
         let (inputs, unreadable, spooled) = try reader.engineInputs(spoolingStreams: spoolsStreams)
         defer { DrawingSource.removeSpooled(spooled) }

@@ -5,7 +5,7 @@ import SketchCore
 /// What a simplify run did.
 package struct SimplifyResult: Sendable {
     /// Reconciled counts.
-    package var tally: RunTally
+    package var tally: RecordCounts
     /// Rejections grouped by reason kind (see `QuarantineWriter.countsByReason`).
     package var rejectedByReason: [String: Int]
     /// Stored input bytes consumed.

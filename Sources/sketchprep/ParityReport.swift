@@ -29,8 +29,8 @@ struct ParityReport: Encodable {
     var duplicateRaw: DuplicateKeys
     /// Which record of a repeated key_id the join uses.
     let duplicatesUse = "first"
-    var rawTally: RunTally
-    var officialTally: RunTally
+    var rawTally: RecordCounts
+    var officialTally: RecordCounts
     var deviationHistogram: [String: Int]
     var worst: [ParityComparison.Miss]
     var categories: [String: Category]
@@ -38,7 +38,7 @@ struct ParityReport: Encodable {
 
     init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
          duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
-         rawTally: RunTally, officialTally: RunTally, options: SimplificationOptions) {
+         rawTally: RecordCounts, officialTally: RecordCounts, options: SimplificationOptions) {
         pairs = comparison.pairs
         exact = comparison.exact
         exactRate = comparison.exactRate

@@ -92,7 +92,7 @@ import Testing
         var keys: [String] = []
         let result = try stream.run(KeyStage(), quarantinePath: nil) { keys += $0 }
         #expect(keys == expected.map(\.keyID))
-        #expect(result.tally == RunTally(read: expected.count + expectedRejected.count, written: expected.count,
+        #expect(result.tally == RecordCounts(read: expected.count + expectedRejected.count, written: expected.count,
                                          rejected: expectedRejected.count))
         #expect(result.rejectedByReason.values.reduce(0, +) == expectedRejected.count)
     }
