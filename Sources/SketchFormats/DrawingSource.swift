@@ -38,7 +38,8 @@ public struct DrawingSource: Sendable {
     /// non-UTF-8 names); every read hands each to `onRejected` as a source error
     /// (``rejectedSourceErrors``) before the first record.
     public let rejectedSources: [RejectedLine]
-    /// Warnings for device files and FIFOs found in input directories and skipped.
+    /// Warnings for device files and FIFOs found in input directories and skipped, for the
+    /// caller to show.
     public let skippedSources: [String]
 
     /// Expands `inputs` (directories through `DirectoryWalk`, looking for `fileSuffixes` and, at
@@ -57,11 +58,6 @@ public struct DrawingSource: Sendable {
         self.word = word
         rejectedSources = listing.rejected
         skippedSources = listing.skipped
-    }
-
-    /// Prints ``skippedSources`` as warnings on stderr, prefixed with `tool: `.
-    public func printSkippedSources(tool: String) {
-        DirectoryListing.printWarnings(skippedSources, tool: tool)
     }
 
     /// ``rejectedSources`` as source errors (`RejectedLine.sourceError`, at byte 0), the form in

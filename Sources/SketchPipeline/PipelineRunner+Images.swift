@@ -23,7 +23,6 @@ extension PipelineRunner {
             all.rejected += listing.rejected
             all.skipped += listing.skipped
         }
-        DirectoryListing.printWarnings(all.skipped, tool: config.name)
         return all
     }
 

@@ -100,7 +100,6 @@ package struct PipelineRunner {
         switch config.source.kind {
         case .quickdrawNDJSON:
             let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
-            reader.printSkippedSources(tool: config.name)
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable
             let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
@@ -149,6 +148,17 @@ package struct PipelineRunner {
             written.rebuildReasons = check.differences
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written
+        }
+    }
+
+    /// Warnings about the inputs for the caller to show before the run: device files and FIFOs
+    /// found in input directories and skipped.
+    package func inputWarnings() throws -> [String] {
+        switch config.source.kind {
+        case .quickdrawNDJSON:
+            return try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word).skippedSources
+        case .imageDirectory:
+            return try imageFiles().skipped
         }
     }
 

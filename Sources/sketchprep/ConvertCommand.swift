@@ -98,7 +98,7 @@ struct ConvertCommand: ParsableCommand {
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
-        source.printSkippedSources(tool: "convert")
+        printWarnings(source.skippedSources, tool: "convert")
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
         job.stroke3Epsilon = stroke3Epsilon

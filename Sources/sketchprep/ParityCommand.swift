@@ -77,8 +77,7 @@ struct ParityCommand: ParsableCommand {
         var officialReader = try DrawingSource(inputs: simplified)
         rawReader.recordLimitPerInput = limit.limit
         officialReader.recordLimitPerInput = limit.limit
-        rawReader.printSkippedSources(tool: "parity")
-        officialReader.printSkippedSources(tool: "parity")
+        printWarnings(rawReader.skippedSources + officialReader.skippedSources, tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let options = simplification.options
         let job = ParityJob(raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,

@@ -90,12 +90,10 @@ struct PreprocessCommand: ParsableCommand {
         runner.temporaryDirectory = temporaryDirectory
         runner.recordedPaths = RecordedPaths(root: root)
         runner.recordLimit = limit.limit
+        printWarnings(try runner.inputWarnings(), tool: config.name)
         let outcome = try runner.run()
         print(Self.summary(outcome))
-        let records = outcome.manifest.records
-        try strictness.check(RecordCounts(read: records.read, written: records.written + records.filtered,
-                                      rejected: records.rejected, sourceErrors: records.sourceErrors),
-                             command: "preprocess")
+        try strictness.check(outcome.manifest.records, command: "preprocess")
     }
 
     /// Where the shards are, counts per split, reconciliation.

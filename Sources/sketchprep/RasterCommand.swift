@@ -66,7 +66,7 @@ struct RasterCommand: ParsableCommand {
         report.register(in: &paths)
         try paths.verify()
         let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit)
-        listing.printWarnings(tool: "raster")
+        printWarnings(listing.skipped, tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let job = RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,

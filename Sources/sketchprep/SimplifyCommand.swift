@@ -57,7 +57,7 @@ struct SimplifyCommand: ParsableCommand {
         try paths.verify()
         var reader = try input.source(inputs)
         reader.recordLimitPerInput = limit.limit
-        reader.printSkippedSources(tool: "simplify")
+        printWarnings(reader.skippedSources, tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options

@@ -60,7 +60,7 @@ struct StatsCommand: ParsableCommand {
         source.recordLimitPerInput = limit.limit
         let job = try StatsJob(source: source, length: length, thumbnailCount: thumbnails,
                                jobs: jobs.resolved, showsMessages: quiet.showsProgress)
-        job.reader.printSkippedSources(tool: "stats")
+        printWarnings(job.reader.skippedSources, tool: "stats")
         let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
         try report.write(command: "stats", counts: profile.tally, inputs: job.files, output: output,
                          quarantine: "\(output)/rejected.ndjson", jobs: jobs.resolved, seconds: seconds)
