@@ -37,7 +37,7 @@ final class ByteSource {
     /// Damaged gzip members found so far, in input order.
     private(set) var damage: [SourceDamage] = []
     /// Set once damage ends the stream: every later read returns 0.
-    private var stoppedByDamage = false
+    private(set) var stoppedByDamage = false
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
     private(set) var consumedInputBytes = 0
     /// Stored bytes still to read when only a range of the file is read; nil: to the end.

@@ -81,6 +81,8 @@ package final class DecodedRecordBatches: LineBatchReading {
                 batch.entries.append(.init(lineInChunk: number, kind: .line, range: start..<batch.bytes.count))
             case .unopened(let reason):
                 batch.entries.append(.init(lineInChunk: 0, kind: .unopened(reason: reason), range: start..<start))
+            case let .sourceError(byteOffset, reason):
+                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
             case .rejected(let rejected):
                 records += 1
                 batch.bytes += rejected.bytes
@@ -94,6 +96,7 @@ package final class DecodedRecordBatches: LineBatchReading {
         case record(SketchRecord)
         case rejected(RejectedLine)
         case unopened(reason: String)
+        case sourceError(byteOffset: Int, reason: String)
     }
 
     /// The next record or rejection with its number in the file.
@@ -103,6 +106,7 @@ package final class DecodedRecordBatches: LineBatchReading {
             case let .record(record, number)?: return (number, .record(record))
             case let .rejected(line)?: return (line.location.line, .rejected(line))
             case let .unopened(reason)?: return (0, .unopened(reason: reason))
+            case let .sourceError(byteOffset, reason)?: return (0, .sourceError(byteOffset: byteOffset, reason: reason))
             case nil: return nil
             }
         }

@@ -278,8 +278,7 @@ public struct DrawingSource: Sendable {
         do { source = try ByteSource(path: path) } catch {
             throw FormatError(.input, "cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
         }
-        var stream = BufferedByteStream(source: source)
-        defer { stream.deallocate() }
+        let stream = BufferedByteStream(source: source)
         var bytes = [UInt8](repeating: 0, count: DrawingFileFormat.sniffLength)
         let count = (try? stream.read(into: &bytes, count: bytes.count)) ?? 0
         bytes.removeSubrange(count...)

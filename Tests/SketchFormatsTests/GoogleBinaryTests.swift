@@ -76,6 +76,23 @@ import Testing
         #expect(String(decoding: rejected[0].bytes, as: UTF8.self).hasPrefix(#"{"byte_offset":\#(firstLength),"#))
     }
 
+    @Test func aCutGzipStreamRejectsTheRecordItCutsAndIsASourceErrorNotATruncation() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        for _ in 0..<200 { try GoogleBinaryWriter.encode(Self.cat, into: &bytes) }
+        let compressed = try QuickDrawReaderTests.gzip(Data(bytes))
+        let path = directory.appendingPathComponent("cat.bin.gz").path
+        try compressed.prefix(compressed.count / 2).write(to: URL(fileURLWithPath: path))
+        let (records, rejected) = try Self.read(path)
+        #expect(!records.isEmpty && records.count < 200)
+        #expect(rejected.count == 2)
+        #expect(!rejected[0].isSourceError && rejected[0].location.line == records.count + 1)
+        #expect(rejected[0].reason.contains("cut short by a damaged or unreadable input"))
+        #expect(rejected[1].isSourceError)
+        #expect(rejected[1].reason == "source error at byte 0: truncated gzip member (input ends before its end-of-stream marker)")
+    }
+
     @Test func anInconsistentRecordIsQuarantinedAndTheNextOneIsStillRead() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
