@@ -209,9 +209,9 @@ extension PipelineRunner {
     }
 }
 
-/// The encode stage in a form worker threads can share; each worker makes its own encoder
-/// (a raster encoder owns a cairo surface).
-private struct SendableEncodeStage: @unchecked Sendable {
+/// The encode stage as worker threads use it; each worker makes its own encoder (a raster encoder
+/// owns a cairo surface).
+private struct SendableEncodeStage: Sendable {
     let stage: EncodeStage
     init(_ stage: EncodeStage) { self.stage = stage }
 

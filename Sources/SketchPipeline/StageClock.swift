@@ -15,9 +15,8 @@ package struct StageSeconds: Sendable {
 /// `stages` are worker seconds summed over threads (parse, simplify, encode; time measured with
 /// the monotonic clock around each record's step), and wall seconds of the serial phases
 /// (`map`, `sort_spill`, `merge_write`).
-package final class StageClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stages: [String: Double] = [:]
+package final class StageClock: Sendable {
+    private let stages = LockedValue<[String: Double]>([:])
     private let start = StageClock.now()
 
     package init() {}
@@ -36,24 +35,20 @@ package final class StageClock: @unchecked Sendable {
     }
 
     package func add(_ seconds: StageSeconds) {
-        lock.lock()
-        stages["parse", default: 0] += seconds.parse
-        stages["simplify", default: 0] += seconds.simplify
-        stages["encode", default: 0] += seconds.encode
-        lock.unlock()
+        stages.withLock { stages in
+            stages["parse", default: 0] += seconds.parse
+            stages["simplify", default: 0] += seconds.simplify
+            stages["encode", default: 0] += seconds.encode
+        }
     }
 
     package func addWall(_ stage: String, _ seconds: Double) {
-        lock.lock()
-        stages[stage, default: 0] += seconds
-        lock.unlock()
+        stages.withLock { $0[stage, default: 0] += seconds }
     }
 
     /// Writes `{"jobs": N, "stages": {…}, "wall_seconds": S}`.
     package func write(to path: String, jobs: Int) throws {
-        lock.lock()
-        let stages = self.stages
-        lock.unlock()
+        let stages = self.stages.withLock { $0 }
         let object: [String: Any] = ["jobs": jobs, "wall_seconds": Self.now() - start,
                                      "stages": stages.filter { $0.value > 0 }]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
