@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 
 /// Collects rejected lines into a quarantine file (verbatim, one per line, written atomically)

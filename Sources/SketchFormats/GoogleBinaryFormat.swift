@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 
 /// The layout of Google's Quick, Draw! binary files (`<word>.bin`, as the `quickdraw` PyPI
 /// package downloads them), all integers little-endian, one record after another:
@@ -162,7 +163,7 @@ package final class GoogleBinaryCursor {
             stream = BufferedByteStream(source: source)
         } catch {
             source = nil
-            openFailure = (error as? FormatError)?.reason ?? "\(error)"
+            openFailure = (error as? IOError)?.reason ?? "\(error)"
         }
     }
 
@@ -263,7 +264,7 @@ package final class GoogleBinaryCursor {
     /// kept for its source error.
     private func readOrFail(_ buffer: inout [UInt8], _ count: Int) -> Int {
         do { return try stream!.read(into: &buffer, count: count) } catch {
-            readError = (consumedInputBytes, (error as? FormatError)?.reason ?? "\(error)")
+            readError = (consumedInputBytes, (error as? IOError)?.reason ?? "\(error)")
             return 0
         }
     }

@@ -1,4 +1,4 @@
-import SketchFormats
+import SketchIO
 
 /// Prints the warnings a library returned (e.g. `DrawingSource.skippedSources`: device files and
 /// FIFOs found in input directories and skipped) on stderr, one line each: `tool: warning: text`.
