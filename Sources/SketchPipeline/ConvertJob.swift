@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 
@@ -89,7 +90,7 @@ package struct ConvertJob: Sendable {
 
     /// Runs the conversion; throws only for output failures and unusable inputs.
     package func run() throws -> ConvertResult {
-        let start = Date()
+        let start = MonotonicClock.now()
         var result = ConvertResult()
         var stream = RecordStream(reader: source, jobs: jobs, showsProgress: showsProgress)
         stream.printsRejections = showsProgress
@@ -155,7 +156,7 @@ package struct ConvertJob: Sendable {
         }
         spill.removeFiles()
         try quarantine.finish()
-        result.seconds = Date().timeIntervalSince(start)
+        result.seconds = MonotonicClock.seconds(since: start)
         return result
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchRaster
@@ -86,7 +87,7 @@ extension PipelineRunner {
                                        float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
-        let mapStart = StageClock.now()
+        let mapStart = MonotonicClock.now()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
             output.seenWords.formUnion(batch.seenWords)
@@ -115,17 +116,17 @@ extension PipelineRunner {
             progress.advance(by: batch.outcomes.count)
             progress.update(bytesConsumed: batches.consumedBytes)
         }
-        clock.addWall("map", StageClock.now() - mapStart)
+        clock.addWall("map", MonotonicClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
         try batches.requireAnInputOpened(count: selected.count)
-        let spillStart = StageClock.now()
+        let spillStart = MonotonicClock.now()
         if spillEverything {
             output.runs = try runs.finish()
         } else {
             (output.runs, output.memory) = runs.finishInMemory()
         }
-        clock.addWall("sort_spill", StageClock.now() - spillStart)
+        clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         for index in selected {
             let digest = batches.digests[index] ?? (0, "")
             output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
@@ -167,12 +168,12 @@ extension PipelineRunner {
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
             let isFloat64Input = float64Chunks.contains(batch.chunk)
-            var t = StageClock.now()
+            var t = MonotonicClock.now()
             decoder.decode(batch) { entry, decoded, _ in
-                defer { t = StageClock.now() }
+                defer { t = MonotonicClock.now() }
                 switch decoded {
                 case let .record(record, line):
-                    mapped.seconds.parse += StageClock.lap(&t)
+                    mapped.seconds.parse += MonotonicClock.lap(&t)
                     if tracksWords { mapped.seenWords.insert(record.word) }
                     if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
                     guard filter.accepts(record) else {
@@ -185,19 +186,19 @@ extension PipelineRunner {
                         var prepared = record
                         // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
                         if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
-                        mapped.seconds.simplify += StageClock.lap(&t)
+                        mapped.seconds.simplify += MonotonicClock.lap(&t)
                         payload = try encode(prepared, isFloat64Input)
                     } catch {
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                         return true
                     }
-                    mapped.seconds.encode += StageClock.lap(&t)
+                    mapped.seconds.encode += MonotonicClock.lap(&t)
                     mapped.outcomes.append(.example(SortedExample(
                         sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
                         ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
                         facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
                 case let .rejected(reason, bytes):
-                    mapped.seconds.parse += StageClock.lap(&t)
+                    mapped.seconds.parse += MonotonicClock.lap(&t)
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(bytes)))
                 case let .sourceError(byteOffset, reason):
                     mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))

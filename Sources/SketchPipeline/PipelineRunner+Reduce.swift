@@ -10,7 +10,7 @@ extension PipelineRunner {
     package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
                               pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
         try FilterCheck.verify(config.filters, map: map)
-        let start = StageClock.now()
+        let start = MonotonicClock.now()
         let directory = config.output.directory
         var classes = config.filters.categories.isEmpty
             ? map.words.sorted
@@ -106,7 +106,7 @@ extension PipelineRunner {
             try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
-        clock.addWall("merge_write", StageClock.now() - start)
+        clock.addWall("merge_write", MonotonicClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
     }
 }

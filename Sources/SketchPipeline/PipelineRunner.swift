@@ -120,7 +120,7 @@ package struct PipelineRunner {
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
         case .imageDirectory:
             guard partition == nil else {
@@ -142,7 +142,7 @@ package struct PipelineRunner {
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
             var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
         }
     }

@@ -20,11 +20,9 @@ struct ReportJSONOption: ParsableArguments {
 
     /// `body`'s result and its wall-clock seconds.
     static func timed<Result>(_ body: () throws -> Result) rethrows -> (Result, Double) {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = MonotonicClock.now()
         let result = try body()
-        let elapsed = (clock.now - start).components
-        return (result, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        return (result, MonotonicClock.seconds(since: start))
     }
 
     /// Writes the report of `command` (when asked for): `counts` with the inputs and outputs, and
