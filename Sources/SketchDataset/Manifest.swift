@@ -109,7 +109,7 @@ public struct Manifest: Sendable, Equatable, Codable {
             self.sha256 = sha256
         }
 
-        /// Hashes the file at `path` in 1 MiB chunks.
+        /// Hashes the file at `path`, 1 MiB at a time.
         public static func measuring(path: String) throws -> SourceFileEntry {
             let measured = try InputFile.measure(path)
             return SourceFileEntry(path: path, bytes: measured.bytes, sha256: measured.sha256)

@@ -297,7 +297,7 @@ package final class GoogleBinaryCursor {
     }
 }
 
-/// Exact-count reads over a `ByteSource` (which hands out whatever a chunk holds), through a
+/// Exact-count reads over a `ByteSource` (which hands out whatever one read holds), through a
 /// buffer the stream owns and frees once, when the stream goes away.
 final class BufferedByteStream {
     private let source: ByteSource

@@ -28,7 +28,7 @@ import Testing
         return (directory, file, rejected)
     }
 
-    @Test func simplifyWritesTheSameBytesAndQuarantineForEveryJobCountAndChunkSize() throws {
+    @Test func simplifyWritesTheSameBytesAndQuarantineForEveryJobCountAndBatchSize() throws {
         let (directory, file, badLines) = try Self.inputWithBadLines()
         defer { try? FileManager.default.removeItem(at: directory) }
         var outputs: [(simplified: Data, quarantine: Data)] = []
