@@ -153,9 +153,9 @@ public struct RamerDouglasPeucker: Sendable {
         return firstFarthestFromLine(x: x, y: y, start: start, end: end, chord: chord)
     }
 
-    /// The same result as `farthestFromLine` by one scalar pass: divides only when a new largest
-    /// |cross| appears and keeps the first strict maximum. For non-finite coordinates, which
-    /// the two-pass scan leaves to it.
+    /// The rule of `farthestFromLine` in one scalar pass (divide only when a new largest |cross|
+    /// appears, keep the first strict maximum), for the non-finite values the two-pass scan
+    /// leaves to it.
     private static func firstFarthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
                                               start: Int, end: Int, chord: Double) -> (Int, Double) {
         let ax = x[start], ay = y[start]
