@@ -18,14 +18,28 @@ setup:
 build: setup
 	@$(RELEASE)
 
-## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv)
+## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv). Its debug build
+## treats every warning in this package's own targets as an error (SKETCHPREP_WARNINGS_AS_ERRORS, Package.swift) and fails on an
+## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it
 test: setup
-	$(SWIFT) build --build-tests
+	SKETCHPREP_WARNINGS_AS_ERRORS=1 $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
 	@$(RELEASE)
 	@$(MAKE) --no-print-directory wheel
 	scripts/test-wheel.sh $(BIN) $(SHARED)
+
+## check: what CI runs first (.ci/run): the format check, then `make test`
+.PHONY: check format format-check lint
+check: format-check test
+
+## format: swift-format (.swift-format: swift-nio's rules at 140 columns) applied in place to every Swift file of the
+## repository; format-check (alias lint): the same rules, exit 1 on any finding, nothing changed
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz python/native
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+format-check lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 ## wheel: the Python package `sketchprep` (native SketchCore inside) as a platform wheel in dist/ (docs/python.md)
 NATIVE_LIB := out/wheel/libsketchprep_core.so

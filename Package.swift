@@ -72,3 +72,12 @@ let package = Package(
         .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]
 )
+
+// CI (`make check-build`) sets SKETCHPREP_WARNINGS_AS_ERRORS=1: a warning in any of this package's own
+// Swift targets fails the build. Dependencies are left alone: SwiftPM compiles them with
+// -suppress-warnings, which `swift build -Xswiftc -warnings-as-errors` would contradict (swiftc refuses both).
+if Context.environment["SKETCHPREP_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}
