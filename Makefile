@@ -87,6 +87,16 @@ bench: build wheel
 	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
 	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
+	@$(MAKE) --no-print-directory bench-instructions
+
+## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing
+## simplification, a figure machine load does not change; fails when one is more than Benchmarks/Thresholds/instructions.json's
+## tolerance (5 %) above its baseline. bench-instructions-update: measure and write the new baselines there (commit them).
+.PHONY: bench-instructions bench-instructions-update
+bench-instructions bench-instructions-update: build
+	$(SWIFT) build -c release --package-path Benchmarks
+	$(BENCH) instructions --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/instructions.json \
+	  $(if $(filter bench-instructions-update,$@),--update)
 
 ## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
 ## the merged dataset must equal the single-process run byte for byte
