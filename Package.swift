@@ -87,7 +87,7 @@ let package = Package(
     ]
 )
 
-// CI (`make check-build`) sets SKETCHPREP_WARNINGS_AS_ERRORS=1: a warning in any of this package's own
+// `make test` (CI: `make check`) sets SKETCHPREP_WARNINGS_AS_ERRORS=1: a warning in any of this package's own
 // Swift targets fails the build. Dependencies are left alone: SwiftPM compiles them with
 // -suppress-warnings, which `swift build -Xswiftc -warnings-as-errors` would contradict (swiftc refuses both).
 if Context.environment["SKETCHPREP_WARNINGS_AS_ERRORS"] == "1" {
