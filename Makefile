@@ -18,14 +18,28 @@ setup:
 build: setup
 	@$(RELEASE)
 
-## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv)
+## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv). Its debug build
+## treats every warning in this package's own targets as an error (SKETCHPREP_WARNINGS_AS_ERRORS, Package.swift) and fails on an
+## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it
 test: setup
-	$(SWIFT) build --build-tests
+	SKETCHPREP_WARNINGS_AS_ERRORS=1 $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
 	@$(RELEASE)
 	@$(MAKE) --no-print-directory wheel
 	scripts/test-wheel.sh $(BIN) $(SHARED)
+
+## check: what CI runs first (.ci/run): the format check, then `make test`
+.PHONY: check format format-check lint
+check: format-check test
+
+## format: swift-format (.swift-format: swift-nio's rules at 140 columns) applied in place to every Swift file of the
+## repository; format-check (alias lint): the same rules, exit 1 on any finding, nothing changed
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz python/native
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+format-check lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 ## wheel: the Python package `sketchprep` (native SketchCore inside) as a platform wheel in dist/ (docs/python.md)
 NATIVE_LIB := out/wheel/libsketchprep_core.so
@@ -73,6 +87,16 @@ bench: build wheel
 	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
 	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
+	@$(MAKE) --no-print-directory bench-instructions
+
+## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing
+## simplification, a figure machine load does not change; fails when one is more than Benchmarks/Thresholds/instructions.json's
+## tolerance (5 %) above its baseline. bench-instructions-update: measure and write the new baselines there (commit them).
+.PHONY: bench-instructions bench-instructions-update
+bench-instructions bench-instructions-update: build
+	$(SWIFT) build -c release --package-path Benchmarks
+	$(BENCH) instructions --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/instructions.json \
+	  $(if $(filter bench-instructions-update,$@),--update)
 
 ## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
 ## the merged dataset must equal the single-process run byte for byte

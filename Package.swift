@@ -88,3 +88,12 @@ let package = Package(
         .testTarget(name: "SketchEvalTests", dependencies: ["SketchDataset", "SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]
 )
+
+// `make test` (CI: `make check`) sets SKETCHPREP_WARNINGS_AS_ERRORS=1: a warning in any of this package's own
+// Swift targets fails the build. Dependencies are left alone: SwiftPM compiles them with
+// -suppress-warnings, which `swift build -Xswiftc -warnings-as-errors` would contradict (swiftc refuses both).
+if Context.environment["SKETCHPREP_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

@@ -57,7 +57,8 @@ import Testing
         let directory = try TestSupport.temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var bytes = Array("SKRUN01\n".utf8) + serializedExample()
-        bytes += [UInt8](repeating: 0, count: 8) + [0, 0, 0x10, 0] + [UInt8](repeating: 0x41, count: 1 << 20)  // key_id of 1 MiB, then nothing
+        // A key_id of 1 MiB, then nothing.
+        bytes += [UInt8](repeating: 0, count: 8) + [0, 0, 0x10, 0] + [UInt8](repeating: 0x41, count: 1 << 20)
         try writeAtomically(bytes, to: "\(directory)/run.bin")
         let reader = try SortedRunReader(path: "\(directory)/run.bin")
         #expect(try reader.next() != nil)
