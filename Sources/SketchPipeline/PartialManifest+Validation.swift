@@ -43,6 +43,19 @@ extension PartialManifest {
                       (records.duplicateKeyIDs, "records.duplicate_key_ids"), (rejectedSources, "rejected_sources")]
         for (value, field) in counts { if let problem = count(value, field) { return problem } }
         guard records.reconciles else { return "records: read \(records.read) ≠ written + filtered + rejected" }
+        var bucketTotal = 0
+        for (word, pairs) in bucketCounts {
+            for pair in pairs {
+                guard pair.count == 2, (0..<(SortKey.bucketCount * 3)).contains(pair[0]), (1...Manifest.maximumCount).contains(pair[1]) else {
+                    return "bucket_counts[\(TerminalText.escaped(word))]: \(pair) is not [index 0..<\(SortKey.bucketCount * 3), count ≥ 1]"
+                }
+                bucketTotal += pair[1]
+                guard bucketTotal <= records.written else { break }
+            }
+        }
+        guard bucketTotal == records.written else {
+            return "bucket_counts: they count \(bucketTotal) examples, records.written is \(records.written)"
+        }
         for (index, run) in runs.enumerated() {
             if let problem = DirectoryMember.lexicalProblem(run) { return "runs[\(index)]: \(TerminalText.escaped(run)) \(problem)" }
         }

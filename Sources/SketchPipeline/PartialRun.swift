@@ -32,6 +32,8 @@ package struct PartialManifest: Codable, Equatable {
     package var seenCountries: [String]
     /// Run files, relative to the partial directory.
     package var runs: [String]
+    /// Examples per class, sort-key bucket and split (``BucketCounts/sparse``).
+    package var bucketCounts: [String: [[Int]]]
 
     package struct ChunkRead: Codable, Equatable {
         package var chunk: Int
@@ -42,7 +44,7 @@ package struct PartialManifest: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case partial, formatVersion = "format_version", partition, pipeline, pipelineText = "pipeline_text", categories, inputs,
-             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs,
+             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs, bucketCounts = "bucket_counts",
              seenWords = "seen_words", seenCountries = "seen_countries"
     }
 }
@@ -69,7 +71,7 @@ extension PipelineRunner {
         let sources = partition.index == 0 ? rejectedSources : []
         let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
                                   quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runsDirectory,
-                                  spillEverything: true, clock: clock)
+                                  clock: clock)
         let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let mapped = map.read - map.filtered - map.rejected
         let partial = PartialManifest(
@@ -91,7 +93,8 @@ extension PipelineRunner {
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,
             seenCountries: map.seenCountries.sorted(),
-            runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent })
+            runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent },
+            bucketCounts: map.bucketCounts.sparse)
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
         try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
         let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
@@ -105,10 +108,13 @@ extension PipelineRunner {
 package enum PartialRun {
     package static let manifestName = "partial.json"
 
-    static func encode(_ partial: PartialManifest) throws -> [UInt8] {
+    static func encode(_ partial: PartialManifest) throws -> [UInt8] { try encodeJSON(partial) }
+
+    /// Pretty-printed JSON with sorted keys and a final newline.
+    static func encodeJSON<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return [UInt8](try encoder.encode(partial)) + [0x0A]
+        return [UInt8](try encoder.encode(value)) + [0x0A]
     }
 
     static func load(_ directory: String) throws -> PartialManifest {
@@ -125,9 +131,33 @@ package enum PartialRun {
         return try decode(bytes, path: path)
     }
 
+    /// What `sketchprep merge` runs: the whole reduce side in this process (`parts` parts in
+    /// parallel, then the finalize step), one part of it (`--reduce i/R`), or the finalize step
+    /// after every part ran (`--finalize`).
+    package enum Step {
+        case all(parts: Int)
+        case part(ReducePart)
+        case finalize
+    }
+
+    /// What a `merge` step did: the dataset (``Step/all(parts:)``, ``Step/finalize``) or one part's report.
+    package enum StepOutcome {
+        case dataset(PipelineOutcome)
+        case part(ReducePartReport)
+    }
+
     /// Checks that `directories` are the n partials of one run, then writes the dataset into
     /// `output` exactly as a single `preprocess` of the same inputs writes it.
-    package static func merge(_ directories: [String], into output: String, showProgress: Bool) throws -> PipelineOutcome {
+    package static func merge(_ directories: [String], into output: String, parts: Int = 1, showProgress: Bool) throws -> PipelineOutcome {
+        guard case let .dataset(outcome) = try merge(directories, into: output, step: .all(parts: parts), showProgress: showProgress) else {
+            throw PipelineError("internal: merge wrote no dataset")
+        }
+        return outcome
+    }
+
+    /// Checks that `directories` are the n partials of one run, then runs `step` of the reduce
+    /// side into `output`; every step and split into parts gives the same bytes.
+    package static func merge(_ directories: [String], into output: String, step: Step, showProgress: Bool) throws -> StepOutcome {
         guard !directories.isEmpty else { throw PipelineError("merge needs the partial directories of a partitioned run") }
         let partials = try directories.map(load)
         let first = partials[0]
@@ -192,6 +222,7 @@ package enum PartialRun {
         map.chunkList = first.chunks
         for (partial, directory) in zip(ordered, orderedDirectories) {
             map.runs += try runPaths(of: partial, in: directory)
+            map.bucketCounts.formUnion(try BucketCounts(sparse: partial.bucketCounts))
             map.read += partial.records.read
             map.filtered += partial.records.filtered
             map.rejected += partial.records.rejected
@@ -203,14 +234,27 @@ package enum PartialRun {
                 map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
             }
         }
-        try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
-                            to: "\(output)/\(PipelineRunner.quarantineName)")
         let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
+        let input = ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
         let clock = StageClock()
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
-        let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)
-        try clock.write(to: "\(output)/\(PipelineRunner.timingsName)", jobs: 1)
-        return outcome
+        let quarantine = { try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
+                                               to: "\(output)/\(PipelineRunner.quarantineName)") }
+        switch step {
+        case .all(let parts):
+            try quarantine()
+            let outcome = try runner.reduce(input, parts: parts, clock: clock)
+            try clock.write(to: "\(output)/\(PipelineRunner.timingsName)", jobs: parts)
+            return .dataset(outcome)
+        case .part(let part):
+            return .part(try runner.runReducePart(part, input: input, progressEnabled: showProgress))
+        case .finalize:
+            let reports = try runner.readReduceReports()
+            try quarantine()
+            let outcome = try runner.finalize(input, reports: reports, clock: clock)
+            try clock.write(to: "\(output)/\(PipelineRunner.timingsName)", jobs: reports.count)
+            return .dataset(outcome)
+        }
     }
 
     private static func describe(_ libraries: [String: String]) -> String {

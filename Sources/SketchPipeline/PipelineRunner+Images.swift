@@ -47,6 +47,8 @@ extension PipelineRunner {
             output.rejected += 1
             try quarantine.add(try recordedPaths.record(rejected))
         }
+        let encoding = config.exampleEncoding
+        let cpuStart = StageClock.cpuSeconds()
         var t = StageClock.now()
         var seconds = StageSeconds()
         for (ordinal, file) in listing.files.enumerated() {
@@ -67,16 +69,21 @@ extension PipelineRunner {
             }
             seconds.parse += StageClock.lap(&t)
             let payload = options.payload(resampler.resample(image).pixels)
+            let body = try ExampleBody.make(payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding)
             seconds.encode += StageClock.lap(&t)
             output.words.insert(file.className)
-            try runs.add(SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
-                                       chunk: 0, ordinal: UInt64(ordinal), word: file.className,
-                                       split: file.directorySplit.flatMap(SplitName.init(rawValue:)), payload: payload))
+            let example = SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
+                                        chunk: 0, ordinal: UInt64(ordinal), word: file.className,
+                                        split: file.directorySplit.flatMap(SplitName.init(rawValue:)) ?? config.split.split(forKeyID: file.keyID),
+                                        body: body)
+            output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
+            try runs.add(example)
         }
         clock.add(seconds)
         progress.finish()
         try quarantine.finish()
-        (output.runs, output.memory) = runs.finishInMemory()
+        output.runs = try runs.finish()
+        clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         return output
     }
 }

@@ -4,11 +4,11 @@ import SketchFormats
 import SketchDataset
 import SketchRaster
 
-/// What the map side of a run produced: sorted runs (and a sorted in-memory tail), the tally,
-/// the class words seen, and per chunk what was read of it.
-package struct MapOutput {
+/// What the map side of a run produced: sorted runs, the examples counted per class, sort-key
+/// bucket and split, the tally, the class words seen, and per chunk what was read of it.
+package struct MapOutput: Sendable {
     package var runs: [String] = []
-    package var memory: [SortedExample] = []
+    package var bucketCounts = BucketCounts()
     package var read = 0
     package var filtered = 0
     package var rejected = 0
@@ -62,11 +62,11 @@ private struct MappedBatch: Sendable {
 extension PipelineRunner {
     /// The map side for drawings: reads the `selected` chunks on ``jobs`` threads (parse, filter,
     /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
-    /// examples into sorted runs under `runsDirectory`. With `spillEverything` every example ends
-    /// up in a run file (a partition's output); otherwise the last run stays in memory. Without
-    /// `hashing` the chunks' checksums are not computed (the caller measured them up front).
+    /// examples, encoded into their final label-free bytes (``ExampleBody``), into sorted runs under
+    /// `runsDirectory`. Without `hashing` the chunks' checksums are not computed (the caller
+    /// measured them up front).
     package func mapDrawings(chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
-                             quarantinePath: String, runsDirectory: String, spillEverything: Bool,
+                             quarantinePath: String, runsDirectory: String,
                              hashing: Bool = true, clock: StageClock) throws -> MapOutput {
         var output = MapOutput()
         output.chunkList = chunks
@@ -87,6 +87,7 @@ extension PipelineRunner {
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = StageClock.now()
+        let cpuStart = StageClock.cpuSeconds()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
             output.seenWords.formUnion(batch.seenWords)
@@ -96,6 +97,7 @@ extension PipelineRunner {
                 switch outcome {
                 case .example(let example):
                     output.words.insert(example.word)
+                    output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
                     try runs.add(example)
                 case .filtered:
                     output.filtered += 1
@@ -115,7 +117,7 @@ extension PipelineRunner {
             progress.advance(by: batch.outcomes.count)
             progress.update(bytesConsumed: batches.consumedBytes)
         }
-        clock.addWall("map", StageClock.now() - mapStart)
+        clock.addWall("map_wall", StageClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
         if !selected.isEmpty && batches.unopened.count == selected.count {
@@ -123,12 +125,9 @@ extension PipelineRunner {
                 + " (each is reported above with its reason); check the paths and their permissions")
         }
         let spillStart = StageClock.now()
-        if spillEverything {
-            output.runs = try runs.finish()
-        } else {
-            (output.runs, output.memory) = runs.finishInMemory()
-        }
+        output.runs = try runs.finish()
         clock.addWall("sort_spill", StageClock.now() - spillStart)
+        clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         for index in selected {
             let digest = batches.digests[index] ?? (0, "")
             output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
@@ -160,6 +159,8 @@ extension PipelineRunner {
         let drawsRawStrokes: Bool
         if case let .raster(options) = config.encode { drawsRawStrokes = !options.timeChannels.isEmpty } else { drawsRawStrokes = false }
         let seed = config.output.seed
+        let split = config.split
+        let encoding = config.exampleEncoding
         let tracksWords = !config.filters.categories.isEmpty
         let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
@@ -201,11 +202,21 @@ extension PipelineRunner {
                             mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                             return
                         }
+                        let body: ExampleBody
+                        do {
+                            body = try ExampleBody.make(payload: payload, keyID: record.keyID, word: record.word,
+                                                        facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized,
+                                                                           timestamp: record.timestamp),
+                                                        encoding: encoding)
+                        } catch {
+                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: "\(error)", bytes: Array(line)))
+                            return
+                        }
                         mapped.seconds.encode += StageClock.lap(&t)
                         mapped.outcomes.append(.example(SortedExample(
                             sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
-                            facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
+                            ordinal: UInt64(entry.lineInChunk), word: record.word,
+                            split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input) ?? split.split(forKeyID: record.keyID), body: body)))
                     case let .rejected(reason, line):
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
                     case let .sourceError(byteOffset, reason):

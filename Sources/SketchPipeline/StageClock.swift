@@ -13,8 +13,9 @@ package struct StageSeconds: Sendable {
 /// across runs) and are left out of every byte comparison.
 ///
 /// `stages` are worker seconds summed over threads (parse, simplify, encode; time measured with
-/// the monotonic clock around each record's step), and wall seconds of the serial phases
-/// (`map`, `sort_spill`, `merge_write`).
+/// the monotonic clock around each record's step), CPU seconds of the two sides (`map`: every
+/// thread of the map side; `reduce`: the reduce parts' threads summed), and wall seconds of the
+/// phases (`map_wall`, `sort_spill`, `reduce_wall`, `finalize_wall`).
 package final class StageClock: @unchecked Sendable {
     private let lock = NSLock()
     private var stages: [String: Double] = [:]
@@ -25,6 +26,14 @@ package final class StageClock: @unchecked Sendable {
     package static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// CPU seconds (user and system) used so far by this process (every thread), or with
+    /// `thread` by the calling thread.
+    package static func cpuSeconds(thread: Bool = false) -> Double {
+        var time = timespec()
+        clock_gettime(thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
