@@ -57,6 +57,17 @@ extension PipelineRunner {
         if let stream = chunks.first(where: { $0.bytes == nil }) {
             throw PipelineError("--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
         }
+        return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
+            try mapDrawings(chunks: chunks, selected: selected, rejectedSources: partition.index == 0 ? rejectedSources : [],
+                            quarantinePath: "\(config.output.directory)/\(Self.quarantineName)", runsDirectory: runsDirectory,
+                            clock: clock)
+        }
+    }
+
+    /// The map side of one partition, `map` reading the chunks dealt to it (``InputChunking/deal(_:partition:of:)``)
+    /// into run files in the given directory.
+    func runPartition(_ partition: Partition, chunks: [InputChunk], pipeline: Manifest.PipelineInfo, clock: StageClock,
+                      map mapChunks: (_ selected: [Int], _ runsDirectory: String) throws -> MapOutput) throws -> PipelineOutcome {
         let directory = config.output.directory
         let partialPath = "\(directory)/\(PartialRun.manifestName)"
         if unlink(partialPath) != 0 && errno != ENOENT {
@@ -68,10 +79,7 @@ extension PipelineRunner {
         TemporaryFiles.register(runsDirectory)
         defer { TemporaryFiles.unregister(runsDirectory) }
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
-        let sources = partition.index == 0 ? rejectedSources : []
-        let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
-                                  quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runsDirectory,
-                                  clock: clock)
+        let map = try mapChunks(selected, runsDirectory)
         let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let mapped = map.read - map.filtered - map.rejected
         let partial = PartialManifest(

@@ -130,10 +130,8 @@ package struct PipelineRunner {
             try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
             return written
         case .imageDirectory:
-            guard partition == nil else {
-                throw PipelineError("--partition works on Quick, Draw! NDJSON sources; an image-directory source runs in one process")
-            }
             let images = try imageFiles()
+            if let partition { return try runImagePartition(partition, images: images, pipeline: pipelineInfo, clock: clock) }
             let sources = try images.files.map { file in
                 var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
                 entry.path = try recordedPaths.record(file.path)
