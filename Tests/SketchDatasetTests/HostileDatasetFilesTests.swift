@@ -60,6 +60,16 @@ import Testing
         #expect(error?.description.contains("truncated") == true && error?.description.contains("run.bin") == true)
     }
 
+    @Test("the fuzzer's run-file seeds: the valid one counts its records, each damaged one is refused")
+    func runFileSeedsAreJudgedByTheirFraming() throws {
+        let corpus = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/FuzzDatasetFiles")
+        func seed(_ name: String) throws -> [UInt8] { Array(try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name))).dropFirst()) }
+        #expect(try DatasetFileValidation.runFileExampleCount(seed("run")) == 2)
+        for name in ["run-truncated", "run-bad-crc", "run-bad-length", "run-out-of-range"] {
+            #expect(throws: DatasetError.self, "\(name)") { try DatasetFileValidation.runFileExampleCount(seed(name)) }
+        }
+    }
+
     @Test("import-bitmaps refuses an NPY of shape (0, 2^32, 2^32) with a message, not a trap")
     func bitmapImportRefusesOverflowingShape() throws {
         let directory = try TestSupport.temporaryDirectory().path
