@@ -20,6 +20,10 @@ package struct ExampleBody: Sendable, Equatable {
     /// so its label is `image/class/label`; the WebDataset body's first member is a `.png`.
     package static let pngImage: UInt8 = 1
 
+    package init(element: BodyElement, shape: [Int], flags: UInt8 = 0, bytes: [UInt8]) {
+        (self.element, self.shape, self.flags, self.bytes) = (element, shape, flags, bytes)
+    }
+
     /// The dataset format an example is encoded for.
     package enum Encoding: Sendable, Equatable {
         case npy

@@ -65,14 +65,18 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     let runs = try writer.finish()
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: runs[0])))
     try Data(bytes.dropLast(5)).write(to: URL(fileURLWithPath: runs[0]))
-    var merge = try RunMerge(runs: runs)
-    let truncated = #expect(throws: DatasetError.self) { _ = try drain(&merge) }
+    let truncated = #expect(throws: DatasetError.self) {
+        var merge = try RunMerge(runs: runs)
+        _ = try drain(&merge)
+    }
     #expect(truncated?.description.contains(runs[0]) == true)
     var altered = bytes
     altered[altered.count - 3] ^= 0x40  // a body byte: only the block's CRC-32C notices
     try Data(altered).write(to: URL(fileURLWithPath: runs[0]))
-    var again = try RunMerge(runs: runs)
-    let crc = #expect(throws: DatasetError.self) { _ = try drain(&again) }
+    let crc = #expect(throws: DatasetError.self) {
+        var again = try RunMerge(runs: runs)
+        _ = try drain(&again)
+    }
     #expect(crc?.description.contains("CRC-32C") == true)
     #expect(throws: DatasetError.self) { try DatasetFileValidation.runFileExampleCount(altered) }
     #expect(try DatasetFileValidation.runFileExampleCount(bytes) == 100)
