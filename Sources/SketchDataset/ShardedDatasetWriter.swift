@@ -39,7 +39,7 @@ public struct ShardWriteResult: Sendable, Equatable {
 /// into shards of `examplesPerShard` examples as the examples arrive.
 ///
 /// - Order: the caller hands examples in the dataset's order (the merge of sorted runs,
-///   ``SortedRunMerge``); the writer does not reorder. The split of an example is its own
+///   ``RunMerge``); the writer does not reorder. The split of an example is its own
 ///   (`split:`) or the key_id hash's (``DatasetSplit``).
 /// - Memory: one shard per split (at most `3 × examplesPerShard` examples) is held at a time.
 /// - Atomicity and re-runs: a full shard is written under a pending name; ``finish()``, which
