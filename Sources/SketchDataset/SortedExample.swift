@@ -143,7 +143,8 @@ package struct RunRecord {
     package let sortKey: UInt64
     package let chunk: UInt32
     package let ordinal: UInt64
-    package let split: SplitName
+    /// The split's index in `SplitName.allCases` (train 0, val 1, test 2).
+    package let splitIndex: Int
     package let element: BodyElement
     package let flags: UInt8
     package let bodyCRC: UInt32
@@ -158,6 +159,15 @@ package struct RunRecord {
     }
 
     package var rank: Int { shapeBytes.count / 4 }
+
+    /// The example's split.
+    package var split: SplitName {
+        switch splitIndex {
+        case 0: return .train
+        case 1: return .val
+        default: return .test
+        }
+    }
 
     /// The shape as an array (allocates; for checks and messages, not per record).
     package var shape: [Int] { (0..<rank).map(dimension) }
@@ -215,7 +225,7 @@ package struct RunRecord {
             sortKey: UInt64(littleEndian: block.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
             chunk: UInt32(littleEndian: block.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)),
             ordinal: UInt64(littleEndian: block.loadUnaligned(fromByteOffset: start + 12, as: UInt64.self)),
-            split: SplitName.allCases[splitCode], element: element, flags: block[start + 22],
+            splitIndex: splitCode, element: element, flags: block[start + 22],
             bodyCRC: UInt32(littleEndian: block.loadUnaligned(fromByteOffset: start + 24, as: UInt32.self)),
             shapeBytes: UnsafeRawBufferPointer(rebasing: block[shapeStart..<keyStart]),
             keyID: UnsafeRawBufferPointer(rebasing: block[keyStart..<wordStart]),

@@ -111,7 +111,7 @@ extension PipelineRunner {
         let owned = part.ownedBuckets
         var state: QuotaState
         var range: ClosedRange<Int>?
-        var writer: PartWriter
+        let writer: PartWriter
         if let sharding = config.shardingOptions {
             let plan = try ReducePlan(table: table, counts: input.map.bucketCounts, quotas: quotas, runs: input.map.runs)
             let shards = PartShards(plan: plan, options: sharding, part: part)
@@ -119,13 +119,15 @@ extension PipelineRunner {
                 sum.map { min($0.lowerBound, next.lowerBound)...max($0.upperBound, next.upperBound) } ?? next
             }
             state = plan.state(before: range?.lowerBound ?? 0, quotas: quotas)
-            writer = .shards(shards, ShardCursor(plan: plan, first: range?.lowerBound ?? 0), directory)
+            writer = PartWriter(shards: shards, plan: plan, firstBucket: range?.lowerBound ?? 0, directory: directory,
+                                classes: table.classes.count)
         } else {
             range = 0...(SortKey.bucketCount - 1)
             state = quotas
             let mine = table.classes.indices.filter { $0 % part.count == part.index }
-            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: mine.map { ($0, table.classes[$0]) },
-                                                       layout: config.output.stroke3Layout), Set(mine))
+            writer = PartWriter(stroke3: try Stroke3DatasetWriter(directory: directory, classes: mine.map { ($0, table.classes[$0]) },
+                                                                  layout: config.output.stroke3Layout),
+                                owned: Set(mine), classes: table.classes.count)
         }
         let progress = ProgressReporter(unit: part.count == 1 ? "examples reduced" : "examples reduced by part \(part.index + 1)/\(part.count)",
                                         totalBytes: nil, enabled: progressEnabled)
@@ -153,17 +155,17 @@ extension PipelineRunner {
                 case .unknown:
                     throw PipelineError("internal: class \(record.wordString) of \(record.keyIDString) is not in the class list")
                 }
-                let split = SplitName.allCases.firstIndex(of: record.split)!
-                if case let .stroke3(_, mine) = writer, !mine.contains(label) { continue }
+                let split = record.splitIndex
+                if !writer.isSharded && !writer.ownedClasses.contains(label) { continue }
                 guard state.admit(label, split) else {
                     if isOwned || !writer.isSharded { report.quotaFiltered += 1 }
                     continue
                 }
-                try writer.add(record, label: label, split: split, classes: table.classes, report: &report)
+                try writer.add(record, label: label, split: split)
             }
         }
         progress.finish()
-        try writer.finish(report: &report)
+        try writer.finish(classes: table.classes, report: &report)
         try quarantine.commit()
         report.cpuSeconds = StageClock.cpuSeconds(thread: true) - cpuStart
         try writeAtomically(try PartialRun.encodeJSON(report), to: "\(directory)/\(part.reportName)")
@@ -208,73 +210,97 @@ struct PartShards {
     }
 }
 
-/// The running position of each split in the dataset order while a part reads its range.
-struct ShardCursor {
-    /// Per split: the index of the next kept example.
-    var next: [Int]
-    var streams: [ShardStream?] = [nil, nil, nil]
-    var streamShard: [Int] = [-1, -1, -1]
+/// Where a part sends kept examples: its shards (with each split's running position in the
+/// dataset order) or, for `.npz`, its classes' writer. Counts examples per split and label.
+private final class PartWriter {
+    private let shards: PartShards?
+    private let directory: String
+    private let stroke3: Stroke3DatasetWriter?
+    /// `.npz`: the class indices the part owns.
+    let ownedClasses: Set<Int>
+    /// Per split: the index of the next kept example in the split.
+    private var next: [Int]
+    private var streams: [ShardStream?] = [nil, nil, nil]
+    private var streamShard = [-1, -1, -1]
+    /// Per split and label: examples written.
+    private var written: [[Int]]
+    private var item: String?
+    private var files: [(order: Int, entry: ShardFileEntry)] = []
+    private var reused = 0
 
-    init(plan: ReducePlan, first bucket: Int) {
-        next = plan.prefix.map { $0[bucket] }
+    init(shards: PartShards, plan: ReducePlan, firstBucket: Int, directory: String, classes: Int) {
+        self.shards = shards
+        self.directory = directory
+        stroke3 = nil
+        ownedClasses = []
+        next = plan.prefix.map { $0[firstBucket] }
+        written = [[Int]](repeating: [Int](repeating: 0, count: classes), count: 3)
     }
-}
 
-/// Where a part sends kept examples.
-private enum PartWriter {
-    case shards(PartShards, ShardCursor, String)
-    /// The `.npz` writer and the class indices the part owns.
-    case stroke3(Stroke3DatasetWriter, Set<Int>)
+    init(stroke3: Stroke3DatasetWriter, owned: Set<Int>, classes: Int) {
+        shards = nil
+        directory = ""
+        self.stroke3 = stroke3
+        ownedClasses = owned
+        next = [0, 0, 0]
+        written = [[Int]](repeating: [Int](repeating: 0, count: classes), count: 3)
+    }
 
-    var isSharded: Bool { if case .shards = self { return true } else { return false } }
+    var isSharded: Bool { shards != nil }
 
-    mutating func add(_ record: RunRecord, label: Int, split: Int, classes: [String], report: inout ReducePartReport) throws {
-        switch self {
-        case .shards(let shards, var cursor, let directory):
-            let index = cursor.next[split]
-            cursor.next[split] += 1
-            let plan = shards.splits[split]
-            if index >= plan.firstExample && index < plan.endExample {
-                let shard = index / shards.options.examplesPerShard
-                if cursor.streamShard[split] != shard {
-                    try Self.close(cursor.streams[split], order: cursor.streamShard[split], split: split, report: &report)
-                    let name = SplitName.allCases[split]
-                    let examples = min(shards.options.examplesPerShard, plan.total - shard * shards.options.examplesPerShard)
-                    let naming = shards.options.naming
-                    cursor.streams[split] = ShardStream(directory: directory, options: shards.options, split: name, examples: examples) {
-                        naming.fileName(split: name, index: shard, count: plan.count, suffix: $0)
-                    }
-                    cursor.streamShard[split] = shard
-                }
-                try cursor.streams[split]!.add(record, label: Int32(label))
-                if report.item == nil && shards.options.format == .npy { report.item = "\(record.element.dtype) \(record.shape)" }
-                report.written += 1
-                report.counts[SplitName.allCases[split].rawValue, default: [:]][classes[label], default: 0] += 1
-            }
-            self = .shards(shards, cursor, directory)
-        case .stroke3(let writer, _):
-            try writer.add(record, split: SplitName.allCases[split])
-            report.written += 1
-            report.counts[SplitName.allCases[split].rawValue, default: [:]][classes[label], default: 0] += 1
+    /// Takes the next kept example of `label` in split `split` (0…2).
+    func add(_ record: RunRecord, label: Int, split: Int) throws {
+        guard let shards else {
+            try stroke3!.add(record, split: record.split)
+            written[split][label] += 1
+            return
         }
+        let index = next[split]
+        next[split] += 1
+        let plan = shards.splits[split]
+        guard index >= plan.firstExample && index < plan.endExample else { return }
+        let perShard = shards.options.examplesPerShard
+        let shard = index / perShard
+        if streamShard[split] != shard {
+            try close(split)
+            let name = record.split
+            let naming = shards.options.naming
+            streams[split] = ShardStream(directory: directory, options: shards.options, split: name,
+                                         examples: min(perShard, plan.total - shard * perShard)) {
+                naming.fileName(split: name, index: shard, count: plan.count, suffix: $0)
+            }
+            streamShard[split] = shard
+        }
+        try streams[split]!.add(record, label: Int32(label))
+        if item == nil && shards.options.format == .npy { item = "\(record.element.dtype) \(record.shape)" }
+        written[split][label] += 1
     }
 
-    private static func close(_ stream: ShardStream?, order: Int, split: Int, report: inout ReducePartReport) throws {
-        guard let stream else { return }
-        let (entries, reused) = try stream.finish()
-        report.files += entries
-        report.fileOrder += entries.map { _ in split * (1 << 40) + order }
-        report.reusedFiles += reused
+    private func close(_ split: Int) throws {
+        guard let stream = streams[split] else { return }
+        let (entries, reusedFiles) = try stream.finish()
+        files += entries.map { (split << 40 + streamShard[split], $0) }
+        reused += reusedFiles
+        streams[split] = nil
     }
 
-    func finish(report: inout ReducePartReport) throws {
-        switch self {
-        case .shards(_, let cursor, _):
-            for split in 0..<3 { try Self.close(cursor.streams[split], order: cursor.streamShard[split], split: split, report: &report) }
-        case .stroke3(let writer, _):
-            let result = try writer.finish()
-            report.files += result.files
-            report.fileOrder += result.order
+    /// Closes the last shards (or writes the `.npz` files) and fills in `report`.
+    func finish(classes: [String], report: inout ReducePartReport) throws {
+        if let stroke3 {
+            let result = try stroke3.finish()
+            files += zip(result.order, result.files).map { ($0, $1) }
+        } else {
+            for split in 0..<3 { try close(split) }
+        }
+        report.files = files.map(\.entry)
+        report.fileOrder = files.map(\.order)
+        report.reusedFiles = reused
+        report.item = item
+        for (split, perLabel) in written.enumerated() {
+            for (label, count) in perLabel.enumerated() where count > 0 {
+                report.counts[SplitName.allCases[split].rawValue, default: [:]][classes[label]] = count
+                report.written += count
+            }
         }
     }
 }

@@ -188,7 +188,7 @@ struct ReducePlan {
                 var merge = try RunMerge(runs: runs, keys: SortKey.keys(ofBuckets: bucket...bucket))
                 while let record = try merge.next() {
                     guard case let .label(label) = table.lookup(record.word), undecided[label] else { continue }
-                    let split = SplitName.allCases.firstIndex(of: record.split)!
+                    let split = record.splitIndex
                     if state.admit(label, split) { kept[(label * Self.buckets + bucket) * 3 + split] += 1 }
                 }
             }
