@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchIO
 
 /// One shard written by the reduce side as its examples stream past in dataset order: each
 /// example's body (``ExampleBody``) is copied into the shard's file buffers with its label
@@ -36,9 +37,9 @@ package final class ShardStream {
     /// The file suffixes of a shard in `format`.
     package static func suffixes(_ format: ShardFormat) -> [String] {
         switch format {
-        case .npy: return [".x.npy", ".y.npy", ".keys.txt"]
-        case .tfrecord: return [".tfrecord"]
-        case .webdataset: return [".tar"]
+        case .npy: return DatasetLayout.npyShardSuffixes
+        case .tfrecord: return [DatasetLayout.tfrecordSuffix]
+        case .webdataset: return [DatasetLayout.tarSuffix]
         }
     }
 
@@ -84,7 +85,7 @@ package final class ShardStream {
             sinks[0].buffer += NPYFormat.header(dtype: first.element.dtype, shape: [examples] + first.shape)
             sinks[1].buffer += NPYFormat.header(dtype: .int32, shape: [examples])
         case .tfrecord:
-            sinks = [try HashedFileSink(path: path(".tfrecord"))]
+            sinks = [try HashedFileSink(path: path(DatasetLayout.tfrecordSuffix))]
         case .webdataset:
             samples.reserveCapacity(examples)
         }
@@ -94,7 +95,7 @@ package final class ShardStream {
     package func finish() throws -> (entries: [ShardFileEntry], reused: Int) {
         guard added == examples else { throw DatasetError("internal: shard of \(split.rawValue) got \(added) of its \(examples) examples") }
         if options.format == .webdataset {
-            let sink = try HashedFileSink(path: path(".tar"))
+            let sink = try HashedFileSink(path: path(DatasetLayout.tarSuffix))
             sink.buffer = try WebDatasetShard.encode(samples)
             samples = []
             sinks = [sink]

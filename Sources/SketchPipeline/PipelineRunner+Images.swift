@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchRaster
@@ -40,7 +41,7 @@ extension PipelineRunner {
             throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
         var output = MapOutput()
-        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
+        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)")
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
         let resampler = BoxResampler(side: options.stroke.side)
         let filter = RecordFilter(config.filters)

@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
 
@@ -27,10 +28,11 @@ extension PipelineRunner {
     package func readReduceReports() throws -> [ReducePartReport] {
         let directory = config.output.directory
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
-            $0.hasPrefix(".reduce-") && $0.hasSuffix(".json") && !$0.hasSuffix(".quarantine.ndjson")
+            $0.hasPrefix(DatasetLayout.reducePartPrefix) && $0.hasSuffix(".json")
         }
+        // `.reduce-I-of-R.json`: R is the number before the suffix.
         guard let any = names.sorted().first,
-              let parts = any.dropFirst(".reduce-".count).dropLast(".json".count).split(separator: "-").last.flatMap({ Int($0) }),
+              let parts = any.dropLast(".json".count).split(separator: "-").last.flatMap({ Int($0) }),
               (1...ReducePart.maximumCount).contains(parts) else {
             throw PipelineError("\(directory) holds no reduce part reports: run `sketchprep merge PARTIALS… -o \(directory) --reduce i/R` for every i first")
         }
@@ -73,7 +75,7 @@ extension PipelineRunner {
             for report in reports { perClass.merge(report.counts[split.rawValue] ?? [:], uniquingKeysWith: +) }
             counts[split.rawValue] = Manifest.SplitCounts(total: perClass.values.reduce(0, +), perClass: perClass)
         }
-        let quarantinePath = "\(directory)/\(Self.quarantineName)"
+        let quarantinePath = "\(directory)/\(DatasetLayout.quarantine)"
         let quarantined = reports.reduce(0) { $0 + $1.quarantined }
         if quarantined > 0 {
             var lines = (try? InputFile.readAll(quarantinePath)) ?? []
@@ -95,17 +97,17 @@ extension PipelineRunner {
         let manifest = Manifest(
             pipeline: input.pipeline, sources: input.sources,
             classes: table.classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
-            counts: counts, shards: ordered, records: records, quarantine: Self.quarantineName,
+            counts: counts, shards: ordered, records: records, quarantine: DatasetLayout.quarantine,
             libraries: Self.libraryVersions, settings: settings)
         let classList = table.classes.map { $0 + "\n" }.joined()
-        try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
+        try writeAtomically(classList, to: "\(directory)/\(DatasetLayout.classes)")
         if config.output.layout == .tensorflowTutorial {
             try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
         if config.output.format.shardFormat != nil {
             _ = try ShardedDatasetWriter.removeStaleShards(in: directory, keeping: Set(ordered.map(\.file)))
         }
-        try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
+        try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
         for report in reports {
             let part = ReducePart(index: report.part, count: report.parts)
             unlink("\(directory)/\(part.reportName)")

@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchIO
 import SketchDataset
 
 /// What the reduce side works from: the map side's output (one process's, or the partials'
@@ -33,9 +34,9 @@ package struct ReducePart: Sendable, Equatable {
     }
 
     /// The part's report in the dataset directory (read and removed by the finalize step).
-    package var reportName: String { ".reduce-\(index)-of-\(count).json" }
+    package var reportName: String { DatasetLayout.reduceReport(part: index, of: count) }
     /// The part's quarantined examples (a class quarantined whole), appended by the finalize step.
-    package var quarantineName: String { ".reduce-\(index)-of-\(count).quarantine.ndjson" }
+    package var quarantineName: String { DatasetLayout.reduceQuarantine(part: index, of: count) }
 
     /// The sort-key buckets whose bookkeeping this part owns (duplicate key_ids, quarantined
     /// classes, quota counts): an equal share of the buckets, in order.

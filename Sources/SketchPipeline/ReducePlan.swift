@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchIO
 import SketchDataset
 
 /// Examples per class, sort-key bucket (``SortKey/bucket(of:)``) and split, counted by the map

@@ -2,6 +2,7 @@ import Foundation
 import SketchCore
 import SketchDataset
 import SketchFormats
+import SketchIO
 @testable import SketchPipeline
 import SketchTestSupport
 import Testing
