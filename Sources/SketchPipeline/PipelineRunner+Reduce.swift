@@ -10,6 +10,13 @@ extension PipelineRunner {
     package func reduce(_ input: ReduceInput, parts: Int, clock: StageClock) throws -> PipelineOutcome {
         let start = StageClock.now()
         let count = min(max(parts, 1), ReducePart.maximumCount)
+        // The parts' reports are this process's temporary files until the finalize step removes them.
+        let partFiles = (0..<count).flatMap { index -> [String] in
+            let part = ReducePart(index: index, count: count)
+            return [part.reportName, part.quarantineName].map { "\(config.output.directory)/\($0)" }
+        }
+        partFiles.forEach(TemporaryFiles.register)
+        defer { partFiles.forEach(TemporaryFiles.unregister) }
         let results = LockedValue([Result<ReducePartReport, any Error>?](repeating: nil, count: count))
         let runner = self
         DispatchQueue.concurrentPerform(iterations: count) { index in

@@ -45,20 +45,28 @@ private struct ReduceFixture {
     }
 
     func runner(output: String, jobs: Int = 1, partition: Partition? = nil) throws -> PipelineRunner {
-        var config = try PipelineConfig.load(path: pipelineFile)
-        config.output.directory = output
-        var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: false, force: true)
-        runner.jobs = jobs
-        runner.partition = partition
-        runner.chunkBytes = 8 << 10
-        runner.runBudgetBytes = 1
-        runner.temporaryDirectory = "\(root)/tmp"
-        return runner
+        try smallChunkRunner(pipelineFile: pipelineFile, output: output, root: root, jobs: jobs, partition: partition)
     }
 }
 
+/// A runner of `pipelineFile` into `output` that cuts inputs into 8 KiB chunks and spills every
+/// example, so that a few hundred drawings make many chunks and runs.
+func smallChunkRunner(pipelineFile: String, output: String, root: String, jobs: Int, partition: Partition?,
+                      input: String? = nil) throws -> PipelineRunner {
+    var config = try PipelineConfig.load(path: pipelineFile)
+    config.output.directory = output
+    if let input { config.source.inputs = [input] }
+    var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: false, force: true)
+    runner.jobs = jobs
+    runner.partition = partition
+    runner.chunkBytes = 8 << 10
+    runner.runBudgetBytes = 1
+    runner.temporaryDirectory = "\(root)/tmp"
+    return runner
+}
+
 /// Every file of a dataset directory except timings.json, by name.
-private func datasetFiles(_ directory: String) throws -> [String: Data] {
+func datasetFiles(_ directory: String) throws -> [String: Data] {
     var files: [String: Data] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "timings.json" {
         files[name] = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
