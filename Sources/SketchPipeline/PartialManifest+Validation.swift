@@ -45,10 +45,10 @@ extension PartialManifest {
         for (value, field) in counts { if let problem = count(value, field) { return problem } }
         guard records.reconciles else { return "records: read \(records.read) ≠ written + filtered + rejected" }
         var bucketTotal = 0
-        for (word, pairs) in bucketCounts {
-            for pair in pairs {
+        for (index, entry) in bucketCounts.enumerated() {
+            for pair in entry.counts {
                 guard pair.count == 2, (0..<(SortKey.bucketCount * 3)).contains(pair[0]), (1...Manifest.maximumCount).contains(pair[1]) else {
-                    return "bucket_counts[\(TerminalText.escaped(word))]: \(pair) is not [index 0..<\(SortKey.bucketCount * 3), count ≥ 1]"
+                    return "bucket_counts[\(index)].counts: \(pair) is not [index 0..<\(SortKey.bucketCount * 3), count ≥ 1]"
                 }
                 bucketTotal += pair[1]
                 guard bucketTotal <= records.written else { break }

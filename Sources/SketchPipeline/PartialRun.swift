@@ -34,7 +34,7 @@ package struct PartialManifest: Codable, Equatable {
     /// Run files, relative to the partial directory.
     package var runs: [String]
     /// Examples per class, sort-key bucket and split (``BucketCounts/sparse``).
-    package var bucketCounts: [String: [[Int]]]
+    package var bucketCounts: [BucketCounts.Sparse]
 
     package struct ChunkRead: Codable, Equatable {
         package var chunk: Int
@@ -255,7 +255,7 @@ package enum PartialRun {
             try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts)
             return .dataset(outcome)
         case .part(let part):
-            return .part(try runner.runReducePart(part, input: input, progressEnabled: showProgress))
+            return .part(try runner.runReducePart(part, input: input))
         case .finalize:
             let reports = try runner.readReduceReports()
             try quarantine()

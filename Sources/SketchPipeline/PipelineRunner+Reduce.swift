@@ -19,12 +19,14 @@ extension PipelineRunner {
         defer { partFiles.forEach(TemporaryFiles.unregister) }
         let results = LockedValue([Result<ReducePartReport, any Error>?](repeating: nil, count: count))
         let runner = self
+        let progress = ReduceProgress(total: input.map.bucketCounts.total(inBuckets: 0...(SortKey.bucketCount - 1)), enabled: showProgress)
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let result = Result {
-                try runner.runReducePart(ReducePart(index: index, count: count), input: input, progressEnabled: runner.showProgress && index == 0)
+                try runner.runReducePart(ReducePart(index: index, count: count), input: input, progress: progress)
             }
             results.withLock { $0[index] = result }
         }
+        progress.finish()
         let reports = try results.withLock { $0 }.map { try $0!.get() }
         clock.addWall("reduce_wall", StageClock.now() - start)
         return try finalize(input, reports: reports, clock: clock)

@@ -101,7 +101,7 @@ extension PipelineRunner {
     /// report and quarantined examples, and returns the report. Every part plans the whole
     /// dataset from the bucket counts (``ReducePlan``), then reads only the sort-key range its
     /// shards and owned buckets lie in.
-    package func runReducePart(_ part: ReducePart, input: ReduceInput, progressEnabled: Bool) throws -> ReducePartReport {
+    package func runReducePart(_ part: ReducePart, input: ReduceInput, progress shared: ReduceProgress? = nil) throws -> ReducePartReport {
         let cpuStart = StageClock.cpuSeconds(thread: true)
         let directory = config.output.directory
         let (table, quotas) = try reduceClasses(input.map)
@@ -130,14 +130,20 @@ extension PipelineRunner {
                                                                   layout: config.output.stroke3Layout),
                                 owned: Set(mine), classes: table.classes.count)
         }
-        let progress = ProgressReporter(unit: part.count == 1 ? "examples reduced" : "examples reduced by part \(part.index + 1)/\(part.count)",
-                                        totalBytes: nil, enabled: progressEnabled)
+        // Counted against the examples in the part's range (quota-dropped ones included), in steps
+        // of 1,024 when the parts of one process share the line.
+        let progress = shared ?? ReduceProgress(total: range.map(input.map.bucketCounts.total(inBuckets:)) ?? 0, enabled: showProgress)
+        var unreported = 0
         var previousKey: [UInt8] = []
         if let range {
             var merge = try RunMerge(runs: input.map.runs, keys: SortKey.keys(ofBuckets: range))
             while let record = try merge.next() {
                 report.recordsRead += 1
-                progress.advance()
+                unreported += 1
+                if unreported == 1024 {
+                    progress.advance(by: unreported)
+                    unreported = 0
+                }
                 let isOwned = owned?.contains(SortKey.bucket(of: record.sortKey)) ?? false
                 // Repeated key_ids are adjacent in dataset order (same hash, same key, same bucket).
                 let repeated = previousKey.withUnsafeBytes { RunRecord.compareBytes($0, record.keyID) == 0 } && report.recordsRead > 1
@@ -165,12 +171,35 @@ extension PipelineRunner {
                 try writer.add(record, label: label, split: split)
             }
         }
-        progress.finish()
+        progress.advance(by: unreported)
+        if shared == nil { progress.finish() }
         try writer.finish(classes: table.classes, report: &report)
         try quarantine.commit()
         report.cpuSeconds = StageClock.cpuSeconds(thread: true) - cpuStart
         try writeAtomically(try PartialRun.encodeJSON(report), to: "\(directory)/\(part.reportName)")
         return report
+    }
+}
+
+/// The reduce side's progress line ("N of T examples written"), shared by the parts of one process.
+package final class ReduceProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let reporter: ProgressReporter
+
+    package init(total: Int, enabled: Bool) {
+        reporter = ProgressReporter(unit: "examples written", totalBytes: nil, totalItems: total, enabled: enabled)
+    }
+
+    package func advance(by count: Int) {
+        lock.lock()
+        reporter.advance(by: count)
+        lock.unlock()
+    }
+
+    package func finish() {
+        lock.lock()
+        reporter.finish()
+        lock.unlock()
     }
 }
 

@@ -5,16 +5,17 @@ import SketchDataset
 
 /// Examples per class, sort-key bucket (``SortKey/bucket(of:)``) and split, counted by the map
 /// side as examples go into the runs: the reduce side plans every reducer's offsets and shard
-/// range from these counts alone (``ReducePlan``).
+/// range from these counts alone (``ReducePlan``). Words are told apart by their bytes (two
+/// spellings of one word that differ only by Unicode normalization are two words here).
 package struct BucketCounts: Sendable, Equatable {
-    /// Per word: `bucketCount × 3` counts, index `bucket × 3 + split`.
-    package private(set) var perWord: [String: [UInt32]] = [:]
+    /// Per word's UTF-8 bytes: `bucketCount × 3` counts, index `bucket × 3 + split`.
+    package private(set) var perWord: [[UInt8]: [UInt32]] = [:]
 
     package init() {}
 
     package mutating func add(word: String, sortKey: UInt64, split: SplitName) {
         let index = SortKey.bucket(of: sortKey) * 3 + SplitName.allCases.firstIndex(of: split)!
-        perWord[word, default: [UInt32](repeating: 0, count: SortKey.bucketCount * 3)][index] += 1
+        perWord[Array(word.utf8), default: [UInt32](repeating: 0, count: SortKey.bucketCount * 3)][index] += 1
     }
 
     package mutating func formUnion(_ other: BucketCounts) {
@@ -25,21 +26,36 @@ package struct BucketCounts: Sendable, Equatable {
         }
     }
 
-    /// All examples counted.
-    package var total: Int { perWord.values.reduce(0) { $0 + $1.reduce(0) { $0 + Int($1) } } }
-
-    /// The sparse form `partial.json` stores: per word, pairs `[index, count]` of the non-zero counts.
-    package var sparse: [String: [[Int]]] {
-        perWord.mapValues { counts in counts.indices.filter { counts[$0] != 0 }.map { [$0, Int(counts[$0])] } }
+    /// Examples counted in the buckets `range`, every word.
+    package func total(inBuckets range: ClosedRange<Int>) -> Int {
+        perWord.values.reduce(0) { sum, counts in sum + counts[(range.lowerBound * 3)..<((range.upperBound + 1) * 3)].reduce(0) { $0 + Int($1) } }
     }
 
-    /// Counts from ``sparse``; throws `PipelineError` for an index or count out of range.
-    package init(sparse: [String: [[Int]]]) throws {
-        for (word, pairs) in sparse {
+    /// The counts of `word`, if it has any.
+    func counts(of word: String) -> [UInt32]? { perWord[Array(word.utf8)] }
+
+    /// One word's non-zero counts as `partial.json` stores them: pairs `[index, count]`.
+    package struct Sparse: Codable, Equatable, Sendable {
+        package var word: String
+        package var counts: [[Int]]
+    }
+
+    /// The sparse form, in byte-wise word order.
+    package var sparse: [Sparse] {
+        perWord.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { word, counts in
+            Sparse(word: String(decoding: word, as: UTF8.self), counts: counts.indices.filter { counts[$0] != 0 }.map { [$0, Int(counts[$0])] })
+        }
+    }
+
+    /// Counts from ``sparse``; throws `PipelineError` for an index or count out of range or a word given twice.
+    package init(sparse: [Sparse]) throws {
+        for entry in sparse {
+            let word = Array(entry.word.utf8)
+            guard perWord[word] == nil else { throw PipelineError("bucket_counts: '\(TerminalText.escaped(entry.word))' is given twice") }
             var counts = [UInt32](repeating: 0, count: SortKey.bucketCount * 3)
-            for pair in pairs {
+            for pair in entry.counts {
                 guard pair.count == 2, counts.indices.contains(pair[0]), (1...Int(UInt32.max)).contains(pair[1]), counts[pair[0]] == 0 else {
-                    throw PipelineError("bucket_counts of '\(TerminalText.escaped(word))': \(pair) is not [index 0..<\(counts.count), count ≥ 1] once per index")
+                    throw PipelineError("bucket_counts of '\(TerminalText.escaped(entry.word))': \(pair) is not [index 0..<\(counts.count), count ≥ 1] once per index")
                 }
                 counts[pair[0]] = UInt32(pair[1])
             }
@@ -163,7 +179,7 @@ struct ReducePlan {
         classCount = table.classes.count
         var perClass = [UInt32](repeating: 0, count: classCount * Self.buckets * 3)
         for (label, word) in table.classes.enumerated() {
-            guard let wordCounts = counts.perWord[word] else { continue }
+            guard let wordCounts = counts.counts(of: word) else { continue }
             for index in wordCounts.indices { perClass[label * Self.buckets * 3 + index] = wordCounts[index] }
         }
         if quotas.hasCaps {
