@@ -130,8 +130,9 @@ extension PipelineRunner {
                                                                   layout: config.output.stroke3Layout),
                                 owned: Set(mine), classes: table.classes.count)
         }
-        // Counted against the examples in the part's range (quota-dropped ones included), in steps
-        // of 1,024 when the parts of one process share the line.
+        // Counted against the examples in the part's range (quota-dropped ones included); when the
+        // parts of one process share the line, each counts the records of its owned buckets (the
+        // parts' owned buckets cover the dataset once), in steps of 1,024.
         let progress = shared ?? ReduceProgress(total: range.map(input.map.bucketCounts.total(inBuckets:)) ?? 0, enabled: showProgress)
         var unreported = 0
         var previousKey: [UInt8] = []
@@ -139,12 +140,12 @@ extension PipelineRunner {
             var merge = try RunMerge(runs: input.map.runs, keys: SortKey.keys(ofBuckets: range))
             while let record = try merge.next() {
                 report.recordsRead += 1
-                unreported += 1
+                let isOwned = owned?.contains(SortKey.bucket(of: record.sortKey)) ?? false
+                if isOwned || shared == nil { unreported += 1 }
                 if unreported == 1024 {
                     progress.advance(by: unreported)
                     unreported = 0
                 }
-                let isOwned = owned?.contains(SortKey.bucket(of: record.sortKey)) ?? false
                 // Repeated key_ids are adjacent in dataset order (same hash, same key, same bucket).
                 let repeated = previousKey.withUnsafeBytes { RunRecord.compareBytes($0, record.keyID) == 0 } && report.recordsRead > 1
                 previousKey.removeAll(keepingCapacity: true)
