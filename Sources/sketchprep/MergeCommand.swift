@@ -38,8 +38,7 @@ struct MergeCommand: ParsableCommand {
     @Flag(name: .long, help: "Write manifest.json, classes.txt and quarantine.ndjson from the reports of every --reduce i/R part.")
     var finalize = false
 
-    @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     func validate() throws {
         if reduce != nil && finalize { throw ValidationError("--reduce i/R and --finalize are separate steps; run every part, then --finalize") }
@@ -55,7 +54,7 @@ struct MergeCommand: ParsableCommand {
         } else {
             step = finalize ? .finalize : .all(parts: jobs.resolved)
         }
-        switch try PartialRun.merge(partials, into: output, step: step, showProgress: !quiet) {
+        switch try PartialRun.merge(partials, into: output, step: step, showProgress: quiet.showsProgress) {
         case .dataset(let outcome):
             print(PreprocessCommand.summary(outcome))
         case .part(let report):

@@ -24,7 +24,7 @@ package struct PartialManifest: Codable, Equatable {
     package var read: [ChunkRead]
     /// Directory entries quarantined before any chunk (partition 0 reports them).
     package var rejectedSources: Int
-    package var records: Manifest.RecordCounts
+    package var records: RecordCounts
     /// Class words of the examples this partition kept.
     package var words: [String]
     /// Words and country codes of every record read, while a category or country filter is set
@@ -97,7 +97,7 @@ extension PipelineRunner {
                 return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
             },
             rejectedSources: map.rejectedSources,
-            records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
+            records: RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
                                            sourceErrors: map.sourceErrors),
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,
@@ -105,7 +105,7 @@ extension PipelineRunner {
             runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent },
             bucketCounts: map.bucketCounts.sparse)
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
-        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: map.read)
         let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
                                 records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
@@ -244,7 +244,7 @@ package enum PartialRun {
         }
         let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
         let input = ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
-        let clock = StageClock()
+        let clock = StageClock(command: "merge")
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
         let quarantine = { try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
                                                to: "\(output)/\(DatasetLayout.quarantine)") }
@@ -252,7 +252,7 @@ package enum PartialRun {
         case .all(let parts):
             try quarantine()
             let outcome = try runner.reduce(input, parts: parts, clock: clock)
-            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts)
+            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts, items: map.read)
             return .dataset(outcome)
         case .part(let part):
             return .part(try runner.runReducePart(part, input: input))
@@ -260,7 +260,7 @@ package enum PartialRun {
             let reports = try runner.readReduceReports()
             try quarantine()
             let outcome = try runner.finalize(input, reports: reports, clock: clock)
-            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: reports.count)
+            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: reports.count, items: map.read)
             return .dataset(outcome)
         }
     }

@@ -4,11 +4,11 @@ import SketchFormats
 import SketchDataset
 
 extension PipelineRunner {
-    /// The reduce side in this process: `parts` independent parts (``runReducePart(_:input:progressEnabled:)``)
+    /// The reduce side in this process: `parts` independent parts (``runReducePart(_:input:progress:)``)
     /// on as many threads, then ``finalize(_:reports:clock:)``. The bytes are the same for every
     /// number of parts.
     package func reduce(_ input: ReduceInput, parts: Int, clock: StageClock) throws -> PipelineOutcome {
-        let start = StageClock.now()
+        let start = MonotonicClock.now()
         let count = min(max(parts, 1), ReducePart.maximumCount)
         // The parts' reports are this process's temporary files until the finalize step removes them.
         let partFiles = (0..<count).flatMap { index -> [String] in
@@ -28,7 +28,7 @@ extension PipelineRunner {
         }
         progress.finish()
         let reports = try results.withLock { $0 }.map { try $0!.get() }
-        clock.addWall("reduce_wall", StageClock.now() - start)
+        clock.addWall("reduce_wall", MonotonicClock.now() - start)
         return try finalize(input, reports: reports, clock: clock)
     }
 
@@ -68,7 +68,7 @@ extension PipelineRunner {
     /// quarantine (the parts' quarantined examples after the map side's lines), removes shard
     /// files of earlier runs that the dataset no longer lists, and the parts' reports.
     package func finalize(_ input: ReduceInput, reports: [ReducePartReport], clock: StageClock) throws -> PipelineOutcome {
-        let start = StageClock.now()
+        let start = MonotonicClock.now()
         let directory = config.output.directory
         let map = input.map
         let (table, _) = try reduceClasses(map)
@@ -95,11 +95,11 @@ extension PipelineRunner {
             try writeAtomically(lines, to: quarantinePath)
         }
         let written = reports.reduce(0) { $0 + $1.written }
-        let records = Manifest.RecordCounts(read: map.read, written: written,
+        let records = RecordCounts(read: map.read, written: written,
                                             filtered: map.filtered + reports.reduce(0) { $0 + $1.quotaFiltered },
                                             rejected: map.rejected + quarantined, sourceErrors: map.sourceErrors,
                                             duplicateKeyIDs: reports.reduce(0) { $0 + $1.duplicateKeyIDs })
-        guard records.reconciles else {
+        guard records.isReconciled else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
@@ -123,7 +123,7 @@ extension PipelineRunner {
             unlink("\(directory)/\(part.quarantineName)")
         }
         clock.addWall("reduce", reports.reduce(0) { $0 + $1.cpuSeconds })
-        clock.addWall("finalize_wall", StageClock.now() - start)
+        clock.addWall("finalize_wall", MonotonicClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false,
                                reusedFiles: reports.reduce(0) { $0 + $1.reusedFiles })
     }

@@ -25,7 +25,6 @@ extension PipelineRunner {
             all.rejected += listing.rejected
             all.skipped += listing.skipped
         }
-        DirectoryListing.printWarnings(all.skipped, tool: config.name)
         return all
     }
 
@@ -54,7 +53,7 @@ extension PipelineRunner {
         }
         let encoding = config.exampleEncoding
         let cpuStart = StageClock.cpuSeconds()
-        var t = StageClock.now()
+        var t = MonotonicClock.now()
         var seconds = StageSeconds()
         for ordinal in selected ?? Array(listing.files.indices) {
             let file = listing.files[ordinal]
@@ -78,10 +77,10 @@ extension PipelineRunner {
                 try quarantine.add(.file(try recordedPaths.record(file.path), reason: error.reason))
                 continue
             }
-            seconds.parse += StageClock.lap(&t)
+            seconds.parse += MonotonicClock.lap(&t)
             let payload = options.payload(resampler.resample(image).pixels)
             let body = try ExampleBody.make(payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding)
-            seconds.encode += StageClock.lap(&t)
+            seconds.encode += MonotonicClock.lap(&t)
             output.words.insert(file.className)
             let example = SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
                                         chunk: 0, ordinal: UInt64(ordinal), word: file.className,
