@@ -3,7 +3,8 @@ import SketchPipeline
 
 /// libFuzzer entry point: the first byte chooses the file, the rest is its bytes: 0 `manifest.json`
 /// (as `verify` reads it: every value checked before any sum), 1 `partial.json` (as `merge` reads
-/// it), 2 a run file (every record checked against its framing). Each either is accepted or
+/// it), 2 a run file (each block's length, CRC-32C and key range, then every record, checked against
+/// its framing). Each either is accepted or
 /// throws the module's error; none may trap (overflowing counts, huge lengths) or allocate from
 /// a declared length.
 @_cdecl("LLVMFuzzerTestOneInput")
