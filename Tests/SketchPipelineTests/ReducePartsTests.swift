@@ -145,3 +145,22 @@ private func expectSameBytesForEveryShape(_ fixture: ReduceFixture, name: String
     #expect(throws: PipelineError.self) { try ReducePart(parsing: "3/3") }
     #expect(throws: PipelineError.self) { try ReducePart(parsing: "0/2000") }
 }
+
+@Test func finalizeRefusesAPartWrittenForOtherPartials() throws {
+    let fixture = try ReduceFixture(pipeline: "quickdraw-rnn")
+    let all = "\(fixture.root)/all"
+    _ = try fixture.runner(output: all, partition: try Partition(parsing: "0/1")).run()
+    var config = try PipelineConfig.load(path: fixture.pipelineFile)
+    config.output.directory = "\(fixture.root)/cats"
+    config.filters.categories = ["cat"]
+    var cats = PipelineRunner(config: config, pipelineFile: fixture.pipelineFile, showProgress: false, force: true)
+    cats.partition = try Partition(parsing: "0/1")
+    cats.temporaryDirectory = "\(fixture.root)/tmp"
+    _ = try cats.run()
+    let output = "\(fixture.root)/dataset"
+    _ = try PartialRun.merge([all], into: output, step: .part(ReducePart(index: 0, count: 2)), showProgress: false)
+    _ = try PartialRun.merge(["\(fixture.root)/cats"], into: output, step: .part(ReducePart(index: 1, count: 2)), showProgress: false)
+    #expect { try PartialRun.merge([all], into: output, step: .finalize, showProgress: false) } throws: {
+        "\($0)".contains(".reduce-1-of-2.json was written for other partials")
+    }
+}

@@ -72,6 +72,11 @@ extension PipelineRunner {
         let directory = config.output.directory
         let map = input.map
         let (table, _) = try reduceClasses(map)
+        let identity = try input.identity()
+        if let foreign = reports.first(where: { $0.input != identity }) {
+            let part = ReducePart(index: foreign.part, count: foreign.parts)
+            throw PipelineError("\(directory)/\(part.reportName) was written for other partials than these; re-run `sketchprep merge PARTIALS… -o \(directory) --reduce \(part.index)/\(part.count)`")
+        }
         let items = Set(reports.compactMap(\.item))
         guard items.count <= 1 else {
             throw PipelineError("NPY shards need every example to have one element type and shape, but the reduce parts found \(items.sorted().joined(separator: " and "))")

@@ -11,6 +11,18 @@ package struct ReduceInput {
     package var pipeline: Manifest.PipelineInfo
 }
 
+extension ReduceInput {
+    /// A SHA-256 of what the reduce side is given (tallies, run files, bucket counts, sources): parts
+    /// written for other partials are refused by the finalize step.
+    func identity() throws -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(Array("\(map.read) \(map.filtered) \(map.rejected) \(map.sourceErrors) \(map.runs.count)\n".utf8))
+        hasher.update(try PartialRun.encodeJSON(map.bucketCounts.sparse))
+        hasher.update(try PartialRun.encodeJSON(sources))
+        return hasher.finalize().hexString
+    }
+}
+
 /// `--reduce i/R`: which of the R independent parts of the reduce side a process runs.
 package struct ReducePart: Sendable, Equatable {
     package var index: Int
@@ -65,11 +77,13 @@ package struct ReducePartReport: Codable, Equatable {
     /// CPU seconds of the part and records it read (timings.json).
     package var cpuSeconds: Double
     package var recordsRead: Int
+    /// ``ReduceInput/identity`` of the input the part reduced (the finalize step checks it).
+    package var input: String
 
     enum CodingKeys: String, CodingKey {
         case part, parts, files, fileOrder = "file_order", reusedFiles = "reused_files", counts, written,
              quotaFiltered = "quota_filtered", duplicateKeyIDs = "duplicate_key_ids", quarantined, item,
-             cpuSeconds = "cpu_seconds", recordsRead = "records_read"
+             cpuSeconds = "cpu_seconds", recordsRead = "records_read", input
     }
 }
 
@@ -108,7 +122,7 @@ extension PipelineRunner {
         let quarantine = try AtomicFileWriter(path: "\(directory)/\(part.quarantineName)")
         var report = ReducePartReport(part: part.index, parts: part.count, files: [], fileOrder: [], reusedFiles: 0, counts: [:],
                                       written: 0, quotaFiltered: 0, duplicateKeyIDs: 0, quarantined: 0, item: nil,
-                                      cpuSeconds: 0, recordsRead: 0)
+                                      cpuSeconds: 0, recordsRead: 0, input: try input.identity())
         let owned = part.ownedBuckets
         var state: QuotaState
         var range: ClosedRange<Int>?
