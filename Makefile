@@ -8,7 +8,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
+.PHONY: setup build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -74,15 +74,21 @@ bench: build wheel
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
 	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
 
-## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
-## the merged dataset must equal the single-process run byte for byte
+## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData with n=3 map
+## and R=2 reduce tasks, map task 1 failing once and re-run alone; the dataset must equal the single-process run byte for byte
 test-cluster: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh $(BIN) 3
+	scripts/test-cluster.sh --fail-map 1 $(BIN) 3 2
 
-## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3 and compared
+## test-cluster-nodes: a 3-node Slurm cluster on this machine (each slurmd in its own network and UTS namespace, needs root)
+## runs deploy/slurm with n=6 map and R=3 reduce tasks; tasks must run on ≥ 2 nodes and the dataset equal the single-process run
+test-cluster-nodes: build
+	@scripts/setup.sh cluster
+	scripts/test-cluster.sh --nodes 3 $(BIN) 6 3
+
+## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3, R=2 and compared
 test-kubernetes: build
-	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --run $(BIN)
+	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --reducers 2 --run $(BIN)
 
 ## bench-scale: preprocess at full-dataset shape: a ≥ 4 GB input built from ../shared/data's raw drawings
 ## (fresh key_ids), the RNN and bitmap28 pipelines with --jobs 1 and 2, the two-core ceiling and merge;
