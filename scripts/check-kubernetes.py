@@ -91,7 +91,8 @@ def check_indexed(stage, partitions, reducers, tasks, claim):
     env = env_of(container)
     require(env.get("PARTITIONS") == str(partitions), f"{name}: env PARTITIONS must be n")
     require(env.get("TASK_INDEX") == "", f"{name}: env TASK_INDEX must be empty in the full run")
-    require('"${TASK_INDEX:-$JOB_COMPLETION_INDEX}"' in " ".join(container["args"]), f"{name}: the task index must be TASK_INDEX, else JOB_COMPLETION_INDEX")
+    require('"${TASK_INDEX:-$JOB_COMPLETION_INDEX}"' in " ".join(container["args"]),
+            f"{name}: the task index must be TASK_INDEX, else JOB_COMPLETION_INDEX")
     require(claim_and_mount(pod, container, name) == claim, f"{name}: must mount the PVC of pvc.yaml")
     retry = render(stage, partitions, reducers, 1, 1)
     require(retry["spec"]["completions"] == 1 and env_of(only_container(retry, name)[1]).get("TASK_INDEX") == "1",
@@ -107,8 +108,9 @@ def check_static(partitions, reducers):
 
     check_indexed("map", partitions, reducers, partitions, claim)
     reduce = check_indexed("reduce", partitions, reducers, reducers, claim)
-    require(env_of(only_container(reduce, "reduce-job.yaml")[1]).get("REDUCERS") == str(reducers), "reduce-job.yaml: env REDUCERS must be R")
-    require("--reduce" in " ".join(only_container(reduce, "reduce-job.yaml")[1]["args"]), "reduce-job.yaml: must run merge --reduce")
+    reduce_container = only_container(reduce, "reduce-job.yaml")[1]
+    require(env_of(reduce_container).get("REDUCERS") == str(reducers), "reduce-job.yaml: env REDUCERS must be R")
+    require("--reduce" in " ".join(reduce_container["args"]), "reduce-job.yaml: must run merge --reduce")
 
     finalize = render("finalize", partitions, reducers, 1)
     require(finalize["kind"] == "Job" and finalize["spec"].get("completions", 1) == 1, "finalize-job.yaml: must be a single-completion Job")
@@ -121,7 +123,8 @@ def check_static(partitions, reducers):
     run = (DEPLOY / "run.sh").read_text()
     order = [run.find('stage map "$PARTITIONS"'), run.find('stage reduce "$REDUCERS"'), run.find("stage finalize 1")]
     require(-1 not in order and order == sorted(order), "run.sh: must run the stages map, reduce, finalize in this order")
-    require('*" Complete "*' in run and 'kubectl delete "$job"' in run, "run.sh: stage() must replace the Job and wait for condition Complete")
+    require('*" Complete "*' in run and 'kubectl delete "$job"' in run,
+            "run.sh: stage() must replace the Job and wait for condition Complete")
 
 
 def fake_kubectl(argv):

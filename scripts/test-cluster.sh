@@ -182,7 +182,10 @@ fi
 state=""
 for _ in $(seq 600); do
     state="$(job_state "$finalize_job")"
-    case "$state" in COMPLETED) break;; *FAILED*|*CANCELLED*|*TIMEOUT*|*NODE_FAIL*|*OUT_OF_MEMORY*) fail "finalize job $finalize_job ended $state";; esac
+    case "$state" in
+        COMPLETED) break;;
+        *FAILED*|*CANCELLED*|*TIMEOUT*|*NODE_FAIL*|*OUT_OF_MEMORY*) fail "finalize job $finalize_job ended $state";;
+    esac
     for job in $map_job $reduce_job; do
         [ "$job" = "${expected_failure:-}" ] && continue
         case "$(job_state "$job")" in *FAILED*|*CANCELLED*|*TIMEOUT*) fail "job $job ended $(job_state "$job")";; esac
@@ -193,9 +196,10 @@ done
 
 if [ "$nodes" -gt 1 ]; then
     # Where the tasks ran: Slurm's record (NodeList of every task) and each task's own host name.
+    tally() { sort | uniq -c | awk '{print $2 "×" $1}' | paste -sd' '; }   # node names → "node1×4 node2×3"
     scheduled="$(for job in $map_job $reduce_job $finalize_job; do scontrol show job "$job"; done |
-        sed -n 's/^ *NodeList=\([^ ]*\).*/\1/p' | sort | uniq -c | awk '{printf "%s×%s ", $2, $1}')"
-    logged="$(cat "$tmp"/log/sketchprep-*.out | sed -n 's/^sketchprep .* on \([^ ]*\)$/\1/p' | sort | uniq -c | awk '{printf "%s×%s ", $2, $1}')"
+        sed -n 's/^ *NodeList=\([^ ]*\).*/\1/p' | tally)"
+    logged="$(cat "$tmp"/log/sketchprep-*.out | sed -n 's/^sketchprep .* on \([^ ]*\)$/\1/p' | tally)"
     echo "test-cluster: tasks per node from scontrol show job: $scheduled"
     echo "test-cluster: tasks per node from the tasks' host names: $logged"
     [ "$scheduled" = "$logged" ] || fail "scontrol's NodeList ($scheduled) and the tasks' host names ($logged) disagree"
@@ -205,8 +209,10 @@ fi
 "$bin" preprocess --pipeline "$pipeline" --input "$input" --output "$tmp/single" --quiet >/dev/null
 # timings.json holds wall-clock seconds: both runs must write one, its bytes are not compared.
 files() { (cd "$1" && find . -type f | sort); }
-[ "$(files "$tmp/single")" = "$(files "$tmp/dataset")" ] || fail "the files differ: $(diff <(files "$tmp/single") <(files "$tmp/dataset") | head -5)"
+[ "$(files "$tmp/single")" = "$(files "$tmp/dataset")" ] ||
+    fail "the files differ: $(diff <(files "$tmp/single") <(files "$tmp/dataset") | head -5)"
 diff -r -x timings.json "$tmp/single" "$tmp/dataset" >/dev/null ||
     fail "the dataset differs from the single-process run: $(diff -rq -x timings.json "$tmp/single" "$tmp/dataset" | head -5)"
-echo "test-cluster: $nodes node(s), $partitions map tasks → $reducers reduce tasks → finalize${fail_map:+ (map task $fail_map failed and re-ran alone)}" \
+recovered="${fail_map:+, map task $fail_map failed and re-ran alone}"
+echo "test-cluster: $nodes node(s), $partitions map tasks → $reducers reduce tasks → finalize$recovered" \
     "== single-process run, byte for byte ($(files "$tmp/dataset" | wc -l) files) in $((SECONDS - started)) s"

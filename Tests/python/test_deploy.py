@@ -1,7 +1,6 @@
 """The scheduler files in deploy/ are well-formed: shell syntax, the Slurm map → reduce → finalize
 chain, the Kubernetes checks of scripts/check-kubernetes.py. (Running them is `make test-cluster`,
 `make test-cluster-nodes` and `make test-kubernetes`.)"""
-import pathlib
 import subprocess
 import sys
 
