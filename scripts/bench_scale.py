@@ -7,7 +7,8 @@ writes the figures and the 50 M model's inputs into docs/scale.md.
    --bytes for most pipelines, a share of it for the slow raster256 (PIPELINES below). The
    TU-Berlin pipeline reads the PNG set (--tuberlin) as it is.
 2. Per pipeline, under /usr/bin/time (wall, CPU, peak RSS):
-   a. `preprocess --jobs 1` and `--jobs 2` (one process: map, then its parallel reduce);
+   a. `preprocess --jobs 1` and `--jobs 2` (one process: map, then its parallel reduce), with the
+      map and reduce sides' CPU seconds from timings.json (stages `map` and `reduce`);
    b. the scheduler shape: n map processes (`--partition i/n --jobs 1`) at once, then one reducer
       alone (`merge --reduce 0/1`: the single-reducer write rate), then R reducers at once
       (`merge --reduce j/R`), then `merge --finalize`;
@@ -57,7 +58,7 @@ CLUSTER_NODES, CORES_PER_NODE = (8, 32, 128), 16
 def start_timed(argv, label, work):
     """Starts argv under /usr/bin/time; `finish` collects its figures."""
     stats = work / f".time-{label}"
-    return subprocess.Popen(["/usr/bin/time", "-o", str(stats), "-f", "%e %U %S %M", *map(str, argv)]), stats
+    return subprocess.Popen(["/usr/bin/time", "-o", str(stats), "-f", "%e %U %S %M", *map(str, argv)], stdout=subprocess.DEVNULL), stats
 
 
 def finish(started):
@@ -199,13 +200,17 @@ def markdown(report):
              + " (every fourth gzip), built by `scripts/make_scale_input.py` from the 238 categories of "
              "`../shared/data/quickdraw/raw` with fresh key_ids; TU-Berlin: the 3,200 PNGs of `../shared/data/tuberlin`.", ""]
     lines += ["One process, `preprocess --jobs J` (map, then the parallel reduce):", "",
-              "| pipeline | items | jobs | wall | items/s | CPU time | peak RSS (cap 100 + 50·J MB) | same bytes as jobs 1 |",
-              "|---|---:|---:|---:|---:|---:|---:|---|"]
+              "| pipeline | items | jobs | wall | items/s | CPU time | map / reduce CPU (timings.json) | reduce / map CPU | "
+              "peak RSS (cap 100 + 50·J MB) | same bytes as jobs 1 |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for name, result in report["pipelines"].items():
         for jobs, run in result["runs"].items():
             same = "—" if jobs == 1 else ("yes" if result["jobs2_identical"] else "**no**")
+            sides = run["timings"].get("stages", {})
+            split = (f"{sides['map']:.1f} / {sides['reduce']:.2f} s | {sides['reduce'] / sides['map']:.1%}"
+                     if sides.get("map") and "reduce" in sides else "— | —")
             lines.append(f"| {name} | {run['items']:,} | {jobs} | {run['wall_s']:.1f} s | {run['items'] / run['wall_s']:,.0f} | "
-                         f"{run['cpu_s']:.1f} s | {run['peak_rss_mb']:.0f} MB ({100 + 50 * jobs}) | {same} |")
+                         f"{run['cpu_s']:.1f} s | {split} | {run['peak_rss_mb']:.0f} MB ({100 + 50 * jobs}) | {same} |")
     lines += ["", f"The scheduler shape: {partitions} map processes (`--partition i/{partitions} --jobs 1`) at once, then one "
               f"reducer alone (`merge --reduce 0/1`), then {reducers} reducers at once (`merge --reduce j/{reducers}`), then "
               "`merge --finalize`. Targets: reduce CPU ≤ 10 % of map CPU; one reducer ≥ 200 MB/s of output.", "",
