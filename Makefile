@@ -74,11 +74,11 @@ bench: build wheel
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
 	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
 
-## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData with n=3 map
-## and R=2 reduce tasks, map task 1 failing once and re-run alone; the dataset must equal the single-process run byte for byte
+## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData with n=3 map and
+## R=2 reduce tasks, map task 1 and reduce task 1 failing once and re-run alone; the dataset must equal the single-process run
 test-cluster: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh --fail-map 1 $(BIN) 3 2
+	scripts/test-cluster.sh --fail-map 1 --fail-reduce 1 $(BIN) 3 2
 
 ## test-cluster-nodes: a 3-node Slurm cluster on this machine (each slurmd in its own network and UTS namespace, needs root)
 ## runs deploy/slurm with n=6 map and R=3 reduce tasks; tasks must run on ≥ 2 nodes and the dataset equal the single-process run

@@ -3,7 +3,7 @@
 # deploy/slurm job files (map array → reduce array → finalize) on SampleData, and the dataset must
 # equal a single-process run byte for byte.
 #
-#   scripts/test-cluster.sh [--nodes N] [--fail-map I] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]
+#   scripts/test-cluster.sh [--nodes N] [--fail-map I] [--fail-reduce J] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]
 #
 # Starts munged (as the munge user), slurmctld and N slurmd (SlurmUser=root) with their state,
 # spool, logs and slurm.conf in a temporary directory, submits deploy/slurm/submit.sh, waits for
@@ -16,19 +16,23 @@
 # namespace.
 # --fail-map I: map task I is made to fail (its output path is a file), then re-run alone with the
 # recovery lines of docs/cluster.md (sbatch --array=I map.sbatch; scontrol update of the reduce
-# job's dependency), and the run must still equal the single-process one.
+# job's dependency), and the run must still equal the single-process one. --fail-reduce J: reduce
+# task J fails once (SKETCHPREP is then a wrapper that exits 1 the first time it runs as array task
+# J of a merge) and is re-run alone the same way (reduce.sbatch; the finalize job's dependency).
 # Needs root (namespaces; slurmd runs jobs as root) and scripts/apt-packages-cluster.txt.
 set -euo pipefail
 nodes=1
 fail_map=""
+fail_reduce=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --nodes) nodes="$2"; shift 2;;
         --fail-map) fail_map="$2"; shift 2;;
+        --fail-reduce) fail_reduce="$2"; shift 2;;
         *) break;;
     esac
 done
-usage="usage: test-cluster.sh [--nodes N] [--fail-map I] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]"
+usage="usage: test-cluster.sh [--nodes N] [--fail-map I] [--fail-reduce J] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$(realpath "${1:?$usage}")"
 partitions="${2:?$usage}"
@@ -157,26 +161,51 @@ export SKETCHPREP="$bin" PIPELINE="$pipeline" INPUT="$input" WORK="$tmp/work" OU
 export PARTITIONS="$partitions" REDUCERS="$reducers"
 sbatch_options=(--cpus-per-task=1 "--output=$tmp/log/%x-%j.out")
 [ -z "$fail_map" ] || touch "$WORK/part-$fail_map"
+if [ -n "$fail_reduce" ]; then
+    touch "$tmp/fail-reduce"
+    SKETCHPREP="$tmp/flaky-sketchprep"
+    cat > "$SKETCHPREP" <<WRAPPER
+#!/bin/sh
+if [ "\$1" = merge ] && [ "\${SLURM_ARRAY_TASK_ID:-}" = "$fail_reduce" ] && rm "$tmp/fail-reduce" 2>/dev/null; then
+    echo "test-cluster: reduce task $fail_reduce made to fail" >&2; exit 1
+fi
+exec "$bin" "\$@"
+WRAPPER
+    chmod +x "$SKETCHPREP"
+fi
 submitted="$(deploy/slurm/submit.sh "${sbatch_options[@]}")"
 echo "$submitted"
 job_of() { echo "$submitted" | awk -v stage="$1:" '$1 == stage {print $3}'; }
 map_job="$(job_of map)"; reduce_job="$(job_of reduce)"; finalize_job="$(job_of finalize)"
+expected_failures=""
 
-if [ -n "$fail_map" ]; then
-    # Map task I fails, so the reduce job never becomes eligible; re-run the task alone and point
-    # the pending reduce job at the re-run (docs/cluster.md, "Recovery").
+# recover FILE TASK HELD [REPAIR…]: task TASK of the array job FILE failed, so job HELD never
+# becomes eligible; once it is held, run REPAIR, re-run the task alone and point HELD at the
+# re-run (docs/cluster.md, "Recovery"). Prints the re-run's job id.
+recover() {
+    local file="$1" task="$2" held="$3" reason="" rerun
+    shift 3
     for _ in $(seq 300); do
-        reason="$(squeue -h -j "$reduce_job" -o %r 2>/dev/null | sort -u)"
+        reason="$(squeue -h -j "$held" -o %r 2>/dev/null | sort -u)"
         [ "$reason" = DependencyNeverSatisfied ] && break
         sleep 0.2
     done
-    [ "$reason" = DependencyNeverSatisfied ] || fail "reduce job $reduce_job is not held after map task $fail_map failed: '$reason'"
-    echo "test-cluster: map task $fail_map failed ($(job_state "${map_job}_$fail_map")); re-running it alone"
-    rm "$WORK/part-$fail_map"
-    rerun="$(sbatch --parsable --export=ALL "${sbatch_options[@]}" --array="$fail_map" deploy/slurm/map.sbatch)"
-    scontrol update JobId="$reduce_job" Dependency="afterok:${rerun%%;*}"
-    expected_failure="$map_job"
-    map_job="$map_job ${rerun%%;*}"
+    [ "$reason" = DependencyNeverSatisfied ] || fail "job $held is not held after task $task of $file failed: '$reason'"
+    echo "test-cluster: task $task of $file failed; re-running it alone" >&2
+    "$@"
+    rerun="$(sbatch --parsable --export=ALL "${sbatch_options[@]}" --array="$task" "deploy/slurm/$file")"
+    scontrol update JobId="$held" Dependency="afterok:${rerun%%;*}"
+    echo "${rerun%%;*}"
+}
+if [ -n "$fail_map" ]; then
+    rerun="$(recover map.sbatch "$fail_map" "$reduce_job" rm "$WORK/part-$fail_map")"
+    expected_failures+=" $map_job"
+    map_job="$map_job $rerun"
+fi
+if [ -n "$fail_reduce" ]; then
+    rerun="$(recover reduce.sbatch "$fail_reduce" "$finalize_job")"
+    expected_failures+=" $reduce_job"
+    reduce_job="$reduce_job $rerun"
 fi
 
 state=""
@@ -187,7 +216,7 @@ for _ in $(seq 600); do
         *FAILED*|*CANCELLED*|*TIMEOUT*|*NODE_FAIL*|*OUT_OF_MEMORY*) fail "finalize job $finalize_job ended $state";;
     esac
     for job in $map_job $reduce_job; do
-        [ "$job" = "${expected_failure:-}" ] && continue
+        [[ " $expected_failures " == *" $job "* ]] && continue
         case "$(job_state "$job")" in *FAILED*|*CANCELLED*|*TIMEOUT*) fail "job $job ended $(job_state "$job")";; esac
     done
     sleep 0.2
@@ -213,6 +242,7 @@ files() { (cd "$1" && find . -type f | sort); }
     fail "the files differ: $(diff <(files "$tmp/single") <(files "$tmp/dataset") | head -5)"
 diff -r -x timings.json "$tmp/single" "$tmp/dataset" >/dev/null ||
     fail "the dataset differs from the single-process run: $(diff -rq -x timings.json "$tmp/single" "$tmp/dataset" | head -5)"
-recovered="${fail_map:+, map task $fail_map failed and re-ran alone}"
+recovered="${fail_map:+, map task $fail_map}${fail_reduce:+, reduce task $fail_reduce}"
+recovered="${recovered:+$recovered failed and re-ran alone}"
 echo "test-cluster: $nodes node(s), $partitions map tasks → $reducers reduce tasks → finalize$recovered" \
     "== single-process run, byte for byte ($(files "$tmp/dataset" | wc -l) files) in $((SECONDS - started)) s"
