@@ -11,8 +11,9 @@ With --run BIN: runs deploy/kubernetes/run.sh here with a stand-in `kubectl` on 
 `fake-kubectl`) that runs each applied Job's exact container command once per completion index
 (JOB_COMPLETION_INDEX=0..completions-1, `sketchprep` from BIN on PATH, /data mapped to a temporary
 directory) and reports Complete or Failed with the failed indexes. Map task 1 is made to fail (its
-output path is a file), so run.sh stops; then the recovery lines of docs/cluster.md re-run it
-alone (`run.sh map 1`, `run.sh reduce`, `run.sh finalize`), and the dataset must equal a
+output path is a file), so run.sh stops; the recovery lines of docs/cluster.md re-run it alone
+(`run.sh map 1`); then reduce pod 1 fails (the stand-in fails it, FAKE_KUBE_FAIL=reduce:1) and is
+re-run alone (`run.sh reduce 1`); `run.sh finalize` ends it, and the dataset must equal a
 single-process `preprocess` run byte for byte.
 
     scripts/check-kubernetes.py [--partitions 3 --reducers 2] [--run .build/release/sketchprep \
@@ -161,11 +162,14 @@ def run_job(job, root):
         env[key] = value.replace(MOUNT, str(root), 1) if value.startswith(MOUNT) else value
     env["PATH"] = f"{os.environ['FAKE_KUBE_BIN']}{os.pathsep}{env['PATH']}"
     indexes = range(job["spec"]["completions"]) if job["spec"].get("completionMode") == "Indexed" else [None]
+    stage = job["metadata"]["name"].removeprefix("sketchprep-")
     failed = []
     for index in indexes:
         if index is not None:
             env["JOB_COMPLETION_INDEX"] = str(index)
-        if subprocess.run(container["command"] + container["args"], env=env).returncode != 0:
+        if os.environ.get("FAKE_KUBE_FAIL") == f"{stage}:{index}":
+            failed.append(index)  # the pod is lost before it runs
+        elif subprocess.run(container["command"] + container["args"], env=env).returncode != 0:
             failed.append(index)
     return failed
 
@@ -201,23 +205,30 @@ def check_run(partitions, reducers, binary, pipeline, source):
         (tools / "kubectl").chmod(0o755)
         env = dict(os.environ, PATH=f"{tools}{os.pathsep}{os.environ['PATH']}", FAKE_KUBE_ROOT=str(root), FAKE_KUBE_BIN=str(binary.parent),
                    IMAGE="sketchprep:check", PARTITIONS=str(partitions), REDUCERS=str(reducers))
-        run_sh = lambda *args: subprocess.run([str(DEPLOY / "run.sh"), *args], env=env, capture_output=True, text=True)  # noqa: E731
+        def run_sh(*args, fail=None, fails_at=None):
+            """Runs run.sh ARGS; it must succeed, or with fails_at stop at that stage naming index 1."""
+            result = subprocess.run([str(DEPLOY / "run.sh"), *args], env=env | ({"FAKE_KUBE_FAIL": fail} if fail else {}),
+                                    capture_output=True, text=True)
+            if fails_at:
+                require(result.returncode != 0 and f"{fails_at} failed; indexes: 1" in result.stderr,
+                        f"run.sh must stop at the {fails_at} stage naming index 1: rc {result.returncode}, {result.stderr[-500:]}")
+            else:
+                require(result.returncode == 0, f"run.sh {' '.join(args)} failed: {result.stderr[-2000:]}")
 
         (root / "work" / "part-1").touch()  # map task 1 cannot write its output
-        first = run_sh()
-        require(first.returncode != 0 and "map failed; indexes: 1" in first.stderr,
-                f"run.sh must stop at the map stage naming index 1: rc {first.returncode}, {first.stderr[-500:]}")
+        run_sh(fails_at="map")
         (root / "work" / "part-1").unlink()
-        for stage in (["map", "1"], ["reduce"], ["finalize"]):
-            result = run_sh(*stage)
-            require(result.returncode == 0, f"run.sh {' '.join(stage)} failed: {result.stderr[-2000:]}")
+        run_sh("map", "1")
+        run_sh("reduce", fail="reduce:1", fails_at="reduce")
+        run_sh("reduce", "1")
+        run_sh("finalize")
 
         single = pathlib.Path(tmp) / "single"
         subprocess.run([binary, "preprocess", "--pipeline", str(root / "pipeline.yaml"), "--input", str(root / "input"),
                         "--output", str(single), "--quiet"], check=True, stdout=subprocess.DEVNULL)
         files = same_dataset(single, root / "dataset")
-        print(f"check-kubernetes: run.sh with {partitions} map pods (pod 1 failed, re-run alone) → {reducers} reduce pods → finalize "
-              f"== single run ({files} files, byte for byte)")
+        print(f"check-kubernetes: run.sh with {partitions} map pods → {reducers} reduce pods → finalize, map pod 1 and reduce pod 1 "
+              f"failed and re-ran alone, == single run ({files} files, byte for byte)")
 
 
 def main():
