@@ -181,9 +181,9 @@ expected_failures=""
 
 # recover FILE TASK HELD [REPAIR…]: task TASK of the array job FILE failed, so job HELD never
 # becomes eligible; once it is held, run REPAIR, re-run the task alone and point HELD at the
-# re-run (docs/cluster.md, "Recovery"). Prints the re-run's job id.
+# re-run (docs/cluster.md, "Recovery"). Sets rerun to the re-run's job id.
 recover() {
-    local file="$1" task="$2" held="$3" reason="" rerun
+    local file="$1" task="$2" held="$3" reason=""
     shift 3
     for _ in $(seq 300); do
         reason="$(squeue -h -j "$held" -o %r 2>/dev/null | sort -u)"
@@ -191,19 +191,19 @@ recover() {
         sleep 0.2
     done
     [ "$reason" = DependencyNeverSatisfied ] || fail "job $held is not held after task $task of $file failed: '$reason'"
-    echo "test-cluster: task $task of $file failed; re-running it alone" >&2
+    echo "test-cluster: task $task of $file failed; re-running it alone"
     "$@"
     rerun="$(sbatch --parsable --export=ALL "${sbatch_options[@]}" --array="$task" "deploy/slurm/$file")"
-    scontrol update JobId="$held" Dependency="afterok:${rerun%%;*}"
-    echo "${rerun%%;*}"
+    rerun="${rerun%%;*}"
+    scontrol update JobId="$held" Dependency="afterok:$rerun"
 }
 if [ -n "$fail_map" ]; then
-    rerun="$(recover map.sbatch "$fail_map" "$reduce_job" rm "$WORK/part-$fail_map")"
+    recover map.sbatch "$fail_map" "$reduce_job" rm "$WORK/part-$fail_map"
     expected_failures+=" $map_job"
     map_job="$map_job $rerun"
 fi
 if [ -n "$fail_reduce" ]; then
-    rerun="$(recover reduce.sbatch "$fail_reduce" "$finalize_job")"
+    recover reduce.sbatch "$fail_reduce" "$finalize_job"
     expected_failures+=" $reduce_job"
     reduce_job="$reduce_job $rerun"
 fi
