@@ -58,7 +58,8 @@ CLUSTER_NODES, CORES_PER_NODE = (8, 32, 128), 16
 def start_timed(argv, label, work):
     """Starts argv under /usr/bin/time; `finish` collects its figures."""
     stats = work / f".time-{label}"
-    return subprocess.Popen(["/usr/bin/time", "-o", str(stats), "-f", "%e %U %S %M", *map(str, argv)], stdout=subprocess.DEVNULL), stats
+    command = ["/usr/bin/time", "-o", str(stats), "-f", "%e %U %S %M", *map(str, argv)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL), stats
 
 
 def finish(started):
@@ -134,6 +135,8 @@ def run_pipeline(binary, name, pipeline, inputs, work, partitions, reducers):
     result["reduce"] = timed_group(reduces, f"{name}-reduce", work)
     result["finalize"] = timed_group([merge(binary, parts, out, "--finalize")], f"{name}-finalize", work)
     result["cluster_identical"] = same_dataset(work / f"{name}-jobs1", out)
+    for directory in [work / f"{name}-jobs1", work / f"{name}-jobs2", *parts, out]:  # gigabytes at full shape
+        fresh(directory)
     reduce_share = result["reduce"]["cpu_s"] / result["map"]["cpu_s"]
     print(f"bench-scale: {name}: map {result['map']['wall_s']:.1f} s wall / {result['map']['cpu_s']:.1f} s CPU, "
           f"reduce ×{reducers} {result['reduce']['wall_s']:.1f} s wall / {result['reduce']['cpu_s']:.1f} s CPU "
