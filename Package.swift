@@ -1,16 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Data flows left to right: SketchCore → SketchFormats → SketchDataset → SketchRaster →
-// SketchPipeline → SketchEval → sketchprep. Each target depends only on targets to its left.
+// Data flows left to right: SketchCore → SketchIO → SketchFormats → SketchDataset → SketchRaster →
+// SketchReports → SketchPipeline → SketchEval → sketchprep. Each target depends only on targets to its left.
 let package = Package(
     name: "SketchPrep",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "SketchCore", targets: ["SketchCore"]),
+        .library(name: "SketchIO", targets: ["SketchIO"]),
         .library(name: "SketchFormats", targets: ["SketchFormats"]),
         .library(name: "SketchDataset", targets: ["SketchDataset"]),
         .library(name: "SketchRaster", targets: ["SketchRaster"]),
+        .library(name: "SketchReports", targets: ["SketchReports"]),
         .library(name: "SketchPipeline", targets: ["SketchPipeline"]),
         .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
@@ -23,26 +25,36 @@ let package = Package(
     targets: [
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
-        // Byte formats: NDJSON, gzip, PNG, NPY, TFRecord, checksums, atomic files; SVG curves flattened by cairo.
+        // Files and streams: byte sources (gzip inflated), line splitting, atomic and temporary files,
+        // directory walks, SHA-256 of files, system errors, free space, output-path checks, stderr.
+        .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
+        // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
-            "SketchCore", "CZlib", "CPNG", "COpenSSL", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
+            "SketchCore", "SketchIO", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // Datasets: shard layout, split, manifest, quarantine, tally, progress.
-        .target(name: "SketchDataset", dependencies: ["SketchCore", "SketchFormats", "CArchive"]),
+        // Datasets: examples, file layout, shard layout, split, manifest, quarantine, tally, progress.
+        .target(name: "SketchDataset", dependencies: [
+            "SketchCore", "SketchIO", "SketchFormats", "CArchive", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
+        // Reports: the HTML / Markdown / SVG toolkit (escaping, histograms, thumbnails) and report pages.
+        .target(name: "SketchReports", dependencies: ["SketchCore", "SketchIO", "SketchFormats"]),
         // The engine: pipelines (YAML), simplify and parity jobs.
         .target(name: "SketchPipeline", dependencies: [
-            "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster",
-            .product(name: "Yams", package: "Yams"),
+            "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports",
+            .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // Model evaluation: ORT wrapper, metrics, reports.
-        .target(name: "SketchEval", dependencies: ["SketchCore", "SketchFormats", "SketchDataset", "COnnxRuntime"]),
+        // Model evaluation: ORT wrapper, metrics.
+        .target(name: "SketchEval", dependencies: [
+            "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchReports", "COnnxRuntime",
+        ]),
         // The CLI: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval", "CMalloc",
+                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports", "SketchPipeline",
+                "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The release binary carries the Swift runtime and Foundation, so it starts on machines
@@ -63,11 +75,13 @@ let package = Package(
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         // Tests mirror Sources/.
-        .target(name: "SketchTestSupport", dependencies: ["SketchFormats"], path: "Tests/SketchTestSupport"),
+        .target(name: "SketchTestSupport", dependencies: ["SketchIO", "SketchFormats"], path: "Tests/SketchTestSupport"),
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
+        .testTarget(name: "SketchIOTests", dependencies: ["SketchIO", "SketchTestSupport"]),
         .testTarget(name: "SketchFormatsTests", dependencies: ["SketchFormats", "SketchTestSupport"]),
         .testTarget(name: "SketchDatasetTests", dependencies: ["SketchDataset", "SketchTestSupport"]),
         .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchFormats"]),
+        .testTarget(name: "SketchReportsTests", dependencies: ["SketchReports", "SketchTestSupport"]),
         .testTarget(name: "SketchPipelineTests", dependencies: ["SketchPipeline", "SketchTestSupport"]),
         .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]

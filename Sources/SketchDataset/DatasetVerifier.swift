@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 
 /// What `sketchprep verify` found in a dataset directory.
@@ -55,7 +56,7 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
 /// (``DirectoryMember``), and a file larger than its recorded size is reported without reading it.
 package enum DatasetVerifier {
     /// Verifies `directory`; throws `DatasetError` only when `manifest.json` cannot be read at all.
-    package static func verify(directory: String, manifestName: String = "manifest.json") throws -> DatasetVerification {
+    package static func verify(directory: String, manifestName: String = DatasetLayout.manifest) throws -> DatasetVerification {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         let manifest = try Manifest.read(manifestName, in: base)
         var problems: [DatasetVerification.Problem] = []

@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 
 /// One image file of a class-per-directory dataset (TU-Berlin layout).

@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 
 extension Manifest {
@@ -83,10 +84,10 @@ public enum DatasetFileValidation {
     /// values, and (when every value is in range) the count checks. Throws `DatasetError` when the
     /// bytes are not a manifest.
     public static func manifestProblems(json bytes: [UInt8]) throws -> [String] {
-        let manifest = try Manifest.decode(bytes, path: "manifest.json")
+        let manifest = try Manifest.decode(bytes, path: DatasetLayout.manifest)
         let invalid = manifest.invalidFields.map { "\($0.field): \($0.detail)" }
         guard invalid.isEmpty else { return invalid }
-        return DatasetVerifier.countProblems(manifest, manifestName: "manifest.json").map(\.detail)
+        return DatasetVerifier.countProblems(manifest, manifestName: DatasetLayout.manifest).map(\.detail)
     }
 
     /// The number of examples in the run-file `bytes` (header included); throws `DatasetError`

@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 import Foundation
 

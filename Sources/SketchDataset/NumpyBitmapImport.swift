@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 import Foundation
 
@@ -89,7 +90,7 @@ public struct NumpyBitmapImport: Sendable {
             classes: words.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) }, counts: counts,
             shards: written.files, records: Manifest.RecordCounts(read: read, written: read, filtered: 0, rejected: 0),
             quarantine: nil)
-        try writeAtomically(try manifest.encoded(), to: (outputDirectory as NSString).appendingPathComponent("manifest.json"))
+        try writeAtomically(try manifest.encoded(), to: (outputDirectory as NSString).appendingPathComponent(DatasetLayout.manifest))
         return manifest
     }
 

@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 /// Counts of one run, which must reconcile: every record read is either written or rejected.
 /// Damaged or unreadable inputs are counted apart, as source errors.

@@ -87,8 +87,7 @@ public enum ShardNaming: String, Sendable, Codable, CaseIterable {
             _ = split
             return isNumbering(name.dropFirst(prefix.count + 1))
         }
-        let suffixes = [".x.npy", ".y.npy", ".keys.txt", ".tfrecord", ".tar"]
-        guard let suffix = suffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        guard let suffix = DatasetLayout.shardSuffixes.first(where: { name.hasSuffix($0) }) else { return false }
         let stem = name.dropLast(suffix.count)
         guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }
         return isNumbering(stem[stem.index(after: dash)...])

@@ -35,7 +35,7 @@ public struct ShardSplitReader: Sendable {
 
     /// Finds the split's shards and reads the class map; throws when either is missing.
     public init(directory: String, split: String) throws {
-        let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
+        let manifestPath = (directory as NSString).appendingPathComponent(DatasetLayout.manifest)
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
             throw DatasetError("\(manifestPath): missing (is this a `sketchprep preprocess` output directory?)")
         }
@@ -55,11 +55,12 @@ public struct ShardSplitReader: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
         let stems = splits.flatMap { name in
-            names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(".x.npy") }.map { String($0.dropLast(".x.npy".count)) }.sorted()
+            names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(DatasetLayout.featuresSuffix) }
+                .map { String($0.dropLast(DatasetLayout.featuresSuffix.count)) }.sorted()
         }
         guard !stems.isEmpty else {
             let present = Self.splitsPresent(in: directory)
-            throw DatasetError("\(directory): no '\(split)' shards (\(split)-*-of-*.x.npy)"
+            throw DatasetError("\(directory): no '\(split)' shards (\(split)-*-of-*\(DatasetLayout.featuresSuffix))"
                 + (present.isEmpty ? "" : "; its splits are \(present.joined(separator: ", ")): pass --split \(present[0])"))
         }
         self.directory = directory
@@ -71,7 +72,7 @@ public struct ShardSplitReader: Sendable {
     /// The splits (`train`, `val`, `test`, in that order) that have NPY shards in `directory`.
     public static func splitsPresent(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return ["train", "val", "test"].filter { split in names.contains { $0.hasPrefix(split + "-") && $0.hasSuffix(".x.npy") } }
+        return ["train", "val", "test"].filter { split in names.contains { $0.hasPrefix(split + "-") && $0.hasSuffix(DatasetLayout.featuresSuffix) } }
     }
 
     /// The split to evaluate when none is named: `val` when every directory has one, else `test`
@@ -84,9 +85,9 @@ public struct ShardSplitReader: Sendable {
     /// Loads shard `stem`, checking that features, labels and keys agree in count.
     public func shard(_ stem: String) throws -> Shard {
         let base = (directory as NSString).appendingPathComponent(stem)
-        let x = try NPYReader.read(path: base + ".x.npy")
-        let y = try NPYReader.read(path: base + ".y.npy")
-        let keysPath = base + ".keys.txt"
+        let x = try NPYReader.read(path: base + DatasetLayout.featuresSuffix)
+        let y = try NPYReader.read(path: base + DatasetLayout.labelsSuffix)
+        let keysPath = base + DatasetLayout.keysSuffix
         guard let keyText = try? String(contentsOfFile: keysPath, encoding: .utf8) else {
             throw DatasetError("\(keysPath): cannot read")
         }
@@ -99,12 +100,12 @@ public struct ShardSplitReader: Sendable {
         switch x.dtype {
         case .float32: features = x.floats()
         case .uint8: features = x.data.map { Float($0) / 255 }
-        default: throw DatasetError("\(base).x.npy: features must be float32 or uint8, not \(x.dtype)")
+        default: throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): features must be float32 or uint8, not \(x.dtype)")
         }
-        guard y.dtype == .int32 else { throw DatasetError("\(base).y.npy: labels must be int32, not \(y.dtype)") }
+        guard y.dtype == .int32 else { throw DatasetError("\(base)\(DatasetLayout.labelsSuffix): labels must be int32, not \(y.dtype)") }
         let count = x.shape.first ?? 0
         guard y.shape == [count], keys.count == count else {
-            throw DatasetError("\(base).x.npy: \(count) examples but \(y.shape.first ?? 0) labels and \(keys.count) keys")
+            throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels and \(keys.count) keys")
         }
         return Shard(features: features, exampleShape: Array(x.shape.dropFirst()), labels: y.int32s().map(Int.init), keys: keys)
     }

@@ -1,3 +1,4 @@
+import SketchIO
 import SketchFormats
 import Foundation
 
@@ -157,9 +158,9 @@ public final class ShardedDatasetWriter {
             let labels = NPYWriter.encode(shard.map(\.label), dtype: .int32, shape: [shard.count])
             let keys = Array(shard.map { $0.keyID + "\n" }.joined().utf8)
             progress?.advance(by: shard.count)
-            return [(".x.npy", features), (".y.npy", labels), (".keys.txt", keys)]
+            return [(DatasetLayout.featuresSuffix, features), (DatasetLayout.labelsSuffix, labels), (DatasetLayout.keysSuffix, keys)]
         case .webdataset:
-            return [(".tar", try WebDatasetShard.encode(shard, imagesAsPNG: options.storesImagesAsPNG))]
+            return [(DatasetLayout.tarSuffix, try WebDatasetShard.encode(shard, imagesAsPNG: options.storesImagesAsPNG))]
         case .tfrecord:
             var bytes: [UInt8] = []
             let names = options.tfrecordFeatures
@@ -186,7 +187,7 @@ public final class ShardedDatasetWriter {
                 ])
                 bytes += TFRecordWriter.frame(record.serialized())
             }
-            return [(".tfrecord", bytes)]
+            return [(DatasetLayout.tfrecordSuffix, bytes)]
         }
     }
 

@@ -1,6 +1,8 @@
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
+import SketchReports
 
 /// One `sketchprep eval` run: predict a split with a bundled model, optionally a second
 /// preprocessing of the same drawings, and write report.json, report.md and report.html.

@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchReports
 
 /// Renders an ``EvalReport`` as one self-contained HTML page (report.html): no external files,
 /// plots as inline SVG, sketch thumbnails as inline SVG polylines or PNG data URIs.

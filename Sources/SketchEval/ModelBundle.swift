@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchDataset
 
 /// A bundled model directory: `model.onnx` (one float32 input with a dynamic batch dimension, one
 /// output of class probabilities) and `classes.txt` (one class word per line, output index order).
@@ -14,7 +15,7 @@ public struct ModelBundle: Sendable {
 
     /// Reads `classes.txt`; throws `.modelUnavailable` when the directory or file is missing or empty.
     public init(directory: String) throws {
-        let classesPath = (directory as NSString).appendingPathComponent("classes.txt")
+        let classesPath = (directory as NSString).appendingPathComponent(DatasetLayout.classes)
         guard let text = try? String(contentsOfFile: classesPath, encoding: .utf8) else {
             throw OnnxRuntimeError.modelUnavailable(path: directory, reason: "no classes.txt (expected model.onnx + classes.txt)")
         }

@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 
 /// Reads one chunk of a Kaggle CSV input (`KaggleCSV`) as batches of NDJSON lines: the chunk's
 /// lines come from `InputChunkReader` (whole files, gzip, or newline-aligned byte ranges of a

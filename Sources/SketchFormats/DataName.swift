@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 
 /// The one rule for text that comes from data and ends up naming something: a category word
 /// (a file name `<word>.npz`, a line of `classes.txt`, an HTML heading), a key_id (a line of

@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 
 /// What the engine's reading thread pulls batches from: one input chunk read as
 /// ``RawLineBatch``es of NDJSON lines, whatever the input's format.

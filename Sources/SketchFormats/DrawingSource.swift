@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 
 /// Reads drawings from any mix of Quick, Draw! NDJSON (raw or simplified), Google `.bin` and
 /// sketch-rnn stroke-3 `.npz` inputs: the one way data commands read drawings.
@@ -198,7 +199,7 @@ public struct DrawingSource: Sendable {
     public static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
         do { source = try ByteSource(path: path) } catch {
-            throw FormatError(.input, "cannot read \(path): \((error as? FormatError)?.reason ?? "\(error)")")
+            throw FormatError(.input, "cannot read \(path): \((error as? IOError)?.reason ?? "\(error)")")
         }
         var stream = BufferedByteStream(source: source)
         defer { stream.deallocate() }
@@ -304,13 +305,13 @@ public struct DrawingSource: Sendable {
         TemporaryFiles.register(path)
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
-        do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")") }
+        do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? IOError)?.reason ?? "\(error)")") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count: Int
             do { count = try source.read(into: buffer) } catch {
-                throw FormatError(.input, "cannot read \(file): \((error as? FormatError)?.reason ?? "\(error)")")
+                throw FormatError(.input, "cannot read \(file): \((error as? IOError)?.reason ?? "\(error)")")
             }
             if count == 0 { break }
             try writer.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))

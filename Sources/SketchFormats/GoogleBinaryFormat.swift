@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 
 /// The layout of Google's Quick, Draw! binary files (`<word>.bin`, as the `quickdraw` PyPI
 /// package downloads them), all integers little-endian, one record after another:
@@ -149,7 +150,7 @@ package final class GoogleBinaryCursor {
             stream = BufferedByteStream(source: source)
         } catch {
             source = nil
-            openFailure = (error as? FormatError)?.reason ?? "\(error)"
+            openFailure = (error as? IOError)?.reason ?? "\(error)"
         }
     }
 
@@ -183,7 +184,7 @@ package final class GoogleBinaryCursor {
         do { got = try stream!.read(into: &header, count: header.count) } catch {
             recordNumber += 1
             finished = true
-            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): \((error as? FormatError)?.reason ?? "\(error)")", []))
+            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): \((error as? IOError)?.reason ?? "\(error)")", []))
         }
         if got == 0 { finished = true; return nil }
         recordNumber += 1

@@ -1,5 +1,6 @@
 import SketchCore
 import SystemPackage
+import SketchIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -110,7 +111,7 @@ package final class InputChunkReader: LineBatchReading {
             splitter = LineSplitter(source: source, maximumLineLength: maximumLineLength)
         } catch {
             source = nil
-            openFailure = (error as? FormatError)?.reason ?? "\(error)"
+            openFailure = (error as? IOError)?.reason ?? "\(error)"
         }
     }
 

@@ -1,3 +1,4 @@
+import SketchIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 
 /// A `.npy` array loaded into memory: element type, shape and the raw little-endian data.
 public struct NPYArray: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import CPNG
 import Foundation
 import SketchCore
+import SketchIO
 
 /// Decodes PNG files of any kind to 8-bit gray with libpng's setjmp-free "simplified" API.
 ///

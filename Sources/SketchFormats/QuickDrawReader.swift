@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -142,7 +143,7 @@ public struct QuickDrawReader: Sendable {
             do {
                 source = try ByteSource(path: file, hashing: measuresSources)
             } catch {
-                let reason = (error as? FormatError)?.reason ?? "\(error)"
+                let reason = (error as? IOError)?.reason ?? "\(error)"
                 try onRejected(.sourceError(file, byteOffset: 0, reason: "cannot read input: \(reason)"))
                 continue
             }

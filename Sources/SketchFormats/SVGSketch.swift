@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import SketchCore
+import SketchIO
 
 /// A vector sketch read from an SVG file (TU-Berlin's `sketches_svg`, Sketchy, other tools), as
 /// a raw drawing: every subpath (`M`) of every `<path>`, every `<line>`, `<polyline>` and

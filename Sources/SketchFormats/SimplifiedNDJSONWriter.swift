@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 
 /// Writes records in the layout of Google's simplified NDJSON files: keys in the order
 /// `word, countrycode, timestamp, recognized, key_id, drawing`, no spaces, strokes as

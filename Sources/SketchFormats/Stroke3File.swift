@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 
 /// The three splits of a sketch-rnn `.npz`, in file order.
 package enum Stroke3Split: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import SketchCore
+import SketchReports
 
 /// The profile of one category (Quick, Draw! `word`): counts, fixed-size histograms and the
 /// drawings chosen as thumbnails. Memory is fixed per category (countries are bounded by the

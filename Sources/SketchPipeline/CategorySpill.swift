@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 
 /// Per-category temporary files behind in-memory buffers of bounded total size: `convert` spills

@@ -56,7 +56,7 @@ package struct ContactSheetInputs {
         }
         for file in files where items.count < limit {
             let path = "\(directory)/\(file)"
-            if file.hasSuffix(".x.npy") {
+            if file.hasSuffix(DatasetLayout.featuresSuffix) {
                 try addNPY(path)
             } else if file.hasSuffix(".npz") {
                 try addDrawings(path)
@@ -135,8 +135,8 @@ package struct ContactSheetInputs {
 
     /// Class words of a shard's examples (`X.x.npy` → `X.y.npy` + `manifest.json`), or nil.
     private static func shardLabels(forFeatures path: String) -> [String]? {
-        guard path.hasSuffix(".x.npy"),
-              let labels = try? NPYReader.read(path: String(path.dropLast(".x.npy".count)) + ".y.npy"),
+        guard path.hasSuffix(DatasetLayout.featuresSuffix),
+              let labels = try? NPYReader.read(path: String(path.dropLast(DatasetLayout.featuresSuffix.count)) + DatasetLayout.labelsSuffix),
               labels.dtype == .int32 else { return nil }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let words = (try? Manifest.read(path: manifestPath(in: directory)))
@@ -144,12 +144,12 @@ package struct ContactSheetInputs {
         return labels.int32s().map { words[Int($0)] ?? "class \($0)" }
     }
 
-    private static func manifestPath(in directory: String) -> String { "\(directory)/\(PipelineRunner.manifestName)" }
+    private static func manifestPath(in directory: String) -> String { "\(directory)/\(DatasetLayout.manifest)" }
 
     /// Whether `path` names a TFRecord file (`*.tfrecord`, or the tutorial layout's `*.tfrecord-NNNNN-of-NNNNN`).
     private static func isTFRecord(_ path: String) -> Bool {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        return name.hasSuffix(".tfrecord") || name.contains(".tfrecord-")
+        return name.hasSuffix(DatasetLayout.tfrecordSuffix) || name.contains(DatasetLayout.tfrecordSuffix + "-")
     }
 
     private static func isDirectory(_ path: String) -> Bool {

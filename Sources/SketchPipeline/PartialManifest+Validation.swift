@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
 
@@ -74,9 +75,9 @@ extension PartialRun {
     /// file inside the directory (``DirectoryMember``).
     static func runPaths(of partial: PartialManifest, in directory: String) throws -> [String] {
         try partial.runs.enumerated().map { index, run in
-            switch try DirectoryMember.resolve(run, in: directory, field: "runs[\(index)]", file: "\(directory)/\(manifestName)") {
+            switch try DirectoryMember.resolve(run, in: directory, field: "runs[\(index)]", file: "\(directory)/\(DatasetLayout.partialManifest)") {
             case let .file(path, _): return path
-            case .missing: throw PipelineError("\(directory)/\(run) is missing but \(manifestName) lists it; re-run that partition")
+            case .missing: throw PipelineError("\(directory)/\(run) is missing but \(DatasetLayout.partialManifest) lists it; re-run that partition")
             }
         }
     }

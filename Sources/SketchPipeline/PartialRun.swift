@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
 
@@ -56,11 +57,11 @@ extension PipelineRunner {
             throw PipelineError("--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
         }
         let directory = config.output.directory
-        let partialPath = "\(directory)/\(PartialRun.manifestName)"
+        let partialPath = "\(directory)/\(DatasetLayout.partialManifest)"
         if unlink(partialPath) != 0 && errno != ENOENT {
             throw PipelineError("cannot remove the old \(partialPath): \(String(cString: strerror(errno)))")
         }
-        let runsDirectory = "\(directory)/runs"
+        let runsDirectory = "\(directory)/\(DatasetLayout.partialRunsDirectory)"
         try? FileManager.default.removeItem(atPath: runsDirectory)
         // Until partial.json names them, the runs are this process's temporary files.
         TemporaryFiles.register(runsDirectory)
@@ -68,7 +69,7 @@ extension PipelineRunner {
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
         let sources = partition.index == 0 ? rejectedSources : []
         let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
-                                  quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runsDirectory,
+                                  quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runsDirectory,
                                   spillEverything: true, clock: clock)
         let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let mapped = map.read - map.filtered - map.rejected
@@ -91,11 +92,11 @@ extension PipelineRunner {
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,
             seenCountries: map.seenCountries.sorted(),
-            runs: map.runs.map { "runs/" + ($0 as NSString).lastPathComponent })
+            runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent })
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
-        try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
+        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
         let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
-                                records: partial.records, quarantine: Self.quarantineName, libraries: partial.libraries)
+                                records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
                                partitionChunks: (selected.count, chunks.count))
     }
@@ -103,8 +104,6 @@ extension PipelineRunner {
 
 /// `sketchprep merge`: the reduce side of a partitioned run.
 package enum PartialRun {
-    package static let manifestName = "partial.json"
-
     static func encode(_ partial: PartialManifest) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -112,9 +111,9 @@ package enum PartialRun {
     }
 
     static func load(_ directory: String) throws -> PartialManifest {
-        let path = "\(directory)/\(manifestName)"
-        guard case let .file(resolved, _) = try DirectoryMember.resolve(manifestName, in: directory, field: "file", file: path) else {
-            throw PipelineError("\(directory) is not a finished partition: no \(manifestName) (re-run its `sketchprep preprocess --partition i/n`)")
+        let path = "\(directory)/\(DatasetLayout.partialManifest)"
+        guard case let .file(resolved, _) = try DirectoryMember.resolve(DatasetLayout.partialManifest, in: directory, field: "file", file: path) else {
+            throw PipelineError("\(directory) is not a finished partition: no \(DatasetLayout.partialManifest) (re-run its `sketchprep preprocess --partition i/n`)")
         }
         let bytes: [UInt8]
         do {
@@ -204,12 +203,12 @@ package enum PartialRun {
             }
         }
         try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
-                            to: "\(output)/\(PipelineRunner.quarantineName)")
+                            to: "\(output)/\(DatasetLayout.quarantine)")
         let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
         let clock = StageClock()
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
         let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)
-        try clock.write(to: "\(output)/\(PipelineRunner.timingsName)", jobs: 1)
+        try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: 1)
         return outcome
     }
 
@@ -223,7 +222,7 @@ package enum PartialRun {
                                         to path: String) throws {
         let out = try AtomicFileWriter(path: path)
         let readers = try directories.map { directory in
-            let name = PipelineRunner.quarantineName
+            let name = DatasetLayout.quarantine
             switch try DirectoryMember.resolve(name, in: directory, field: "file", file: "\(directory)/\(name)") {
             case let .file(path, _): return QuarantineLines(path: path)
             case .missing: return QuarantineLines(path: "\(directory)/\(name)")  // reported when a line is wanted
@@ -255,10 +254,10 @@ private final class QuarantineLines {
     func next(partialDirectory: String) throws -> [UInt8] {
         while batch == nil || index == batch!.entries.count {
             guard let next = reader.nextBatch() else {
-                throw PipelineError("\(partialDirectory)/\(PipelineRunner.quarantineName) has fewer lines than its partial.json counts; re-run that partition")
+                throw PipelineError("\(partialDirectory)/\(DatasetLayout.quarantine) has fewer lines than its \(DatasetLayout.partialManifest) counts; re-run that partition")
             }
             if case .sourceError = next.entries.first?.kind {
-                throw PipelineError("cannot read \(partialDirectory)/\(PipelineRunner.quarantineName); re-run that partition")
+                throw PipelineError("cannot read \(partialDirectory)/\(DatasetLayout.quarantine); re-run that partition")
             }
             batch = next
             index = 0

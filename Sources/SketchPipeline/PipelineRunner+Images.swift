@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchRaster
@@ -37,7 +38,7 @@ extension PipelineRunner {
             throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
         var output = MapOutput()
-        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(Self.quarantineName)")
+        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)")
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
         let resampler = BoxResampler(side: options.stroke.side)
         let filter = RecordFilter(config.filters)

@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
 
@@ -85,7 +86,7 @@ extension PipelineRunner {
             counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
         }
         if !collisionRejections.isEmpty {
-            try appendToQuarantine(collisionRejections, path: "\(directory)/\(Self.quarantineName)")
+            try appendToQuarantine(collisionRejections, path: "\(directory)/\(DatasetLayout.quarantine)")
         }
         let records = Manifest.RecordCounts(read: map.read, written: written,
                                             filtered: map.filtered + quotaFiltered, rejected: map.rejected + collisionRejections.count,
@@ -97,14 +98,14 @@ extension PipelineRunner {
         let manifest = Manifest(
             pipeline: pipeline, sources: sources,
             classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
-            counts: counts, shards: result.files, records: records, quarantine: Self.quarantineName,
+            counts: counts, shards: result.files, records: records, quarantine: DatasetLayout.quarantine,
             libraries: Self.libraryVersions, settings: settings)
         let classList = classes.map { $0 + "\n" }.joined()
-        try writeAtomically(classList, to: "\(directory)/\(Self.classesName)")
+        try writeAtomically(classList, to: "\(directory)/\(DatasetLayout.classes)")
         if config.output.layout == .tensorflowTutorial {
             try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
-        try writeAtomically(try manifest.encoded(), to: "\(directory)/\(Self.manifestName)")
+        try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
         clock.addWall("merge_write", StageClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
     }

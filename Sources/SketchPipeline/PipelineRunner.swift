@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchRaster
@@ -76,11 +77,6 @@ package struct PipelineRunner {
         self.force = force
     }
 
-    package static let manifestName = "manifest.json"
-    package static let quarantineName = "quarantine.ndjson"
-    package static let classesName = "classes.txt"
-    package static let timingsName = "timings.json"
-
     package func run() throws -> PipelineOutcome {
         guard !config.source.inputs.isEmpty else {
             throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
@@ -120,12 +116,12 @@ package struct PipelineRunner {
             let runs = try runsDirectory(in: directory)
             defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
-                                      quarantinePath: "\(directory)/\(Self.quarantineName)", runsDirectory: runs,
+                                      quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
                                       spillEverything: false, hashing: measured == nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
             return written
         case .imageDirectory:
             guard partition == nil else {
@@ -147,7 +143,7 @@ package struct PipelineRunner {
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
             var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(Self.timingsName)", jobs: jobs)
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
             return written
         }
     }
@@ -155,7 +151,7 @@ package struct PipelineRunner {
     /// From here until the new manifest is written the directory is incomplete: a manifest
     /// present always describes the shards next to it.
     private func removeManifest() throws {
-        let manifestPath = "\(config.output.directory)/\(Self.manifestName)"
+        let manifestPath = "\(config.output.directory)/\(DatasetLayout.manifest)"
         if unlink(manifestPath) != 0 && errno != ENOENT {
             throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
         }
@@ -168,7 +164,7 @@ package struct PipelineRunner {
         let parent = temporaryDirectory ?? parentDirectory(of: output)
         try createDirectories(parent)
         try FreeSpace.require(in: parent, forInputBytes: nil)
-        return try TemporaryFileName.makeDirectory("\(parent)/.sketchprep-runs")
+        return try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
     }
 
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
@@ -191,7 +187,7 @@ package struct PipelineRunner {
     private func compareWithExisting(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]?) throws
         -> (upToDate: Manifest?, differences: [String]) {
         let directory = config.output.directory
-        guard let existing = try? Manifest.read(Self.manifestName, in: directory) else { return (nil, []) }
+        guard let existing = try? Manifest.read(DatasetLayout.manifest, in: directory) else { return (nil, []) }
         if existing.pipeline.name != pipeline.name && !force {
             throw PipelineError("\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
                 + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
@@ -202,7 +198,7 @@ package struct PipelineRunner {
         guard !force, differences.isEmpty, sources != nil else { return (nil, force ? [] : differences) }
         for shard in existing.shards {
             // The manifest found in the output is untrusted: its shard names must lead to regular files inside.
-            guard case let .file(path, bytes)? = try? DirectoryMember.resolve(shard.file, in: directory, field: "shards", file: Self.manifestName),
+            guard case let .file(path, bytes)? = try? DirectoryMember.resolve(shard.file, in: directory, field: "shards", file: DatasetLayout.manifest),
                   bytes == shard.bytes, let measured = try? InputFile.measure(path, range: 0..<bytes),
                   measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return (nil, ["shard \(shard.file) changed or is missing"]) }
         }

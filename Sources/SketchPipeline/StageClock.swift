@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 
 /// Seconds spent per stage by one worker on one batch.
@@ -58,19 +59,5 @@ package final class StageClock: @unchecked Sendable {
                                      "stages": stages.filter { $0.value > 0 }]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try writeAtomically([UInt8](data) + [0x0A], to: path)
-    }
-}
-
-/// Free space on the file system of a directory, checked before a run writes its sorted runs.
-package enum FreeSpace {
-    /// Throws when fewer than `forInputBytes` (or 256 MiB when unknown) are free under `directory`.
-    package static func require(in directory: String, forInputBytes bytes: Int?) throws {
-        var status = statvfs()
-        guard statvfs(directory, &status) == 0 else { return }
-        let free = Int(status.f_bavail) * Int(status.f_frsize)
-        let needed = bytes ?? (256 << 20)
-        guard free >= needed else {
-            throw PipelineError("only \(free >> 20) MiB free under \(directory); the sorted runs need about \(needed >> 20) MiB — free space or pass --tmp-dir DIR on a larger file system")
-        }
     }
 }

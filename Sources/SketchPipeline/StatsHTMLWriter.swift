@@ -1,4 +1,5 @@
 import SketchFormats
+import SketchReports
 /// Writes `stats.html`: one self-contained page (inline CSS, inline SVG charts, thumbnails as
 /// `data:` URIs, no script) with the totals, a table of categories and a section per category.
 package enum StatsHTMLWriter {

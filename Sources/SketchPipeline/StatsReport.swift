@@ -1,3 +1,4 @@
+import SketchReports
 /// The content of `stats.json` (keys documented in docs/stats.md). Encoded with sorted keys, so
 /// the bytes depend only on the profile and the input list.
 package struct StatsReport: Encodable {

@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchPipeline
@@ -17,7 +18,7 @@ enum ReadableError {
     static func wrap(_ error: any Error) -> any Error {
         // The modules' messages quote data (paths, words, key_ids, manifest fields): their control
         // characters are escaped before they reach the terminal.
-        if error is FormatError || error is DatasetError || error is PipelineError || error is CommandError {
+        if error is IOError || error is FormatError || error is DatasetError || error is PipelineError || error is CommandError {
             return CommandError(TerminalText.escaped("\(error)", keepingLineBreaks: true))
         }
         guard type(of: error) is NSError.Type || error is CocoaError || error is POSIXError else { return error }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchIO
 import SketchEval
 import SketchFormats
 import SketchDataset

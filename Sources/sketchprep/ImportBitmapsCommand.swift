@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchPipeline

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SketchIO
 import SketchFormats
 
 /// What the tool does on SIGINT (Ctrl-C) and SIGTERM (a scheduler cancelling a job): removes the

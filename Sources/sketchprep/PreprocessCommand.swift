@@ -122,7 +122,7 @@ struct PreprocessCommand: ParsableCommand {
             let shards = m.shards.filter { $0.split == split }
             // An NPY shard is three files with one stem; a TFRecord shard is one file.
             let stems = Set(shards.map { shard in
-                [".x.npy", ".y.npy", ".keys.txt"].first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
+                DatasetLayout.npyShardSuffixes.first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
             })
             lines.append("  \(split.rawValue): \(counts?.total ?? 0) drawings" + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) shard(s)"))
         }
@@ -132,14 +132,14 @@ struct PreprocessCommand: ParsableCommand {
         let r = m.records
         lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
             + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
-            + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? PipelineRunner.quarantineName))" : ""))
+            + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? DatasetLayout.quarantine))" : ""))
         if r.duplicateKeyIDs > 0 {
             lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
         }
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
         }
-        lines.append("  manifest: \(outcome.directory)/\(PipelineRunner.manifestName)")
+        lines.append("  manifest: \(outcome.directory)/\(DatasetLayout.manifest)")
         return lines.joined(separator: "\n")
     }
 }

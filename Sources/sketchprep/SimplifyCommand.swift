@@ -1,5 +1,6 @@
 import ArgumentParser
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchPipeline

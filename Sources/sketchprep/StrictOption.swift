@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchIO
 import SketchDataset
 import SketchFormats
 

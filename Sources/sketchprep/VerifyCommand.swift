@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchPipeline
@@ -31,12 +32,12 @@ struct VerifyCommand: ParsableCommand {
         paths.inputs([directory], option: "directory")
         paths.outputFile(reportJSON, option: "--report-json")
         try paths.verify()
-        let result = try DatasetVerifier.verify(directory: directory, manifestName: PipelineRunner.manifestName)
+        let result = try DatasetVerifier.verify(directory: directory, manifestName: DatasetLayout.manifest)
         if let reportJSON { try OutputPaths.writeJSON(result, to: reportJSON) }
         for problem in result.problems {
             printToStandardError("verify: \(directory)/\(problem.file): \(problem.kind): \(problem.detail)")
         }
-        if let limit = (try? Manifest.read(path: "\(directory)/\(PipelineRunner.manifestName)"))?.settings?.recordLimit {
+        if let limit = (try? Manifest.read(path: "\(directory)/\(DatasetLayout.manifest)"))?.settings?.recordLimit {
             print("verify: \(directory): built with --limit \(limit): only the first \(limit) record(s) of each input, a trial and not the whole input")
         }
         if result.ok {
@@ -44,7 +45,7 @@ struct VerifyCommand: ParsableCommand {
                 + " counts reconcile (\(result.examples) examples)")
         } else {
             print("verify: \(directory): \(result.problems.count) problem(s); \(result.matchingFiles) of"
-                + " \(result.listedFiles) files match manifest.json")
+                + " \(result.listedFiles) files match \(DatasetLayout.manifest)")
             throw ExitCode.failure
         }
     }

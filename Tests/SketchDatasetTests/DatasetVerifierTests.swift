@@ -1,6 +1,7 @@
 import SketchTestSupport
 import Foundation
 import Testing
+import SketchIO
 import SketchFormats
 @testable import SketchDataset
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SketchIO
 @testable import SketchDataset
 import SketchFormats
 

@@ -1,6 +1,7 @@
 import SketchTestSupport
 import Foundation
 import Testing
+import SketchIO
 @testable import SketchDataset
 import SketchFormats
 

@@ -106,21 +106,4 @@ import Testing
         #expect(NPYFormat.checkedProduct([3, 1 << 62]) == nil)
         #expect(NPYFormat.checkedProduct([0, 7]) == 0)
     }
-
-    @Test("HTML escaping works on scalars: a quote followed by a combining mark is still escaped")
-    func quoteWithCombiningMarkIsEscaped() {
-        let keyID = "x\"\u{301} onload=alert(1) \u{1B}"
-        let escaped = HTMLText.escaped(keyID)
-        #expect(!escaped.unicodeScalars.contains("\""))
-        #expect(escaped == "x&quot;\u{301} onload=alert(1) \u{FFFD}")
-        #expect(HTMLText.contentSecurityPolicy.contains("default-src 'none'"))
-    }
-
-    @Test("control characters from data are escaped for the terminal; line breaks only when asked")
-    func controlCharactersAreEscapedForTheTerminal() {
-        #expect(TerminalText.escaped("key\u{1B}[2J\u{7}\u{9B}x") == "key\\u{1B}[2J\\u{7}\\u{9B}x")
-        #expect(TerminalText.escaped("a\nb\u{202E}") == "a\\u{A}b\\u{202E}")
-        #expect(TerminalText.escaped("a\nb\t\u{1B}", keepingLineBreaks: true) == "a\nb\t\\u{1B}")
-        #expect(TerminalText.escaped("plain ünïcode") == "plain ünïcode")
-    }
 }

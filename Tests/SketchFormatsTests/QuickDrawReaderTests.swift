@@ -2,6 +2,7 @@ import SketchTestSupport
 import Foundation
 import SketchCore
 import Testing
+import SketchIO
 @testable import SketchFormats
 
 @Suite struct QuickDrawReaderTests {

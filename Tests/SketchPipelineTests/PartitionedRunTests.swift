@@ -138,7 +138,7 @@ private func contents(_ directory: String) throws -> [String: Data] {
 
 /// `partial.json` of `directory` with `edit` applied to its JSON object.
 private func tamper(_ directory: String, _ edit: (inout [String: Any]) -> Void) throws {
-    let path = "\(directory)/\(PartialRun.manifestName)"
+    let path = "\(directory)/\(DatasetLayout.partialManifest)"
     var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     edit(&object)
     try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
@@ -151,7 +151,7 @@ private func tamper(_ directory: String, _ edit: (inout [String: Any]) -> Void) 
         _ = try fixture.runner(output: directory, partition: try Partition(parsing: "\(i)/2")).run()
         return directory
     }
-    let original = try Data(contentsOf: URL(fileURLWithPath: "\(parts[0])/\(PartialRun.manifestName)"))
+    let original = try Data(contentsOf: URL(fileURLWithPath: "\(parts[0])/\(DatasetLayout.partialManifest)"))
     let cases: [(String, (inout [String: Any]) -> Void)] = [
         ("runs[0]: ../../../etc/passwd has an empty, `.` or `..` component", { $0["runs"] = ["../../../etc/passwd"] }),
         ("runs[0]: /dev/zero is an absolute path", { $0["runs"] = ["/dev/zero"] }),
@@ -160,14 +160,14 @@ private func tamper(_ directory: String, _ edit: (inout [String: Any]) -> Void) 
         ("partition.index: 5 is not in 0..<2", { $0["partition"] = ["index": 5, "count": 2] }),
     ]
     for (expected, edit) in cases {
-        try original.write(to: URL(fileURLWithPath: "\(parts[0])/\(PartialRun.manifestName)"))
+        try original.write(to: URL(fileURLWithPath: "\(parts[0])/\(DatasetLayout.partialManifest)"))
         try tamper(parts[0], edit)
         let error = #expect(throws: PipelineError.self) { try PartialRun.merge(parts, into: "\(fixture.root)/out", showProgress: false) }
         let message = error?.description ?? ""
         #expect(message.contains("part-0/partial.json") && message.contains(expected), "\(message)")
     }
     // A run file replaced by a link to /dev/zero is refused, not read forever.
-    try original.write(to: URL(fileURLWithPath: "\(parts[0])/\(PartialRun.manifestName)"))
+    try original.write(to: URL(fileURLWithPath: "\(parts[0])/\(DatasetLayout.partialManifest)"))
     let partial = try PartialRun.decode(Array(original), path: "partial.json")
     let run = "\(parts[0])/\(try #require(partial.runs.first))"
     try FileManager.default.removeItem(atPath: run)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchRaster
 

@@ -1,8 +1,7 @@
 import SketchTestSupport
 import Foundation
 import Testing
-import SketchFormats
-@testable import SketchDataset
+@testable import SketchIO
 
 @Suite struct OutputPathCheckTests {
     private func message(_ check: OutputPathCheck) -> String? {

@@ -7,16 +7,16 @@ import Darwin
 
 /// Whole-file reads of inputs (PNG images, NPY arrays, manifests), with a size cap checked
 /// while reading, so a path that names `/dev/zero` or an endless pipe fails instead of filling
-/// memory. Errors are `FormatError`s that name the path and the system's reason.
+/// memory. Errors are `IOError`s that name the path and the system's reason.
 package enum InputFile {
     /// The most bytes ``readAll(_:maximumBytes:)`` reads from a stream (pipe, FIFO, device) by
     /// default: 256 MiB. A regular file is bounded by its own size.
     package static let defaultStreamMaximumBytes = 256 << 20
 
     /// Reads all bytes of `path` (any kind of file: regular, FIFO, device) in one pass; throws
-    /// `FormatError` when it cannot be opened or read, or holds more than `maximumBytes` (when
+    /// `IOError` when it cannot be opened or read, or holds more than `maximumBytes` (when
     /// nil: no cap for a regular file, ``defaultStreamMaximumBytes`` for anything else).
-    package static func readAll(_ path: String, maximumBytes: Int? = nil) throws(FormatError) -> [UInt8] {
+    package static func readAll(_ path: String, maximumBytes: Int? = nil) throws(IOError) -> [UInt8] {
         let descriptor = try open(path)
         defer { try? descriptor.close() }
         var status = stat()
@@ -30,11 +30,11 @@ package enum InputFile {
             do {
                 count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
             } catch {
-                throw FormatError(.input, "cannot read \(path): \(systemErrorText(error))")
+                throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return bytes }
             guard count <= maximumBytes - bytes.count else {
-                throw FormatError(.input, "\(path) is larger than \(maximumBytes) bytes, the most read as one file"
+                throw IOError(.input, "\(path) is larger than \(maximumBytes) bytes, the most read as one file"
                     + " (is it a device or an endless stream?)")
             }
             bytes.append(contentsOf: chunk[0..<count])
@@ -44,8 +44,8 @@ package enum InputFile {
 
 extension InputFile {
     /// Size and SHA-256 (lower-case hex) of the file at `path`, read in 1 MiB chunks (constant
-    /// memory); throws `FormatError` naming the path when it cannot be opened or read.
-    package static func measure(_ path: String, range: Range<Int>? = nil) throws(FormatError) -> (bytes: Int, sha256: String) {
+    /// memory); throws `IOError` naming the path when it cannot be opened or read.
+    package static func measure(_ path: String, range: Range<Int>? = nil) throws(IOError) -> (bytes: Int, sha256: String) {
         let descriptor = try open(path)
         defer { try? descriptor.close() }
         var hash = SHA256Hasher()
@@ -55,7 +55,7 @@ extension InputFile {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
             } catch {
-                throw FormatError(.input, "cannot read \(path): \(systemErrorText(error))")
+                throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
         }
         while true {
@@ -64,7 +64,7 @@ extension InputFile {
             do {
                 count = wanted == 0 ? 0 : try chunk.withUnsafeMutableBytes { try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
             } catch {
-                throw FormatError(.input, "cannot read \(path): \(systemErrorText(error))")
+                throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return (total, hash.finalize().hexString) }
             total += count
@@ -75,11 +75,11 @@ extension InputFile {
 
 extension InputFile {
     /// Opens `path` for reading; the error names the path.
-    private static func open(_ path: String) throws(FormatError) -> FileDescriptor {
+    private static func open(_ path: String) throws(IOError) -> FileDescriptor {
         do {
             return try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
         } catch {
-            throw FormatError(.input, "cannot open \(path): \(systemErrorText(error))")
+            throw IOError(.input, "cannot open \(path): \(systemErrorText(error))")
         }
     }
 }

@@ -56,17 +56,17 @@ package enum TemporaryFileName {
 
     /// Creates a fresh directory `<path>.tmp-<host>-<pid>-<random>` (mode 0700, exclusively, as
     /// `mkdtemp` does), registers it with ``TemporaryFiles`` and returns its path.
-    package static func makeDirectory(_ path: String) throws(FormatError) -> String {
+    package static func makeDirectory(_ path: String) throws(IOError) -> String {
         for _ in 0..<16 {
             let candidate = forWriting(path)
             let code: Int32 = TemporaryFiles.create(candidate) { mkdir(candidate, 0o700) == 0 ? 0 : errno }
             if code == 0 { return candidate }
             TemporaryFiles.unregister(candidate)
             guard code == EEXIST else {
-                throw FormatError.write(path: candidate, reason: String(cString: strerror(code)))
+                throw IOError.write(path: candidate, reason: String(cString: strerror(code)))
             }
         }
-        throw FormatError.write(path: path, reason: "cannot create a fresh temporary directory next to it")
+        throw IOError.write(path: path, reason: "cannot create a fresh temporary directory next to it")
     }
 
     /// Removes, once per directory and process, the temporary files in `path`'s directory that

@@ -3,11 +3,11 @@ import SystemPackage
 
 
 /// A damaged stretch of a gzip input: where its member starts and what was wrong.
-struct SourceDamage: Equatable, Sendable {
+package struct SourceDamage: Equatable, Sendable {
     /// Offset in the stored (compressed) file of the damaged member's first byte.
-    var byteOffset: Int
+    package var byteOffset: Int
     /// What was wrong, e.g. `gzip member CRC mismatch`.
-    var reason: String
+    package var reason: String
 }
 
 /// Reads the bytes of one input (a file or stdin), inflating gzip transparently.
@@ -20,7 +20,7 @@ struct SourceDamage: Equatable, Sendable {
 /// or length check fails still yields all its bytes and reading goes on with the next member;
 /// a truncated tail or corrupt deflate data yields the bytes decoded before it and ends the
 /// stream there. Each damaged member is recorded once in `damage`.
-final class ByteSource {
+package final class ByteSource {
     private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
     private var input: [UInt8]
@@ -35,18 +35,18 @@ final class ByteSource {
     /// Stored-file offset where the current gzip member starts.
     private var memberStart = 0
     /// Damaged gzip members found so far, in input order.
-    private(set) var damage: [SourceDamage] = []
+    package private(set) var damage: [SourceDamage] = []
     /// Set once damage ends the stream: every later read returns 0.
     private var stoppedByDamage = false
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
-    private(set) var consumedInputBytes = 0
+    package private(set) var consumedInputBytes = 0
     /// Stored bytes still to read when only a range of the file is read; nil: to the end.
     private var remainingInRange: Int?
 
     /// Opens `path`, or wraps stdin when `path` is `-`; `hashing` hashes the raw bytes as they are read.
     /// With `range`, only those stored bytes of a regular file are read (an input chunk of a
     /// partitioned run; a range never starts inside a gzip file).
-    init(path: String, chunkSize: Int = 1 << 18, hashing: Bool = false, range: Range<Int>? = nil) throws {
+    package init(path: String, chunkSize: Int = 1 << 18, hashing: Bool = false, range: Range<Int>? = nil) throws {
         if path == "-" {
             descriptor = .standardInput
             ownsDescriptor = false
@@ -54,7 +54,7 @@ final class ByteSource {
             do {
                 descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
             } catch {
-                throw FormatError(.read, systemErrorText(error))
+                throw IOError(.read, systemErrorText(error))
             }
             ownsDescriptor = true
         }
@@ -63,7 +63,7 @@ final class ByteSource {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
             } catch {
-                throw FormatError(.read, "cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
+                throw IOError(.read, "cannot seek to byte \(range.lowerBound): \(systemErrorText(error))")
             }
             remainingInRange = range.count
         }
@@ -82,14 +82,14 @@ final class ByteSource {
 
     /// SHA-256 (lower-case hex) of the raw bytes read so far, or nil when not hashing. Call it
     /// once, after the last read.
-    func digest() -> String? {
+    package func digest() -> String? {
         guard var hash else { return nil }
         self.hash = nil
         return hash.finalize().hexString
     }
 
     /// Fills `buffer` with up to `buffer.count` decoded bytes; returns 0 only at the end of input.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         isGzip ? try inflate(into: buffer) : try readPlain(into: buffer)
     }
 
@@ -119,7 +119,7 @@ final class ByteSource {
                 }
                 if let remaining = remainingInRange { remainingInRange = remaining - count }
             } catch {
-                throw FormatError(.read, "read error: \(systemErrorText(error))")
+                throw IOError(.read, "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
             if hash != nil { input.withUnsafeBufferPointer { hash!.update(UnsafeBufferPointer(rebasing: $0[0..<count])) } }
@@ -138,7 +138,7 @@ final class ByteSource {
         } else {
             // 15 window bits + 16: gzip wrapper only.
             let status = inflateInit2_(&zlib, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-            guard status == Z_OK else { throw FormatError(.read, "zlib initialisation failed (\(status))") }
+            guard status == Z_OK else { throw IOError(.read, "zlib initialisation failed (\(status))") }
             zlibReady = true
         }
         memberFinished = false

@@ -1,5 +1,5 @@
 import Testing
-@testable import SketchPipeline
+@testable import SketchReports
 
 @Suite struct ProfileHistogramTests {
     @Test func countsValuesInBucketsAndOverflow() {

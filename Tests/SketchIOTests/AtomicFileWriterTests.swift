@@ -1,7 +1,7 @@
 import SketchTestSupport
 import Foundation
 import Testing
-@testable import SketchFormats
+@testable import SketchIO
 
 @Suite struct AtomicFileWriterTests {
     @Test("overwrite patches bytes already flushed, raw values are written in machine order")
@@ -28,7 +28,7 @@ import Testing
         try writer.write("data")
         // Meanwhile the destination became a non-empty directory: rename(2) onto it fails.
         try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
-        #expect(throws: FormatError.self) { try writer.commit() }
+        #expect(throws: IOError.self) { try writer.commit() }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["taken"])
     }
 }

@@ -63,7 +63,7 @@ public final class AtomicFileWriter {
             }
         }
         guard let (temporaryPath, descriptor) = opened else {
-            throw FormatError.write(path: path, reason: lastError.map(systemErrorText) ?? "cannot create a temporary file")
+            throw IOError.write(path: path, reason: lastError.map(systemErrorText) ?? "cannot create a temporary file")
         }
         self.temporaryPath = temporaryPath
         self.descriptor = descriptor
@@ -104,7 +104,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes)
         } catch {
-            throw FormatError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, reason: systemErrorText(error))
         }
     }
 
@@ -113,7 +113,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(buffer)
         } catch {
-            throw FormatError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, reason: systemErrorText(error))
         }
         flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
@@ -127,7 +127,7 @@ public final class AtomicFileWriter {
         do {
             try descriptor.close()
         } catch {
-            throw FormatError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, reason: systemErrorText(error))
         }
         guard temporaryPath != path else { return }
         defer { TemporaryFiles.unregister(temporaryPath) }
@@ -135,7 +135,7 @@ public final class AtomicFileWriter {
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw FormatError.write(path: path, reason: reason)
+            throw IOError.write(path: path, reason: reason)
         }
     }
 }

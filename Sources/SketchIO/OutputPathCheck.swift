@@ -1,4 +1,3 @@
-import SketchFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +7,7 @@ import Darwin
 /// The one check, run by every command before it writes anything, that its outputs cannot
 /// clobber each other or its inputs.
 ///
-/// Refused (a `DatasetError` naming both paths and what to do):
+/// Refused (an `IOError` of kind `outputPaths` naming both paths and what to do):
 /// - a stream input (stdin as `-` or `/dev/stdin`, a pipe, a FIFO) named twice: the second read
 ///   would find it empty;
 /// - two outputs (files or directories) that are the same path;
@@ -44,15 +43,15 @@ package struct OutputPathCheck {
         if let path { outputDirectories.append((option, path)) }
     }
 
-    /// Throws `DatasetError` for the first conflict found.
-    package func verify() throws(DatasetError) {
+    /// Throws `IOError` (`outputPaths`) for the first conflict found.
+    package func verify() throws(IOError) {
         let files = outputFiles.filter { !Self.isStream($0.path) }.map { ($0, Self.canonical($0.path)) }
         let directories = outputDirectories.filter { !Self.isStream($0.path) }.map { ($0, Self.canonical($0.path)) }
         var streams: [FileIdentity: Named] = [:]
         for input in inputs where input.path == "-" || !Self.isFileOrDirectory(input.path) {
             guard let identity = input.path == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: input.path) else { continue }
             if let first = streams[identity] {
-                throw DatasetError("\(first.option) \(first.path) and \(input.option) \(input.path) are the same stream,"
+                throw IOError(.outputPaths, "\(first.option) \(first.path) and \(input.option) \(input.path) are the same stream,"
                     + " which can be read only once; save it to a file first")
             }
             streams[identity] = input
@@ -61,34 +60,34 @@ package struct OutputPathCheck {
         let outputs = files + directories
         for (index, (first, firstPath)) in outputs.enumerated() {
             for (second, secondPath) in outputs[(index + 1)...] where firstPath == secondPath {
-                throw DatasetError("\(first.option) \(first.path) and \(second.option) \(second.path) are the same path;"
+                throw IOError(.outputPaths, "\(first.option) \(first.path) and \(second.option) \(second.path) are the same path;"
                     + " give each output its own path")
             }
         }
         for (file, filePath) in files {
             for (directory, directoryPath) in directories where Self.isInside(filePath, directoryPath) {
-                throw DatasetError("\(file.option) \(file.path) lies inside \(directory.option) \(directory.path),"
+                throw IOError(.outputPaths, "\(file.option) \(file.path) lies inside \(directory.option) \(directory.path),"
                     + " which this run writes; put it elsewhere")
             }
         }
         for (input, inputPath) in sources {
             for (output, outputPath) in files {
                 if outputPath == inputPath {
-                    throw DatasetError("\(output.option) \(output.path) is also an input (\(input.option) \(input.path));"
+                    throw IOError(.outputPaths, "\(output.option) \(output.path) is also an input (\(input.option) \(input.path));"
                         + " write the output elsewhere")
                 }
                 if Self.isInside(outputPath, inputPath) {
-                    throw DatasetError("\(output.option) \(output.path) lies inside the input directory \(input.path)"
+                    throw IOError(.outputPaths, "\(output.option) \(output.path) lies inside the input directory \(input.path)"
                         + " (\(input.option)), which is read; write the output elsewhere")
                 }
             }
             for (output, outputPath) in directories {
                 if outputPath == inputPath || Self.isInside(outputPath, inputPath) {
-                    throw DatasetError("\(output.option) \(output.path) lies inside the input \(input.path)"
+                    throw IOError(.outputPaths, "\(output.option) \(output.path) lies inside the input \(input.path)"
                         + " (\(input.option)), which is read; write the output elsewhere")
                 }
                 if Self.isInside(inputPath, outputPath) {
-                    throw DatasetError("the input \(input.path) (\(input.option)) lies inside \(output.option)"
+                    throw IOError(.outputPaths, "the input \(input.path) (\(input.option)) lies inside \(output.option)"
                         + " \(output.path), which this run rewrites; move the input or write the output elsewhere")
                 }
             }

@@ -1,5 +1,4 @@
 import Foundation
-import SketchFormats
 
 /// Draws a `ProfileHistogram` as a small inline SVG bar chart (no script, no external files).
 package enum StatsSVGHistogram {

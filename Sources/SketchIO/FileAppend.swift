@@ -2,7 +2,7 @@ import SystemPackage
 
 /// Appends `bytes` to the file at `path` (created with mode 0600 when missing), through
 /// swift-system's `writeAll`, which retries interrupted and partial writes. Throws
-/// `FormatError` naming the path and the system's reason. For spill files that grow across
+/// `IOError` naming the path and the system's reason. For spill files that grow across
 /// flushes; outputs go through `AtomicFileWriter`.
 package func appendToFile(_ bytes: [UInt8], path: String) throws {
     do {
@@ -11,6 +11,6 @@ package func appendToFile(_ bytes: [UInt8], path: String) throws {
         defer { try? descriptor.close() }
         _ = try descriptor.writeAll(bytes)
     } catch {
-        throw FormatError.write(path: path, reason: systemErrorText(error))
+        throw IOError.write(path: path, reason: systemErrorText(error))
     }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// One piece of input handed out by `LineSplitter`.
-enum SplitLine {
+package enum SplitLine {
     /// A complete line (without `\n` or a trailing `\r`), valid until the next call.
     case line(UnsafeBufferPointer<UInt8>)
     /// A line longer than the limit: its first `limit` bytes; the rest is skipped.
@@ -18,7 +18,7 @@ enum SplitLine {
 ///
 /// The buffer grows only as far as the longest line (capped by `maximumLineLength`), so memory
 /// stays constant in the input size.
-struct LineSplitter {
+package struct LineSplitter {
     private let source: ByteSource
     private var buffer: UnsafeMutableRawBufferPointer
     private var start = 0
@@ -27,19 +27,19 @@ struct LineSplitter {
     private var atEnd = false
     private var skippingOverlong = false
     /// Longest accepted line in bytes.
-    let maximumLineLength: Int
+    package let maximumLineLength: Int
 
-    init(source: ByteSource, initialCapacity: Int = 1 << 20, maximumLineLength: Int) {
+    package init(source: ByteSource, initialCapacity: Int = 1 << 20, maximumLineLength: Int) {
         self.source = source
         self.maximumLineLength = maximumLineLength
         buffer = .allocate(byteCount: max(initialCapacity, 16), alignment: 16)
     }
 
     /// Frees the buffer; call once when done.
-    func deallocate() { buffer.deallocate() }
+    package func deallocate() { buffer.deallocate() }
 
     /// The next line, or nil at the end of input.
-    mutating func next() -> SplitLine? {
+    package mutating func next() -> SplitLine? {
         while true {
             if scanFrom < end {
                 let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -90,7 +90,7 @@ struct LineSplitter {
                 start = end
                 scanFrom = end
                 atEnd = true
-                let reason = (error as? FormatError)?.reason ?? "\(error)"
+                let reason = (error as? IOError)?.reason ?? "\(error)"
                 return .failed(reason: reason, partial: partial)
             }
         }

@@ -34,11 +34,11 @@ private func describe(_ errno: Errno) -> String {
 }
 
 /// Creates the directory `path` and any missing parents (nothing when it exists); throws
-/// `FormatError` naming the path and the system's reason.
-package func createDirectories(_ path: String) throws(FormatError) {
+/// `IOError` naming the path and the system's reason.
+package func createDirectories(_ path: String) throws(IOError) {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-        throw FormatError.write(path: path, reason: systemErrorText(error))
+        throw IOError.write(path: path, reason: systemErrorText(error))
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import SketchCore
 import SketchFormats
-import SketchDataset
 
 /// Small pictures of model inputs for the HTML report: stroke tensors become inline SVG polylines,
 /// rasters become inline PNG data URIs. Both are self-contained HTML fragments.

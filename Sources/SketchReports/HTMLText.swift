@@ -1,3 +1,5 @@
+import SketchIO
+
 /// Text for HTML and SVG documents (the stats page, the evaluation report).
 package enum HTMLText {
     /// `text` with the five XML special characters escaped, for element content and (double-quoted)

@@ -1,0 +1,35 @@
+/// The name of every file SketchPrep writes into a dataset directory, a partition's directory
+/// (`preprocess --partition`) and a run's temporary directory: the one place a file of a dataset
+/// is named. Shard stems (`{split}-NNNNN-of-NNNNN`) are ``ShardNaming``'s; their suffixes are here.
+package enum DatasetLayout {
+    /// The dataset's description: classes, counts, shards with checksums, settings (docs/manifest.md).
+    package static let manifest = "manifest.json"
+    /// The class words, one a line; line n is label n.
+    package static let classes = "classes.txt"
+    /// Rejected records and source errors, one JSON line each.
+    package static let quarantine = "quarantine.ndjson"
+    /// Where the run's time went (wall-clock, so left out of every byte comparison).
+    package static let timings = "timings.json"
+
+    /// A partition's record of its map side, read by `merge`.
+    package static let partialManifest = "partial.json"
+    /// The directory of a partition's sorted runs, inside its output directory.
+    package static let partialRunsDirectory = "runs"
+    /// The temporary directory of a run's sorted runs (a fresh name is made from it), next to the output.
+    package static let temporaryRunsDirectory = ".sketchprep-runs"
+
+    /// An NPY shard's features, `(N, shape…)`.
+    package static let featuresSuffix = ".x.npy"
+    /// An NPY shard's int32 labels, `(N,)`.
+    package static let labelsSuffix = ".y.npy"
+    /// An NPY shard's key_ids, one a line in example order.
+    package static let keysSuffix = ".keys.txt"
+    /// A TFRecord shard.
+    package static let tfrecordSuffix = ".tfrecord"
+    /// A WebDataset shard.
+    package static let tarSuffix = ".tar"
+    /// The files of one NPY shard, in writing order.
+    package static let npyShardSuffixes = [featuresSuffix, labelsSuffix, keysSuffix]
+    /// Every shard file suffix.
+    package static let shardSuffixes = npyShardSuffixes + [tfrecordSuffix, tarSuffix]
+}

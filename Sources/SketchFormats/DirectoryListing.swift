@@ -1,0 +1,74 @@
+import SketchIO
+
+/// What a directory walk found: the files to read, the entries that should have been read but
+/// cannot be (rejected sources, to be counted and quarantined), and special files left alone.
+public struct DirectoryListing: Sendable, Equatable {
+    /// Regular files (or symbolic links to regular files) whose names were accepted, sorted byte-wise by path.
+    public var files: [String] = []
+    /// Entries that cannot be read: dangling symbolic links, symbolic link loops, unreadable
+    /// files or directories, names that are not UTF-8. Each names the path (non-UTF-8 bytes as
+    /// `\xNN`) and the reason.
+    public var rejected: [RejectedLine] = []
+    /// Device files, FIFOs and sockets with accepted names: skipped (reading them could block or
+    /// never end), each with the warning to print.
+    public var skipped: [String] = []
+
+    /// An empty listing.
+    public init() {}
+
+    /// Appends `other`'s entries (files stay sorted only within each listing).
+    public mutating func append(_ other: DirectoryListing) {
+        files += other.files
+        rejected += other.rejected
+        skipped += other.skipped
+    }
+
+    /// Prints the skipped entries as warnings on stderr, prefixed with `tool: `.
+    public func printWarnings(tool: String) {
+        Self.printWarnings(skipped, tool: tool)
+    }
+
+    /// Prints `warnings` (skipped entries) on stderr, prefixed with `tool: warning: `.
+    public static func printWarnings(_ warnings: [String], tool: String) {
+        for warning in warnings { printToStandardError("\(tool): warning: \(warning)") }
+    }
+}
+
+extension DirectoryWalk {
+    /// Lists the files of `directory` whose names satisfy `accepts` — only its own entries, or
+    /// every level below it when `recursive` — sorted byte-wise by path.
+    package static func list(_ directory: String, recursive: Bool,
+                            accepts: (String) -> Bool) throws(IOError) -> DirectoryListing {
+        var listing = DirectoryListing()
+        var visited = Set<FileIdentity>()
+        if let identity = FileIdentity(path: directory) { visited.insert(identity) }
+        try walk(directory, recursive: recursive, accepts: accepts, visited: &visited, into: &listing)
+        listing.files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return listing
+    }
+
+    private static func walk(_ directory: String, recursive: Bool, accepts: (String) -> Bool,
+                             visited: inout Set<FileIdentity>, into listing: inout DirectoryListing) throws(IOError) {
+        for entry in try entries(of: directory) {
+            switch entry {
+            case let .file(path, name) where accepts(name):
+                listing.files.append(path)
+            case let .directory(path, _) where recursive:
+                guard let identity = FileIdentity(path: path), visited.insert(identity).inserted else { continue }
+                do {
+                    try walk(path, recursive: true, accepts: accepts, visited: &visited, into: &listing)
+                } catch {
+                    listing.rejected.append(.file(path, reason: error.description))
+                }
+            case let .special(path, name, kind) where accepts(name):
+                listing.skipped.append("skipped \(path): \(kind), not a regular file")
+            case let .unusable(path, name, reason) where accepts(name):
+                listing.rejected.append(.file(path, reason: reason))
+            case let .undecodableName(path, name, isDirectory) where accepts(name) || (recursive && isDirectory):
+                listing.rejected.append(.file(path, reason: undecodableNameReason))
+            default:
+                continue
+            }
+        }
+    }
+}
