@@ -16,7 +16,6 @@ let package = Package(
             name: "sketchprep-benchmarks",
             dependencies: [
                 .product(name: "SketchCore", package: "SketchPrep"),
-                .product(name: "SketchIO", package: "SketchPrep"),
                 .product(name: "SketchFormats", package: "SketchPrep"),
                 .product(name: "SketchRaster", package: "SketchPrep"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

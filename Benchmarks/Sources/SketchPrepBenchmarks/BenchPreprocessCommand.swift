@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SketchIO
 
 /// `sketchprep-benchmarks preprocess`: raw → stroke-tensor shards throughput of
 /// `sketchprep preprocess` next to the Python reference.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
 import SketchFormats
 import SketchRaster
 

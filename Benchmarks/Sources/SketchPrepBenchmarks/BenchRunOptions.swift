@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SketchIO
 
 /// The options every benchmark shares — the sketchprep binary, passes, the Python side,
 /// temporary files, the JSON report and the thresholds — and the plumbing around them.

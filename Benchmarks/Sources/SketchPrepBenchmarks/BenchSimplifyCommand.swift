@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
 import SketchFormats
 
 /// `sketchprep-benchmarks simplify`: raw → simplified throughput next to the Python reference, and
