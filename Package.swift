@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
-            "SketchCore", "SketchIO", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
+            "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Datasets: examples, file layout, shard layout, split, manifest, quarantine, tally, progress.
         .target(name: "SketchDataset", dependencies: [
@@ -38,23 +38,23 @@ let package = Package(
         ]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
-        // Reports: the HTML / Markdown / SVG toolkit (escaping, histograms, thumbnails) and report pages.
+        // Reports: the HTML / Markdown / SVG toolkit of the stats, parity and eval pages (escaping, histograms, thumbnails).
         .target(name: "SketchReports", dependencies: ["SketchCore", "SketchIO", "SketchFormats"]),
-        // The engine: pipelines (YAML), simplify and parity jobs.
+        // The engine (Engine/), pipelines in YAML with partitions and merge (Preprocess/), the jobs (Jobs/), stats (Stats/).
         .target(name: "SketchPipeline", dependencies: [
             "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports",
             .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // Model evaluation: ORT wrapper, metrics.
+        // Model evaluation: ORT wrapper, metrics, the eval report pages.
         .target(name: "SketchEval", dependencies: [
-            "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchReports", "COnnxRuntime",
+            "SketchIO", "SketchFormats", "SketchDataset", "SketchReports", "COnnxRuntime",
         ]),
         // The CLI: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports", "SketchPipeline",
-                "SketchEval", "CMalloc",
+                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The release binary carries the Swift runtime and Foundation, so it starts on machines
@@ -75,14 +75,16 @@ let package = Package(
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
 
         // Tests mirror Sources/.
-        .target(name: "SketchTestSupport", dependencies: ["SketchIO", "SketchFormats"], path: "Tests/SketchTestSupport"),
+        .target(name: "SketchTestSupport", dependencies: ["SketchCore", "SketchIO", "SketchFormats"], path: "Tests/SketchTestSupport"),
         .testTarget(name: "SketchCoreTests", dependencies: ["SketchCore"]),
         .testTarget(name: "SketchIOTests", dependencies: ["SketchIO", "SketchTestSupport"]),
-        .testTarget(name: "SketchFormatsTests", dependencies: ["SketchFormats", "SketchTestSupport"]),
-        .testTarget(name: "SketchDatasetTests", dependencies: ["SketchDataset", "SketchTestSupport"]),
-        .testTarget(name: "SketchRasterTests", dependencies: ["SketchRaster", "SketchFormats"]),
-        .testTarget(name: "SketchReportsTests", dependencies: ["SketchReports", "SketchTestSupport"]),
-        .testTarget(name: "SketchPipelineTests", dependencies: ["SketchPipeline", "SketchTestSupport"]),
-        .testTarget(name: "SketchEvalTests", dependencies: ["SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SketchFormatsTests", dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchTestSupport", "CZlib"]),
+        .testTarget(name: "SketchDatasetTests", dependencies: ["SketchIO", "SketchFormats", "SketchDataset", "SketchTestSupport"]),
+        .testTarget(name: "SketchRasterTests", dependencies: ["SketchCore", "SketchFormats", "SketchRaster"]),
+        .testTarget(name: "SketchReportsTests", dependencies: ["SketchReports"]),
+        .testTarget(name: "SketchPipelineTests", dependencies: [
+            "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchTestSupport",
+        ]),
+        .testTarget(name: "SketchEvalTests", dependencies: ["SketchDataset", "SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -72,7 +72,9 @@ public struct ShardSplitReader: Sendable {
     /// The splits (`train`, `val`, `test`, in that order) that have NPY shards in `directory`.
     public static func splitsPresent(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return ["train", "val", "test"].filter { split in names.contains { $0.hasPrefix(split + "-") && $0.hasSuffix(DatasetLayout.featuresSuffix) } }
+        return ["train", "val", "test"].filter { split in
+            names.contains { $0.hasPrefix(split + "-") && $0.hasSuffix(DatasetLayout.featuresSuffix) }
+        }
     }
 
     /// The split to evaluate when none is named: `val` when every directory has one, else `test`
@@ -105,7 +107,8 @@ public struct ShardSplitReader: Sendable {
         guard y.dtype == .int32 else { throw DatasetError("\(base)\(DatasetLayout.labelsSuffix): labels must be int32, not \(y.dtype)") }
         let count = x.shape.first ?? 0
         guard y.shape == [count], keys.count == count else {
-            throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels and \(keys.count) keys")
+            throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels"
+                + " and \(keys.count) keys")
         }
         return Shard(features: features, exampleShape: Array(x.shape.dropFirst()), labels: y.int32s().map(Int.init), keys: keys)
     }

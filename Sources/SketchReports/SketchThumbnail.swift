@@ -54,7 +54,11 @@ package enum SketchThumbnail {
             value.isNaN ? 0 : UInt8((Swift.min(Swift.max(value, 0), 1) * 255).rounded())
         }
         guard let png = try? PNGEncoder.encode(GrayImage(width: width, height: height, pixels: pixels)) else { return "" }
-        let uri = "data:image/png;base64," + Data(png).base64EncodedString()
-        return "<img width=\"\(size)\" height=\"\(size)\" style=\"image-rendering:pixelated\" src=\"\(uri)\" alt=\"\"/>"
+        return "<img width=\"\(size)\" height=\"\(size)\" style=\"image-rendering:pixelated\" src=\"\(pngDataURI(png))\" alt=\"\"/>"
+    }
+
+    /// `png` as a `data:image/png;base64,…` URI, for an `<img>` of a self-contained page.
+    package static func pngDataURI(_ png: [UInt8]) -> String {
+        "data:image/png;base64," + Data(png).base64EncodedString()
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
 import SketchCore
 import SketchFormats
 import SketchRaster
+import SketchReports
 
 /// One rendered thumbnail: the drawing's key_id and its PNG as a `data:` URI.
 package struct StatsThumbnail: Sendable {
@@ -27,7 +27,7 @@ package enum StatsThumbnails {
                 do { png = try PNGEncoder.encode(renderer.renderImage(sample.drawing)) } catch {
                     throw PipelineError("cannot encode the thumbnail of key_id \(sample.keyID) (\(word)): \(error)")
                 }
-                return StatsThumbnail(keyID: sample.keyID, dataURI: "data:image/png;base64," + Data(png).base64EncodedString())
+                return StatsThumbnail(keyID: sample.keyID, dataURI: SketchThumbnail.pngDataURI(png))
             }
         }
         return thumbnails
