@@ -26,7 +26,7 @@ let package = Package(
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
         // Files and streams: byte sources (gzip inflated), line splitting, atomic and temporary files,
-        // directory walks, SHA-256 of files, system errors, free space, output-path checks, stderr.
+        // directory walks, SHA-256 of files, system errors, free space, output-path checks, live messages (shown by the CLI).
         .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
