@@ -82,7 +82,6 @@ extension PipelineRunner {
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
         let map = try mapChunks(selected, runsDirectory)
         let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let mapped = map.read - map.filtered - map.rejected
         let partial = PartialManifest(
             partition: partition, pipeline: pipeline, pipelineText: text, categories: config.filters.categories,
             inputs: try config.source.inputs.map(recordedPaths.record),
@@ -97,15 +96,14 @@ extension PipelineRunner {
                 return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
             },
             rejectedSources: map.rejectedSources,
-            records: RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
-                                           sourceErrors: map.sourceErrors),
+            records: map.records,
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,
             seenCountries: map.seenCountries.sorted(),
             runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent },
             bucketCounts: map.bucketCounts.sparse)
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
-        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: map.read)
+        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: map.records.read)
         let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
                                 records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
@@ -231,10 +229,11 @@ package enum PartialRun {
         for (partial, directory) in zip(ordered, orderedDirectories) {
             map.runs += try runPaths(of: partial, in: directory)
             map.bucketCounts.formUnion(try BucketCounts(sparse: partial.bucketCounts))
-            map.read += partial.records.read
-            map.filtered += partial.records.filtered
-            map.rejected += partial.records.rejected
-            map.sourceErrors += partial.records.sourceErrors
+            map.records.read += partial.records.read
+            map.records.written += partial.records.written
+            map.records.filtered += partial.records.filtered
+            map.records.rejected += partial.records.rejected
+            map.records.sourceErrors += partial.records.sourceErrors
             map.words.formUnion(ClassWords(partial.words))
             map.seenWords.formUnion(ClassWords(partial.seenWords))
             map.seenCountries.formUnion(partial.seenCountries)
@@ -252,7 +251,7 @@ package enum PartialRun {
         case .all(let parts):
             try quarantine()
             let outcome = try runner.reduce(input, parts: parts, clock: clock)
-            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts, items: map.read)
+            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts, items: map.records.read)
             return .dataset(outcome)
         case .part(let part):
             return .part(try runner.runReducePart(part, input: input))
@@ -260,7 +259,7 @@ package enum PartialRun {
             let reports = try runner.readReduceReports()
             try quarantine()
             let outcome = try runner.finalize(input, reports: reports, clock: clock)
-            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: reports.count, items: map.read)
+            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: reports.count, items: map.records.read)
             return .dataset(outcome)
         }
     }

@@ -47,8 +47,8 @@ extension PipelineRunner {
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         for rejected in rejectedEntries ? listing.rejected : [] {
             output.rejectedSources += 1
-            output.read += 1
-            output.rejected += 1
+            output.records.read += 1
+            output.records.rejected += 1
             try quarantine.add(try recordedPaths.record(rejected))
         }
         let encoding = config.exampleEncoding
@@ -61,18 +61,18 @@ extension PipelineRunner {
                 let measured = try InputFile.measure(file.path)
                 output.chunks[ordinal] = MapOutput.ChunkRecord(bytes: measured.bytes, sha256: measured.sha256, quarantined: 0)
             }
-            output.read += 1
+            output.records.read += 1
             progress.advance()
             if !config.filters.categories.isEmpty { output.seenWords.insert(file.className) }
             guard filter.wantsClass(file.className) else {
-                output.filtered += 1
+                output.records.filtered += 1
                 continue
             }
             let image: GrayImage
             do {
                 image = try PNGImage.readGray(path: file.path)
             } catch {
-                output.rejected += 1
+                output.records.rejected += 1
                 output.chunks[ordinal]?.quarantined = 1
                 try quarantine.add(.file(try recordedPaths.record(file.path), reason: error.reason))
                 continue
@@ -88,6 +88,7 @@ extension PipelineRunner {
                                         body: body)
             output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
             try runs.add(example)
+            output.records.written += 1
         }
         clock.add(seconds)
         progress.finish()

@@ -10,11 +10,9 @@ import SketchRaster
 package struct MapOutput: Sendable {
     package var runs: [String] = []
     package var bucketCounts = BucketCounts()
-    package var read = 0
-    package var filtered = 0
-    package var rejected = 0
-    /// Damaged or unreadable inputs (counted apart from records).
-    package var sourceErrors = 0
+    /// Records read, written to the runs, filtered and rejected, and the damaged or unreadable
+    /// inputs (the one count type; `read = written + filtered + rejected`).
+    package var records = RecordCounts()
     package var words = ClassWords()
     /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
     package var chunks: [Int: ChunkRecord] = [:]
@@ -73,7 +71,7 @@ extension PipelineRunner {
         output.chunkList = chunks
         let quarantine = try QuarantineWriter(path: quarantinePath)
         for rejected in rejectedSources {
-            output.sourceErrors += 1
+            output.records.sourceErrors += 1
             output.rejectedSources += 1
             try quarantine.add(.sourceError(try recordedPaths.record(rejected.location.file), byteOffset: 0, reason: rejected.reason))
         }
@@ -94,23 +92,24 @@ extension PipelineRunner {
             output.seenWords.formUnion(batch.seenWords)
             output.seenCountries.formUnion(batch.seenCountries)
             for outcome in batch.outcomes {
-                if case .sourceError = outcome {} else { output.read += 1 }
+                if case .sourceError = outcome {} else { output.records.read += 1 }
                 switch outcome {
                 case .example(let example):
+                    output.records.written += 1
                     output.words.insert(example.word)
                     output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
                     try runs.add(example)
                 case .filtered:
-                    output.filtered += 1
+                    output.records.filtered += 1
                 case let .rejected(lineInChunk, reason, bytes):
-                    output.rejected += 1
+                    output.records.rejected += 1
                     quarantined[batch.chunk, default: 0] += 1
                     let chunk = chunks[batch.chunk]
                     if lineBase[batch.chunk] == nil { lineBase[batch.chunk] = chunk.linesBefore() }
                     let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
                     try quarantine.add(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
                 case let .sourceError(byteOffset, reason):
-                    output.sourceErrors += 1
+                    output.records.sourceErrors += 1
                     quarantined[batch.chunk, default: 0] += 1
                     try quarantine.add(.sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
                 }

@@ -100,9 +100,9 @@ extension PipelineRunner {
             try writeAtomically(lines, to: quarantinePath)
         }
         let written = reports.reduce(0) { $0 + $1.written }
-        let records = RecordCounts(read: map.read, written: written,
-                                            filtered: map.filtered + reports.reduce(0) { $0 + $1.quotaFiltered },
-                                            rejected: map.rejected + quarantined, sourceErrors: map.sourceErrors,
+        let records = RecordCounts(read: map.records.read, written: written,
+                                            filtered: map.records.filtered + reports.reduce(0) { $0 + $1.quotaFiltered },
+                                            rejected: map.records.rejected + quarantined, sourceErrors: map.records.sourceErrors,
                                             duplicateKeyIDs: reports.reduce(0) { $0 + $1.duplicateKeyIDs })
         guard records.isReconciled else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"

@@ -16,7 +16,7 @@ extension ReduceInput {
     /// written for other partials are refused by the finalize step.
     func identity() throws -> String {
         var hasher = SHA256Hasher()
-        hasher.update(Array("\(map.read) \(map.filtered) \(map.rejected) \(map.sourceErrors) \(map.runs.count)\n".utf8))
+        hasher.update(Array("\(map.records.read) \(map.records.filtered) \(map.records.rejected) \(map.records.sourceErrors) \(map.runs.count)\n".utf8))
         hasher.update(try PartialRun.encodeJSON(map.bucketCounts.sparse))
         hasher.update(try PartialRun.encodeJSON(sources))
         return hasher.finalize().hexString
