@@ -53,8 +53,8 @@ let package = Package(
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval",
-                "CMalloc",
+                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports", "SketchPipeline",
+                "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The release binary carries the Swift runtime and Foundation, so it starts on machines
