@@ -145,7 +145,7 @@ package enum DatasetVerifier {
             mismatch("splits add up to \(splitSum) examples, records.written says \(manifest.records.written)")
         }
         let r = manifest.records
-        if !r.reconciles {
+        if !r.isReconciled {
             mismatch("read \(r.read) ≠ written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)")
         }
         return problems

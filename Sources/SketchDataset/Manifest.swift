@@ -109,7 +109,7 @@ public struct Manifest: Sendable, Equatable, Codable {
             self.sha256 = sha256
         }
 
-        /// Hashes the file at `path` in 1 MiB chunks.
+        /// Hashes the file at `path`, 1 MiB at a time.
         public static func measuring(path: String) throws -> SourceFileEntry {
             let measured = try InputFile.measure(path)
             return SourceFileEntry(path: path, bytes: measured.bytes, sha256: measured.sha256)
@@ -141,48 +141,6 @@ public struct Manifest: Sendable, Equatable, Codable {
             self.perClass = perClass
         }
         enum CodingKeys: String, CodingKey { case total, perClass = "per_class" }
-    }
-
-    /// How many records were read and what became of them.
-    public struct RecordCounts: Sendable, Equatable, Codable {
-        /// Records (valid or not) read from the sources.
-        public var read: Int
-        /// Examples written to shards.
-        public var written: Int
-        /// Valid records dropped by the pipeline's filters.
-        public var filtered: Int
-        /// Unusable records sent to quarantine.
-        public var rejected: Int
-        /// Damaged or unreadable inputs (not records; each is one quarantine entry).
-        public var sourceErrors: Int
-        /// Written examples whose key_id an earlier written example already had (both are kept).
-        public var duplicateKeyIDs: Int
-        /// Creates counts.
-        public init(read: Int, written: Int, filtered: Int, rejected: Int, sourceErrors: Int = 0, duplicateKeyIDs: Int = 0) {
-            self.read = read
-            self.written = written
-            self.filtered = filtered
-            self.rejected = rejected
-            self.sourceErrors = sourceErrors
-            self.duplicateKeyIDs = duplicateKeyIDs
-        }
-        enum CodingKeys: String, CodingKey {
-            case read, written, filtered, rejected
-            case sourceErrors = "source_errors"
-            case duplicateKeyIDs = "duplicate_key_ids"
-        }
-        /// Decodes counts; manifests written before `source_errors` and `duplicate_key_ids` existed read them as 0.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            read = try container.decode(Int.self, forKey: .read)
-            written = try container.decode(Int.self, forKey: .written)
-            filtered = try container.decode(Int.self, forKey: .filtered)
-            rejected = try container.decode(Int.self, forKey: .rejected)
-            sourceErrors = try container.decodeIfPresent(Int.self, forKey: .sourceErrors) ?? 0
-            duplicateKeyIDs = try container.decodeIfPresent(Int.self, forKey: .duplicateKeyIDs) ?? 0
-        }
-        /// Whether `read = written + filtered + rejected`.
-        public var reconciles: Bool { read == written + filtered + rejected }
     }
 
     enum CodingKeys: String, CodingKey {

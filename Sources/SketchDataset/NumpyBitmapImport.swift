@@ -88,7 +88,7 @@ public struct NumpyBitmapImport: Sendable {
         let manifest = Manifest(
             pipeline: Manifest.PipelineInfo(name: "import-bitmaps", file: "", config: config), sources: sources,
             classes: words.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) }, counts: counts,
-            shards: written.files, records: Manifest.RecordCounts(read: read, written: read, filtered: 0, rejected: 0),
+            shards: written.files, records: RecordCounts(read: read, written: read, filtered: 0, rejected: 0),
             quarantine: nil)
         try writeAtomically(try manifest.encoded(), to: (outputDirectory as NSString).appendingPathComponent(DatasetLayout.manifest))
         return manifest

@@ -36,13 +36,13 @@ package final class ProgressReporter {
         self.totalItems = totalItems
         self.interval = interval
         self.isEnabled = enabled
-        start = Self.now()
+        start = MonotonicClock.now()
         lastPrint = start
         overwrite = isatty(STDERR_FILENO) != 0
     }
 
     /// Seconds since the reporter was created.
-    package var elapsedSeconds: Double { Self.now() - start }
+    package var elapsedSeconds: Double { MonotonicClock.now() - start }
 
     /// Records `count` more items done (prints when a line is due).
     @inline(__always)
@@ -64,14 +64,14 @@ package final class ProgressReporter {
     }
 
     private func printIfDue() {
-        let now = Self.now()
+        let now = MonotonicClock.now()
         guard now - lastPrint >= interval else { return }
         lastPrint = now
         printLine(final: false)
     }
 
     private func printLine(final: Bool) {
-        let elapsed = max(Self.now() - start, 1e-9)
+        let elapsed = max(MonotonicClock.now() - start, 1e-9)
         var text: String
         var fraction: Double?
         if let totalItems, totalItems > 0 {
@@ -108,11 +108,5 @@ package final class ProgressReporter {
         guard decimals > 0 else { return "\(whole)" }
         let digits = String(fraction)
         return "\(whole).\(String(repeating: "0", count: decimals - digits.count))\(digits)"
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

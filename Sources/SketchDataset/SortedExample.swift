@@ -58,10 +58,8 @@ package struct SortedExample: Sendable, Equatable {
 /// dataset built from the same drawings.
 package enum SortKey {
     package static func of(keyID: String, seed: UInt64) -> UInt64 {
-        var z = (FNV1a64.hash(keyID) ^ seed) &+ 0x9e37_79b9_7f4a_7c15
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
+        var generator = SplitMix64(seed: FNV1a64.hash(keyID) ^ seed)
+        return generator.next()
     }
 }
 

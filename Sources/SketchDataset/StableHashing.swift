@@ -13,8 +13,8 @@ package enum FNV1a64 {
     package static func hash(_ text: String) -> UInt64 { hash(text.utf8) }
 }
 
-/// SplitMix64 (Steele, Lea & Flood 2014); its finalizer turns `FNV1a64(key_id) ^ seed` into the
-/// dataset order (``SortKey``):
+/// SplitMix64 (Steele, Lea & Flood 2014): the first output of a generator seeded with
+/// `FNV1a64(key_id) ^ seed` is the dataset order (``SortKey``):
 /// `state += 0x9e3779b97f4a7c15; z = state; z = (z ^ z>>30) * 0xbf58476d1ce4e5b9;
 /// z = (z ^ z>>27) * 0x94d049bb133111eb; return z ^ z>>31`.
 package struct SplitMix64: RandomNumberGenerator, Sendable {

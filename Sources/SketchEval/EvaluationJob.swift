@@ -55,7 +55,7 @@ public struct EvaluationJob: Sendable {
         let readers = try shards.map { try ShardSplitReader(directory: $0, split: split) }
         let comparisonReader = try compareShards.map { try ShardSplitReader(directory: $0, split: compareSplit) }
 
-        let started = Date()
+        let started = MonotonicClock.now()
         var seen = Set<String>()
         var joined: [RankedPrediction] = []
         for reader in readers {
@@ -63,7 +63,7 @@ public struct EvaluationJob: Sendable {
             joined += part.predictions.filter { seen.insert($0.key).inserted }
         }
         let predictions = Evaluator.SplitPredictions(predictions: joined)
-        let seconds = Date().timeIntervalSince(started)
+        let seconds = MonotonicClock.seconds(since: started)
         var agreement: EvalReport.Agreement?
         var comparisonInputs: [String: [Float]] = [:]
         var thumbnailKeys: Set<String> = []
@@ -95,9 +95,9 @@ public struct EvaluationJob: Sendable {
 
     private func predict(_ evaluator: Evaluator, _ reader: ShardSplitReader, label: String,
                          progress: (String) -> Void) throws -> Evaluator.SplitPredictions {
-        let started = Date()
+        let started = MonotonicClock.now()
         let result = try evaluator.predict(reader, batchSize: batchSize) { done, shard, shards in
-            let rate = Double(done) / max(Date().timeIntervalSince(started), 1e-6)
+            let rate = Double(done) / max(MonotonicClock.seconds(since: started), 1e-6)
             progress("eval: \(label) [\(split)] shard \(shard)/\(shards), \(done) examples, \(Int(rate)) examples/s")
         }
         return result

@@ -80,8 +80,10 @@ package final class DecodedRecordBatches: LineBatchReading {
                 SimplifiedNDJSONWriter.encode(record, into: &line)
                 batch.bytes += line
                 batch.entries.append(.init(lineInChunk: number, kind: .line, range: start..<batch.bytes.count))
-            case .rejected(let rejected) where rejected.location.line == 0:
-                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: 0, reason: rejected.reason), range: start..<start))
+            case .unopened(let reason):
+                batch.entries.append(.init(lineInChunk: 0, kind: .unopened(reason: reason), range: start..<start))
+            case let .sourceError(byteOffset, reason):
+                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
             case .rejected(let rejected):
                 records += 1
                 batch.bytes += rejected.bytes
@@ -94,6 +96,8 @@ package final class DecodedRecordBatches: LineBatchReading {
     private enum Item {
         case record(SketchRecord)
         case rejected(RejectedLine)
+        case unopened(reason: String)
+        case sourceError(byteOffset: Int, reason: String)
     }
 
     /// The next record or rejection with its number in the file.
@@ -102,6 +106,8 @@ package final class DecodedRecordBatches: LineBatchReading {
             switch binary.next() {
             case let .record(record, number)?: return (number, .record(record))
             case let .rejected(line)?: return (line.location.line, .rejected(line))
+            case let .unopened(reason)?: return (0, .unopened(reason: reason))
+            case let .sourceError(byteOffset, reason)?: return (0, .sourceError(byteOffset: byteOffset, reason: reason))
             case nil: return nil
             }
         }

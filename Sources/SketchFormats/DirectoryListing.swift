@@ -10,7 +10,7 @@ public struct DirectoryListing: Sendable, Equatable {
     /// `\xNN`) and the reason.
     public var rejected: [RejectedLine] = []
     /// Device files, FIFOs and sockets with accepted names: skipped (reading them could block or
-    /// never end), each with the warning to print.
+    /// never end), each with its warning for the caller to show.
     public var skipped: [String] = []
 
     /// An empty listing.
@@ -21,16 +21,6 @@ public struct DirectoryListing: Sendable, Equatable {
         files += other.files
         rejected += other.rejected
         skipped += other.skipped
-    }
-
-    /// Prints the skipped entries as warnings on stderr, prefixed with `tool: `.
-    public func printWarnings(tool: String) {
-        Self.printWarnings(skipped, tool: tool)
-    }
-
-    /// Prints `warnings` (skipped entries) on stderr, prefixed with `tool: warning: `.
-    public static func printWarnings(_ warnings: [String], tool: String) {
-        for warning in warnings { printToStandardError("\(tool): warning: \(warning)") }
     }
 }
 

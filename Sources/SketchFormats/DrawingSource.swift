@@ -8,15 +8,19 @@ import SketchIO
 /// Inputs are files, directories (their `*.ndjson`, `*.ndjson.gz`, `*.bin`, `*.bin.gz` and
 /// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
 /// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
-/// NDJSON goes through `QuickDrawReader`, `.bin` through `GoogleBinaryReader` (word from the file
-/// name, or `word`), stroke-3 through `Stroke3NPZ`: its records get the file's name without
-/// `.npz` as word, `<file name>#<split>#<index>` as key_id, an empty country and timestamp and
-/// `recognized` true. Standard input and other streams (pipes, FIFOs) are copied to a temporary
-/// file when their format must be detected; `.bin` on stdin needs `word`, and stroke-3 is not read from stdin. A file whose
-/// content matches no format is read as NDJSON when its name ends in `.ndjson[.gz]` (each bad
-/// line quarantined), otherwise it is a source error (`RejectedLine.sourceError`), as is a
-/// stroke-3 file that cannot be decoded. A record over a `DrawingLimits` bound while it is
-/// processed (`onRecord` throws `DrawingLimitError`) is rejected and reading goes on.
+/// Every read goes through the engine's batch readers (``InputBatches``: NDJSON and CSV line by
+/// line, `.bin`, stroke-3 and SVG decoded into NDJSON lines) and ``RecordBatchDecoder``, whether
+/// the streaming engine reads in parallel or ``read(onRecord:onRejected:onProgress:)`` on the
+/// calling thread. `.bin` records get their word from the file name, or `word`; stroke-3
+/// records get the file's name without `.npz` as word, `<file name>#<split>#<index>` as key_id, an
+/// empty country and timestamp and `recognized` true. Standard input and other streams (pipes,
+/// FIFOs) are NDJSON unless `format` says otherwise, or copied to a temporary file when the
+/// reader asks for their format by content (``engineInputs(spoolingStreams:)``); `.bin` on stdin
+/// needs `word`, and stroke-3 is not read from stdin. A file whose content matches no format is
+/// read as NDJSON when its name ends in `.ndjson[.gz]` (each bad line quarantined), otherwise it
+/// is a source error (`RejectedLine.sourceError`), as is a stroke-3 file that cannot be decoded.
+/// A record over a `DrawingLimits` bound while it is processed (`onRecord` throws
+/// `DrawingLimitError`) is rejected and reading goes on.
 public struct DrawingSource: Sendable {
     /// The files to read in order (`-` for stdin), after directory expansion.
     public let files: [String]
@@ -31,17 +35,21 @@ public struct DrawingSource: Sendable {
     /// Read only the first this-many records of each input (`--limit`); nil: all.
     public var recordLimitPerInput: Int?
 
-    /// Directory entries that cannot be read; `read` hands each to `onRejected` as a source error
-    /// before the first record (see `QuickDrawReader.rejectedSources`).
+    /// Directory entries that cannot be read (dangling links, link loops, unreadable files,
+    /// non-UTF-8 names); every read hands each to `onRejected` as a source error
+    /// (``rejectedSourceErrors``) before the first record.
     public let rejectedSources: [RejectedLine]
-    /// Warnings for device files and FIFOs found in input directories and skipped.
+    /// Warnings for device files and FIFOs found in input directories and skipped, for the
+    /// caller to show.
     public let skippedSources: [String]
 
-    /// Expands `inputs` (directories through `DirectoryWalk`); throws `FormatError` for a missing
-    /// path or a directory without drawing files.
-    public init(inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil) throws {
-        let (files, listing) = try InputExpansion.expand(inputs, suffixes: Self.fileSuffixes,
-                                                          recursiveSuffixes: Self.recursiveFileSuffixes)
+    /// Expands `inputs` (directories through `DirectoryWalk`, looking for `fileSuffixes` and, at
+    /// every level, `recursiveFileSuffixes`); throws `FormatError` for a missing path or a
+    /// directory without drawing files. A path named explicitly is read whatever it is (a FIFO,
+    /// `/dev/stdin`); in a directory only regular files are read.
+    public init(inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil,
+                fileSuffixes: [String] = fileSuffixes, recursiveFileSuffixes: [String] = recursiveFileSuffixes) throws {
+        let (files, listing) = try InputExpansion.expand(inputs, suffixes: fileSuffixes, recursiveSuffixes: recursiveFileSuffixes)
         if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
         if files.contains("-") && format == .bin && word == nil {
             throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --word WORD")
@@ -53,81 +61,110 @@ public struct DrawingSource: Sendable {
         skippedSources = listing.skipped
     }
 
-    /// Prints ``skippedSources`` as warnings on stderr, prefixed with `tool: `.
-    public func printSkippedSources(tool: String) {
-        DirectoryListing.printWarnings(skippedSources, tool: tool)
+    /// ``rejectedSources`` as source errors (`RejectedLine.sourceError`, at byte 0), the form in
+    /// which every read counts and quarantines them.
+    package var rejectedSourceErrors: [RejectedLine] {
+        rejectedSources.map { .sourceError($0.location.file, byteOffset: 0, reason: $0.reason) }
     }
 
     /// The first `limit` valid records of the inputs, in order; reading stops there. Inputs are
-    /// read as the streaming engine reads them (``engineInputs()``), record by record, so nothing
-    /// after the last record needed is read.
+    /// read as the streaming engine reads them (``engineInputs()``), batch by batch, so nothing
+    /// after the batch of the last record needed is read. Inputs that cannot be opened are handed
+    /// to `onRejected` like every other source error; no error is thrown for them.
     public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
         var records: [SketchRecord] = []
         guard limit > 0 else { return records }
-        for rejected in rejectedSources { try onRejected(rejected) }
-        let (inputs, unreadable) = engineInputs()
-        for rejected in unreadable { try onRejected(rejected) }
-        for (chunk, input) in inputs.enumerated() where records.count < limit {
-            _ = try readItems(of: input.path, as: input.format, label: input.path, chunk: chunk) { item in
-                switch item {
-                case let .record(record, _, _): records.append(record)
-                case let .rejected(line): try onRejected(line)
-                }
-                return records.count < limit
-            }
-        }
+        try readInOrder(flatPoints: false, requiresAnOpenedInput: false, onRecord: { record, _, _ in
+            records.append(record)
+            return records.count < limit
+        }, onRejected: onRejected, onProgress: { _ in })
         return records
     }
 
-    /// One thing read from an input: a record with its line (NDJSON, or the NDJSON form of a
-    /// decoded record) and location, or a rejection ready for the quarantine.
-    private enum ReadItem {
-        case record(SketchRecord, UnsafeBufferPointer<UInt8>, SourceLocation)
-        case rejected(RejectedLine)
+    /// Reads every input in order on the calling thread; locations are the file and 1-based line
+    /// (NDJSON, CSV), record (`.bin`) or position within the file (stroke-3, train then valid then
+    /// test). A record `onRecord` refuses with `DrawingLimitError` is rejected with that reason and
+    /// reading goes on; when no input at all can be opened, the read ends with a `FormatError`
+    /// (``FormatError/Kind/noInputReadable``) after reporting them. `onProgress` receives the
+    /// stored bytes consumed so far after each batch.
+    public func read(
+        onRecord: (SketchRecord, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        try readInOrder(flatPoints: false, requiresAnOpenedInput: true, onRecord: { record, _, location in
+            try onRecord(record, location)
+            return true
+        }, onRejected: onRejected, onProgress: onProgress)
     }
 
-    /// Reads the file at `path` as `format` through the engine's batch readers (`InputChunkReader`,
-    /// `DecodedRecordBatches`; `recordLimitPerInput` applies), locations naming `file`, handing each
-    /// item to `body` until it returns false. Returns whether the input could be opened.
-    private func readItems(of path: String, as format: DrawingFileFormat, label file: String, chunk: Int,
-                           progress: (Int) -> Void = { _ in }, _ body: (ReadItem) throws -> Bool) throws -> Bool {
-        let reader = format.batchReader(path: path, range: nil, chunk: chunk, hashing: false, word: word(of: file, format: format),
-                                        maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
-        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
-        var opened = true
-        while let batch = reader.nextBatch() {
-            for (index, entry) in batch.entries.enumerated() {
+    /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record's
+    /// strokes (points only, no timestamps) in flat storage that is reused from record to record;
+    /// the record's own `drawing` is empty. For readers that only need the points.
+    public func readFlat(
+        onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void,
+        onProgress: (Int) -> Void = { _ in }
+    ) throws {
+        try readInOrder(flatPoints: true, requiresAnOpenedInput: true, onRecord: { record, strokes, location in
+            try onRecord(record, strokes, location)
+            return true
+        }, onRejected: onRejected, onProgress: onProgress)
+    }
+
+    /// The sequential read behind every entry point: the engine's batches (``InputBatches``)
+    /// decoded by ``RecordBatchDecoder`` on the calling thread, in input order, until `onRecord`
+    /// returns false. Rejected directory entries and files of no known format come first, as
+    /// source errors.
+    private func readInOrder(
+        flatPoints: Bool, requiresAnOpenedInput: Bool,
+        onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Bool,
+        onRejected: (RejectedLine) throws -> Void, onProgress: (Int) -> Void
+    ) throws {
+        for rejected in rejectedSourceErrors { try onRejected(rejected) }
+        let (inputs, unreadable) = engineInputs()
+        for rejected in unreadable { try onRejected(rejected) }
+        let batches = InputBatches(sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
+                                   maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
+        var decoder = RecordBatchDecoder(keepsTimestamps: keepsTimestamps, flatPoints: flatPoints, maximumLineLength: maximumLineLength)
+        for batch in batches {
+            let file = inputs[batch.chunk].name
+            let goesOn = try decoder.decode(batch) { entry, decoded, strokes in
                 let location = SourceLocation(file: file, line: entry.lineInChunk)
-                let goesOn = try batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning -> Bool in
-                    switch meaning {
-                    case .line(let line):
-                        let parsed: Result<SketchRecord, FormatError>
-                        do throws(FormatError) { parsed = .success(try parser.parse(line)) } catch { parsed = .failure(error) }
-                        switch parsed {
-                        case .success(let record): return try body(.record(record, line, location))
-                        case .failure(let error): return try body(.rejected(RejectedLine(location: location, reason: error.reason, bytes: Array(line))))
-                        }
-                    case let .rejected(reason, line):
-                        return try body(.rejected(RejectedLine(location: location, reason: reason, bytes: Array(line))))
-                    case let .sourceError(byteOffset, reason):
-                        if byteOffset == 0 && reason.hasPrefix("cannot read input") { opened = false }
-                        return try body(.rejected(.sourceError(file, byteOffset: byteOffset, reason: reason)))
+                switch decoded {
+                case let .record(record, line):
+                    do { return try onRecord(record, strokes, location) } catch let limit as DrawingLimitError {
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(line)))
                     }
+                case let .rejected(reason, bytes):
+                    try onRejected(RejectedLine(location: location, reason: reason, bytes: Array(bytes)))
+                case let .sourceError(byteOffset, reason):
+                    try onRejected(.sourceError(file, byteOffset: byteOffset, reason: reason))
                 }
-                if !goesOn { return opened }
+                return true
             }
-            progress(reader.consumedInputBytes)
+            onProgress(batches.consumedBytes)
+            if !goesOn { return }
         }
-        return opened
+        if requiresAnOpenedInput {
+            try batches.requireAnInputOpened(refused: unreadable.count, count: files.count + rejectedSources.count)
+        }
     }
 
     /// One input file as the streaming engine reads it: its format, and the word of its records
     /// (`.bin`: `word` or the file name's word; stroke-3: `word` or the file name without
     /// `.npz`; NDJSON: unused, records carry their own).
     package struct EngineInput: Sendable {
+        /// Where the input's bytes are read: the input itself, or a copy of a stream
+        /// (``engineInputs(spoolingStreams:)``).
         package var path: String
+        /// The input as given (or as expanded from a directory): what locations name.
+        package var name: String
         package var format: DrawingFileFormat
         package var word: String
+
+        /// The input as the engine's batch sequence reads it, whole.
+        package var batchSource: InputBatches.Source { InputBatches.Source(path: path, format: format, word: word) }
     }
 
     /// The files with their formats for the streaming engine, which reads each input once from
@@ -140,27 +177,68 @@ public struct DrawingSource: Sendable {
         var inputs: [EngineInput] = []
         var rejected: [RejectedLine] = []
         for file in files {
-            let fileFormat: DrawingFileFormat
-            if let format {
-                fileFormat = format
-            } else if !Self.isRegularFile(file) {
-                fileFormat = .ndjson
-            } else {
-                do { fileFormat = try Self.detectFormat(path: file) } catch let error as FormatError {
-                    if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
-                        fileFormat = .ndjson
-                    } else {
-                        rejected.append(.sourceError(file, byteOffset: 0, reason: error.description))
-                        continue
-                    }
-                } catch {
-                    rejected.append(.sourceError(file, byteOffset: 0, reason: "\(error)"))
-                    continue
-                }
+            do {
+                let fileFormat = try format ?? (Self.isRegularFile(file) ? Self.detectFormatOrNDJSONName(path: file, name: file) : .ndjson)
+                inputs.append(EngineInput(path: file, name: file, format: fileFormat, word: word(of: file, format: fileFormat)))
+            } catch {
+                rejected.append(.sourceError(file, byteOffset: 0, reason: (error as? FormatError)?.description ?? "\(error)"))
             }
-            inputs.append(EngineInput(path: file, format: fileFormat, word: word(of: file, format: fileFormat)))
         }
         return (inputs, rejected)
+    }
+
+    /// Like ``engineInputs()``, except that without a forced `format` every stream (standard input,
+    /// a pipe, a FIFO) is first copied to a temporary file, `spooled`, so that its format is told by
+    /// content like a file's (`convert`); the caller removes the copies (`removeSpooled`). A `.bin`
+    /// on standard input without `word`, and stroke-3 on standard input, are refused.
+    package func engineInputs(spoolingStreams: Bool) throws -> (inputs: [EngineInput], rejected: [RejectedLine], spooled: [String]) {
+        guard spoolingStreams && format == nil else {
+            let (inputs, rejected) = engineInputs()
+            return (inputs, rejected, [])
+        }
+        var inputs: [EngineInput] = []
+        var rejected: [RejectedLine] = []
+        var spooled: [String] = []
+        do {
+            for file in files {
+                var path = file
+                if !Self.isRegularFile(file) {
+                    path = try Self.spool(file)
+                    spooled.append(path)
+                }
+                let fileFormat: DrawingFileFormat
+                do { fileFormat = try Self.detectFormatOrNDJSONName(path: path, name: file) } catch {
+                    rejected.append(.sourceError(file, byteOffset: 0, reason: (error as? FormatError)?.description ?? "\(error)"))
+                    continue
+                }
+                if fileFormat == .bin && file == "-" && word == nil {
+                    throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --word WORD")
+                }
+                if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
+                inputs.append(EngineInput(path: path, name: file, format: fileFormat, word: word(of: file, format: fileFormat)))
+            }
+        } catch {
+            Self.removeSpooled(spooled)
+            throw error
+        }
+        return (inputs, rejected, spooled)
+    }
+
+    /// Removes the stream copies of ``engineInputs(spoolingStreams:)``.
+    package static func removeSpooled(_ paths: [String]) {
+        for path in paths {
+            unlink(path)
+            TemporaryFiles.unregister(path)
+        }
+    }
+
+    /// The format of the file at `path` by content; when content tells nothing, NDJSON for an input
+    /// `name`d like NDJSON (so each bad line is quarantined with its own reason), else the error.
+    private static func detectFormatOrNDJSONName(path: String, name: String) throws -> DrawingFileFormat {
+        do { return try detectFormat(path: path) } catch let error as FormatError {
+            if name.hasSuffix(".ndjson") || name.hasSuffix(".ndjson.gz") { return .ndjson }
+            throw error
+        }
     }
 
     /// The word of the records of `file` read as `format` (see ``EngineInput``).
@@ -201,8 +279,7 @@ public struct DrawingSource: Sendable {
         do { source = try ByteSource(path: path) } catch {
             throw FormatError(.input, "cannot read \(path): \((error as? IOError)?.reason ?? "\(error)")")
         }
-        var stream = BufferedByteStream(source: source)
-        defer { stream.deallocate() }
+        let stream = BufferedByteStream(source: source)
         var bytes = [UInt8](repeating: 0, count: DrawingFileFormat.sniffLength)
         let count = (try? stream.read(into: &bytes, count: bytes.count)) ?? 0
         bytes.removeSubrange(count...)
@@ -215,82 +292,6 @@ public struct DrawingSource: Sendable {
                 """)
         }
         return format
-    }
-
-    /// Whether `file` (an input as a location names it) is read as sketch-rnn stroke-3: by
-    /// `--format`, else by its content. Records of such a file keep their published split.
-    public func isStroke3Input(_ file: String) -> Bool {
-        inputFormat(file) == .stroke3
-    }
-
-    /// The format `file` (one of ``files``) is read as: the forced `format`, else the file's by
-    /// content; nil for a stream or a file whose format cannot be told.
-    public func inputFormat(_ file: String) -> DrawingFileFormat? {
-        if let format { return format }
-        return file == "-" ? nil : try? Self.detectFormat(path: file)
-    }
-
-    /// Reads every input in order; locations are the file and 1-based line (NDJSON), record
-    /// (`.bin`) or position within the file (stroke-3, train then valid then test). A record
-    /// `onRecord` refuses with `DrawingLimitError` is rejected with that reason and reading goes
-    /// on; when no input at all can be opened, the read ends with an `FormatError` after reporting
-    /// them.
-    public func read(
-        onRecord: (SketchRecord, SourceLocation) throws -> Void,
-        onRejected: (RejectedLine) throws -> Void,
-        onProgress: (Int) -> Void = { _ in }
-    ) throws {
-        for rejected in rejectedSources { try onRejected(rejected) }
-        var finishedBytes = 0
-        var opened = 0
-        for (chunk, file) in files.enumerated() {
-            var path = file
-            var spooled: String?
-            defer { if let spooled { unlink(spooled); TemporaryFiles.unregister(spooled) } }
-            if format == nil && !Self.isRegularFile(file) {
-                // A stream (stdin, a pipe, a FIFO) can be read once: keep a copy to detect and read.
-                spooled = try Self.spool(file)
-                path = spooled!
-            }
-            let fileFormat: DrawingFileFormat
-            do {
-                fileFormat = try format ?? Self.detectFormat(path: path)
-            } catch let error as FormatError {
-                // Content tells nothing: a file named like NDJSON is read as NDJSON, so each bad
-                // line is quarantined with its own reason; any other file is quarantined whole.
-                if file.hasSuffix(".ndjson") || file.hasSuffix(".ndjson.gz") {
-                    fileFormat = .ndjson
-                } else {
-                    opened += 1
-                    try onRejected(.sourceError(file, byteOffset: 0, reason: error.description))
-                    continue
-                }
-            }
-            if fileFormat == .bin && file == "-" && word == nil {
-                throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --word WORD")
-            }
-            if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
-            var consumed = 0
-            let wasOpened = try readItems(of: path, as: fileFormat, label: file, chunk: chunk,
-                                          progress: { consumed = $0; onProgress(finishedBytes + $0) }) { item in
-                switch item {
-                case let .record(record, line, location):
-                    do { try onRecord(record, location) } catch let limit as DrawingLimitError {
-                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(line)))
-                    }
-                case let .rejected(line):
-                    try onRejected(line)
-                }
-                return true
-            }
-            if wasOpened { opened += 1 }
-            finishedBytes += consumed
-            onProgress(finishedBytes)
-        }
-        if !files.isEmpty && opened == 0 {
-            throw FormatError(.input, "none of the \(files.count + rejectedSources.count) inputs could be read"
-                + " (each is reported above with its reason); check the paths and their permissions")
-        }
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

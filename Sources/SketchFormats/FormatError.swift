@@ -22,6 +22,8 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         case pickle
         /// A record Google's `.bin` layout cannot hold.
         case binaryLayout
+        /// A read of one or more inputs none of which could be opened (each is a source error).
+        case noInputReadable
     }
 
     /// What failed.

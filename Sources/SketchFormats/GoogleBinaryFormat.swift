@@ -108,6 +108,10 @@ public struct GoogleBinaryReader {
             switch item {
             case let .record(record, number): try onRecord(record, SourceLocation(file: path, line: number))
             case let .rejected(line): try onRejected(line)
+            case let .unopened(reason):
+                try onRejected(RejectedLine(location: SourceLocation(file: path, line: 0), reason: "cannot read input: \(reason)", bytes: []))
+            case let .sourceError(byteOffset, reason):
+                try onRejected(.sourceError(path, byteOffset: byteOffset, reason: reason))
             }
             onProgress(cursor.consumedInputBytes)
         }
@@ -116,14 +120,19 @@ public struct GoogleBinaryReader {
 
 /// The record-by-record reading behind `GoogleBinaryReader`, one record per `next()` (the
 /// engine's reading thread pulls records as it fills batches). A file that cannot be opened
-/// yields one rejection, `cannot read input: …`, at record 0.
+/// yields one `unopened` item. A read error or a damaged gzip stretch ends the input: the record
+/// it cuts short is rejected, and each is then one `sourceError` item, after the records.
 package final class GoogleBinaryCursor {
     /// One step of the reading.
     package enum Item {
         /// A record and its 1-based record number.
         case record(SketchRecord, Int)
-        /// A rejected record (or the input that cannot be opened).
+        /// A rejected record.
         case rejected(RejectedLine)
+        /// The input cannot be opened, for this reason.
+        case unopened(reason: String)
+        /// A damaged or unreadable stretch of the input at a stored byte offset.
+        case sourceError(byteOffset: Int, reason: String)
     }
 
     /// Records hex-quoted in a rejection keep at most this many bytes.
@@ -139,6 +148,10 @@ package final class GoogleBinaryCursor {
     private var recordBytes: [UInt8] = []
     private var pointBytes: [UInt8] = []
     private var finished = false
+    /// The read error that ended the input, at its stored byte offset.
+    private var readError: (byteOffset: Int, reason: String)?
+    /// The source errors still to hand out once the records are read (nil before).
+    private var pendingSourceErrors: [(byteOffset: Int, reason: String)]?
 
     /// Opens `path` (`-`: stdin); `hashing` computes the SHA-256 of its stored bytes (``digest()``).
     package init(path: String, word: String, hashing: Bool) {
@@ -154,45 +167,45 @@ package final class GoogleBinaryCursor {
         }
     }
 
-    deinit { stream?.deallocate() }
-
     /// Stored bytes consumed so far.
     package var consumedInputBytes: Int { source?.consumedInputBytes ?? 0 }
 
     /// SHA-256 of the stored bytes (when hashing), after the last record.
     package func digest() -> String? { source?.digest() }
 
-    /// The next record or rejection; nil at the end of the input.
+    /// The next record or rejection, then the source errors; nil at the end of the input.
     package func next() -> Item? {
         if let reason = openFailure {
             openFailure = nil
             finished = true
-            return .rejected(RejectedLine(location: SourceLocation(file: path, line: 0), reason: "cannot read input: \(reason)", bytes: []))
+            return .unopened(reason: reason)
         }
-        guard !finished, stream != nil else { return nil }
-        return readRecord()
+        guard let source else { return nil }
+        if !finished, let item = readRecord() { return item }
+        finished = true
+        if pendingSourceErrors == nil {
+            pendingSourceErrors = source.damage.map { ($0.byteOffset, $0.reason) } + (readError.map { [$0] } ?? [])
+        }
+        guard let (byteOffset, reason) = pendingSourceErrors?.first else { return nil }
+        pendingSourceErrors?.removeFirst()
+        return .sourceError(byteOffset: byteOffset, reason: reason)
     }
 
-    /// Reads one record: its item, or nil at the end of the input. A read error or a truncated
-    /// record ends the input (`finished`); a damaged gzip stretch reads as the end of the data.
+    /// Reads one record: its item, or nil at the end of the input. The end of the data inside a
+    /// record (truncation, a read error, a damaged gzip stretch) ends the input (`finished`).
     private func readRecord() -> Item? {
         recordBytes.removeAll(keepingCapacity: true)
         let start = offset
         var problem: String?
         var header = [UInt8](repeating: 0, count: GoogleBinaryFormat.headerLength)
-        let got: Int
-        do { got = try stream!.read(into: &header, count: header.count) } catch {
-            recordNumber += 1
-            finished = true
-            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): \((error as? IOError)?.reason ?? "\(error)")", []))
-        }
+        let got = readOrFail(&header, header.count)
         if got == 0 { finished = true; return nil }
         recordNumber += 1
         offset += got
         recordBytes += header[0..<got]
         if got < header.count {
             finished = true
-            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (file ends \(got) bytes into the 17-byte record header)", recordBytes))
+            return .rejected(rejection(recordNumber, start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), recordBytes))
         }
         let keyID = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) }
         let country = header[8..<10]
@@ -215,7 +228,8 @@ package final class GoogleBinaryCursor {
             append(countBytes[0..<countGot])
             if countGot < 2 {
                 finished = true
-                return .rejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points)", recordBytes))
+                return .rejected(rejection(recordNumber, start,
+                                           cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"), recordBytes))
             }
             let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
             if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
@@ -229,8 +243,8 @@ package final class GoogleBinaryCursor {
             append(pointBytes[0..<pointsGot])
             if pointsGot < 2 * pointCount {
                 finished = true
-                return .rejected(rejection(recordNumber, start, "record at byte offset \(start): truncated (stroke \(strokeIndex + 1) of \(strokeCount): "
-                    + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes)", recordBytes))
+                return .rejected(rejection(recordNumber, start, cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): "
+                    + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"), recordBytes))
             }
             if problem == nil {
                 strokes.append(Stroke(x: pointBytes[0..<pointCount].map { Double($0) },
@@ -246,9 +260,22 @@ package final class GoogleBinaryCursor {
             keyID: String(keyID), drawing: Drawing(strokes: strokes)), recordNumber)
     }
 
-    /// Reads `count` bytes; a failing source (corrupt gzip) counts as the end of the data.
+    /// Reads `count` bytes; fewer at the end of the data. A read error ends the data there and is
+    /// kept for its source error.
     private func readOrFail(_ buffer: inout [UInt8], _ count: Int) -> Int {
-        (try? stream!.read(into: &buffer, count: count)) ?? 0
+        do { return try stream!.read(into: &buffer, count: count) } catch {
+            readError = (consumedInputBytes, (error as? IOError)?.reason ?? "\(error)")
+            return 0
+        }
+    }
+
+    /// The reason of a record the end of the data cuts short: `truncated (detail)` when the file
+    /// ends there, or cut short by the read error or gzip damage reported as a source error.
+    private func cutShortReason(_ start: Int, _ detail: String) -> String {
+        if readError != nil || source?.stoppedByDamage == true {
+            return "record at byte offset \(start): cut short by a damaged or unreadable input (\(detail); see the source error that follows)"
+        }
+        return "record at byte offset \(start): truncated (\(detail))"
     }
 
     private func append(_ bytes: ArraySlice<UInt8>) {
@@ -270,10 +297,11 @@ package final class GoogleBinaryCursor {
     }
 }
 
-/// Exact-count reads over a `ByteSource` (which hands out whatever a chunk holds).
-struct BufferedByteStream {
+/// Exact-count reads over a `ByteSource` (which hands out whatever one read holds), through a
+/// buffer the stream owns and frees once, when the stream goes away.
+final class BufferedByteStream {
     private let source: ByteSource
-    private var buffer: UnsafeMutableRawBufferPointer
+    private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
     private var end = 0
 
@@ -282,10 +310,11 @@ struct BufferedByteStream {
         buffer = .allocate(byteCount: capacity, alignment: 16)
     }
 
-    func deallocate() { buffer.deallocate() }
+    deinit { buffer.deallocate() }
 
     /// Copies up to `count` bytes into `target[0..<count]`; fewer only at the end of the input.
-    mutating func read(into target: inout [UInt8], count: Int) throws -> Int {
+    /// Throws the source's read error.
+    func read(into target: inout [UInt8], count: Int) throws -> Int {
         var filled = 0
         while filled < count {
             if start == end {

@@ -21,9 +21,11 @@ package struct RawLineBatch: Sendable {
         /// stroke-3 record the decoder rejected (the bytes are its quarantine form).
         case failed(String)
         /// A damaged or unreadable stretch of the input at a stored byte offset (a gzip member
-        /// with a bad CRC, a truncated tail, a read error, an input that cannot be opened): counted
-        /// apart from records.
+        /// with a bad CRC, a truncated tail, a read error): counted apart from records.
         case sourceError(byteOffset: Int, reason: String)
+        /// The input could not be opened (the reason says why): one source error at byte 0, and
+        /// the input counts as not read (``InputBatches/requireAnInputOpened(refused:count:)``).
+        case unopened(reason: String)
     }
 
     /// One line: its number within the chunk (1-based; blank lines are counted, not listed) and
@@ -42,32 +44,6 @@ package struct RawLineBatch: Sendable {
     /// The bytes of entry `index`.
     package func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[entries[index].range])) }
-    }
-
-    /// What entry `index` means to a reader, whatever produced it: the one place that turns entry
-    /// kinds into a line to parse, a rejected record (with its reason and quarantined bytes) or
-    /// a source error. `maximumLineLength` is the limit an overlong line went over.
-    package func withEntry<R>(_ index: Int, maximumLineLength: Int, _ body: (Entry.Meaning) throws -> R) rethrows -> R {
-        try withLine(index) { line in
-            switch entries[index].kind {
-            case .line: return try body(.line(line))
-            case .overlong: return try body(.rejected(reason: InputChunkReader.overlongReason(limit: maximumLineLength), bytes: line))
-            case .failed(let reason): return try body(.rejected(reason: reason, bytes: line))
-            case let .sourceError(byteOffset, reason): return try body(.sourceError(byteOffset: byteOffset, reason: reason))
-            }
-        }
-    }
-}
-
-extension RawLineBatch.Entry {
-    /// An entry as a reader sees it (`RawLineBatch.withEntry`).
-    package enum Meaning {
-        /// A line to parse.
-        case line(UnsafeBufferPointer<UInt8>)
-        /// A record rejected as it was read: the reason and the bytes to quarantine.
-        case rejected(reason: String, bytes: UnsafeBufferPointer<UInt8>)
-        /// A damaged or unreadable stretch of the input, counted apart from records.
-        case sourceError(byteOffset: Int, reason: String)
     }
 }
 
@@ -131,7 +107,7 @@ package final class InputChunkReader: LineBatchReading {
         var batch = RawLineBatch(chunk: chunk)
         if let reason = openFailure {
             openFailure = nil
-            batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: 0, reason: "cannot read input: \(reason)"), range: 0..<0))
+            batch.entries.append(.init(lineInChunk: 0, kind: .unopened(reason: reason), range: 0..<0))
             return batch
         }
         guard splitter != nil else {

@@ -37,7 +37,7 @@ package final class ByteSource {
     /// Damaged gzip members found so far, in input order.
     package private(set) var damage: [SourceDamage] = []
     /// Set once damage ends the stream: every later read returns 0.
-    private var stoppedByDamage = false
+    package private(set) var stoppedByDamage = false
     /// Raw (possibly compressed) bytes taken from the descriptor so far.
     package private(set) var consumedInputBytes = 0
     /// Stored bytes still to read when only a range of the file is read; nil: to the end.
@@ -46,7 +46,7 @@ package final class ByteSource {
     /// Opens `path`, or wraps stdin when `path` is `-`; `hashing` hashes the raw bytes as they are read.
     /// With `range`, only those stored bytes of a regular file are read (an input chunk of a
     /// partitioned run; a range never starts inside a gzip file).
-    package init(path: String, chunkSize: Int = 1 << 18, hashing: Bool = false, range: Range<Int>? = nil) throws {
+    package init(path: String, readSize: Int = 1 << 18, hashing: Bool = false, range: Range<Int>? = nil) throws {
         if path == "-" {
             descriptor = .standardInput
             ownsDescriptor = false
@@ -69,7 +69,7 @@ package final class ByteSource {
         }
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
-        input = [UInt8](unsafeUninitializedCapacity: chunkSize) { _, initializedCount in initializedCount = chunkSize }
+        input = [UInt8](unsafeUninitializedCapacity: readSize) { _, initializedCount in initializedCount = readSize }
         try fillInput()
         isGzip = inputEnd - inputStart >= 2 && input[inputStart] == 0x1f && input[inputStart + 1] == 0x8b
         if isGzip { try startGzipMember() }

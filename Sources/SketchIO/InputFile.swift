@@ -24,11 +24,11 @@ package enum InputFile {
         let maximumBytes = maximumBytes ?? (isRegular ? Int.max : defaultStreamMaximumBytes)
         var bytes: [UInt8] = []
         if isRegular { bytes.reserveCapacity(min(Int(status.st_size), maximumBytes)) }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count: Int
             do {
-                count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+                count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
             } catch {
                 throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
@@ -37,20 +37,20 @@ package enum InputFile {
                 throw IOError(.input, "\(path) is larger than \(maximumBytes) bytes, the most read as one file"
                     + " (is it a device or an endless stream?)")
             }
-            bytes.append(contentsOf: chunk[0..<count])
+            bytes.append(contentsOf: buffer[0..<count])
         }
     }
 }
 
 extension InputFile {
-    /// Size and SHA-256 (lower-case hex) of the file at `path`, read in 1 MiB chunks (constant
+    /// Size and SHA-256 (lower-case hex) of the file at `path`, read 1 MiB at a time (constant
     /// memory); throws `IOError` naming the path when it cannot be opened or read.
     package static func measure(_ path: String, range: Range<Int>? = nil) throws(IOError) -> (bytes: Int, sha256: String) {
         let descriptor = try open(path)
         defer { try? descriptor.close() }
         var hash = SHA256Hasher()
         var total = 0
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         if let range {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
@@ -60,15 +60,15 @@ extension InputFile {
         }
         while true {
             let count: Int
-            let wanted = min(chunk.count, range.map { $0.count - total } ?? chunk.count)
+            let wanted = min(buffer.count, range.map { $0.count - total } ?? buffer.count)
             do {
-                count = wanted == 0 ? 0 : try chunk.withUnsafeMutableBytes { try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+                count = wanted == 0 ? 0 : try buffer.withUnsafeMutableBytes { try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
             } catch {
                 throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return (total, hash.finalize().hexString) }
             total += count
-            chunk.withUnsafeBufferPointer { hash.update(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            buffer.withUnsafeBufferPointer { hash.update(UnsafeBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 }

@@ -40,8 +40,7 @@ struct BitmapCommand: ParsableCommand {
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
     var quarantine: String?
 
-    @Flag(name: .shortAndLong, help: "No progress on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
 
@@ -74,11 +73,11 @@ struct BitmapCommand: ParsableCommand {
         let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
                                                                    report: report, limit: limit.limit, tool: "bitmap")
         var job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
-                            inputFormat: inputFormat, showsProgress: !quiet, jobs: jobs.resolved)
+                            inputFormat: inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         job.timeChannels = try timeChannels()
         let (result, seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
-        try report.write(command: "bitmap", tally: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+        try report.write(command: "bitmap", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
                          jobs: jobs.resolved, seconds: seconds)
         let side = raster.size
         let shape = job.timeChannels.isEmpty ? "\(side * side)" : "\(side), \(side), \(job.timeChannels.count)"

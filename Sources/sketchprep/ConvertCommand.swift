@@ -20,7 +20,8 @@ struct ConvertCommand: ParsableCommand {
         first. Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
         .npz files, directories of them, or - for stdin; the format of each is decided by content \
         unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
-        a format cannot hold are quarantined; the run ends with read = written + not selected + rejected.
+        a format cannot hold are quarantined; the run ends with read = written + filtered + rejected \
+        (filtered: the drawings beyond --stroke3-sizes).
 
         Examples:
           sketchprep convert simplified/ --to bin -o bins
@@ -55,10 +56,11 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Stroke-3 file layout: standard (sketch-rnn's pickled object arrays) or flat (points and offsets, no pickle).")
     var layout = Stroke3Layout.standard
 
-    @Flag(name: .shortAndLong, help: "No progress or per-record messages on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
+
+    @OptionGroup var jobs: JobsOption
 
     @OptionGroup var limit: LimitOption
 
@@ -97,21 +99,21 @@ struct ConvertCommand: ParsableCommand {
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
-        source.printSkippedSources(tool: "convert")
+        printWarnings(source.skippedSources, tool: "convert")
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
         job.stroke3Epsilon = stroke3Epsilon
         job.stroke3ElementType = stroke3DType.forcedElementType
         job.stroke3Layout = layout
-        job.showsProgress = !quiet
+        job.showsProgress = quiet.showsProgress
+        job.jobs = jobs.resolved
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
-        let tally = RunTally(read: result.read, written: result.written, rejected: result.rejected, sourceErrors: result.sourceErrors)
-        try report.write(command: "convert", tally: tally, notSelected: result.notSelected, inputs: source.files, output: output,
-                         quarantine: quarantinePath, jobs: 1, seconds: result.seconds)
-        print("convert: read \(result.read) = written \(result.written) + not selected \(result.notSelected) + rejected \(result.rejected)\(result.sourceErrors > 0 ? ", \(result.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")")
-        guard result.isReconciled else { throw ExitCode.failure }
-        try strictness.check(RunTally(read: result.read, written: result.read - result.rejected, rejected: result.rejected,
-                                      sourceErrors: result.sourceErrors), command: "convert")
+        let counts = result.counts
+        try report.write(command: "convert", counts: counts, inputs: source.files, output: output,
+                         quarantine: quarantinePath, jobs: job.jobs, seconds: result.seconds)
+        print("convert: read \(counts.read) = written \(counts.written) + filtered \(counts.filtered) + rejected \(counts.rejected)\(counts.sourceErrors > 0 ? ", \(counts.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")")
+        guard counts.isReconciled else { throw ExitCode.failure }
+        try strictness.check(counts, command: "convert")
     }
 }

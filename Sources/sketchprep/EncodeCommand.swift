@@ -61,8 +61,7 @@ struct EncodeCommand: ParsableCommand {
     @OptionGroup(title: "Simplification of raw input")
     var simplification: SimplificationOptionGroup
 
-    @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     /// Bytes of tensor rows held before they are written (docs/limits.md).
     static let batchBytes = 4 << 20
@@ -77,10 +76,10 @@ struct EncodeCommand: ParsableCommand {
         let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
                             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
                             inputFormat: inputFormat, simplification: simplification.options,
-                            showsProgress: !quiet, jobs: jobs.resolved)
+                            showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let ((result, rows), seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
-        try report.write(command: "encode", tally: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+        try report.write(command: "encode", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
                          jobs: jobs.resolved, seconds: seconds)
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }

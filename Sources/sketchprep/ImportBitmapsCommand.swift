@@ -88,7 +88,7 @@ struct ImportBitmapsCommand: ParsableCommand {
             }
             guard isDirectory.boolValue else { return [input] }
             let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
-            listing.printWarnings(tool: "import-bitmaps")
+            printWarnings(listing.skipped, tool: "import-bitmaps")
             if let unusable = listing.rejected.first { throw CommandError("cannot read \(unusable.location.file): \(unusable.reason)") }
             guard !listing.files.isEmpty else { throw CommandError("no *.npy files in \(input)") }
             return listing.files

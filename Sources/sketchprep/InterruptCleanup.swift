@@ -8,7 +8,8 @@ import SketchFormats
 /// runs, spills), prints one line saying so, and exits with 128 + the signal number. Installed
 /// once by the entry point; libraries only register their temporary files.
 enum InterruptCleanup {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    /// The installed signal sources, kept alive for the life of the process.
+    private static let sources = LockedValue<[any DispatchSourceSignal]>([])
 
     /// Routes SIGINT and SIGTERM to the clean-up (call before any work starts).
     static func install() {
@@ -17,7 +18,7 @@ enum InterruptCleanup {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { cleanUpAndExit(signalNumber) }
             source.resume()
-            sources.append(source)
+            sources.withLock { $0.append(source) }
         }
     }
 

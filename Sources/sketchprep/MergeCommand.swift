@@ -23,11 +23,10 @@ struct MergeCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Dataset directory to write.")
     var output: String
 
-    @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     func run() throws {
-        let outcome = try PartialRun.merge(partials, into: output, showProgress: !quiet)
+        let outcome = try PartialRun.merge(partials, into: output, showProgress: quiet.showsProgress)
         print(PreprocessCommand.summary(outcome))
     }
 }

@@ -18,7 +18,7 @@ enum NPYCommandSetup {
         try paths.verify()
         var reader = try format.source(inputs)
         reader.recordLimitPerInput = limit
-        reader.printSkippedSources(tool: tool)
+        printWarnings(reader.skippedSources, tool: tool)
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         return (reader, quarantinePath)

@@ -28,8 +28,7 @@ struct ParityCommand: ParsableCommand {
     @Option(name: .customLong("simplified"), help: "Official simplified NDJSON input (file, directory or .gz); repeatable.")
     var simplified: [String]
 
-    @Option(name: .customLong("report-json"), help: "Write the report as JSON here (keys include pairs, exact, exact_rate; identical for every run and --jobs), and the wall-clock time to REPORT.timings.json next to it (not reproducible).")
-    var reportJSON: String?
+    @OptionGroup var reportJSON: ReportJSONOption
 
     @Option(name: .customLong("report-md"), help: "Write the report as Markdown here.")
     var reportMarkdown: String?
@@ -46,8 +45,7 @@ struct ParityCommand: ParsableCommand {
     @Option(name: .customLong("overlays"), help: "Write PNG overlays of the worst drawings (official blue, ours orange) into this directory and link them from --report-md.")
     var overlaysDirectory: String?
 
-    @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
 
@@ -72,7 +70,7 @@ struct ParityCommand: ParsableCommand {
         paths.inputs(raw, option: "--raw")
         paths.inputs(simplified, option: "--simplified")
         paths.outputFile(quarantine, option: "--quarantine")
-        paths.outputFile(reportJSON, option: "--report-json")
+        reportJSON.register(in: &paths)
         paths.outputFile(reportMarkdown, option: "--report-md")
         paths.outputDirectory(overlaysDirectory, option: "--overlays")
         try paths.verify()
@@ -80,12 +78,11 @@ struct ParityCommand: ParsableCommand {
         var officialReader = try DrawingSource(inputs: simplified)
         rawReader.recordLimitPerInput = limit.limit
         officialReader.recordLimitPerInput = limit.limit
-        rawReader.printSkippedSources(tool: "parity")
-        officialReader.printSkippedSources(tool: "parity")
+        printWarnings(rawReader.skippedSources + officialReader.skippedSources, tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let options = simplification.options
         let job = ParityJob(raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
-                            quarantinePath: quarantine, showsProgress: !quiet, jobs: jobs.resolved)
+                            quarantinePath: quarantine, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
         let result = try job.run { keyID, ours, official, comparison in
             overlays?.add(keyID: keyID, ours: ours, official: official, comparison: comparison)
@@ -96,18 +93,14 @@ struct ParityCommand: ParsableCommand {
                                   duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
                                   options: options)
         print(report.summary)
-        if let reportJSON {
-            try OutputPaths.writeJSON(report, to: reportJSON)
-            try OutputPaths.writeJSON(RunTimings(command: "parity", jobs: jobs.resolved, seconds: result.seconds,
-                                                 items: rawTally.read + officialTally.read),
-                                      to: RunTimings.path(nextTo: reportJSON))
-        }
+        try reportJSON.write(report, timings: RunTimings(command: "parity", jobs: jobs.resolved, seconds: result.seconds,
+                                                         items: rawTally.read + officialTally.read))
         let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
         if let reportMarkdown {
             try OutputPaths.createParentDirectory(of: reportMarkdown)
             try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
         }
-        try strictness.check(RunTally(read: rawTally.read + officialTally.read,
+        try strictness.check(RecordCounts(read: rawTally.read + officialTally.read,
                                       written: rawTally.written + officialTally.written,
                                       rejected: rawTally.rejected + officialTally.rejected,
                                       sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),

@@ -30,8 +30,8 @@ struct ParityReport: Encodable {
     var duplicateRaw: DuplicateKeys
     /// Which record of a repeated key_id the join uses.
     let duplicatesUse = "first"
-    var rawTally: RunTally
-    var officialTally: RunTally
+    var rawTally: SideCounts
+    var officialTally: SideCounts
     var deviationHistogram: [String: Int]
     var worst: [ParityComparison.Miss]
     var categories: [String: Category]
@@ -39,7 +39,7 @@ struct ParityReport: Encodable {
 
     init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
          duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
-         rawTally: RunTally, officialTally: RunTally, options: SimplificationOptions) {
+         rawTally: RecordCounts, officialTally: RecordCounts, options: SimplificationOptions) {
         pairs = comparison.pairs
         exact = comparison.exact
         exactRate = comparison.exactRate
@@ -49,8 +49,8 @@ struct ParityReport: Encodable {
         self.unmatchedOfficial = unmatchedOfficial
         self.duplicateOfficial = duplicateOfficial
         self.duplicateRaw = duplicateRaw
-        self.rawTally = rawTally
-        self.officialTally = officialTally
+        self.rawTally = SideCounts(counts: rawTally)
+        self.officialTally = SideCounts(counts: officialTally)
         deviationHistogram = comparison.deviationHistogram
         worst = comparison.worst
         categories = comparison.byCategory.mapValues {
@@ -129,5 +129,26 @@ struct ParityReport: Encodable {
             MarkdownTable.row([word, "\(category.pairs)", "\(category.exact)", Self.percent(category.exactRate)])
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// One side's `RecordCounts` in the parity report: `read`, `written`, `rejected` and
+/// `source_errors` (nothing is filtered in parity, so the report keeps its published keys).
+struct SideCounts: Encodable, CustomStringConvertible {
+    var counts: RecordCounts
+
+    var description: String { counts.description }
+
+    private enum CodingKeys: String, CodingKey {
+        case read, written, rejected
+        case sourceErrors = "source_errors"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(counts.read, forKey: .read)
+        try container.encode(counts.written, forKey: .written)
+        try container.encode(counts.rejected, forKey: .rejected)
+        try container.encode(counts.sourceErrors, forKey: .sourceErrors)
     }
 }

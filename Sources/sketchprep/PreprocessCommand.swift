@@ -61,8 +61,7 @@ struct PreprocessCommand: ParsableCommand {
     @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date, and replace a dataset of another pipeline in the output directory.")
     var force = false
 
-    @Flag(name: .shortAndLong, help: "Do not print progress on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
 
@@ -85,18 +84,16 @@ struct PreprocessCommand: ParsableCommand {
         if let word { config.source.word = word }
         if let output { config.output.directory = output }
 
-        var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: !quiet, force: force)
+        var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: quiet.showsProgress, force: force)
         runner.jobs = jobs.resolved
         runner.partition = try partition.map(Partition.init(parsing:))
         runner.temporaryDirectory = temporaryDirectory
         runner.recordedPaths = RecordedPaths(root: root)
         runner.recordLimit = limit.limit
+        printWarnings(try runner.inputWarnings(), tool: config.name)
         let outcome = try runner.run()
         print(Self.summary(outcome))
-        let records = outcome.manifest.records
-        try strictness.check(RunTally(read: records.read, written: records.written + records.filtered,
-                                      rejected: records.rejected, sourceErrors: records.sourceErrors),
-                             command: "preprocess")
+        try strictness.check(outcome.manifest.records, command: "preprocess")
     }
 
     /// Where the shards are, counts per split, reconciliation.

@@ -47,8 +47,7 @@ struct RasterCommand: ParsableCommand {
         guard (1...8192).contains(size) else { throw ValidationError("--size must be between 1 and 8192") }
     }
 
-    @Flag(name: .shortAndLong, help: "No progress on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
 
@@ -68,14 +67,14 @@ struct RasterCommand: ParsableCommand {
         report.register(in: &paths)
         try paths.verify()
         let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit)
-        listing.printWarnings(tool: "raster")
+        printWarnings(listing.skipped, tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let job = RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
                             quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
-                            showsProgress: !quiet, jobs: jobs.resolved)
+                            showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let (tally, seconds) = try ReportJSONOption.timed { try job.run() }
-        try report.write(command: "raster", tally: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
+        try report.write(command: "raster", counts: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
                          jobs: jobs.resolved, seconds: seconds)
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }

@@ -3,12 +3,14 @@ import SketchIO
 import SketchFormats
 import SketchDataset
 
-/// `--report-json FILE`: the run's counts as JSON — the same bytes for every run and job count —
+/// `--report-json FILE`: the run's report as JSON — the same bytes for every run and job count —
 /// and its wall-clock figures in `FILE.timings.json` beside it (`RunTimings`, not reproducible).
-/// The same on every data command; `simplify` and `parity` add their own fields.
+/// The same on every command that reports: the data commands write their counts (`simplify` and
+/// `parity` their own documents), `verify` its findings.
 struct ReportJSONOption: ParsableArguments {
     @Option(name: .customLong("report-json"),
-            help: ArgumentHelp("Write the run's counts as JSON to FILE (wall-clock figures to FILE.timings.json).", valueName: "file"))
+            help: ArgumentHelp("Write the run's report as JSON to FILE, the same bytes for every run and --jobs (wall-clock figures to FILE.timings.json).",
+                               valueName: "file"))
     var path: String?
 
     /// Adds the report file to the outputs `paths` checks for clashes.
@@ -18,25 +20,27 @@ struct ReportJSONOption: ParsableArguments {
 
     /// `body`'s result and its wall-clock seconds.
     static func timed<Result>(_ body: () throws -> Result) rethrows -> (Result, Double) {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = MonotonicClock.now()
         let result = try body()
-        let elapsed = (clock.now - start).components
-        return (result, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        return (result, MonotonicClock.seconds(since: start))
     }
 
-    /// Writes the report of `command` (when asked for): `tally` with the inputs and outputs, and
-    /// `seconds` on `jobs` threads to the timings file. `notSelected` counts records left out by
-    /// design (e.g. beyond `convert`'s stroke-3 sizes).
-    func write(command: String, tally: RunTally, notSelected: Int = 0, inputs: [String], output: String, quarantine: String?,
+    /// Writes the report of `command` (when asked for): `counts` with the inputs and outputs, and
+    /// `seconds` on `jobs` threads to the timings file.
+    func write(command: String, counts: RecordCounts, inputs: [String], output: String, quarantine: String?,
                jobs: Int, seconds: Double) throws {
+        try write(RunReport(command: command, inputs: inputs, output: output, quarantine: quarantine, read: counts.read,
+                            written: counts.written, filtered: counts.filtered, rejected: counts.rejected,
+                            sourceErrors: counts.sourceErrors, reconciled: counts.isReconciled),
+                  timings: RunTimings(command: command, jobs: jobs, seconds: seconds, items: counts.read))
+    }
+
+    /// Writes `document`, a command's own report (when asked for), and `timings` beside it when
+    /// the command measures them.
+    func write(_ document: some Encodable, timings: RunTimings?) throws {
         guard let path else { return }
-        try OutputPaths.writeJSON(RunReport(command: command, inputs: inputs, output: output, quarantine: quarantine, read: tally.read,
-                                            written: tally.written, notSelected: notSelected, rejected: tally.rejected,
-                                            sourceErrors: tally.sourceErrors, reconciled: tally.read == tally.written + notSelected + tally.rejected),
-                                  to: path)
-        try OutputPaths.writeJSON(RunTimings(command: command, jobs: jobs, seconds: seconds, items: tally.read),
-                                  to: RunTimings.path(nextTo: path))
+        try OutputPaths.writeJSON(document, to: path)
+        if let timings { try OutputPaths.writeJSON(timings, to: RunTimings.path(nextTo: path)) }
     }
 }
 
@@ -48,14 +52,16 @@ private struct RunReport: Encodable {
     var quarantine: String?
     var read: Int
     var written: Int
-    var notSelected: Int
+    /// Records left out by design (`RecordCounts.filtered`), under the report's published key
+    /// `not_selected`.
+    var filtered: Int
     var rejected: Int
     var sourceErrors: Int
     var reconciled: Bool
 
     enum CodingKeys: String, CodingKey {
         case command, inputs, output, quarantine, read, written, rejected, reconciled
-        case notSelected = "not_selected"
+        case filtered = "not_selected"
         case sourceErrors = "source_errors"
     }
 }

@@ -31,11 +31,9 @@ struct SimplifyCommand: ParsableCommand {
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .ndjson replaced by .rejected.ndjson)")
     var quarantine: String?
 
-    @Option(name: .customLong("report-json"), help: "Also write the run's counts and settings to this JSON file (identical for every run and --jobs), and the wall-clock time to REPORT.timings.json next to it (not reproducible).")
-    var reportJSON: String?
+    @OptionGroup var report: ReportJSONOption
 
-    @Flag(name: .shortAndLong, help: "No progress or per-line messages on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
 
@@ -56,26 +54,22 @@ struct SimplifyCommand: ParsableCommand {
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
         paths.outputFile(quarantinePath, option: "--quarantine")
-        paths.outputFile(reportJSON, option: "--report-json")
+        report.register(in: &paths)
         try paths.verify()
         var reader = try input.source(inputs)
         reader.recordLimitPerInput = limit.limit
-        reader.printSkippedSources(tool: "simplify")
+        printWarnings(reader.skippedSources, tool: "simplify")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options
         let job = SimplifyJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
-                              options: options, showsProgress: !quiet, jobs: jobs.resolved)
+                              options: options, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
         print("simplify: \(result.tally) → \(output) (\(rate) drawings/s)")
         if result.tally.rejected > 0 { print("simplify: rejected lines in \(quarantinePath)") }
-        if let reportJSON {
-            try OutputPaths.writeJSON(SimplifyReport(result: result, inputs: reader.files, output: output,
-                                                     quarantine: quarantinePath, options: options), to: reportJSON)
-            try OutputPaths.writeJSON(RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds,
-                                                 items: result.tally.read), to: RunTimings.path(nextTo: reportJSON))
-        }
+        try report.write(SimplifyReport(result: result, inputs: reader.files, output: output, quarantine: quarantinePath, options: options),
+                         timings: RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds, items: result.tally.read))
         guard result.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(result.tally, command: "simplify")
     }

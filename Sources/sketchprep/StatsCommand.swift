@@ -35,8 +35,7 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
-    @Flag(name: .shortAndLong, help: "No per-line messages on stderr.")
-    var quiet = false
+    @OptionGroup var quiet: QuietOption
 
     @OptionGroup var strictness: StrictOption
 
@@ -61,10 +60,10 @@ struct StatsCommand: ParsableCommand {
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
         let job = try StatsJob(source: source, length: length, thumbnailCount: thumbnails,
-                               jobs: jobs.resolved, showsMessages: !quiet)
-        job.reader.printSkippedSources(tool: "stats")
+                               jobs: jobs.resolved, showsMessages: quiet.showsProgress)
+        printWarnings(job.reader.skippedSources, tool: "stats")
         let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
-        try report.write(command: "stats", tally: profile.tally, inputs: job.files, output: output,
+        try report.write(command: "stats", counts: profile.tally, inputs: job.files, output: output,
                          quarantine: "\(output)/rejected.ndjson", jobs: jobs.resolved, seconds: seconds)
         print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
         guard profile.tally.isReconciled else { throw ExitCode.failure }

@@ -11,7 +11,7 @@ struct StrictOption: ParsableArguments {
     var strict = false
 
     /// Throws (exit status 1, with a message on stderr) when `tally` fails under this option.
-    func check(_ tally: RunTally, command: String) throws {
+    func check(_ tally: RecordCounts, command: String) throws {
         guard tally.fails(strict: strict) else { return }
         let what = strict
             ? "--strict: \(tally.rejected) rejected record(s), \(tally.sourceErrors) source error(s)"

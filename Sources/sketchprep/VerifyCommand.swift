@@ -24,16 +24,15 @@ struct VerifyCommand: ParsableCommand {
     @Argument(help: "Dataset directory (the output of preprocess or import-bitmaps).")
     var directory: String
 
-    @Option(name: .customLong("report-json"), help: "Also write the findings to this JSON file (outside the dataset directory).")
-    var reportJSON: String?
+    @OptionGroup var report: ReportJSONOption
 
     func run() throws {
         var paths = OutputPathCheck()
         paths.inputs([directory], option: "directory")
-        paths.outputFile(reportJSON, option: "--report-json")
+        report.register(in: &paths)
         try paths.verify()
         let result = try DatasetVerifier.verify(directory: directory, manifestName: DatasetLayout.manifest)
-        if let reportJSON { try OutputPaths.writeJSON(result, to: reportJSON) }
+        try report.write(result, timings: nil)
         for problem in result.problems {
             printToStandardError("verify: \(directory)/\(problem.file): \(problem.kind): \(problem.detail)")
         }

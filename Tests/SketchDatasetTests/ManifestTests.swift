@@ -32,8 +32,8 @@ private func sampleManifest() -> Manifest {
 }
 
 @Test func recordCountsReconcileOnlyWhenEveryRecordIsAccountedFor() {
-    #expect(Manifest.RecordCounts(read: 4, written: 2, filtered: 1, rejected: 1).reconciles)
-    #expect(!Manifest.RecordCounts(read: 5, written: 2, filtered: 1, rejected: 1).reconciles)
+    #expect(RecordCounts(read: 4, written: 2, filtered: 1, rejected: 1).isReconciled)
+    #expect(!RecordCounts(read: 5, written: 2, filtered: 1, rejected: 1).isReconciled)
 }
 
 @Test func sourceEntryMeasuresSizeAndSHA256OfAFile() throws {
@@ -46,7 +46,7 @@ private func sampleManifest() -> Manifest {
 }
 
 @Test func recordCountsWithoutTheNewerCountsDecodeAsZero() throws {
-    let counts = try JSONDecoder().decode(Manifest.RecordCounts.self,
+    let counts = try JSONDecoder().decode(RecordCounts.self,
                                           from: Data(#"{"read":3,"written":2,"filtered":0,"rejected":1}"#.utf8))
-    #expect(counts == Manifest.RecordCounts(read: 3, written: 2, filtered: 0, rejected: 1, sourceErrors: 0, duplicateKeyIDs: 0))
+    #expect(counts == RecordCounts(read: 3, written: 2, filtered: 0, rejected: 1, sourceErrors: 0, duplicateKeyIDs: 0))
 }

@@ -26,7 +26,7 @@ struct NumpyBitmapImportTests {
 
         #expect(manifest.classes.map(\.word) == ["cat"])
         #expect(manifest.counts["test"]?.total == 2)
-        #expect(manifest.records.read == 2 && manifest.records.reconciles)
+        #expect(manifest.records.read == 2 && manifest.records.isReconciled)
         let keys = try String(contentsOfFile: "\(root)/out/test-00000-of-00001.keys.txt", encoding: .utf8)
         #expect(Set(keys.split(separator: "\n").map(String.init)) == ["222", "cat/2"])
         let x = try NPYReader.read(path: "\(root)/out/test-00000-of-00001.x.npy")

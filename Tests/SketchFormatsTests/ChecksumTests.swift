@@ -12,7 +12,7 @@ import Testing
     #expect(CRC32C.checksum((0..<32).map { UInt8(31 - $0) }) == 0x113F_DB5C)
 }
 
-@Test func crc32cContinuesAcrossChunks() {
+@Test func crc32cContinuesAcrossPieces() {
     let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
     let whole = CRC32C.checksum(bytes)
     let first = CRC32C.checksum(Array(bytes[..<13]))

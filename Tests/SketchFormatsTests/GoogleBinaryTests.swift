@@ -76,6 +76,33 @@ import Testing
         #expect(String(decoding: rejected[0].bytes, as: UTF8.self).hasPrefix(#"{"byte_offset":\#(firstLength),"#))
     }
 
+    @Test func aCutGzipStreamRejectsTheRecordItCutsAndIsASourceErrorNotATruncation() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        var state: UInt64 = 7
+        func coordinate() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 56)
+        }
+        for index in 0..<2_000 {
+            var record = Self.cat
+            record.keyID = String(index)
+            record.drawing = Drawing(strokes: [Stroke(x: (0..<40).map { _ in coordinate() }, y: (0..<40).map { _ in coordinate() })])
+            try GoogleBinaryWriter.encode(record, into: &bytes)
+        }
+        let compressed = try QuickDrawReaderTests.gzip(Data(bytes))
+        let path = directory.appendingPathComponent("cat.bin.gz").path
+        try compressed.prefix(compressed.count * 3 / 4).write(to: URL(fileURLWithPath: path))
+        let (records, rejected) = try Self.read(path)
+        #expect(!records.isEmpty && records.count < 2_000)
+        #expect(rejected.count == 2)
+        #expect(!rejected[0].isSourceError && rejected[0].location.line == records.count + 1)
+        #expect(rejected[0].reason.contains("cut short by a damaged or unreadable input"))
+        #expect(rejected[1].isSourceError)
+        #expect(rejected[1].reason == "source error at byte 0: truncated gzip member (input ends before its end-of-stream marker)")
+    }
+
     @Test func anInconsistentRecordIsQuarantinedAndTheNextOneIsStillRead() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

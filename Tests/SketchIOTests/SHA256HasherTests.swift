@@ -11,7 +11,7 @@ import SketchIO
         == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
 }
 
-@Test func sha256StreamingInOddChunksEqualsOneShot() {
+@Test func sha256StreamingInOddPiecesEqualsOneShot() {
     let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) }
     var streaming = SHA256Hasher()
     var offset = 0

@@ -44,7 +44,7 @@ import Testing
         }
         #expect(try keysByClass(capped.directory, split: "test").isEmpty)
         let records = capped.outcome.manifest.records
-        #expect(records.reconciles && records.read == all.outcome.manifest.records.read)
+        #expect(records.isReconciled && records.read == all.outcome.manifest.records.read)
         #expect(records.filtered - all.outcome.manifest.records.filtered
             == all.outcome.manifest.records.written - records.written)
     }

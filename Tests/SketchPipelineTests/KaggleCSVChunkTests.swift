@@ -76,7 +76,7 @@ private func shards(_ directory: String) throws -> [String: Data] {
     let fromCSV = try fixture.run(input: fixture.csv, output: "\(fixture.root)/csv")
     #expect(fromCSV.manifest.sources.count > 3)  // the CSV was cut into byte-range chunks
     #expect(fromCSV.manifest.records.written == fromNDJSON.manifest.records.written)
-    #expect(fromCSV.manifest.records.rejected > 0 && fromCSV.manifest.records.reconciles)
+    #expect(fromCSV.manifest.records.rejected > 0 && fromCSV.manifest.records.isReconciled)
     #expect(try shards("\(fixture.root)/csv") == shards("\(fixture.root)/ndjson"))
     let quarantine = try String(contentsOfFile: "\(fixture.root)/csv/quarantine.ndjson", encoding: .utf8)
     // The bad rows' records (rejected by the record parser: quarantined in their NDJSON form).

@@ -63,7 +63,7 @@ private func contents(_ directory: String) throws -> [String: Data] {
     let fixture = try Fixture()
     let one = try fixture.runner(output: "\(fixture.root)/jobs1").run()
     #expect(one.manifest.records.rejected > 0 && one.manifest.records.filtered > 0)
-    #expect(one.manifest.records.reconciles)
+    #expect(one.manifest.records.isReconciled)
     #expect(one.manifest.sources.count > 3)  // the file was cut into byte-range chunks
     for jobs in [2, 4] {
         _ = try fixture.runner(output: "\(fixture.root)/jobs\(jobs)", jobs: jobs).run()

@@ -28,16 +28,16 @@ import Testing
         return (directory, file, rejected)
     }
 
-    @Test func simplifyWritesTheSameBytesAndQuarantineForEveryJobCountAndChunkSize() throws {
+    @Test func simplifyWritesTheSameBytesAndQuarantineForEveryJobCountAndBatchSize() throws {
         let (directory, file, badLines) = try Self.inputWithBadLines()
         defer { try? FileManager.default.removeItem(at: directory) }
         var outputs: [(simplified: Data, quarantine: Data)] = []
-        for (jobs, linesPerChunk) in [(1, 1024), (2, 3), (4, 1), (4, 17)] {
-            let output = directory.appendingPathComponent("out-\(jobs)-\(linesPerChunk).ndjson")
-            let quarantine = directory.appendingPathComponent("q-\(jobs)-\(linesPerChunk).ndjson")
+        for (jobs, linesPerBatch) in [(1, 1024), (2, 3), (4, 1), (4, 17)] {
+            let output = directory.appendingPathComponent("out-\(jobs)-\(linesPerBatch).ndjson")
+            let quarantine = directory.appendingPathComponent("q-\(jobs)-\(linesPerBatch).ndjson")
             var job = SimplifyJob(reader: try DrawingSource(inputs: [file]), outputPath: output.path,
                                   quarantinePath: quarantine.path, showsProgress: false, jobs: jobs)
-            job.linesPerChunk = linesPerChunk
+            job.linesPerBatch = linesPerBatch
             let result = try job.run()
             #expect(result.tally.isReconciled)
             #expect(result.tally.rejected == badLines.count)
@@ -47,14 +47,15 @@ import Testing
         #expect(String(decoding: outputs[0].quarantine, as: UTF8.self) == badLines.map { $0 + "\n" }.joined())
     }
 
-    @Test func aRunWhoseInputsAllVanishedThrowsThePipelinesOwnError() throws {
+    @Test func aRunWhoseInputsAllVanishedThrowsTheNoInputReadableError() throws {
         let (directory, file, _) = try Self.inputWithBadLines()
         defer { try? FileManager.default.removeItem(at: directory) }
         let reader = try DrawingSource(inputs: [file])
         try FileManager.default.removeItem(atPath: file)
         let output = directory.appendingPathComponent("out.ndjson").path
         let job = SimplifyJob(reader: reader, outputPath: output, quarantinePath: output + ".rejected", showsProgress: false, jobs: 1)
-        let error = try #require(throws: PipelineError.self) { try job.run() }
+        let error = try #require(throws: FormatError.self) { try job.run() }
+        #expect(error.kind == .noInputReadable)
         #expect(error.description.hasPrefix("none of the 1 inputs could be read"))
     }
 
@@ -87,11 +88,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let (expected, expectedRejected) = try TestSupport.readAll([file])
         var stream = RecordStream(reader: try DrawingSource(inputs: [file]), jobs: jobs, showsProgress: false)
-        stream.linesPerChunk = 5
+        stream.linesPerBatch = 5
         var keys: [String] = []
         let result = try stream.run(KeyStage(), quarantinePath: nil) { keys += $0 }
         #expect(keys == expected.map(\.keyID))
-        #expect(result.tally == RunTally(read: expected.count + expectedRejected.count, written: expected.count,
+        #expect(result.tally == RecordCounts(read: expected.count + expectedRejected.count, written: expected.count,
                                          rejected: expectedRejected.count))
         #expect(result.rejectedByReason.values.reduce(0, +) == expectedRejected.count)
     }
@@ -101,23 +102,23 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         struct DiskFull: Error {}
         var stream = RecordStream(reader: try DrawingSource(inputs: [file]), jobs: 2, showsProgress: false)
-        stream.linesPerChunk = 4
-        var chunksWritten = 0
+        stream.linesPerBatch = 4
+        var batchesWritten = 0
         #expect(throws: DiskFull.self) {
             _ = try stream.run(KeyStage(), quarantinePath: nil) { _ in
-                if chunksWritten == 3 { throw DiskFull() }
-                chunksWritten += 1
+                if batchesWritten == 3 { throw DiskFull() }
+                batchesWritten += 1
             }
         }
-        #expect(chunksWritten == 3)
+        #expect(batchesWritten == 3)
     }
 }
 
 /// A stage that keeps each record's key_id, to compare a stream with the serial reader.
 private struct KeyStage: RecordStage {
     var input: RecordStageInput { .drawings }
-    func makeChunk(lineCount: Int) -> Chunk { Chunk() }
-    struct Chunk: RecordStageChunk {
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch() }
+    struct Batch: RecordStageBatch {
         var output: [String] = []
         mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
                               location: SketchFormats.SourceLocation) { output.append(record.keyID) }

@@ -21,7 +21,7 @@ import SketchDataset
         let quarantine = directory.appendingPathComponent("out.rejected.ndjson").path
         let result = try SimplifyJob(reader: DrawingSource(inputs: [input.path]), outputPath: output,
                                      quarantinePath: quarantine, showsProgress: false).run()
-        #expect(result.tally == RunTally(read: 6, written: 5, rejected: 1))
+        #expect(result.tally == RecordCounts(read: 6, written: 5, rejected: 1))
         #expect(try String(contentsOfFile: quarantine, encoding: .utf8) == badLine + "\n")
 
         let (raw, _) = try TestSupport.readAll([input.path])

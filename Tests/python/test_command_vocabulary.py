@@ -58,3 +58,25 @@ def test_a_report_path_that_clashes_with_the_output_is_refused(sketchprep, tmp_p
     result = subprocess.run([str(sketchprep), "encode", RAW, "-o", tmp_path / "x.npy", "--report-json", tmp_path / "x.npy"],
                             capture_output=True, text=True)
     assert result.returncode != 0 and "--report-json" in result.stderr
+
+
+def option_help(sketchprep, command, option):
+    """The help text of `option` in `sketchprep COMMAND --help`, whitespace normalised."""
+    lines = run(sketchprep, command, "--help").stdout.splitlines()
+    options = next(i for i, line in enumerate(lines) if line.startswith("OPTIONS:"))
+    start = next(i for i in range(options, len(lines)) if option in lines[i].split(maxsplit=2)[:2])
+    text = [lines[start].split(option, 1)[1]]
+    for line in lines[start + 1:]:
+        if not line.strip() or line.lstrip().startswith("-"):
+            break
+        text.append(line)
+    return " ".join(" ".join(text).split())
+
+
+@pytest.mark.parametrize("option,commands", [
+    ("--quiet", ["simplify", "encode", "bitmap", "raster", "parity", "stats", "convert", "preprocess", "merge"]),
+    ("--report-json", ["simplify", "encode", "bitmap", "raster", "parity", "stats", "convert", "verify"]),
+])
+def test_quiet_and_report_json_are_one_option_with_one_help_text_on_every_command(sketchprep, option, commands):
+    texts = {command: option_help(sketchprep, command, option) for command in commands}
+    assert len(set(texts.values())) == 1, texts

@@ -141,7 +141,7 @@ def test_hostile_svg_files_are_refused_one_by_one_with_a_reason_and_the_rest_rea
                              "--quarantine", tmp_path / "q.ndjson"], capture_output=True, text=True)
     assert time.monotonic() - start < 30
     assert result.returncode == 0, result.stderr
-    assert f"read {len(HOSTILE) + 1} = written 1 + not selected 0 + rejected {len(HOSTILE)}" in result.stdout
+    assert f"read {len(HOSTILE) + 1} = written 1 + filtered 0 + rejected {len(HOSTILE)}" in result.stdout
     reasons = result.stderr
     for expected in ["internal subset", "entities are not expanded", "expected a number", "beyond ±1000000",
                      "nested deeper than 64", "more than 200000 path segments", "closes <path>"]:

@@ -11,35 +11,57 @@ package enum RecordStageInput: Sendable {
 }
 
 /// What a record stream does with each record: turns it into bytes, tensors or pixels. The
-/// stage itself is only a description (settings); each chunk gets fresh state from `makeChunk`
+/// stage itself is only a description (settings); each batch gets fresh state from `makeBatch`
 /// on the worker thread that processes it, so that state may hold scratch space or a renderer.
 package protocol RecordStage: Sendable {
-    /// The per-chunk state.
-    associatedtype Chunk: RecordStageChunk
+    /// The per-batch state.
+    associatedtype Batch: RecordStageBatch
     /// How records arrive.
     var input: RecordStageInput { get }
-    /// Fresh state for a chunk of `lineCount` lines.
-    func makeChunk(lineCount: Int) -> Chunk
+    /// Fresh state for a batch of `lineCount` lines of an input read as `format`.
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch
 }
 
-/// The state of a `RecordStage` over one chunk: takes the chunk's records in order and yields
-/// the chunk's output, which the writer receives on the calling thread in input order.
-package protocol RecordStageChunk {
-    /// The output of one chunk.
+/// The state of a `RecordStage` over one batch: takes the batch's records in order and yields
+/// the batch's output, which the writer receives on the calling thread in input order.
+package protocol RecordStageBatch {
+    /// The output of one batch.
     associatedtype Output: Sendable
     /// Appends what `record` (parsed from `line` at `location`) becomes to the output; a record
-    /// over a processing bound (such as the resampling caps) throws and is quarantined instead,
-    /// with nothing appended.
+    /// the stage refuses (over a processing bound such as the resampling caps, or one its output
+    /// cannot hold) throws and is quarantined instead, with nothing appended.
     mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                          location: SourceLocation) throws(DrawingLimitError)
+                          location: SourceLocation) throws(StageRejection)
     /// The output after the last record.
     var output: Output { get }
+}
+
+/// Why a stage refuses a record: the reason, and the bytes to quarantine when they are not the
+/// line as read (nil).
+package struct StageRejection: Error {
+    package var reason: String
+    package var quarantinedBytes: [UInt8]?
+
+    /// A refusal for `reason`, quarantining `quarantinedBytes` (nil: the line as read).
+    package init(_ reason: String, quarantinedBytes: [UInt8]? = nil) {
+        self.reason = reason
+        self.quarantinedBytes = quarantinedBytes
+    }
+
+    /// A record over a processing bound.
+    package init(_ limit: DrawingLimitError) { self.init(limit.reason) }
+
+    /// The result of `body`, a step of a stage that refuses a record over a processing bound
+    /// with `DrawingLimitError`, which becomes the stage's refusal.
+    package static func overLimit<Result>(_ body: () throws(DrawingLimitError) -> Result) throws(StageRejection) -> Result {
+        do throws(DrawingLimitError) { return try body() } catch { throw StageRejection(error) }
+    }
 }
 
 /// What a record stream did.
 package struct RecordStreamResult: Sendable {
     /// Reconciled counts.
-    package var tally: RunTally
+    package var tally: RecordCounts
     /// Rejections grouped by reason kind (see `QuarantineWriter.countsByReason`).
     package var rejectedByReason: [String: Int]
     /// Stored input bytes consumed.
@@ -49,24 +71,28 @@ package struct RecordStreamResult: Sendable {
 }
 
 /// The streaming engine for drawings: reads each input in batches of NDJSON lines
-/// (`InputChunkReader`; `.bin` and stroke-3 inputs decoded into such lines by
-/// `DecodedRecordBatches`, formats as `DrawingSource.engineInputs` decides), parses and processes the batches on `jobs` threads
-/// (`OrderedParallelMap`), and hands the batch outputs to the writer in input order, so the
-/// output bytes are the same for every job count. The one place where rejected lines and source
-/// errors reach the quarantine, the tally is kept and progress is shown; it keeps the reader's
-/// rules (`QuickDrawReader`): unreadable directory entries first, byte order marks skipped,
-/// damaged gzip members as source errors after the records they still hold, and an error when
-/// no input at all could be opened.
+/// (``InputBatches``, formats as `DrawingSource.engineInputs` decides), decodes
+/// (``RecordBatchDecoder``) and processes the batches on `jobs` threads (`OrderedParallelMap`),
+/// and hands the batch outputs to the writer in input order, so the output bytes are the same
+/// for every job count. The one place where rejected lines and source errors reach the
+/// quarantine, the tally is kept and progress is shown; it keeps the read path's rules
+/// (`DrawingSource`): unreadable directory entries first, byte order marks skipped, damaged gzip
+/// members as source errors after the records they still hold, and an error when no input at
+/// all could be opened.
 ///
-/// Memory is bounded: at most `2 × jobs + 2` batches (each `linesPerChunk` lines of at most
-/// `QuickDrawReader.maximumLineLength` bytes) and their outputs are held at once.
+/// Memory is bounded: at most `2 × jobs + 2` batches (each `linesPerBatch` lines of at most
+/// `DrawingSource.maximumLineLength` bytes) and their outputs are held at once.
 package struct RecordStream: Sendable {
     /// The inputs.
     package var reader: DrawingSource
     /// Worker threads (1: everything runs on the calling thread).
     package var jobs: Int
     /// Lines per batch: the unit of parallel work.
-    package var linesPerChunk = 1024
+    package var linesPerBatch = 1024
+    /// Whether streams (stdin, pipes) are copied to a temporary file first so that their format is
+    /// told by content (`DrawingSource.engineInputs(spoolingStreams:)`); otherwise they are NDJSON
+    /// unless the reader's format says otherwise.
+    package var spoolsStreams = false
     /// Whether progress is printed on stderr.
     package var showsProgress: Bool
     /// Whether the first 20 rejected lines are printed on stderr one by one (the quarantine
@@ -82,10 +108,10 @@ package struct RecordStream: Sendable {
 
     /// Runs `stage` over every record; rejected lines go to `quarantinePath` (nil: only counted
     /// and reported); `write` receives each batch's output in input order on the calling thread.
-    /// Throws what `write` or the quarantine file throws, and `PipelineError` when no input could be
-    /// opened.
+    /// Throws what `write` or the quarantine file throws, and `FormatError` when no input could be
+    /// opened (``FormatError/Kind/noInputReadable``).
     package func run<Stage: RecordStage>(_ stage: Stage, quarantinePath: String?,
-                                         write: (Stage.Chunk.Output) throws -> Void) throws -> RecordStreamResult {
+                                         write: (Stage.Batch.Output) throws -> Void) throws -> RecordStreamResult {
         let quarantine = try makeQuarantine(path: quarantinePath)
         let result = try run(stage, quarantine: quarantine) { output, _ in try write(output) }
         try quarantine.finish()
@@ -103,23 +129,21 @@ package struct RecordStream: Sendable {
     /// from written to rejected), for decisions that need the whole stream so far.
     package func run<Stage: RecordStage>(
         _ stage: Stage, quarantine: QuarantineWriter,
-        write: (Stage.Chunk.Output, _ reject: (RejectedLine) throws -> Void) throws -> Void
+        write: (Stage.Batch.Output, _ reject: (RejectedLine) throws -> Void) throws -> Void
     ) throws -> RecordStreamResult {
         let progress = ProgressReporter(unit: "drawings", totalBytes: reader.inputByteCount, enabled: showsProgress)
         let rejectedBefore = quarantine.countsByReason
-        var tally = RunTally()
-        for rejected in reader.rejectedSources {
-            try tally.reject(.sourceError(rejected.location.file, byteOffset: 0, reason: rejected.reason), into: quarantine)
-        }
-        let (inputs, unreadable) = reader.engineInputs()
+        var tally = RecordCounts()
+        for rejected in reader.rejectedSourceErrors { try tally.reject(rejected, into: quarantine) }
+        let (inputs, unreadable, spooled) = try reader.engineInputs(spoolingStreams: spoolsStreams)
+        defer { DrawingSource.removeSpooled(spooled) }
         for rejected in unreadable { try tally.reject(rejected, into: quarantine) }
-        let batches = InputBatches(sources: inputs.map { InputBatches.Source(path: $0.path, format: $0.format, word: $0.word) },
-                                   selected: Array(inputs.indices), hashing: false, maximumLineLength: reader.maximumLineLength,
-                                   linesPerBatch: linesPerChunk, recordLimit: reader.recordLimitPerInput)
-        let files = inputs.map(\.path)
+        let batches = InputBatches(sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
+                                   maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerBatch,
+                                   recordLimit: reader.recordLimitPerInput)
         let (keepsTimestamps, maximumLineLength) = (reader.keepsTimestamps, reader.maximumLineLength)
         let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (batch: RawLineBatch) in
-            Self.process(batch, path: files[batch.chunk], with: stage,
+            Self.process(batch, of: inputs[batch.chunk], with: stage,
                          keepsTimestamps: keepsTimestamps, maximumLineLength: maximumLineLength)
         }
         try map.run(batches) { result in
@@ -136,10 +160,7 @@ package struct RecordStream: Sendable {
             progress.advance(by: result.written + result.rejected.count)
         }
         progress.finish()
-        if !reader.files.isEmpty && batches.unopened.count + unreadable.count == reader.files.count {
-            throw PipelineError("none of the \(reader.files.count + reader.rejectedSources.count) inputs could be read"
-                + " (each is reported above with its reason); check the paths and their permissions")
-        }
+        try batches.requireAnInputOpened(refused: unreadable.count, count: reader.files.count + reader.rejectedSources.count)
         var rejectedByReason: [String: Int] = [:]
         for (reason, count) in quarantine.countsByReason where count != rejectedBefore[reason] {
             rejectedByReason[reason] = count - (rejectedBefore[reason] ?? 0)
@@ -148,42 +169,30 @@ package struct RecordStream: Sendable {
                                   inputBytes: batches.consumedBytes, seconds: progress.elapsedSeconds)
     }
 
-    /// One batch's work on a worker thread: parse, process, collect the rejections in line order.
-    private static func process<Stage: RecordStage>(_ batch: RawLineBatch, path: String, with stage: Stage,
-                                                    keepsTimestamps: Bool, maximumLineLength: Int) -> BatchResult<Stage.Chunk.Output> {
-        var parser = QuickDrawLineParser(keepsTimestamps: keepsTimestamps)
-        var state = stage.makeChunk(lineCount: batch.entries.count)
-        var strokes = FlatStrokes()
-        let empty = FlatStrokes()
+    /// One batch's work on a worker thread: decode, process, collect the rejections in line order.
+    private static func process<Stage: RecordStage>(_ batch: RawLineBatch, of input: DrawingSource.EngineInput, with stage: Stage,
+                                                    keepsTimestamps: Bool, maximumLineLength: Int) -> BatchResult<Stage.Batch.Output> {
+        var decoder = RecordBatchDecoder(keepsTimestamps: keepsTimestamps, flatPoints: stage.input == .flatPoints,
+                                         maximumLineLength: maximumLineLength)
+        var state = stage.makeBatch(lineCount: batch.entries.count, format: input.format)
         var rejected: [RejectedLine] = []
         var written = 0
-        for (index, entry) in batch.entries.enumerated() {
-            let location = SourceLocation(file: path, line: entry.lineInChunk)
-            batch.withEntry(index, maximumLineLength: maximumLineLength) { meaning in
-                switch meaning {
-                case .line(let line):
-                    do throws(FormatError) {
-                        let record: SketchRecord
-                        switch stage.input {
-                        case .drawings: record = try parser.parse(line)
-                        case .flatPoints: record = try parser.parse(line, strokesInto: &strokes)
-                        }
-                        do throws(DrawingLimitError) {
-                            try state.process(record, strokes: stage.input == .flatPoints ? strokes : empty,
-                                              line: line, location: location)
-                            written += 1
-                        } catch {
-                            rejected.append(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
-                        }
-                    } catch {
-                        rejected.append(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))
-                    }
-                case let .rejected(reason, line):
-                    rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(line)))
-                case let .sourceError(byteOffset, reason):
-                    rejected.append(.sourceError(path, byteOffset: byteOffset, reason: reason))
+        decoder.decode(batch) { entry, decoded, strokes in
+            let location = SourceLocation(file: input.name, line: entry.lineInChunk)
+            switch decoded {
+            case let .record(record, line):
+                do throws(StageRejection) {
+                    try state.process(record, strokes: strokes, line: line, location: location)
+                    written += 1
+                } catch {
+                    rejected.append(RejectedLine(location: location, reason: error.reason, bytes: error.quarantinedBytes ?? Array(line)))
                 }
+            case let .rejected(reason, bytes):
+                rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(bytes)))
+            case let .sourceError(byteOffset, reason):
+                rejected.append(.sourceError(input.name, byteOffset: byteOffset, reason: reason))
             }
+            return true
         }
         return BatchResult(output: state.output, written: written, rejected: rejected)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SketchIO
 import SketchFormats
+import SketchDataset
 
 /// Seconds spent per stage by one worker on one batch.
 package struct StageSeconds: Sendable {
@@ -9,55 +10,39 @@ package struct StageSeconds: Sendable {
     package var encode = 0.0
 }
 
-/// Where a run's time went, written to `timings.json` next to the output. Wall-clock figures are
-/// not reproducible, so they live apart from the manifest and reports (which are byte-identical
-/// across runs) and are left out of every byte comparison.
+/// Where a run's time went, written to `timings.json` next to the output in the one timings
+/// schema (`RunTimings`, with its `stages`). Wall-clock figures are not reproducible, so they live
+/// apart from the manifest and reports (which are byte-identical across runs) and are left out of
+/// every byte comparison.
 ///
 /// `stages` are worker seconds summed over threads (parse, simplify, encode; time measured with
-/// the monotonic clock around each record's step), and wall seconds of the serial phases
-/// (`map`, `sort_spill`, `merge_write`).
-package final class StageClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stages: [String: Double] = [:]
-    private let start = StageClock.now()
+/// `MonotonicClock` around each record's step), and wall seconds of the serial phases (`map`,
+/// `sort_spill`, `merge_write`).
+package final class StageClock: Sendable {
+    private let command: String
+    private let stages = LockedValue<[String: Double]>([:])
+    private let start = MonotonicClock.now()
 
-    package init() {}
-
-    package static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-    }
-
-    /// Seconds since `mark`, and moves `mark` to now.
-    package static func lap(_ mark: inout Double) -> Double {
-        let now = now()
-        defer { mark = now }
-        return now - mark
-    }
+    /// A clock for a run of `command` that starts now.
+    package init(command: String = "preprocess") { self.command = command }
 
     package func add(_ seconds: StageSeconds) {
-        lock.lock()
-        stages["parse", default: 0] += seconds.parse
-        stages["simplify", default: 0] += seconds.simplify
-        stages["encode", default: 0] += seconds.encode
-        lock.unlock()
+        stages.withLock { stages in
+            stages["parse", default: 0] += seconds.parse
+            stages["simplify", default: 0] += seconds.simplify
+            stages["encode", default: 0] += seconds.encode
+        }
     }
 
     package func addWall(_ stage: String, _ seconds: Double) {
-        lock.lock()
-        stages[stage, default: 0] += seconds
-        lock.unlock()
+        stages.withLock { $0[stage, default: 0] += seconds }
     }
 
-    /// Writes `{"jobs": N, "stages": {…}, "wall_seconds": S}`.
-    package func write(to path: String, jobs: Int) throws {
-        lock.lock()
-        let stages = self.stages
-        lock.unlock()
-        let object: [String: Any] = ["jobs": jobs, "wall_seconds": Self.now() - start,
-                                     "stages": stages.filter { $0.value > 0 }]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        try writeAtomically([UInt8](data) + [0x0A], to: path)
+    /// Writes the run's `RunTimings`: `jobs`, the wall-clock seconds since the clock started,
+    /// `items` handled (records read) and the stages.
+    package func write(to path: String, jobs: Int, items: Int = 0) throws {
+        let stages = self.stages.withLock { $0 }.filter { $0.value > 0 }
+        let timings = RunTimings(command: command, jobs: jobs, seconds: MonotonicClock.seconds(since: start), items: items, stages: stages)
+        try writeAtomically(try timings.encoded(), to: path)
     }
 }

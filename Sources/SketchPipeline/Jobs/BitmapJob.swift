@@ -57,15 +57,17 @@ struct TimeChannelStage: RecordStage {
     var channels: [TimeChannel]
     var input: RecordStageInput { .drawings }
 
-    func makeChunk(lineCount: Int) -> Chunk { Chunk(renderer: TimeChannelRenderer(options: render, channels: channels)) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
+        Batch(renderer: TimeChannelRenderer(options: render, channels: channels))
+    }
 
-    struct Chunk: RecordStageChunk {
+    struct Batch: RecordStageBatch {
         let renderer: TimeChannelRenderer
         private(set) var output: [UInt8] = []
 
         mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(DrawingLimitError) {
-            output += try renderer.render(record.drawing)
+                              location: SourceLocation) throws(StageRejection) {
+            output += try StageRejection.overLimit { () throws(DrawingLimitError) in try renderer.render(record.drawing) }
         }
     }
 }
@@ -76,9 +78,9 @@ struct BitmapRenderStage: RecordStage {
     var inputFormat: InputFormat
     var input: RecordStageInput { .drawings }
 
-    func makeChunk(lineCount: Int) -> Chunk { Chunk(stage: self, lineCount: lineCount) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(stage: self, lineCount: lineCount) }
 
-    struct Chunk: RecordStageChunk {
+    struct Batch: RecordStageBatch {
         let stage: BitmapRenderStage
         let renderer: StrokeRenderer
         var simplifier = Simplifier(options: .google)
@@ -91,8 +93,10 @@ struct BitmapRenderStage: RecordStage {
         }
 
         mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(DrawingLimitError) {
-            let drawing = try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+                              location: SourceLocation) throws(StageRejection) {
+            let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
+                try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+            }
             let pixels = stage.render.side * stage.render.side
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: pixels))

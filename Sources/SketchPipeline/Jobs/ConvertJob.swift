@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 
@@ -24,25 +25,15 @@ package enum ConvertTarget: String, Sendable, CaseIterable {
 
 /// What a convert run did.
 package struct ConvertResult: Sendable {
-    /// Records read, written and rejected (quarantined); `read = written + notSelected + rejected`.
-    package var read = 0
-    /// Records written.
-    package var written = 0
-    /// Records beyond a class's stroke-3 split sizes (stroke-3 output only).
-    package var notSelected = 0
+    /// Records read, written, rejected (quarantined) and filtered (beyond a class's stroke-3 split
+    /// sizes, stroke-3 output only); source errors counted apart.
+    package var counts = RecordCounts()
     /// Records of float64 stroke-3 input written as int16 (`--stroke3-dtype int16`): positions rounded.
     package var roundedToInt16 = 0
-    /// Records rejected.
-    package var rejected = 0
-    /// Damaged or unreadable inputs (`RejectedLine.isSourceError`), counted apart from records.
-    package var sourceErrors = 0
     /// Output files with their record counts, in write order.
     package var files: [(path: String, count: Int)] = []
     /// Wall-clock seconds.
     package var seconds = 0.0
-
-    /// Whether every record read is accounted for.
-    package var isReconciled: Bool { read == written + notSelected + rejected }
 }
 
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
@@ -58,7 +49,7 @@ package struct ConvertResult: Sendable {
 /// (`.bin`, NDJSON, streamed). Stroke-3 splits: input from stroke-3 keeps its split and order;
 /// other records are placed by `Stroke3SplitQuota` (the one split rule, as in a sketch-rnn pipeline). `stroke3Epsilon` applies
 /// Ramer–Douglas–Peucker to each stroke before stroke-3 encoding, as sketch-rnn's data was made.
-package struct ConvertJob {
+package struct ConvertJob: Sendable {
     /// The inputs.
     package var source: DrawingSource
     /// The output format.
@@ -94,59 +85,34 @@ package struct ConvertJob {
         self.quota = quota
     }
 
+    /// Worker threads; the output bytes do not depend on it.
+    package var jobs = 1
+
     /// Runs the conversion; throws only for output failures and unusable inputs.
     package func run() throws -> ConvertResult {
-        let start = Date()
+        let start = MonotonicClock.now()
         var result = ConvertResult()
-        let quarantine = try QuarantineWriter(path: quarantinePath, maximumMessages: showsProgress ? 20 : 0)
-        let progress = ProgressReporter(unit: "drawings", totalBytes: source.inputByteCount, enabled: showsProgress)
+        var stream = RecordStream(reader: source, jobs: jobs, showsProgress: showsProgress)
+        stream.printsRejections = showsProgress
+        // A stream's format is told by its content (a `.bin` on stdin), as a file's is.
+        stream.spoolsStreams = true
+        let quarantine = try stream.makeQuarantine(path: quarantinePath)
         let spill = try CategorySpill(bufferLimit: spillBufferBytes)
-        var simplifier = Simplifier(options: options)
-        let float64Words = target == .stroke3 ? Self.float64Words(of: source) : []
-        var line: [UInt8] = []
-        var scratch: [UInt8] = []
+        let stage = ConvertStage(job: self, float64Words: target == .stroke3 ? Self.float64Words(of: source) : [])
         var firstLocation: [[UInt8]: SourceLocation] = [:]
-        var inputFormats: [String: DrawingFileFormat?] = [:]
-        func reject(_ rejected: RejectedLine) throws {
-            if rejected.isSourceError {
-                result.sourceErrors += 1
-            } else {
-                result.read += 1
-                result.rejected += 1
+        let streamed = try stream.run(stage, quarantine: quarantine) { converted, _ in
+            for record in converted {
+                let key = Array(record.word.utf8)
+                if firstLocation[key] == nil { firstLocation[key] = record.location }
+                try spill.add(record.line, word: record.word)
             }
-            try quarantine.add(rejected)
         }
-        try source.read(
-            onRecord: { record, location in
-                var record = record
-                // Only a record decoded from a stroke-3 file (its format known from the file's
-                // content, never from the record) keeps its published split.
-                if inputFormats[location.file] == nil { inputFormats[location.file] = source.inputFormat(location.file) }
-                let fileFormat = inputFormats[location.file]!
-                let isStroke3 = fileFormat == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil
-                if fileFormat == .svg && target == .ndjson {
-                    // An SVG sketch is written raw, its times (not kept while reading) put back.
-                    record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
-                } else if !isStroke3 && (fileFormat == .svg || DrawingKind.detect(record.drawing) == .raw) {
-                    record.drawing = try simplifier.simplify(record.drawing)
-                }
-                line.removeAll(keepingCapacity: true)
-                SimplifiedNDJSONWriter.encode(record, into: &line)
-                if let problem = problem(with: record, float64Words: float64Words, scratch: &scratch) {
-                    try reject(RejectedLine(location: location, reason: "cannot write as \(target.rawValue): \(problem)", bytes: line))
-                    return
-                }
-                result.read += 1
-                line.append(0x0A)
-                if firstLocation[Array(record.word.utf8)] == nil { firstLocation[Array(record.word.utf8)] = location }
-                try spill.add(line, word: record.word)
-                progress.advance()
-            },
-            onRejected: { try reject($0) },
-            onProgress: { progress.update(bytesConsumed: $0) })
+        result.counts = streamed.tally
+        result.counts.written = 0
         try spill.flush()
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         let (_, colliding) = DataName.separateCollisions(spill.files.map(\.word), caseInsensitive: true)
+        var line: [UInt8] = []
         for (word, spillPath) in spill.files {
             let reader = try QuickDrawReader(inputs: [spillPath])
             if let earlier = colliding[Array(word.utf8)] {
@@ -155,8 +121,8 @@ package struct ConvertJob {
                 try reader.read(onRecord: { record, _ in
                     line.removeAll(keepingCapacity: true)
                     SimplifiedNDJSONWriter.encode(record, into: &line)
-                    result.read -= 1
-                    try reject(RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
+                    result.counts.rejected += 1
+                    try quarantine.add(RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
                 }, onRejected: spillDamaged)
                 continue
             }
@@ -174,24 +140,23 @@ package struct ConvertJob {
             case .stroke3:
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
-                let elementType = stroke3ElementType(word: word, float64Words: float64Words)
+                let elementType = stroke3ElementType(word: word, float64Words: stage.float64Words)
                 try reader.read(onRecord: { record, _ in
                     keys.append(record.keyID)
                     arrays.append(try stroke3Array(of: record, elementType: elementType))
                 }, onRejected: spillDamaged)
                 let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
                 count = splits.reduce(0) { $0 + $1.arrays.count }
-                result.notSelected += keys.count - count
-                if elementType == .int16 && float64Words.contains(word) { result.roundedToInt16 += count }
+                result.counts.filtered += keys.count - count
+                if elementType == .int16 && stage.float64Words.contains(word) { result.roundedToInt16 += count }
                 try Stroke3NPZ.write(splits, elementType: elementType, layout: stroke3Layout, to: path)
             }
-            result.written += count
+            result.counts.written += count
             result.files.append((path, count))
         }
         spill.removeFiles()
         try quarantine.finish()
-        progress.finish()
-        result.seconds = Date().timeIntervalSince(start)
+        result.seconds = MonotonicClock.seconds(since: start)
         return result
     }
 
@@ -222,7 +187,7 @@ package struct ConvertJob {
     }
 
     /// Why `record` cannot be written in the target format, or nil.
-    private func problem(with record: SketchRecord, float64Words: Set<String>, scratch: inout [UInt8]) -> String? {
+    fileprivate func problem(with record: SketchRecord, float64Words: Set<String>, scratch: inout [UInt8]) -> String? {
         if record.drawing.strokes.isEmpty { return "drawing has no strokes" }
         switch target {
         case .ndjson:
@@ -251,5 +216,63 @@ package struct ConvertJob {
         let assigned = quota.assign(keyIDs: keys)
         return [(.train, assigned.train.map { arrays[$0] }), (.valid, assigned.valid.map { arrays[$0] }),
                 (.test, assigned.test.map { arrays[$0] })]
+    }
+}
+
+/// The convert stage of the engine: each record, simplified when raw, becomes its simplified
+/// NDJSON line for the category spill; a record the target cannot hold is refused with that line
+/// as its quarantined form.
+private struct ConvertStage: RecordStage {
+    let job: ConvertJob
+    /// The words whose stroke-3 input stores float64 values.
+    let float64Words: Set<String>
+    var input: RecordStageInput { .drawings }
+
+    /// One record on its way to the spill: its line (with the newline), word and location.
+    struct Converted: Sendable {
+        var line: [UInt8]
+        var word: String
+        var location: SourceLocation
+    }
+
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
+        Batch(stage: self, format: format, simplifier: Simplifier(options: job.options))
+    }
+
+    struct Batch: RecordStageBatch {
+        let stage: ConvertStage
+        /// The format of the batch's input: only a record decoded from a stroke-3 file (its
+        /// format known from the file's content, never from the record) keeps its published split.
+        let format: DrawingFileFormat
+        var simplifier: Simplifier
+        var scratch: [UInt8] = []
+        private(set) var output: [Converted] = []
+
+        init(stage: ConvertStage, format: DrawingFileFormat, simplifier: Simplifier) {
+            self.stage = stage
+            self.format = format
+            self.simplifier = simplifier
+        }
+
+        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+                              location: SourceLocation) throws(StageRejection) {
+            var record = record
+            let target = stage.job.target
+            let isStroke3 = format == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil
+            if format == .svg && target == .ndjson {
+                // An SVG sketch is written raw, its times (not kept while reading) put back.
+                record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
+            } else if !isStroke3 && (format == .svg || DrawingKind.detect(record.drawing) == .raw) {
+                let drawing = record.drawing
+                record.drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(drawing) }
+            }
+            var converted: [UInt8] = []
+            SimplifiedNDJSONWriter.encode(record, into: &converted)
+            if let problem = stage.job.problem(with: record, float64Words: stage.float64Words, scratch: &scratch) {
+                throw StageRejection("cannot write as \(target.rawValue): \(problem)", quarantinedBytes: converted)
+            }
+            converted.append(0x0A)
+            output.append(Converted(line: converted, word: record.word, location: location))
+        }
     }
 }

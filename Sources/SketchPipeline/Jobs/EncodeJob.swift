@@ -54,11 +54,11 @@ struct StrokeTensorStage: RecordStage {
     var simplification: SimplificationOptions
     var input: RecordStageInput { .drawings }
 
-    func makeChunk(lineCount: Int) -> Chunk {
-        Chunk(stage: self, simplifier: Simplifier(options: simplification), lineCount: lineCount)
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
+        Batch(stage: self, simplifier: Simplifier(options: simplification), lineCount: lineCount)
     }
 
-    struct Chunk: RecordStageChunk {
+    struct Batch: RecordStageBatch {
         let stage: StrokeTensorStage
         var simplifier: Simplifier
         private(set) var output: [Float] = []
@@ -70,8 +70,10 @@ struct StrokeTensorStage: RecordStage {
         }
 
         mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(DrawingLimitError) {
-            let drawing = try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+                              location: SourceLocation) throws(StageRejection) {
+            let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
+                try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+            }
             StrokeTensorEncoder.encode(drawing, options: stage.tensor, appendingTo: &output)
         }
     }

@@ -39,9 +39,9 @@ package struct ParityJob {
         /// Raw records whose key_id was seen before in the raw inputs.
         package var duplicateRaw: DuplicateKeys
         /// Counts of the raw side.
-        package var rawTally: RunTally
+        package var rawTally: RecordCounts
         /// Counts of the official side.
-        package var officialTally: RunTally
+        package var officialTally: RecordCounts
         /// Wall-clock seconds of both passes (not reproducible).
         package var seconds: Double
     }
@@ -119,9 +119,9 @@ package struct ParityJob {
 /// Passes the parsed records through (parsing is the parallel part).
 struct RecordCollectingStage: RecordStage {
     var input: RecordStageInput { .drawings }
-    func makeChunk(lineCount: Int) -> Chunk { Chunk() }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch() }
 
-    struct Chunk: RecordStageChunk {
+    struct Batch: RecordStageBatch {
         private(set) var output: [SketchRecord] = []
         mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
                               location: SourceLocation) { output.append(record) }
@@ -146,9 +146,9 @@ struct MatchedSimplifyStage: RecordStage {
     var officialKeys: Set<String>
     var input: RecordStageInput { .drawings }
 
-    func makeChunk(lineCount: Int) -> Chunk { Chunk(stage: self, simplifier: Simplifier(options: options)) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(stage: self, simplifier: Simplifier(options: options)) }
 
-    struct Chunk: RecordStageChunk {
+    struct Batch: RecordStageBatch {
         let stage: MatchedSimplifyStage
         var simplifier: Simplifier
         private(set) var output: [Candidate] = []

@@ -53,7 +53,7 @@ package struct RasterJob {
     }
 
     /// Converts every file; returns the counts. Throws only for output failures.
-    package func run() throws -> RunTally {
+    package func run() throws -> RecordCounts {
         let quarantine = try QuarantineWriter(path: quarantinePath)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showsProgress)
         let resampler = keepsSize ? nil : BoxResampler(side: side)
@@ -72,7 +72,7 @@ package struct RasterJob {
             }
         }
         var writer: NPYWriter?
-        var tally = RunTally()
+        var tally = RecordCounts()
         for source in rejectedSources { try tally.reject(source, into: quarantine) }
         let groups = stride(from: 0, to: files.count, by: max(1, filesPerChunk)).lazy.map {
             files[$0..<min($0 + max(1, filesPerChunk), files.count)]

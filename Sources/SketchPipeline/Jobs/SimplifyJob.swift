@@ -6,7 +6,7 @@ import SketchCore
 /// What a simplify run did.
 package struct SimplifyResult: Sendable {
     /// Reconciled counts.
-    package var tally: RunTally
+    package var tally: RecordCounts
     /// Rejections grouped by reason kind (see `QuarantineWriter.countsByReason`).
     package var rejectedByReason: [String: Int]
     /// Stored input bytes consumed.
@@ -34,8 +34,8 @@ package struct SimplifyJob {
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     package var jobs: Int
-    /// Lines per unit of parallel work.
-    package var linesPerChunk = 1024
+    /// Lines per batch, the unit of parallel work.
+    package var linesPerBatch = 1024
 
     /// Creates a job.
     package init(reader: DrawingSource, outputPath: String, quarantinePath: String,
@@ -53,7 +53,7 @@ package struct SimplifyJob {
     package func run() throws -> SimplifyResult {
         let file = try AtomicFileWriter(path: outputPath)
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
-        stream.linesPerChunk = linesPerChunk
+        stream.linesPerBatch = linesPerBatch
         stream.printsRejections = showsProgress
         let result = try stream.run(SimplifyStage(options: options), quarantinePath: quarantinePath) { lines in
             try file.write(lines)
@@ -69,9 +69,9 @@ struct SimplifyStage: RecordStage {
     var options: SimplificationOptions
     var input: RecordStageInput { .flatPoints }
 
-    func makeChunk(lineCount: Int) -> Chunk { Chunk(simplifier: Simplifier(options: options), lineCount: lineCount) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(simplifier: Simplifier(options: options), lineCount: lineCount) }
 
-    struct Chunk: RecordStageChunk {
+    struct Batch: RecordStageBatch {
         var simplifier: Simplifier
         var strokes = FlatStrokes()
         private(set) var output: [UInt8] = []
@@ -82,8 +82,8 @@ struct SimplifyStage: RecordStage {
         }
 
         mutating func process(_ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(DrawingLimitError) {
-            try simplifier.simplify(points, into: &strokes)
+                              location: SourceLocation) throws(StageRejection) {
+            try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(points, into: &strokes) }
             SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &output)
             output.append(0x0A)
         }

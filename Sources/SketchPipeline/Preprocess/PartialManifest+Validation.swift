@@ -43,7 +43,7 @@ extension PartialManifest {
                       (records.rejected, "records.rejected"), (records.sourceErrors, "records.source_errors"),
                       (records.duplicateKeyIDs, "records.duplicate_key_ids"), (rejectedSources, "rejected_sources")]
         for (value, field) in counts { if let problem = count(value, field) { return problem } }
-        guard records.reconciles else { return "records: read \(records.read) ≠ written + filtered + rejected" }
+        guard records.isReconciled else { return "records: read \(records.read) ≠ written + filtered + rejected" }
         for (index, run) in runs.enumerated() {
             if let problem = DirectoryMember.lexicalProblem(run) { return "runs[\(index)]: \(TerminalText.escaped(run)) \(problem)" }
         }

@@ -24,7 +24,7 @@ package struct PartialManifest: Codable, Equatable {
     package var read: [ChunkRead]
     /// Directory entries quarantined before any chunk (partition 0 reports them).
     package var rejectedSources: Int
-    package var records: Manifest.RecordCounts
+    package var records: RecordCounts
     /// Class words of the examples this partition kept.
     package var words: [String]
     /// Words and country codes of every record read, while a category or country filter is set
@@ -87,14 +87,14 @@ extension PipelineRunner {
                 return .init(chunk: index, bytes: record.bytes, sha256: record.sha256, quarantined: record.quarantined)
             },
             rejectedSources: map.rejectedSources,
-            records: Manifest.RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
+            records: RecordCounts(read: map.read, written: mapped, filtered: map.filtered, rejected: map.rejected,
                                            sourceErrors: map.sourceErrors),
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,
             seenCountries: map.seenCountries.sorted(),
             runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent })
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
-        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+        try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: map.read)
         let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
                                 records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
@@ -205,10 +205,10 @@ package enum PartialRun {
         try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
                             to: "\(output)/\(DatasetLayout.quarantine)")
         let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
-        let clock = StageClock()
+        let clock = StageClock(command: "merge")
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
         let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)
-        try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: 1)
+        try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: 1, items: map.read)
         return outcome
     }
 

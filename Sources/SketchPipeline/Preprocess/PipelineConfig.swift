@@ -70,7 +70,7 @@ package enum EncodeKind: String, CaseIterable {
 }
 
 /// `encode:` — how a drawing becomes an example.
-package enum EncodeStage {
+package enum EncodeStage: Sendable {
     case strokes(StrokeTensorOptions)
     case raster(RasterEncodeOptions)
     /// Stroke-3 rows, each stroke first reduced by Ramer–Douglas–Peucker at `epsilon` when set

@@ -24,7 +24,6 @@ extension PipelineRunner {
             all.rejected += listing.rejected
             all.skipped += listing.skipped
         }
-        DirectoryListing.printWarnings(all.skipped, tool: config.name)
         return all
     }
 
@@ -48,7 +47,7 @@ extension PipelineRunner {
             output.rejected += 1
             try quarantine.add(try recordedPaths.record(rejected))
         }
-        var t = StageClock.now()
+        var t = MonotonicClock.now()
         var seconds = StageSeconds()
         for (ordinal, file) in listing.files.enumerated() {
             output.read += 1
@@ -66,9 +65,9 @@ extension PipelineRunner {
                 try quarantine.add(.file(try recordedPaths.record(file.path), reason: error.reason))
                 continue
             }
-            seconds.parse += StageClock.lap(&t)
+            seconds.parse += MonotonicClock.lap(&t)
             let payload = options.payload(resampler.resample(image).pixels)
-            seconds.encode += StageClock.lap(&t)
+            seconds.encode += MonotonicClock.lap(&t)
             output.words.insert(file.className)
             try runs.add(SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
                                        chunk: 0, ordinal: UInt64(ordinal), word: file.className,

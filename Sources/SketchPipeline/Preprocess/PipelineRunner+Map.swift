@@ -1,5 +1,6 @@
 import Foundation
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 import SketchRaster
@@ -86,7 +87,7 @@ extension PipelineRunner {
                                        float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
-        let mapStart = StageClock.now()
+        let mapStart = MonotonicClock.now()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
             output.seenWords.formUnion(batch.seenWords)
@@ -115,20 +116,17 @@ extension PipelineRunner {
             progress.advance(by: batch.outcomes.count)
             progress.update(bytesConsumed: batches.consumedBytes)
         }
-        clock.addWall("map", StageClock.now() - mapStart)
+        clock.addWall("map", MonotonicClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
-        if !selected.isEmpty && batches.unopened.count == selected.count {
-            throw PipelineError("none of the \(selected.count) inputs could be read"
-                + " (each is reported above with its reason); check the paths and their permissions")
-        }
-        let spillStart = StageClock.now()
+        try batches.requireAnInputOpened(count: selected.count)
+        let spillStart = MonotonicClock.now()
         if spillEverything {
             output.runs = try runs.finish()
         } else {
             (output.runs, output.memory) = runs.finishInMemory()
         }
-        clock.addWall("sort_spill", StageClock.now() - spillStart)
+        clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         for index in selected {
             let digest = batches.digests[index] ?? (0, "")
             output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
@@ -166,61 +164,55 @@ extension PipelineRunner {
             var mapped = MappedBatch(chunk: batch.chunk)
             let isStroke3Input = stroke3Chunks.contains(batch.chunk)
             mapped.outcomes.reserveCapacity(batch.entries.count)
-            var parser = QuickDrawLineParser()
+            var decoder = RecordBatchDecoder()
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
             let isFloat64Input = float64Chunks.contains(batch.chunk)
-            for index in batch.entries.indices {
-                let entry = batch.entries[index]
-                batch.withEntry(index, maximumLineLength: DrawingLimits.maximumLineBytes) { meaning in
-                    switch meaning {
-                    case .line(let line):
-                        var t = StageClock.now()
-                        let record: SketchRecord
-                        do throws(FormatError) { record = try parser.parse(line) } catch {
-                            mapped.seconds.parse += StageClock.lap(&t)
-                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
-                            return
-                        }
-                        mapped.seconds.parse += StageClock.lap(&t)
-                        if tracksWords { mapped.seenWords.insert(record.word) }
-                        if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
-                        guard filter.accepts(record) else {
-                            mapped.outcomes.append(.filtered)
-                            return
-                        }
-                        let payload: TensorPayload
-                        do throws(DrawingLimitError) {
-                            // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
-                            var prepared = record
-                            // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
-                            if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
-                            mapped.seconds.simplify += StageClock.lap(&t)
-                            payload = try encode(prepared, isFloat64Input)
-                        } catch {
-                            mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
-                            return
-                        }
-                        mapped.seconds.encode += StageClock.lap(&t)
-                        mapped.outcomes.append(.example(SortedExample(
-                            sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                            ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
-                            facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
-                    case let .rejected(reason, line):
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(line)))
-                    case let .sourceError(byteOffset, reason):
-                        mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
+            var t = MonotonicClock.now()
+            decoder.decode(batch) { entry, decoded, _ in
+                defer { t = MonotonicClock.now() }
+                switch decoded {
+                case let .record(record, line):
+                    mapped.seconds.parse += MonotonicClock.lap(&t)
+                    if tracksWords { mapped.seenWords.insert(record.word) }
+                    if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
+                    guard filter.accepts(record) else {
+                        mapped.outcomes.append(.filtered)
+                        return true
                     }
+                    let payload: TensorPayload
+                    do throws(DrawingLimitError) {
+                        // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
+                        var prepared = record
+                        // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
+                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
+                        mapped.seconds.simplify += MonotonicClock.lap(&t)
+                        payload = try encode(prepared, isFloat64Input)
+                    } catch {
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
+                        return true
+                    }
+                    mapped.seconds.encode += MonotonicClock.lap(&t)
+                    mapped.outcomes.append(.example(SortedExample(
+                        sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
+                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
+                        facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
+                case let .rejected(reason, bytes):
+                    mapped.seconds.parse += MonotonicClock.lap(&t)
+                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(bytes)))
+                case let .sourceError(byteOffset, reason):
+                    mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
                 }
+                return true
             }
             return mapped
         }
     }
 }
 
-/// The encode stage in a form worker threads can share; each worker makes its own encoder
-/// (a raster encoder owns a cairo surface).
-private struct SendableEncodeStage: @unchecked Sendable {
+/// The encode stage as worker threads use it; each worker makes its own encoder (a raster encoder
+/// owns a cairo surface).
+private struct SendableEncodeStage: Sendable {
     let stage: EncodeStage
     init(_ stage: EncodeStage) { self.stage = stage }
 

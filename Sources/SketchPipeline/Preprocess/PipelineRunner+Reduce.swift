@@ -10,7 +10,7 @@ extension PipelineRunner {
     package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
                               pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
         try FilterCheck.verify(config.filters, map: map)
-        let start = StageClock.now()
+        let start = MonotonicClock.now()
         let directory = config.output.directory
         var classes = config.filters.categories.isEmpty
             ? map.words.sorted
@@ -88,10 +88,10 @@ extension PipelineRunner {
         if !collisionRejections.isEmpty {
             try appendToQuarantine(collisionRejections, path: "\(directory)/\(DatasetLayout.quarantine)")
         }
-        let records = Manifest.RecordCounts(read: map.read, written: written,
+        let records = RecordCounts(read: map.read, written: written,
                                             filtered: map.filtered + quotaFiltered, rejected: map.rejected + collisionRejections.count,
                                             sourceErrors: map.sourceErrors, duplicateKeyIDs: duplicateKeyIDs)
-        guard records.reconciles else {
+        guard records.isReconciled else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
@@ -106,7 +106,7 @@ extension PipelineRunner {
             try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
-        clock.addWall("merge_write", StageClock.now() - start)
+        clock.addWall("merge_write", MonotonicClock.now() - start)
         return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
     }
 }

@@ -96,7 +96,6 @@ package struct PipelineRunner {
         switch config.source.kind {
         case .quickdrawNDJSON:
             let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
-            reader.printSkippedSources(tool: config.name)
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable
             let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
@@ -121,7 +120,7 @@ package struct PipelineRunner {
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
         case .imageDirectory:
             guard partition == nil else {
@@ -143,8 +142,19 @@ package struct PipelineRunner {
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
             var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs)
+            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
+        }
+    }
+
+    /// Warnings about the inputs for the caller to show before the run: device files and FIFOs
+    /// found in input directories and skipped.
+    package func inputWarnings() throws -> [String] {
+        switch config.source.kind {
+        case .quickdrawNDJSON:
+            return try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word).skippedSources
+        case .imageDirectory:
+            return try imageFiles().skipped
         }
     }
 

@@ -9,9 +9,9 @@ import SketchRaster
 /// gray and resampled with Pillow's BOX filter (`BoxResampler`). Values are stored as uint8
 /// (0–255, `unit_scale` = 1/255 in the manifest: multiply to get [0, 1], white = 1.0) or float32
 /// already in [0, 1]. TFRecord output of uint8 rasters holds PNG images (`TFExample.pngImage`).
-package struct RasterEncodeOptions: Equatable {
+package struct RasterEncodeOptions: Equatable, Sendable {
     /// Element type of the stored pixels.
-    package enum ElementType: String, CaseIterable {
+    package enum ElementType: String, CaseIterable, Sendable {
         /// Bytes 0–255.
         case uint8
         /// pixel / 255 in [0, 1].

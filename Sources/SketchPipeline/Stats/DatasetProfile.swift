@@ -20,7 +20,7 @@ package struct DatasetProfile: Sendable {
     /// Profiles by category (`word`).
     package var categories: [String: CategoryProfile] = [:]
     /// read = written (profiled) + rejected.
-    package var tally = RunTally()
+    package var tally = RecordCounts()
     /// Rejected lines per reason kind (as `QuarantineWriter.countsByReason` groups them).
     package var rejectedByReason: [String: Int] = [:]
     /// Duplicate key_ids over all inputs (filled in after the duplicate count).

@@ -111,13 +111,13 @@ struct ProfileStage: RecordStage {
 
     var input: RecordStageInput { .drawings }
 
-    func makeChunk(lineCount: Int) -> ProfileChunk {
-        ProfileChunk(profile: DatasetProfile(length: length, thumbnailCount: thumbnailCount), fileIndices: fileIndices)
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> ProfileBatchState {
+        ProfileBatchState(profile: DatasetProfile(length: length, thumbnailCount: thumbnailCount), fileIndices: fileIndices)
     }
 }
 
 /// One batch's partial profile.
-struct ProfileChunk: RecordStageChunk {
+struct ProfileBatchState: RecordStageBatch {
     var profile: DatasetProfile
     let fileIndices: [String: Int]
     var keyIDs: [String] = []
@@ -130,10 +130,10 @@ struct ProfileChunk: RecordStageChunk {
     }
 
     mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                          location: SourceLocation) throws(DrawingLimitError) {
+                          location: SourceLocation) throws(StageRejection) {
         let wasRaw = InputFormat.auto.needsSimplification(record.drawing)
         if wasRaw {
-            try simplifier.simplify(record.drawing, into: &simplified)
+            try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(record.drawing, into: &simplified) }
         } else {
             simplified.replaceContents(with: record.drawing)
         }

@@ -9,13 +9,13 @@ import SketchFormats
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("rejected.ndjson").path
     let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
-    var tally = RunTally(read: 2, written: 2)
+    var tally = RecordCounts(read: 2, written: 2)
 
     try tally.reject(RejectedLine(location: SourceLocation(file: "in.ndjson", line: 3), reason: "bad JSON",
                                   bytes: Array("not json".utf8)), into: quarantine)
     try quarantine.finish()
 
-    #expect(tally == RunTally(read: 3, written: 2, rejected: 1))
+    #expect(tally == RecordCounts(read: 3, written: 2, rejected: 1))
     #expect(tally.isReconciled)
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "not json\n")
 }
@@ -31,10 +31,10 @@ import SketchFormats
     try quarantine.finish()
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "bad 1\nbad 2\n")
     #expect(quarantine.countsByReason == ["stroke N: x has N values but y has N": 2])
-    let tally = RunTally(read: 5, written: 3, rejected: 2)
+    let tally = RecordCounts(read: 5, written: 3, rejected: 2)
     #expect(tally.isReconciled)
     #expect(tally.description == "read 5 = written 3 + rejected 2")
-    #expect(!RunTally(read: 5, written: 3, rejected: 1).isReconciled)
+    #expect(!RecordCounts(read: 5, written: 3, rejected: 1).isReconciled)
 }
 
 @Test func aSourceErrorIsCountedApartFromRecordsAndQuarantinedAsOneJSONLine() throws {
@@ -42,10 +42,10 @@ import SketchFormats
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("q.ndjson").path
     let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
-    var tally = RunTally(read: 4, written: 4)
+    var tally = RecordCounts(read: 4, written: 4)
     try tally.reject(.sourceError("in \"x\".gz", byteOffset: 1234, reason: "gzip member incorrect data check"), into: quarantine)
     try quarantine.finish()
-    #expect(tally == RunTally(read: 4, written: 4, rejected: 0, sourceErrors: 1))
+    #expect(tally == RecordCounts(read: 4, written: 4, rejected: 0, sourceErrors: 1))
     #expect(tally.isReconciled)
     #expect(tally.description == "read 4 = written 4 + rejected 0; source errors 1")
     #expect(quarantine.countsByReason.isEmpty)
@@ -56,13 +56,13 @@ import SketchFormats
 }
 
 @Test(arguments: [
-    (RunTally(read: 3, written: 3), false, false),
-    (RunTally(read: 3, written: 2, rejected: 1), false, true),
-    (RunTally(read: 3, written: 3, sourceErrors: 1), false, true),
-    (RunTally(read: 0, written: 0, sourceErrors: 1), true, true),
-    (RunTally(read: 0, written: 0), false, false),
+    (RecordCounts(read: 3, written: 3), false, false),
+    (RecordCounts(read: 3, written: 2, rejected: 1), false, true),
+    (RecordCounts(read: 3, written: 3, sourceErrors: 1), false, true),
+    (RecordCounts(read: 0, written: 0, sourceErrors: 1), true, true),
+    (RecordCounts(read: 0, written: 0), false, false),
 ])
-func aRunFailsWhenNothingCouldBeReadOrUnderStrictWhenAnythingWasLost(tally: RunTally, fails: Bool, failsStrict: Bool) {
+func aRunFailsWhenNothingCouldBeReadOrUnderStrictWhenAnythingWasLost(tally: RecordCounts, fails: Bool, failsStrict: Bool) {
     #expect(tally.fails(strict: false) == fails)
     #expect(tally.fails(strict: true) == failsStrict)
 }
