@@ -45,7 +45,7 @@ package enum StatsMarkdownWriter {
             for (reason, count) in byCountDescending(profile.rejectedByReason) {
                 lines.append(MarkdownTable.row([MarkdownTable.cell(reason), String(count)]))
             }
-            lines += ["", "Every rejected line is in `rejected.ndjson`, verbatim."]
+            lines += ["", "Every rejected line is in `\(StatsJob.quarantineName)`, verbatim."]
         }
         lines.append("")
         return lines.joined(separator: "\n")
