@@ -41,6 +41,8 @@ let package = Package(
         // Reports: the HTML / Markdown / SVG toolkit of the stats, parity and eval pages (escaping, histograms, thumbnails).
         .target(name: "SketchReports", dependencies: ["SketchCore", "SketchIO", "SketchFormats"]),
         // The engine (Engine/), pipelines in YAML with partitions and merge (Preprocess/), the jobs (Jobs/), stats (Stats/).
+        // YAMLAliasCheck also imports libyaml's `CYaml`, which comes with the Yams product: Yams declares it as a
+        // target, not a product, so it cannot be named here (the alias check must read events before Yams composes).
         .target(name: "SketchPipeline", dependencies: [
             "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports",
             .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
