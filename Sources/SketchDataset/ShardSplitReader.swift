@@ -88,7 +88,7 @@ public struct ShardSplitReader: Sendable {
     public func shard(_ stem: String) throws -> Shard {
         let base = (directory as NSString).appendingPathComponent(stem)
         let x = try NPYReader.read(path: base + DatasetLayout.featuresSuffix)
-        let y = try NPYReader.read(path: base + DatasetLayout.labelsSuffix)
+        let y = try Self.labels(base)
         let keysPath = base + DatasetLayout.keysSuffix
         guard let keyText = try? String(contentsOfFile: keysPath, encoding: .utf8) else {
             throw DatasetError("\(keysPath): cannot read")
@@ -104,12 +104,26 @@ public struct ShardSplitReader: Sendable {
         case .uint8: features = x.data.map { Float($0) / 255 }
         default: throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): features must be float32 or uint8, not \(x.dtype)")
         }
-        guard y.dtype == .int32 else { throw DatasetError("\(base)\(DatasetLayout.labelsSuffix): labels must be int32, not \(y.dtype)") }
         let count = x.shape.first ?? 0
         guard y.shape == [count], keys.count == count else {
             throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels"
                 + " and \(keys.count) keys")
         }
         return Shard(features: features, exampleShape: Array(x.shape.dropFirst()), labels: y.int32s().map(Int.init), keys: keys)
+    }
+
+    /// The class word of each example of shard `stem` (its labels through the class map; a label
+    /// outside the map reads `class N`), without reading its features.
+    package func labelWords(_ stem: String) throws -> [String] {
+        try Self.labels((directory as NSString).appendingPathComponent(stem)).int32s().map { label in
+            classNames.indices.contains(Int(label)) ? classNames[Int(label)] : "class \(label)"
+        }
+    }
+
+    /// The int32 labels array of the shard at `base`.
+    private static func labels(_ base: String) throws -> NPYArray {
+        let y = try NPYReader.read(path: base + DatasetLayout.labelsSuffix)
+        guard y.dtype == .int32 else { throw DatasetError("\(base)\(DatasetLayout.labelsSuffix): labels must be int32, not \(y.dtype)") }
+        return y
     }
 }

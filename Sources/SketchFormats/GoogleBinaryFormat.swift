@@ -97,28 +97,20 @@ public struct GoogleBinaryReader {
         self.word = word ?? GoogleBinaryFormat.word(forPath: path)
     }
 
-    /// Reads every record; `onRecord` gets the record and its 1-based record number.
+    /// Reads every record through the one read path (a `DrawingSource` of `.bin`); `onRecord` gets
+    /// the record and its 1-based record number. Throws `FormatError` when `path` does not exist
+    /// or cannot be opened (after reporting it as a source error).
     public func read(
         onRecord: (SketchRecord, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        let cursor = GoogleBinaryCursor(path: path, word: word, hashing: false)
-        while let item = cursor.next() {
-            switch item {
-            case let .record(record, number): try onRecord(record, SourceLocation(file: path, line: number))
-            case let .rejected(line): try onRejected(line)
-            case let .unopened(reason):
-                try onRejected(RejectedLine(location: SourceLocation(file: path, line: 0), reason: "cannot read input: \(reason)", bytes: []))
-            case let .sourceError(byteOffset, reason):
-                try onRejected(.sourceError(path, byteOffset: byteOffset, reason: reason))
-            }
-            onProgress(cursor.consumedInputBytes)
-        }
+        let source = try DrawingSource(inputs: [path], format: .bin, word: word, fileSuffixes: [], recursiveFileSuffixes: [])
+        try source.read(onRecord: onRecord, onRejected: onRejected, onProgress: onProgress)
     }
 }
 
-/// The record-by-record reading behind `GoogleBinaryReader`, one record per `next()` (the
+/// The record-by-record reading of a `.bin` behind `DecodedRecordBatches`, one record per `next()` (the
 /// engine's reading thread pulls records as it fills batches). A file that cannot be opened
 /// yields one `unopened` item. A read error or a damaged gzip stretch ends the input: the record
 /// it cuts short is rejected, and each is then one `sourceError` item, after the records.

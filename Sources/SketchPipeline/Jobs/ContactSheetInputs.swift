@@ -133,15 +133,15 @@ package struct ContactSheetInputs {
         Drawing(strokes: drawing.strokes.map { Stroke(x: $0.x.map { $0 * 255 }, y: $0.y.map { $0 * 255 }) })
     }
 
-    /// Class words of a shard's examples (`X.x.npy` → `X.y.npy` + `manifest.json`), or nil.
+    /// Class words of a dataset shard's examples (`X.x.npy` of a dataset directory, read by the one
+    /// shard reader, `ShardSplitReader`), or nil for a file outside such a directory.
     private static func shardLabels(forFeatures path: String) -> [String]? {
-        guard path.hasSuffix(DatasetLayout.featuresSuffix),
-              let labels = try? NPYReader.read(path: String(path.dropLast(DatasetLayout.featuresSuffix.count)) + DatasetLayout.labelsSuffix),
-              labels.dtype == .int32 else { return nil }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let words = (try? Manifest.read(path: manifestPath(in: directory)))
-            .map { Dictionary($0.classes.map { ($0.index, $0.word) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
-        return labels.int32s().map { words[Int($0)] ?? "class \($0)" }
+        guard path.hasSuffix(DatasetLayout.featuresSuffix) else { return nil }
+        let url = URL(fileURLWithPath: path)
+        let stem = String(url.lastPathComponent.dropLast(DatasetLayout.featuresSuffix.count))
+        guard let reader = try? ShardSplitReader(directory: url.deletingLastPathComponent().path, split: ShardSplitReader.allSplits),
+              reader.stems.contains(stem) else { return nil }
+        return try? reader.labelWords(stem)
     }
 
     private static func manifestPath(in directory: String) -> String { "\(directory)/\(DatasetLayout.manifest)" }
