@@ -26,13 +26,13 @@ let package = Package(
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
         // Files and streams: byte sources (gzip inflated), line splitting, atomic and temporary files,
-        // directory walks, SHA-256 of files, system errors, free space, output-path checks, stderr.
+        // directory walks, SHA-256 of files, system errors, free space, output-path checks, stderr, progress.
         .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
             "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // Datasets: examples, file layout, shard layout, split, manifest, quarantine, tally, progress.
+        // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
         .target(name: "SketchDataset", dependencies: [
             "SketchCore", "SketchIO", "SketchFormats", "CArchive", .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -1,5 +1,3 @@
-import SketchIO
-import SketchFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
