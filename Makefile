@@ -8,7 +8,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
+.PHONY: setup build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
 
 ## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
 setup:
@@ -18,14 +18,28 @@ setup:
 build: setup
 	@$(RELEASE)
 
-## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv)
+## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv). Its debug build
+## treats every warning in this package's own targets as an error (SKETCHPREP_WARNINGS_AS_ERRORS, Package.swift) and fails on an
+## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it
 test: setup
-	$(SWIFT) build --build-tests
+	SKETCHPREP_WARNINGS_AS_ERRORS=1 $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
 	@$(RELEASE)
 	@$(MAKE) --no-print-directory wheel
 	scripts/test-wheel.sh $(BIN) $(SHARED)
+
+## check: what CI runs first (.ci/run): the format check, then `make test`
+.PHONY: check format format-check lint
+check: format-check test
+
+## format: swift-format (.swift-format: swift-nio's rules at 140 columns) applied in place to every Swift file of the
+## repository; format-check (alias lint): the same rules, exit 1 on any finding, nothing changed
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz python/native
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+format-check lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 ## wheel: the Python package `sketchprep` (native SketchCore inside) as a platform wheel in dist/ (docs/python.md)
 NATIVE_LIB := out/wheel/libsketchprep_core.so
@@ -73,24 +87,41 @@ bench: build wheel
 	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
 	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
+	@$(MAKE) --no-print-directory bench-instructions
 
-## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData;
-## the merged dataset must equal the single-process run byte for byte
+## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing
+## simplification, a figure machine load does not change; fails when one is more than Benchmarks/Thresholds/instructions.json's
+## tolerance (5 %) above its baseline. bench-instructions-update: measure and write the new baselines there (commit them).
+.PHONY: bench-instructions bench-instructions-update
+bench-instructions bench-instructions-update: build
+	$(SWIFT) build -c release --package-path Benchmarks
+	$(BENCH) instructions --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/instructions.json \
+	  $(if $(filter bench-instructions-update,$@),--update)
+
+## test-cluster: a one-node Slurm cluster (slurm-wlm + munge, needs root) runs deploy/slurm on SampleData with n=3 map and
+## R=2 reduce tasks, map task 1 and reduce task 1 failing once and re-run alone; the dataset must equal the single-process run
 test-cluster: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh $(BIN) 3
+	scripts/test-cluster.sh --fail-map 1 --fail-reduce 1 $(BIN) 3 2
 
-## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3 and compared
+## test-cluster-nodes: a 3-node Slurm cluster on this machine (each slurmd in its own network and UTS namespace, needs root)
+## runs deploy/slurm with n=6 map and R=3 reduce tasks; tasks must run on ≥ 2 nodes and the dataset equal the single-process run
+test-cluster-nodes: build
+	@scripts/setup.sh cluster
+	scripts/test-cluster.sh --nodes 3 $(BIN) 6 3
+
+## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3, R=2 and compared
 test-kubernetes: build
-	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --run $(BIN)
+	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --reducers 2 --run $(BIN)
 
-## bench-scale: preprocess at full-dataset shape: a ≥ 4 GB input built from ../shared/data's raw drawings
-## (fresh key_ids), the RNN and bitmap28 pipelines with --jobs 1 and 2, the two-core ceiling and merge;
-## writes the figures and a 50 M-drawing model into docs/scale.md. SCALE_BYTES=2e8 is the < 2 minute variant.
+## bench-scale: every shipped pipeline at full-dataset shape (a ≥ 4 GB input built from ../shared/data's raw drawings,
+## fresh key_ids; the TU-Berlin PNG set): --jobs 1 and 2, then map and reduce apart (2 map processes, one reducer, R=2 reducers,
+## finalize); writes the figures and the 50 M model into docs/scale.md. SCALE_BYTES=2e8 is the quick variant; PIPELINES=rnn,… picks some.
 SCALE_BYTES ?= 4e9
+PIPELINES ?= rnn,rnn-tfrecord,tutorial-tfrecord,sketchrnn,bitmap28,raster256,tuberlin
 bench-scale: build
-	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --bytes $(SCALE_BYTES) \
-	  --work out/scale --doc docs/scale.md
+	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
+	  --bytes $(SCALE_BYTES) --pipelines $(PIPELINES) --work out/scale --doc docs/scale.md
 
 ## stats: dataset profile of the shared (else SampleData) raw drawings: out/stats/stats.{json,md,html}
 stats: build

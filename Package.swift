@@ -26,7 +26,8 @@ let package = Package(
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
         // Files and streams: byte sources (gzip inflated), line splitting, atomic and temporary files,
-        // directory walks, SHA-256 of files, system errors, free space, output-path checks, stderr, progress.
+        // directory walks, SHA-256 of files, system errors, free space, output-path checks, live messages (shown by the
+        // CLI) and progress.
         .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
@@ -90,3 +91,12 @@ let package = Package(
         .testTarget(name: "SketchEvalTests", dependencies: ["SketchDataset", "SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]
 )
+
+// `make test` (CI: `make check`) sets SKETCHPREP_WARNINGS_AS_ERRORS=1: a warning in any of this package's own
+// Swift targets fails the build. Dependencies are left alone: SwiftPM compiles them with
+// -suppress-warnings, which `swift build -Xswiftc -warnings-as-errors` would contradict (swiftc refuses both).
+if Context.environment["SKETCHPREP_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
-"""`make bench-scale`: preprocess at full-dataset shape and write the figures into docs/scale.md.
+"""`make bench-scale`: every shipped pipeline at full-dataset shape, map and reduce measured apart;
+writes the figures and the 50 M model's inputs into docs/scale.md.
 
-1. Builds the input with scripts/make_scale_input.py (real raw drawings of all categories,
-   repeated with fresh key_ids, several files, every fourth gzip) unless it is already there.
-2. Runs the RNN and bitmap28 pipelines with --jobs 1 and --jobs 2 under /usr/bin/time: wall time,
-   CPU time, CPU utilisation, peak RSS; per-stage throughput from the run's timings.json.
-3. Measures the machine's own two-core ceiling: the two halves (--partition 0/2 and 1/2, --jobs 1)
-   run concurrently, then `merge` joins them; the merged dataset must equal the --jobs 1 run.
-4. Checks --jobs 1 and --jobs 2 wrote the same bytes.
-5. Replaces the generated section of docs/scale.md (between the bench-scale markers) with the
-   figures, the commands, and an extrapolation to 50 M drawings labelled as a model.
+1. Builds the Quick, Draw! inputs with scripts/make_scale_input.py (real raw drawings of all
+   categories, repeated with fresh key_ids, 16 files, every fourth gzip) unless already there:
+   --bytes for most pipelines, a share of it for the slow raster256 (PIPELINES below). The
+   TU-Berlin pipeline reads the PNG set (--tuberlin) as it is.
+2. Per pipeline, under /usr/bin/time (wall, CPU, peak RSS):
+   a. `preprocess --jobs 1` and `--jobs 2` (one process: map, then its parallel reduce), with the
+      map and reduce sides' CPU seconds from timings.json (stages `map` and `reduce`);
+   b. the scheduler shape: n map processes (`--partition i/n --jobs 1`) at once, then one reducer
+      alone (`merge --reduce 0/1`: the single-reducer write rate), then R reducers at once
+      (`merge --reduce j/R`), then `merge --finalize`;
+   the dataset of (b) and of --jobs 2 must equal --jobs 1's byte for byte (timings.json aside).
+3. Measures this machine's disk write rate (dd, 512 MiB, conv=fdatasync), the one-box I/O bound.
+4. Replaces the generated section of docs/scale.md (between the bench-scale markers) with the
+   figures, the commands, and the model's inputs and times for 50 M drawings (formulas in the
+   static text of docs/scale.md).
 
     scripts/bench_scale.py --sketchprep .build/release/sketchprep --raw ../shared/data/quickdraw/raw \
-        --bytes 4e9 --work out/scale [--doc docs/scale.md]
+        --tuberlin ../shared/data/tuberlin --bytes 4e9 --work out/scale [--doc docs/scale.md] [--pipelines rnn,bitmap28]
 """
 import argparse
 import filecmp
@@ -21,142 +28,236 @@ import os
 import pathlib
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-PIPELINES = {"rnn": "Pipelines/quickdraw-rnn.yaml", "bitmap28": "Pipelines/quickdraw-bitmap28.yaml"}
+# name: (pipeline file, input: "quickdraw" or "tuberlin", share of --bytes for the Quick, Draw! input)
+PIPELINES = {
+    "rnn": ("Pipelines/quickdraw-rnn.yaml", "quickdraw", 1),
+    "rnn-tfrecord": ("Pipelines/quickdraw-rnn-tfrecord.yaml", "quickdraw", 1),
+    "tutorial-tfrecord": ("Pipelines/quickdraw-tutorial-tfrecord.yaml", "quickdraw", 1),
+    "sketchrnn": ("Pipelines/quickdraw-sketchrnn.yaml", "quickdraw", 1),
+    "bitmap28": ("Pipelines/quickdraw-bitmap28.yaml", "quickdraw", 1),
+    # 256×256 PNGs cost about 3 ms a drawing: 1/64 of the bytes keeps the run to minutes.
+    "raster256": ("Pipelines/quickdraw-raster256.yaml", "quickdraw", 1 / 64),
+    "tuberlin": ("Pipelines/tuberlin-cnn.yaml", "tuberlin", None),
+}
 BEGIN, END = "<!-- bench-scale:begin -->", "<!-- bench-scale:end -->"
-FULL_DRAWINGS, FULL_BYTES = 50_000_000, 195e9
+FULL = 50_000_000
+# The model's I/O assumptions for a cluster (not measured here): the shared file system's aggregate
+# bandwidth and one node's network link.
+SHARED_FS_BYTES_PER_S = 10e9
+NODE_LINK_BYTES_PER_S = 1.25e9
+BOX_CORES = (2, 16, 64)
+CLUSTER_NODES, CORES_PER_NODE = (8, 32, 128), 16
 
 
-def timed(argv, label):
-    """Runs argv under /usr/bin/time; returns wall, cpu seconds and peak RSS in MB."""
-    stats = pathlib.Path(f"/tmp/bench-scale-{os.getpid()}-{label}.time")
-    start = time.monotonic()
-    subprocess.run(["/usr/bin/time", "-o", str(stats), "-f", "%e %U %S %M", *argv], check=True)
-    wall = time.monotonic() - start
+def start_timed(argv, label, work):
+    """Starts argv under /usr/bin/time; `finish` collects its figures."""
+    stats = work / f".time-{label}"
+    command = ["/usr/bin/time", "-o", str(stats), "-f", "%e %U %S %M", *map(str, argv)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL), stats
+
+
+def finish(started):
+    process, stats = started
+    if process.wait() != 0:
+        sys.exit(f"bench-scale: failed: {shlex.join(process.args[5:])}")
     _, user, system, rss_kb = stats.read_text().split()[-4:]
     stats.unlink()
-    return {"wall_s": wall, "cpu_s": float(user) + float(system), "peak_rss_mb": int(rss_kb) / 1024}
+    return {"cpu_s": float(user) + float(system), "peak_rss_mb": int(rss_kb) / 1024}
+
+
+def timed_group(argvs, label, work):
+    """Runs argvs at once; wall of the group, CPU summed, the largest peak RSS."""
+    start = time.monotonic()
+    figures = [finish(p) for p in [start_timed(a, f"{label}-{i}", work) for i, a in enumerate(argvs)]]
+    return {"wall_s": time.monotonic() - start, "cpu_s": sum(f["cpu_s"] for f in figures),
+            "peak_rss_mb": max(f["peak_rss_mb"] for f in figures), "processes": len(argvs),
+            "commands": [shlex.join(map(str, a)) for a in argvs]}
+
+
+def tree_bytes(path, skip=()):
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and p.name not in skip)
 
 
 def same_dataset(a, b):
-    names = sorted(p.name for p in a.iterdir() if p.name != "timings.json")
-    if names != sorted(p.name for p in b.iterdir() if p.name != "timings.json"):
+    """Every file but timings.json (wall-clock figures) equal, and the same file names."""
+    listing = lambda d: sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())  # noqa: E731
+    names = listing(a)
+    if names != listing(b):
         return False
-    _, mismatch, errors = filecmp.cmpfiles(a, b, names, shallow=False)
+    _, mismatch, errors = filecmp.cmpfiles(a, b, [n for n in names if n != "timings.json"], shallow=False)
     return not mismatch and not errors
 
 
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    return path
+
+
 def preprocess(binary, pipeline, inputs, output, jobs, extra=()):
-    return [str(binary), "preprocess", "--pipeline", pipeline, *sum((["--input", str(i)] for i in inputs), []),
-            "--output", str(output), "--jobs", str(jobs), "--quiet", "--force", *extra]
+    return [binary, "preprocess", "--pipeline", pipeline, *sum((["--input", str(i)] for i in inputs), []),
+            "--output", output, "--jobs", str(jobs), "--quiet", "--force", *extra]
 
 
-def stage_rates(output, drawings):
-    path = output / "timings.json"
-    if not path.exists():
-        return {}
-    stages = json.loads(path.read_text()).get("stages", {})
-    return {name: drawings / seconds for name, seconds in stages.items() if seconds > 0}
+def merge(binary, parts, output, *flags):
+    return [binary, "merge", *parts, "-o", output, "--quiet", *flags]
 
 
-def run_pipeline(binary, name, inputs, work):
-    pipeline = PIPELINES[name]
+def run_pipeline(binary, name, pipeline, inputs, work, partitions, reducers):
     result = {"pipeline": pipeline, "runs": {}}
     for jobs in (1, 2):
-        out = work / f"{name}-jobs{jobs}"
-        argv = preprocess(binary, pipeline, inputs, out, jobs)
-        figures = timed(argv, f"{name}-{jobs}")
+        out = fresh(work / f"{name}-jobs{jobs}")
+        run = timed_group([preprocess(binary, pipeline, inputs, out, jobs)], f"{name}-jobs{jobs}", work)
         manifest = json.loads((out / "manifest.json").read_text())
-        drawings = manifest["records"]["read"]
-        figures.update(drawings=drawings, drawings_per_s=drawings / figures["wall_s"],
-                       cpu_utilisation=figures["cpu_s"] / figures["wall_s"] / jobs,
-                       stages_drawings_per_cpu_s=stage_rates(out, drawings), command=shlex.join(argv))
-        result["runs"][jobs] = figures
-        print(f"bench-scale: {name} --jobs {jobs}: {drawings} drawings in {figures['wall_s']:.1f} s "
-              f"({figures['drawings_per_s']:,.0f}/s), peak RSS {figures['peak_rss_mb']:.0f} MB", file=sys.stderr)
-    result["identical_across_jobs"] = same_dataset(work / f"{name}-jobs1", work / f"{name}-jobs2")
+        timings = out / "timings.json"
+        run.update(items=manifest["records"]["read"], output_bytes=tree_bytes(out, skip=("timings.json",)),
+                   timings=json.loads(timings.read_text()) if timings.exists() else {})
+        result["runs"][jobs] = run
+        print(f"bench-scale: {name} --jobs {jobs}: {run['items']:,} items in {run['wall_s']:.1f} s, "
+              f"peak RSS {run['peak_rss_mb']:.0f} MB", file=sys.stderr)
+    result["jobs2_identical"] = same_dataset(work / f"{name}-jobs1", work / f"{name}-jobs2")
 
-    halves = [work / f"{name}-half{i}" for i in (0, 1)]
-    argvs = [preprocess(binary, pipeline, inputs, halves[i], 1, ["--partition", f"{i}/2"]) for i in (0, 1)]
-    start = time.monotonic()
-    procs = [subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", f"/tmp/bench-scale-half{i}", *a]) for i, a in enumerate(argvs)]
-    if any(p.wait() != 0 for p in procs):
-        sys.exit("bench-scale: a partition run failed")
-    map_wall = time.monotonic() - start
-    merged = work / f"{name}-merged"
-    merge_argv = [str(binary), "merge", *map(str, halves), "-o", str(merged), "--quiet"]
-    merge = timed(merge_argv, f"{name}-merge")
-    # The ceiling produces the same dataset as one process: both halves' map sides, then the merge.
-    result["ceiling"] = {"map_wall_s": map_wall, "drawings_per_s": result["runs"][1]["drawings"] / (map_wall + merge["wall_s"]),
-                         "merge": merge, "commands": [shlex.join(a) for a in argvs] + [shlex.join(merge_argv)]}
-    result["merge_identical"] = same_dataset(work / f"{name}-jobs1", merged)
+    parts = [fresh(work / f"{name}-part-{i}") for i in range(partitions)]
+    result["map"] = timed_group([preprocess(binary, pipeline, inputs, parts[i], 1, ["--partition", f"{i}/{partitions}"])
+                                 for i in range(partitions)], f"{name}-map", work)
+    result["map"]["partial_bytes"] = sum(tree_bytes(p) for p in parts)
+    one = fresh(work / f"{name}-reduce1")
+    result["one_reducer"] = timed_group([merge(binary, parts, one, "--reduce", "0/1")], f"{name}-reduce1", work)
+    result["one_reducer"]["output_bytes"] = tree_bytes(one)
+    fresh(one)
+    out = fresh(work / f"{name}-cluster")
+    reduces = [merge(binary, parts, out, "--reduce", f"{j}/{reducers}") for j in range(reducers)]
+    result["reduce"] = timed_group(reduces, f"{name}-reduce", work)
+    result["finalize"] = timed_group([merge(binary, parts, out, "--finalize")], f"{name}-finalize", work)
+    result["cluster_identical"] = same_dataset(work / f"{name}-jobs1", out)
+    for directory in [work / f"{name}-jobs1", work / f"{name}-jobs2", *parts, out]:  # gigabytes at full shape
+        fresh(directory)
+    reduce_share = result["reduce"]["cpu_s"] / result["map"]["cpu_s"]
+    print(f"bench-scale: {name}: map {result['map']['wall_s']:.1f} s wall / {result['map']['cpu_s']:.1f} s CPU, "
+          f"reduce ×{reducers} {result['reduce']['wall_s']:.1f} s wall / {result['reduce']['cpu_s']:.1f} s CPU "
+          f"({reduce_share:.0%} of map), "
+          f"one reducer {result['one_reducer']['output_bytes'] / result['one_reducer']['wall_s'] / 1e6:,.0f} MB/s", file=sys.stderr)
     return result
 
 
-def model(result):
-    """Extrapolation to the full dataset: a model, with its inputs named."""
+def disk_write_rate(work):
+    """Bytes per second of a 512 MiB sequential write, flushed to the disk (dd conv=fdatasync)."""
+    target = work / ".dd-test"
+    start = time.monotonic()
+    subprocess.run(["dd", "if=/dev/zero", f"of={target}", "bs=1M", "count=512", "conv=fdatasync", "status=none"], check=True)
+    rate = (512 << 20) / (time.monotonic() - start)
+    target.unlink()
+    return rate
+
+
+def model_inputs(result):
+    """Per item: map CPU seconds, one reducer's wall seconds, bytes read, spilled and written; e."""
+    items = result["runs"][1]["items"]
     one, two = result["runs"][1], result["runs"][2]
-    per_core = one["drawings_per_s"]
-    efficiency = two["drawings_per_s"] / (2 * per_core)
-    merge_rate = one["drawings"] / result["ceiling"]["merge"]["wall_s"]
-    rows = []
-    for cores in (2, 16, 64):
-        rows.append((f"one box, {cores} cores", FULL_DRAWINGS / (per_core * cores * efficiency)))
-    for nodes in (8, 32):
-        rows.append((f"Slurm, {nodes} nodes × 16 cores", FULL_DRAWINGS / (per_core * 16 * nodes * efficiency) + FULL_DRAWINGS / merge_rate))
-    return per_core, efficiency, merge_rate, rows
+    return {"map_cpu_s": result["map"]["cpu_s"] / items, "reduce_wall_s": result["one_reducer"]["wall_s"] / items,
+            "input_bytes": result["input_bytes"] / items, "run_bytes": result["map"]["partial_bytes"] / items,
+            "output_bytes": one["output_bytes"] / items, "efficiency": one["wall_s"] / two["wall_s"] / 2,
+            "finalize_s": result["finalize"]["wall_s"]}
 
 
-def hours(seconds):
-    return f"{seconds / 3600:.2f} h" if seconds >= 3600 else f"{seconds / 60:.1f} min"
+def phases(map_cpu, map_io, reduce_cpu, reduce_io, finalize):
+    """Map, then reduce, each as long as the slower of its CPU and I/O terms, then finalize; with
+    the phases where I/O binds."""
+    bound = [name for name, cpu, io in (("map", map_cpu, map_io), ("reduce", reduce_cpu, reduce_io)) if io >= cpu]
+    return max(map_cpu, map_io) + max(reduce_cpu, reduce_io) + finalize, bound
+
+
+def box_time(m, cores, disk):
+    """50 M items on one box of c cores (`preprocess --jobs c`): c map threads, c reducers, one disk."""
+    return phases(FULL * m["map_cpu_s"] / (cores * m["efficiency"]), FULL * (m["input_bytes"] + m["run_bytes"]) / disk,
+                  FULL * m["reduce_wall_s"] / (cores * m["efficiency"]), FULL * (m["run_bytes"] + m["output_bytes"]) / disk,
+                  m["finalize_s"])
+
+
+def cluster_time(m, nodes):
+    """50 M items on n nodes of 16 cores with R = n reducers: I/O through each node's link and the
+    shared file system."""
+    io = lambda bytes_per_item: max(FULL * bytes_per_item / (nodes * NODE_LINK_BYTES_PER_S),  # noqa: E731
+                                    FULL * bytes_per_item / SHARED_FS_BYTES_PER_S)
+    return phases(FULL * m["map_cpu_s"] / (nodes * CORES_PER_NODE * m["efficiency"]), io(m["input_bytes"] + m["run_bytes"]),
+                  FULL * m["reduce_wall_s"] / nodes, io(m["run_bytes"] + m["output_bytes"]), m["finalize_s"])
+
+
+def duration(seconds, io_bound):
+    text = f"{seconds / 3600:.2f} h" if seconds >= 3600 else f"{seconds / 60:.1f} min"
+    return text + (f" (I/O: {', '.join(io_bound)})" if io_bound else "")
 
 
 def markdown(report):
-    lines = [BEGIN, "", f"Generated by `make bench-scale` ({report['command']}) on {report['machine']}, "
-             f"{report['date']}. Input: {report['input']['drawings']:,} drawings, "
-             f"{report['input']['bytes'] / 1e9:.2f} GB uncompressed in {report['input']['files']} files "
-             "(every fourth gzip), built by `scripts/make_scale_input.py` from the 238 categories of "
-             "`../shared/data/quickdraw/raw` with fresh key_ids.", ""]
-    lines += ["| pipeline | jobs | wall | drawings/s | CPU time | CPU use per job | peak RSS | same bytes as jobs 1 |",
-              "|---|---:|---:|---:|---:|---:|---:|---|"]
+    partitions, reducers = report["partitions"], report["reducers"]
+    readers = lambda key: ", ".join(n for n, r in report["pipelines"].items() if r.get("input") == key)  # noqa: E731
+    sources = [f"Quick, Draw! input: {info['drawings']:,} drawings, {info['bytes'] / 1e9:.2f} GB uncompressed in {info['files']} "
+               f"file{'s' if info['files'] != 1 else ''}, {info['gzip_files']} gzip-compressed, built by `scripts/make_scale_input.py` "
+               f"from the 238 categories of `../shared/data/quickdraw/raw` with fresh key_ids ({readers(key)})"
+               for key, info in report["inputs"].items()]
+    if "tuberlin" in report["pipelines"]:
+        sources.append(f"TU-Berlin: the {report['pipelines']['tuberlin']['runs'][1]['items']:,} PNGs of `../shared/data/tuberlin`")
+    lines = [BEGIN, "", f"Generated by `make bench-scale` (`{report['command']}`) on {report['machine']}, "
+             f"{report.get('load_at_end', '?')} at the end, {report['date']}. " + ". ".join(sources) + ".", ""]
+    lines += ["One process, `preprocess --jobs J` (map, then the parallel reduce):", "",
+              "| pipeline | items | jobs | wall | items/s | CPU time | map / reduce CPU (timings.json) | reduce / map CPU | "
+              "peak RSS (cap 100 + 50·J MB) | same bytes as jobs 1 |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for name, result in report["pipelines"].items():
         for jobs, run in result["runs"].items():
-            lines.append(f"| {name} | {jobs} | {run['wall_s']:.1f} s | {run['drawings_per_s']:,.0f} | {run['cpu_s']:.1f} s | "
-                         f"{run['cpu_utilisation'] * 100:.0f} % | {run['peak_rss_mb']:.0f} MB | "
-                         f"{'—' if jobs == 1 else ('yes' if result['identical_across_jobs'] else '**no**')} |")
-    lines += ["", "Two-core ceiling: the two halves (`--partition 0/2` and `1/2`, `--jobs 1`) run concurrently, then "
-              "`merge` joins them into the same dataset; ceiling rate = drawings / (halves' wall + merge wall):", "",
-              "| pipeline | jobs 2 / jobs 1 | ceiling / jobs 1 | jobs 2 / ceiling | merge wall | merge == single run |",
-              "|---|---:|---:|---:|---:|---|"]
+            same = "—" if jobs == 1 else ("yes" if result["jobs2_identical"] else "**no**")
+            sides = run["timings"].get("stages", {})
+            split = (f"{sides['map']:.1f} / {sides['reduce']:.2f} s | {sides['reduce'] / sides['map']:.1%}"
+                     if sides.get("map") and "reduce" in sides else "— | —")
+            lines.append(f"| {name} | {run['items']:,} | {jobs} | {run['wall_s']:.1f} s | {run['items'] / run['wall_s']:,.0f} | "
+                         f"{run['cpu_s']:.1f} s | {split} | {run['peak_rss_mb']:.0f} MB ({100 + 50 * jobs}) | {same} |")
+    lines += ["", f"The scheduler shape: {partitions} map processes (`--partition i/{partitions} --jobs 1`) at once, then one "
+              f"reducer alone (`merge --reduce 0/1`), then {reducers} reducers at once (`merge --reduce j/{reducers}`), then "
+              "`merge --finalize`. Targets: reduce CPU ≤ 10 % of map CPU; one reducer ≥ 200 MB/s of output.", "",
+              f"| pipeline | map wall | map CPU | runs / output bytes | one reducer | {reducers} reducers wall | reduce CPU | "
+              "reduce / map CPU | finalize | peak RSS map / reduce | == jobs 1 |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for name, result in report["pipelines"].items():
-        one, two, ceiling = result["runs"][1], result["runs"][2], result["ceiling"]
-        lines.append(f"| {name} | {two['drawings_per_s'] / one['drawings_per_s']:.2f}× | "
-                     f"{ceiling['drawings_per_s'] / one['drawings_per_s']:.2f}× | "
-                     f"{two['drawings_per_s'] / ceiling['drawings_per_s'] * 100:.0f} % | {ceiling['merge']['wall_s']:.1f} s | "
-                     f"{'yes' if result['merge_identical'] else '**no**'} |")
-    stage_lines = []
-    for name, result in report["pipelines"].items():
-        stages = result["runs"][1]["stages_drawings_per_cpu_s"]
-        if stages:
-            stage_lines.append(f"| {name} | " + ", ".join(f"{stage} {rate:,.0f}" for stage, rate in stages.items()) + " |")
+        mapped, one, red, fin = result["map"], result["one_reducer"], result["reduce"], result["finalize"]
+        out = result["runs"][1]["output_bytes"]
+        lines.append(f"| {name} | {mapped['wall_s']:.1f} s | {mapped['cpu_s']:.1f} s | "
+                     f"{mapped['partial_bytes'] / 1e6:,.0f} / {out / 1e6:,.0f} MB | "
+                     f"{one['wall_s']:.2f} s, {one['output_bytes'] / one['wall_s'] / 1e6:,.0f} MB/s | "
+                     f"{red['wall_s']:.2f} s | {red['cpu_s']:.2f} s | {red['cpu_s'] / mapped['cpu_s']:.1%} | {fin['wall_s']:.2f} s | "
+                     f"{mapped['peak_rss_mb']:.0f} / {red['peak_rss_mb']:.0f} MB | "
+                     f"{'yes' if result['cluster_identical'] else '**no**'} |")
+    stages = {name: r["runs"][1]["timings"].get("stages", {}) for name, r in report["pipelines"].items()}
+    stage_lines = [f"| {name} | " + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in sorted(figures.items())) + " |"
+                   for name, figures in stages.items() if figures]
     if stage_lines:
-        lines += ["", "Per stage, drawings per CPU-second (`timings.json` of the `--jobs 1` run):", "",
+        lines += ["", "`timings.json` of the `--jobs 1` run (its stage keys as written):", "",
                   "| pipeline | stages |", "|---|---|", *stage_lines]
-    lines += ["", "### Extrapolation to 50 M drawings (a model, not a measurement)", "",
-              "T(box, c cores) = 50 M / (r · c · e); T(Slurm, n nodes × c) = 50 M / (r · c · n · e) + 50 M / m, "
-              "with r the measured `--jobs 1` drawings/s, e the measured two-core efficiency (jobs 2 rate / 2r, "
-              "assumed to hold at c cores) and m the measured merge rate (drawings/s; the merge is one process). "
-              f"It ignores I/O: reading 195 GB takes {FULL_BYTES / 500e6 / 60:.0f} min at 500 MB/s and "
-              f"{FULL_BYTES / 2e9 / 60:.0f} min at 2 GB/s, so below those times the storage, not the CPU, is the bound.", "",
-              "| pipeline | r (drawings/s/core) | e | m (drawings/s) | " + " | ".join(label for label, _ in model(next(iter(report["pipelines"].values())))[3]) + " |",
-              "|---|---:|---:|---:|" + "---:|" * 5]
+    disk = report["disk_write_bytes_per_s"]
+    lines += ["", "### The 50 M model's inputs and times", "",
+              f"Measured per item: m = map CPU seconds (the {partitions} map processes' CPU / items), w = one reducer's wall seconds "
+              "(`--reduce 0/1` wall / items), e = two-core efficiency (jobs 1 wall / jobs 2 wall / 2, assumed to hold at c cores), "
+              "b_in, b_run, b_out = bytes read, spilled as runs and written. f = finalize wall. D = this machine's disk write rate "
+              f"(dd, 512 MiB, fdatasync) = {disk / 1e6:,.0f} MB/s. Assumed for the cluster: shared file system S = "
+              f"{SHARED_FS_BYTES_PER_S / 1e9:.0f} GB/s aggregate, node link L = {NODE_LINK_BYTES_PER_S / 1e9:.2f} GB/s, "
+              f"{CORES_PER_NODE} cores per node, R = n reducers. \"(I/O: …)\" names the phases where a bandwidth term, "
+              "not the CPU, binds.", "",
+              "| pipeline | m (µs) | w (µs) | e | b_in / b_run / b_out (KB) | f | "
+              + " | ".join(f"box, {c} cores" for c in BOX_CORES) + " | "
+              + " | ".join(f"Slurm, {n} nodes, R = {n}" for n in CLUSTER_NODES) + " |",
+              "|---|---:|---:|---:|---:|---:|" + "---:|" * (len(BOX_CORES) + len(CLUSTER_NODES))]
     for name, result in report["pipelines"].items():
-        per_core, efficiency, merge_rate, rows = model(result)
-        lines.append(f"| {name} | {per_core:,.0f} | {efficiency:.2f} | {merge_rate:,.0f} | " + " | ".join(hours(t) for _, t in rows) + " |")
+        m = model_inputs(result)
+        boxes = [duration(*box_time(m, c, disk)) for c in BOX_CORES]
+        clusters = [duration(*cluster_time(m, n)) for n in CLUSTER_NODES]
+        lines.append(f"| {name} | {m['map_cpu_s'] * 1e6:,.1f} | {m['reduce_wall_s'] * 1e6:,.2f} | {m['efficiency']:.2f} | "
+                     f"{m['input_bytes'] / 1e3:.2f} / {m['run_bytes'] / 1e3:.2f} / {m['output_bytes'] / 1e3:.2f} | "
+                     f"{m['finalize_s']:.2f} s | "
+                     + " | ".join(boxes + clusters) + " |")
     lines += ["", "Commands of each run: `out/scale/results.json`.", "", END]
     return "\n".join(lines)
 
@@ -171,11 +272,30 @@ def write_section(doc, section):
     doc.write_text(text)
 
 
+def quickdraw_input(raw, target, work):
+    """The scale input of `target` bytes, built once (input.json records what was built)."""
+    directory = work / f"input-{target:.0e}"
+    stamp = directory / "input.json"
+    if stamp.exists() and json.loads(stamp.read_text()).get("generator") == 3:
+        info = json.loads(stamp.read_text())
+    else:
+        made = subprocess.run([sys.executable, str(REPO / "scripts" / "make_scale_input.py"), "--raw", str(raw),
+                               "--bytes", str(target), "-o", str(directory)], check=True, capture_output=True, text=True)
+        info = dict(json.loads(made.stdout), target_bytes=target, generator=3,
+                    gzip_files=sum(1 for p in directory.iterdir() if p.name.endswith(".gz")))
+        stamp.write_text(json.dumps(info))
+    return sorted(p for p in directory.iterdir() if p.name.startswith("scale-")), info
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sketchprep", required=True, type=pathlib.Path)
     parser.add_argument("--raw", required=True, type=pathlib.Path)
+    parser.add_argument("--tuberlin", required=True, type=pathlib.Path, help="directory of the TU-Berlin PNGs")
     parser.add_argument("--bytes", type=float, default=4e9)
+    parser.add_argument("--partitions", type=int, default=2, help="map processes n (default 2: this machine's cores)")
+    parser.add_argument("--reducers", type=int, default=2, help="reduce processes R (default 2)")
+    parser.add_argument("--pipelines", default=",".join(PIPELINES), help="comma-separated names (default: all)")
     parser.add_argument("--work", type=pathlib.Path, default=REPO / "out" / "scale")
     parser.add_argument("--doc", type=pathlib.Path, help="markdown file whose bench-scale section is replaced")
     parser.add_argument("--from-results", action="store_true", help="rewrite the section from WORK/results.json without running")
@@ -184,34 +304,40 @@ def main():
         report = json.loads((args.work / "results.json").read_text())
         for result in report["pipelines"].values():
             result["runs"] = {int(jobs): run for jobs, run in result["runs"].items()}
-            ceiling = result["ceiling"]
-            ceiling["drawings_per_s"] = result["runs"][1]["drawings"] / (ceiling["map_wall_s"] + ceiling["merge"]["wall_s"])
         write_section(args.doc, markdown(report))
         return
+    names = args.pipelines.split(",")
+    unknown = [n for n in names if n not in PIPELINES]
+    if unknown:
+        sys.exit(f"bench-scale: unknown pipelines {unknown}; known: {', '.join(PIPELINES)}")
 
-    inputs_dir = args.work / "input"
-    stamp = inputs_dir / "input.json"
-    if stamp.exists() and json.loads(stamp.read_text()).get("target_bytes") == args.bytes and json.loads(stamp.read_text()).get("generator") == 2:
-        info = json.loads(stamp.read_text())
-    else:
-        made = subprocess.run([sys.executable, str(REPO / "scripts" / "make_scale_input.py"), "--raw", str(args.raw),
-                               "--bytes", str(args.bytes), "-o", str(inputs_dir)], check=True, capture_output=True, text=True)
-        info = dict(json.loads(made.stdout), target_bytes=args.bytes, generator=2)
-        stamp.write_text(json.dumps(info))
-    inputs = sorted(p for p in inputs_dir.iterdir() if p.name.startswith("scale-"))
-
-    report = {"command": f"scripts/bench_scale.py --bytes {args.bytes:.0e}", "machine": f"{os.cpu_count()} CPUs, {platform.machine()}, load average {os.getloadavg()[0]:.2f} at the start",
-              "date": time.strftime("%Y-%m-%d"), "input": info, "pipelines": {}}
-    for name in PIPELINES:
-        report["pipelines"][name] = run_pipeline(args.sketchprep, name, inputs, args.work)
+    args.work.mkdir(parents=True, exist_ok=True)
+    binary = args.sketchprep.resolve()
+    report = {"command": f"scripts/bench_scale.py --bytes {args.bytes:.0e} --partitions {args.partitions} --reducers {args.reducers}",
+              "machine": f"{os.cpu_count()} CPUs, {platform.machine()}, load average {os.getloadavg()[0]:.2f} at the start",
+              "date": time.strftime("%Y-%m-%d"), "partitions": args.partitions, "reducers": args.reducers,
+              "disk_write_bytes_per_s": disk_write_rate(args.work), "inputs": {}, "pipelines": {}}
+    for name in names:
+        pipeline, source, share = PIPELINES[name]
+        if source == "quickdraw":
+            target = max(args.bytes * share, 1.0)
+            inputs, info = quickdraw_input(args.raw, float(f"{target:.0e}"), args.work)
+            key, input_bytes = f"{target:.0e}", info["bytes"]
+            report["inputs"][key] = info
+        else:
+            inputs, input_bytes, key = [args.tuberlin], tree_bytes(args.tuberlin), "tuberlin"
+        result = run_pipeline(binary, name, pipeline, inputs, args.work, args.partitions, args.reducers)
+        result.update(input=key, input_bytes=input_bytes)
+        report["pipelines"][name] = result
+    report["load_at_end"] = f"{os.getloadavg()[0]:.2f}"
     (args.work / "results.json").write_text(json.dumps(report, indent=2) + "\n")
     section = markdown(report)
     print(section)
     if args.doc:
         write_section(args.doc, section)
-    failures = [n for n, r in report["pipelines"].items() if not (r["identical_across_jobs"] and r["merge_identical"])]
+    failures = [n for n, r in report["pipelines"].items() if not (r["jobs2_identical"] and r["cluster_identical"])]
     if failures:
-        sys.exit(f"bench-scale: outputs differ between jobs / merge for {failures}")
+        sys.exit(f"bench-scale: datasets differ between jobs 1, jobs 2 and map → reduce → finalize for {failures}")
 
 
 if __name__ == "__main__":

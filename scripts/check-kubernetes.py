@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """Checks deploy/kubernetes without a cluster.
 
-Static: the files are valid YAML and carry what an Indexed Job on a shared volume needs
-(completionMode Indexed, completions = parallelism = n, the partition count in the pods' env,
-restartPolicy Never, the same PVC mounted at the same path by both Jobs, run.sh applying the merge
-Job only after `kubectl wait --for=condition=complete` on the partition Job).
+Static: the files are valid YAML and carry what map → reduce → finalize on a shared volume needs
+(the map and reduce Jobs Indexed with completions = parallelism = n and R, failed indexes retried
+alone, the counts in the pods' env, a one-task rendering for re-running task i alone, a
+single-completion finalize Job, restartPolicy Never, the same PVC mounted at the same path by every
+Job, run.sh applying each stage only after the one before reports condition Complete).
 
-With --run BIN: runs the Jobs' exact container commands here, one process per completion index
-(JOB_COMPLETION_INDEX=0..n-1, `sketchprep` from BIN on PATH, /data mapped to a temporary
-directory), then the merge Job's command, and checks the merged dataset equals a single-process
-`preprocess` run byte for byte.
+With --run BIN: runs deploy/kubernetes/run.sh here with a stand-in `kubectl` on PATH (this script,
+`fake-kubectl`) that runs each applied Job's exact container command once per completion index
+(JOB_COMPLETION_INDEX=0..completions-1, `sketchprep` from BIN on PATH, /data mapped to a temporary
+directory) and reports Complete or Failed with the failed indexes. Map task 1 is made to fail (its
+output path is a file), so run.sh stops; the recovery lines of docs/cluster.md re-run it alone
+(`run.sh map 1`); then reduce pod 1 fails (the stand-in fails it, FAKE_KUBE_FAIL=reduce:1) and is
+re-run alone (`run.sh reduce 1`); `run.sh finalize` ends it, and the dataset must equal a
+single-process `preprocess` run byte for byte.
 
-    scripts/check-kubernetes.py [--partitions 3] [--run .build/release/sketchprep \
+    scripts/check-kubernetes.py [--partitions 3 --reducers 2] [--run .build/release/sketchprep \
         --pipeline Pipelines/quickdraw-rnn.yaml --input SampleData/quickdraw/raw]
 """
 import argparse
 import filecmp
+import json
 import os
 import pathlib
 import shutil
@@ -27,6 +33,7 @@ import yaml
 
 DEPLOY = pathlib.Path(__file__).resolve().parents[1] / "deploy" / "kubernetes"
 MOUNT = "/data"
+STAGES = ("map", "reduce", "finalize")
 
 
 class CheckFailed(Exception):
@@ -38,14 +45,21 @@ def require(condition, message):
         raise CheckFailed(message)
 
 
-def render(name, partitions, image="sketchprep:check"):
-    text = (DEPLOY / name).read_text()
-    return yaml.safe_load(text.replace("__IMAGE__", image).replace("__PARTITIONS__", str(partitions)))
+def render_text(text, partitions, reducers, completions, index="", image="sketchprep:check"):
+    """The substitutions of run.sh's stage()."""
+    for key, value in (("IMAGE", image), ("PARTITIONS", partitions), ("REDUCERS", reducers),
+                       ("COMPLETIONS", completions), ("TASK_INDEX", index)):
+        text = text.replace(f"__{key}__", str(value))
+    return text
+
+
+def render(stage, partitions, reducers, completions, index=""):
+    return yaml.safe_load(render_text((DEPLOY / f"{stage}-job.yaml").read_text(), partitions, reducers, completions, index))
 
 
 def only_container(job, name):
     pod = job["spec"]["template"]["spec"]
-    require(pod.get("restartPolicy") in ("Never", "OnFailure"), f"{name}: restartPolicy must be Never or OnFailure")
+    require(pod.get("restartPolicy") == "Never", f"{name}: restartPolicy must be Never (a failed pod is retried as a new pod)")
     containers = pod["containers"]
     require(len(containers) == 1, f"{name}: expected one container")
     return pod, containers[0]
@@ -64,50 +78,119 @@ def env_of(container):
     return {e["name"]: e["value"] for e in container.get("env", []) if "value" in e}
 
 
-def check_static(partitions):
+def check_indexed(stage, partitions, reducers, tasks, claim):
+    """The map or reduce Job: Indexed over `tasks`, and its one-task rendering for a re-run of task 1."""
+    name = f"{stage}-job.yaml"
+    job = render(stage, partitions, reducers, tasks)
+    require(job["apiVersion"] == "batch/v1" and job["kind"] == "Job", f"{name}: must be a batch/v1 Job")
+    require(job["metadata"]["name"] == f"sketchprep-{stage}", f"{name}: run.sh waits on job/sketchprep-{stage}")
+    spec = job["spec"]
+    require(spec.get("completionMode") == "Indexed", f"{name}: completionMode must be Indexed")
+    require(spec.get("completions") == tasks and spec.get("parallelism") == tasks, f"{name}: completions and parallelism must be {tasks}")
+    require(spec.get("backoffLimitPerIndex", 0) >= 1, f"{name}: a failed index must be retried alone (backoffLimitPerIndex)")
+    pod, container = only_container(job, name)
+    env = env_of(container)
+    require(env.get("PARTITIONS") == str(partitions), f"{name}: env PARTITIONS must be n")
+    require(env.get("TASK_INDEX") == "", f"{name}: env TASK_INDEX must be empty in the full run")
+    require('"${TASK_INDEX:-$JOB_COMPLETION_INDEX}"' in " ".join(container["args"]),
+            f"{name}: the task index must be TASK_INDEX, else JOB_COMPLETION_INDEX")
+    require(claim_and_mount(pod, container, name) == claim, f"{name}: must mount the PVC of pvc.yaml")
+    retry = render(stage, partitions, reducers, 1, 1)
+    require(retry["spec"]["completions"] == 1 and env_of(only_container(retry, name)[1]).get("TASK_INDEX") == "1",
+            f"{name}: the re-run of task 1 alone must have one completion and TASK_INDEX=1")
+    return job
+
+
+def check_static(partitions, reducers):
     pvc = yaml.safe_load((DEPLOY / "pvc.yaml").read_text())
     require(pvc["kind"] == "PersistentVolumeClaim", "pvc.yaml: kind must be PersistentVolumeClaim")
     require("ReadWriteMany" in pvc["spec"]["accessModes"], "pvc.yaml: pods on several nodes need ReadWriteMany")
+    claim = pvc["metadata"]["name"]
 
-    part = render("partition-job.yaml", partitions)
-    require(part["apiVersion"] == "batch/v1" and part["kind"] == "Job", "partition-job.yaml: must be a batch/v1 Job")
-    spec = part["spec"]
-    require(spec.get("completionMode") == "Indexed", "partition-job.yaml: completionMode must be Indexed")
-    require(spec.get("completions") == partitions, "partition-job.yaml: completions must be the partition count")
-    require(spec.get("parallelism") == partitions, "partition-job.yaml: parallelism must be the partition count")
-    pod, container = only_container(part, "partition-job.yaml")
-    require(env_of(container).get("PARTITIONS") == str(partitions), "partition-job.yaml: env PARTITIONS must equal completions")
-    script = " ".join(container["args"])
-    require("$JOB_COMPLETION_INDEX/$PARTITIONS" in script, "partition-job.yaml: --partition must use JOB_COMPLETION_INDEX")
-    claim = claim_and_mount(pod, container, "partition-job.yaml")
-    require(claim == pvc["metadata"]["name"], "partition-job.yaml: must mount the PVC of pvc.yaml")
+    check_indexed("map", partitions, reducers, partitions, claim)
+    reduce = check_indexed("reduce", partitions, reducers, reducers, claim)
+    reduce_container = only_container(reduce, "reduce-job.yaml")[1]
+    require(env_of(reduce_container).get("REDUCERS") == str(reducers), "reduce-job.yaml: env REDUCERS must be R")
+    require("--reduce" in " ".join(reduce_container["args"]), "reduce-job.yaml: must run merge --reduce")
 
-    merge = render("merge-job.yaml", partitions)
-    require(merge["kind"] == "Job" and merge["spec"].get("completions", 1) == 1, "merge-job.yaml: must be a single-completion Job")
-    mpod, mcontainer = only_container(merge, "merge-job.yaml")
-    require(env_of(mcontainer).get("PARTITIONS") == str(partitions), "merge-job.yaml: env PARTITIONS must equal the partition count")
-    require(claim_and_mount(mpod, mcontainer, "merge-job.yaml") == claim, "merge-job.yaml: must mount the same PVC")
+    finalize = render("finalize", partitions, reducers, 1)
+    require(finalize["kind"] == "Job" and finalize["spec"].get("completions", 1) == 1, "finalize-job.yaml: must be a single-completion Job")
+    require(finalize["metadata"]["name"] == "sketchprep-finalize", "finalize-job.yaml: run.sh waits on job/sketchprep-finalize")
+    fpod, fcontainer = only_container(finalize, "finalize-job.yaml")
+    require(env_of(fcontainer).get("PARTITIONS") == str(partitions), "finalize-job.yaml: env PARTITIONS must be n")
+    require("--finalize" in " ".join(fcontainer["args"]), "finalize-job.yaml: must run merge --finalize")
+    require(claim_and_mount(fpod, fcontainer, "finalize-job.yaml") == claim, "finalize-job.yaml: must mount the same PVC")
 
     run = (DEPLOY / "run.sh").read_text()
-    order = [run.find("partition-job.yaml"), run.find("--for=condition=complete job/sketchprep-partition"), run.find("merge-job.yaml")]
-    require(-1 not in order and order == sorted(order), "run.sh: must apply the partition Job, wait for condition=complete, then apply the merge Job")
-    require(part["metadata"]["name"] == "sketchprep-partition" and merge["metadata"]["name"] == "sketchprep-merge", "run.sh waits on jobs named sketchprep-partition / sketchprep-merge")
-    return part, merge
+    order = [run.find('stage map "$PARTITIONS"'), run.find('stage reduce "$REDUCERS"'), run.find("stage finalize 1")]
+    require(-1 not in order and order == sorted(order), "run.sh: must run the stages map, reduce, finalize in this order")
+    require('*" Complete "*' in run and 'kubectl delete "$job"' in run,
+            "run.sh: stage() must replace the Job and wait for condition Complete")
 
 
-def run_container(container, env_overrides, root, binary, extra_env=None):
+def fake_kubectl(argv):
+    """A stand-in for the kubectl calls run.sh makes; Jobs run here, synchronously. State and the
+    volume are under $FAKE_KUBE_ROOT."""
+    root = pathlib.Path(os.environ["FAKE_KUBE_ROOT"])
+    state = root / ".kube"
+    state.mkdir(exist_ok=True)
+    verb, rest = argv[0], argv[1:]
+    if verb == "apply":
+        text = sys.stdin.read() if rest[-1] == "-" else pathlib.Path(rest[-1]).read_text()
+        obj = yaml.safe_load(text)
+        if obj["kind"] == "Job":
+            failed = run_job(obj, root)
+            status = {"conditions": [{"type": "Failed" if failed else "Complete", "status": "True"}],
+                      "failedIndexes": ",".join(map(str, failed))}
+            (state / f"{obj['metadata']['name']}.json").write_text(json.dumps(status))
+        print(f"{obj['kind'].lower()}/{obj['metadata']['name']} configured")
+    elif verb == "delete":
+        (state / f"{rest[0].split('/')[-1]}.json").unlink(missing_ok=True)
+    elif verb == "get":
+        status = json.loads((state / f"{rest[0].split('/')[-1]}.json").read_text())
+        jsonpath = rest[rest.index("-o") + 1]
+        print(status["failedIndexes"] if "failedIndexes" in jsonpath else " ".join(c["type"] for c in status["conditions"]), end="")
+    else:
+        sys.exit(f"fake-kubectl: run.sh called an unexpected verb {verb!r}")
+
+
+def run_job(job, root):
+    """Runs the container command once per completion index; returns the failed indexes."""
+    container = job["spec"]["template"]["spec"]["containers"][0]
     env = dict(os.environ)
     for key, value in env_of(container).items():
         env[key] = value.replace(MOUNT, str(root), 1) if value.startswith(MOUNT) else value
-    env.update(extra_env or {})
-    env["PATH"] = f"{pathlib.Path(binary).resolve().parent}{os.pathsep}{env['PATH']}"
-    env.update(env_overrides)
-    subprocess.run(container["command"] + container["args"], env=env, check=True)
+    env["PATH"] = f"{os.environ['FAKE_KUBE_BIN']}{os.pathsep}{env['PATH']}"
+    indexes = range(job["spec"]["completions"]) if job["spec"].get("completionMode") == "Indexed" else [None]
+    stage = job["metadata"]["name"].removeprefix("sketchprep-")
+    failed = []
+    for index in indexes:
+        if index is not None:
+            env["JOB_COMPLETION_INDEX"] = str(index)
+        if os.environ.get("FAKE_KUBE_FAIL") == f"{stage}:{index}":
+            failed.append(index)  # the pod is lost before it runs
+        elif subprocess.run(container["command"] + container["args"], env=env).returncode != 0:
+            failed.append(index)
+    return failed
 
 
-def check_run(part, merge, partitions, binary, pipeline, source):
+def same_dataset(single, dataset):
+    # timings.json holds wall-clock seconds: both runs write one, its bytes are not compared.
+    listing = lambda d: sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())  # noqa: E731
+    names = listing(single)
+    require(names == listing(dataset), f"the files differ: {names} vs {listing(dataset)}")
+    compared = [n for n in names if n != "timings.json"]
+    _, mismatch, errors = filecmp.cmpfiles(single, dataset, compared, shallow=False)
+    require(not mismatch and not errors, f"the dataset differs from the single run in: {mismatch + errors}")
+    return len(names)
+
+
+def check_run(partitions, reducers, binary, pipeline, source):
+    require(partitions >= 2, "--run needs at least 2 map tasks (task 1 is made to fail)")
+    binary = pathlib.Path(binary).resolve()
     with tempfile.TemporaryDirectory(prefix="sketchprep-k8s-") as tmp:
-        root = pathlib.Path(tmp)
+        root = pathlib.Path(tmp) / "volume"
+        root.mkdir()
         shutil.copyfile(pipeline, root / "pipeline.yaml")
         source = pathlib.Path(source)
         if source.is_dir():
@@ -116,37 +199,53 @@ def check_run(part, merge, partitions, binary, pipeline, source):
             (root / "input").mkdir()
             shutil.copy(source, root / "input")
         (root / "work").mkdir()
-        _, container = only_container(part, "partition-job.yaml")
-        for index in range(partitions):
-            run_container(container, {"JOB_COMPLETION_INDEX": str(index)}, root, binary)
-        _, mcontainer = only_container(merge, "merge-job.yaml")
-        run_container(mcontainer, {}, root, binary)
+        tools = pathlib.Path(tmp) / "bin"
+        tools.mkdir()
+        (tools / "kubectl").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{pathlib.Path(__file__).resolve()}" fake-kubectl "$@"\n')
+        (tools / "kubectl").chmod(0o755)
+        env = dict(os.environ, PATH=f"{tools}{os.pathsep}{os.environ['PATH']}", FAKE_KUBE_ROOT=str(root), FAKE_KUBE_BIN=str(binary.parent),
+                   IMAGE="sketchprep:check", PARTITIONS=str(partitions), REDUCERS=str(reducers))
+        def run_sh(*args, fail=None, fails_at=None):
+            """Runs run.sh ARGS; it must succeed, or with fails_at stop at that stage naming index 1."""
+            result = subprocess.run([str(DEPLOY / "run.sh"), *args], env=env | ({"FAKE_KUBE_FAIL": fail} if fail else {}),
+                                    capture_output=True, text=True)
+            if fails_at:
+                require(result.returncode != 0 and f"{fails_at} failed; indexes: 1" in result.stderr,
+                        f"run.sh must stop at the {fails_at} stage naming index 1: rc {result.returncode}, {result.stderr[-500:]}")
+            else:
+                require(result.returncode == 0, f"run.sh {' '.join(args)} failed: {result.stderr[-2000:]}")
 
-        single = root / "single"
+        (root / "work" / "part-1").touch()  # map task 1 cannot write its output
+        run_sh(fails_at="map")
+        (root / "work" / "part-1").unlink()
+        run_sh("map", "1")
+        run_sh("reduce", fail="reduce:1", fails_at="reduce")
+        run_sh("reduce", "1")
+        run_sh("finalize")
+
+        single = pathlib.Path(tmp) / "single"
         subprocess.run([binary, "preprocess", "--pipeline", str(root / "pipeline.yaml"), "--input", str(root / "input"),
-                        "--output", str(single), "--quiet"], check=True)
-        merged = root / "dataset"
-        # timings.json holds wall-clock seconds: not reproducible, not compared.
-        listing = lambda d: sorted(p.name for p in d.iterdir() if p.name != "timings.json")  # noqa: E731
-        names = listing(single)
-        require(names == listing(merged), f"merged files differ: {names} vs {listing(merged)}")
-        _, mismatch, errors = filecmp.cmpfiles(single, merged, names, shallow=False)
-        require(not mismatch and not errors, f"merged output differs from the single run in: {mismatch + errors}")
-        print(f"check-kubernetes: {partitions} indexed pods + merge == single run ({len(names)} files, byte for byte)")
+                        "--output", str(single), "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        files = same_dataset(single, root / "dataset")
+        print(f"check-kubernetes: run.sh with {partitions} map pods → {reducers} reduce pods → finalize, map pod 1 and reduce pod 1 "
+              f"failed and re-ran alone, == single run ({files} files, byte for byte)")
 
 
 def main():
+    if sys.argv[1:2] == ["fake-kubectl"]:
+        return fake_kubectl(sys.argv[2:])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--partitions", type=int, default=3)
-    parser.add_argument("--run", metavar="BIN", help="sketchprep binary: run the Jobs' commands locally")
+    parser.add_argument("--reducers", type=int, default=2)
+    parser.add_argument("--run", metavar="BIN", help="sketchprep binary: run deploy/kubernetes/run.sh here with a stand-in kubectl")
     parser.add_argument("--pipeline", default="Pipelines/quickdraw-rnn.yaml")
     parser.add_argument("--input", default="SampleData/quickdraw/raw")
     args = parser.parse_args()
     try:
-        part, merge = check_static(args.partitions)
-        print(f"check-kubernetes: deploy/kubernetes is a valid Indexed Job + merge Job for n={args.partitions}")
+        check_static(args.partitions, args.reducers)
+        print(f"check-kubernetes: deploy/kubernetes is a valid map → reduce → finalize for n={args.partitions}, R={args.reducers}")
         if args.run:
-            check_run(part, merge, args.partitions, args.run, args.pipeline, args.input)
+            check_run(args.partitions, args.reducers, args.run, args.pipeline, args.input)
     except CheckFailed as failure:
         print(f"check-kubernetes: {failure}", file=sys.stderr)
         return 1

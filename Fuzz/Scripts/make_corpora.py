@@ -267,14 +267,32 @@ def dataset_files_corpus():
     hostile["runs"] = ["/dev/zero"]
     write(d, "partial-hostile", b"\x01" + json.dumps(hostile).encode())
 
-    def example(key, word, split, shape, kind, values):
-        out = struct.pack("<QI", 7, len(key)) + key + struct.pack("<IQI", 0, 1, len(word)) + word
-        out += bytes([split, len(shape)]) + b"".join(struct.pack("<I", s) for s in shape)
-        return out + bytes([kind]) + struct.pack("<I", len(values) // (4 if kind == 1 else 1)) + values
-    run = b"SKRUN01\n" + example(b"k1", b"cat", 0, (2, 2), 2, bytes(4)) + example(b"k2", b"dog", 1, (1, 3), 1, bytes(12))
+    def crc32c(data, crc=0):
+        crc ^= 0xFFFFFFFF
+        for byte in data:
+            crc ^= byte
+            for _ in range(8):
+                crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+        return crc ^ 0xFFFFFFFF
+
+    def record(key, word, sort_key, split, shape, element, body):
+        """One run record (docs/limits.md, "Files read back"): u32 length, then sort key, chunk, ordinal,
+        split, element, flags, rank, body CRC, key and word lengths, the shape, key, word, body."""
+        rest = struct.pack("<QIQBBBBIII", sort_key, 0, 1, split, element, 0, len(shape), crc32c(body), len(key), len(word))
+        rest += b"".join(struct.pack("<I", s) for s in shape) + key + word + body
+        return struct.pack("<I", len(rest)) + rest
+
+    def block(records, first, last):
+        keys = struct.pack("<QQ", first, last)
+        return struct.pack("<II", len(records), crc32c(records, crc32c(keys))) + keys + records
+
+    records = record(b"k1", b"cat", 5, 0, (2, 2), 2, bytes(4)) + record(b"k2", b"dog", 7, 1, (1, 3), 1, bytes(12))
+    run = b"SKRUN02\n" + block(records, 5, 7)
     write(d, "run", b"\x02" + run)
     write(d, "run-truncated", b"\x02" + run[:-5])
-    write(d, "run-bad-shape", b"\x02" + b"SKRUN01\n" + example(b"k", b"w", 0, (3, 3), 2, bytes(4)))
+    write(d, "run-bad-crc", b"\x02" + run[:-1] + bytes([run[-1] ^ 1]))
+    write(d, "run-bad-length", b"\x02" + b"SKRUN02\n" + block(b"\xff\xff\x00\x00" + records[4:], 5, 7))
+    write(d, "run-out-of-range", b"\x02" + b"SKRUN02\n" + block(records, 6, 7))
 
 
 def html_corpus():

@@ -18,6 +18,14 @@ package enum DatasetLayout {
     /// The temporary directory of a run's sorted runs (a fresh name is made from it), next to the output.
     package static let temporaryRunsDirectory = ".sketchprep-runs"
 
+    /// Reduce part `part` of `parts`'s report in the dataset directory (`merge --reduce i/R`),
+    /// read and removed by the finalize step.
+    package static func reduceReport(part: Int, of parts: Int) -> String { "\(reducePartPrefix)\(part)-of-\(parts).json" }
+    /// Reduce part `part` of `parts`'s quarantined examples, appended to the quarantine by the finalize step.
+    package static func reduceQuarantine(part: Int, of parts: Int) -> String { "\(reducePartPrefix)\(part)-of-\(parts).quarantine.ndjson" }
+    /// How every reduce part's file name starts.
+    package static let reducePartPrefix = ".reduce-"
+
     /// An NPY shard's features, `(N, shape…)`.
     package static let featuresSuffix = ".x.npy"
     /// An NPY shard's int32 labels, `(N,)`.

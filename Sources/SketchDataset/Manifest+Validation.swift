@@ -91,15 +91,22 @@ public enum DatasetFileValidation {
     }
 
     /// The number of examples in the run-file `bytes` (header included); throws `DatasetError`
-    /// for a record that breaks its framing or a file cut inside a record.
+    /// for a block whose length, CRC-32C or key range does not hold, or a record that breaks its
+    /// framing (the checks ``RunRangeReader`` makes before it uses a block).
     public static func runFileExampleCount(_ bytes: [UInt8]) throws(DatasetError) -> Int {
-        guard bytes.starts(with: SortedRunReader.magic) else { throw DatasetError("not a sketchprep run file (wrong header)") }
-        var offset = SortedRunReader.magic.count
+        guard bytes.starts(with: RunFile.magic) else { throw DatasetError("not a sketchprep run file (wrong header)") }
+        var offset = RunFile.magic.count
         var count = 0
         while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try SortedExample.deserialize(raw, offset: &offset) } }
-            guard try result.get() != nil else { throw DatasetError("truncated run file") }
-            count += 1
+            guard bytes.count - offset >= RunFile.headerBytes else { throw DatasetError("truncated run file") }
+            let (length, crc, first, last) = bytes.withUnsafeBytes { RunFile.parseHeader(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + RunFile.headerBytes])) }
+            let start = offset + RunFile.headerBytes
+            guard length <= RunFile.maximumBlockBytes, length <= bytes.count - start, first <= last else { throw DatasetError("truncated run file") }
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(DatasetError) in try RunFile.checkBlock(UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), crc: crc, first: first, last: last) }
+            }
+            count += try result.get()
+            offset = start + length
         }
         return count
     }

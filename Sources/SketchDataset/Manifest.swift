@@ -32,8 +32,10 @@ public struct Manifest: Sendable, Equatable, Codable {
 
     /// The layout version this build writes: 2 orders shards by the hash of the key_id (sorted
     /// runs), lists input chunks, records library versions and adds `key_id` to TFRecords; 3 adds
-    /// `settings` (record limit, pipeline file SHA-256) and quarantines unsafe names.
-    public static let currentFormatVersion = 3
+    /// `settings` (record limit, pipeline file SHA-256) and quarantines unsafe names; 4 writes each
+    /// TFRecord `Example`'s label entry after its other features (the reduce side appends it to the
+    /// bytes the map side serialized).
+    public static let currentFormatVersion = 4
 
     /// Creates a manifest (``currentFormatVersion``).
     public init(pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],

@@ -45,7 +45,7 @@ public struct NumpyBitmapImport: Sendable {
         var sources: [Manifest.SourceFileEntry] = []
         var read = 0
         // The eval-sized import holds its examples and sorts them into the dataset order itself.
-        var examples: [SortedExample] = []
+        var examples: [(sortKey: UInt64, keyID: String, label: Int32, row: Int, pixels: [UInt8])] = []
         for (label, file) in files.enumerated() {
             let bytes: [UInt8]
             do {
@@ -63,14 +63,17 @@ public struct NumpyBitmapImport: Sendable {
                 read += 1
                 let pixels = Array(array.data[(row * 784)..<((row + 1) * 784)])
                 let keyID = keys[row] ?? "\(words[label])/\(row)"
-                examples.append(SortedExample(sortKey: SortKey.of(keyID: keyID, seed: sharding.seed), keyID: keyID,
-                                              chunk: UInt32(label), ordinal: UInt64(row), word: words[label], split: nil,
-                                              payload: .uint8(pixels, shape: [28, 28])))
+                examples.append((SortKey.of(keyID: keyID, seed: sharding.seed), keyID, Int32(label), row, pixels))
             }
         }
-        let labels = Dictionary(uniqueKeysWithValues: words.enumerated().map { ($1, Int32($0)) })
-        for example in examples.sorted(by: SortedExample.precedes) {
-            try writer.add(DatasetExample(keyID: example.keyID, label: labels[example.word]!, payload: example.payload))
+        // The dataset order (`SortedExample.precedes`): sort key, key_id bytes, then file and row.
+        examples.sort { a, b in
+            if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+            if a.keyID != b.keyID { return a.keyID.utf8.lexicographicallyPrecedes(b.keyID.utf8) }
+            return (a.label, a.row) < (b.label, b.row)
+        }
+        for example in examples {
+            try writer.add(DatasetExample(keyID: example.keyID, label: example.label, payload: .uint8(example.pixels, shape: [28, 28])))
         }
         let written = try writer.finish()
         var counts: [String: Manifest.SplitCounts] = [:]

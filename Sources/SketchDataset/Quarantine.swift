@@ -2,7 +2,7 @@ import SketchIO
 import SketchFormats
 
 /// Collects rejected lines into a quarantine file (verbatim, one per line, written atomically)
-/// and reports each on stderr as `file:line: reason`. Without a path, lines are only reported
+/// and reports each as a live message (``LiveMessages``) as `file:line: reason`. Without a path, lines are only reported
 /// and counted (for read-only analyses such as `parity`).
 ///
 /// Only the first `maximumMessages` rejections are printed; the rest are summarised by
@@ -30,19 +30,19 @@ public final class QuarantineWriter {
     }
 
     /// Records one rejected line. Source errors (damaged or unreadable inputs) are always
-    /// reported on stderr; rejected records up to `maximumMessages`.
+    /// reported as they come; rejected records up to `maximumMessages`.
     public func add(_ rejected: RejectedLine) throws {
         try file?.write(rejected.bytes)
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
         if rejected.isSourceError {
             sourceErrorCount += 1
-            printToStandardError(TerminalText.escaped("\(rejected)"))
+            LiveMessages.emit(TerminalText.escaped("\(rejected)"))
             return
         }
         count += 1
         countsByReason[Self.reasonKind(rejected.reason), default: 0] += 1
         if count <= maximumMessages {
-            printToStandardError("rejected " + TerminalText.escaped("\(rejected)"))
+            LiveMessages.emit("rejected " + TerminalText.escaped("\(rejected)"))
         }
     }
 
@@ -56,11 +56,11 @@ public final class QuarantineWriter {
     public func finish() throws {
         try file?.commit()
         if count > maximumMessages {
-            printToStandardError("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")
+            LiveMessages.emit("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")
         }
         if count + sourceErrorCount > 0, let path {
             let errors = sourceErrorCount == 0 ? "" : " and \(sourceErrorCount) source error\(sourceErrorCount == 1 ? "" : "s")"
-            printToStandardError("\(count) rejected \(Self.lines(count))\(errors) written to \(path)")
+            LiveMessages.emit("\(count) rejected \(Self.lines(count))\(errors) written to \(path)")
         }
     }
 

@@ -40,7 +40,7 @@ public struct ShardWriteResult: Sendable, Equatable {
 /// into shards of `examplesPerShard` examples as the examples arrive.
 ///
 /// - Order: the caller hands examples in the dataset's order (the merge of sorted runs,
-///   ``SortedRunMerge``); the writer does not reorder. The split of an example is its own
+///   ``RunMerge``); the writer does not reorder. The split of an example is its own
 ///   (`split:`) or the key_id hash's (``DatasetSplit``).
 /// - Memory: one shard per split (at most `3 × examplesPerShard` examples) is held at a time.
 /// - Atomicity and re-runs: a full shard is written under a pending name; ``finish()``, which
@@ -110,86 +110,43 @@ public final class ShardedDatasetWriter {
                 }
             }
         }
-        result.removedFiles = try removeStaleShards(keeping: Set(result.files.map(\.file)))
+        result.removedFiles = try Self.removeStaleShards(in: directory, keeping: Set(result.files.map(\.file)))
         return result
     }
 
-    /// Encodes the split's pending examples as its next shard, under pending names.
+    /// Encodes the split's pending examples as its next shard, under pending names, the way the
+    /// reduce side writes shards (``ExampleBody``, ``ShardStream``).
     private func flush(_ split: SplitName) throws {
         let shard = pending[split] ?? []
         pending[split] = []
         let index = written[split]?.count ?? 0
-        var entries: [ShardFileEntry] = []
-        var files: [String] = []
-        for (suffix, bytes) in try encode(shard[...]) {
-            let file = ".\(split.rawValue)-\(index)\(Self.pendingMarker)\(suffix)"
-            // A shard not yet named is a temporary file of this process until finish() renames it.
-            TemporaryFiles.register(path(file))
-            let writer = try AtomicFileWriter(path: path(file))
-            try writer.write(bytes)
-            try writer.commit()
-            entries.append(ShardFileEntry(file: suffix, split: split, examples: shard.count,
-                                          bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
-            files.append(file)
+        let pendingName = { (suffix: String) in ".\(split.rawValue)-\(index)\(Self.pendingMarker)\(suffix)" }
+        // A shard not yet named is a temporary file of this process until finish() renames it.
+        for suffix in ShardStream.suffixes(options.format) { TemporaryFiles.register(path(pendingName(suffix))) }
+        let stream = ShardStream(directory: directory, options: options, split: split, examples: shard.count, fileName: pendingName)
+        var bytes: [UInt8] = []
+        for example in shard {
+            let body = try ExampleBody.make(payload: example.payload, keyID: example.keyID, word: example.word, facts: example.facts,
+                                            encoding: options.exampleEncoding)
+            bytes.removeAll(keepingCapacity: true)
+            SortedExample(sortKey: 0, keyID: example.keyID, chunk: 0, ordinal: 0, word: example.word, split: split, body: body)
+                .serialize(into: &bytes)
+            try bytes.withUnsafeBytes { raw in
+                var offset = 0
+                try stream.add(try RunRecord.parse(raw, offset: &offset), label: example.label)
+            }
+            progress?.advance()
         }
-        written[split, default: []].append((entries, files))
+        let entries = try stream.finish().entries.map { entry in
+            var entry = entry
+            entry.file = String(entry.file.dropFirst(".\(split.rawValue)-\(index)\(Self.pendingMarker)".count))
+            return entry
+        }
+        written[split, default: []].append((entries, ShardStream.suffixes(options.format).map(pendingName)))
     }
 
     /// Marks a shard written but not yet named (`.train-3.pending.x.npy`).
     static let pendingMarker = ".pending"
-
-    /// The files of one shard: suffix → bytes.
-    private func encode(_ shard: ArraySlice<DatasetExample>) throws -> [(String, [UInt8])] {
-        switch options.format {
-        case .npy:
-            let shape = [shard.count] + (itemShape ?? [])
-            let features: [UInt8]
-            switch itemDType ?? .float32 {
-            case .uint8:
-                var values: [UInt8] = []
-                for example in shard { if case let .uint8(v, _) = example.payload { values += v } }
-                features = NPYWriter.encode(values, dtype: .uint8, shape: shape)
-            default:
-                var values: [Float] = []
-                values.reserveCapacity(shape.reduce(1, *))
-                for example in shard { if case let .float32(v, _) = example.payload { values += v } }
-                features = NPYWriter.encode(values, dtype: .float32, shape: shape)
-            }
-            let labels = NPYWriter.encode(shard.map(\.label), dtype: .int32, shape: [shard.count])
-            let keys = Array(shard.map { $0.keyID + "\n" }.joined().utf8)
-            progress?.advance(by: shard.count)
-            return [(DatasetLayout.featuresSuffix, features), (DatasetLayout.labelsSuffix, labels), (DatasetLayout.keysSuffix, keys)]
-        case .webdataset:
-            return [(DatasetLayout.tarSuffix, try WebDatasetShard.encode(shard, imagesAsPNG: options.storesImagesAsPNG))]
-        case .tfrecord:
-            var bytes: [UInt8] = []
-            let names = options.tfrecordFeatures
-            for example in shard {
-                progress?.advance()  // per example: PNG encoding makes raster shards slow to write
-                if options.storesImagesAsPNG, let png = try PNGEncoder.encode(raster: example.payload) {
-                    let shape = example.payload.shape
-                    var image = TFExample.pngImage(png: png, height: shape[0], width: shape[1], label: example.label)
-                    image.features["key_id"] = .bytes([Array(example.keyID.utf8)])
-                    bytes += TFRecordWriter.frame(image.serialized())
-                    continue
-                }
-                let values: TFExample.Feature
-                switch example.payload {
-                case let .float32(v, _): values = .floats(v)
-                case let .float64(v, _): values = .floats(v.map(Float.init))
-                case let .uint8(v, _): values = .bytes([v])
-                }
-                let record = TFExample(features: [
-                    names.values: values,
-                    names.shape: .int64s(example.payload.shape.map(Int64.init)),
-                    names.label: .int64s([Int64(example.label)]),
-                    "key_id": .bytes([Array(example.keyID.utf8)]),
-                ])
-                bytes += TFRecordWriter.frame(record.serialized())
-            }
-            return [(DatasetLayout.tfrecordSuffix, bytes)]
-        }
-    }
 
     private func path(_ file: String) -> String { "\(directory)/\(file)" }
 
@@ -203,14 +160,15 @@ public final class ShardedDatasetWriter {
         return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
     }
 
-    /// Removes shard files of any naming (``ShardNaming``) not in `keeping`; returns their names.
-    private func removeStaleShards(keeping: Set<String>) throws -> [String] {
+    /// Removes the shard files of any naming (``ShardNaming``) in `directory` that are not in
+    /// `keeping`, and shards left pending by an interrupted run; returns their names.
+    package static func removeStaleShards(in directory: String, keeping: Set<String>) throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
         for name in names.sorted() where !keeping.contains(name)
             && (ShardNaming.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker))) {
-            guard unlink(path(name)) == 0 || errno == ENOENT else {
-                throw DatasetError("cannot write \(path(name)): cannot remove a stale shard: \(String(cString: strerror(errno)))")
+            guard unlink("\(directory)/\(name)") == 0 || errno == ENOENT else {
+                throw DatasetError("cannot write \(directory)/\(name): cannot remove a stale shard: \(String(cString: strerror(errno)))")
             }
             removed.append(name)
         }

@@ -1,6 +1,23 @@
+import Foundation
 import SketchFormats
 
-/// One encoded example on its way to the shards, with everything that decides where it goes.
+/// The element type of an example's body (``SortedExample/element``).
+package enum BodyElement: UInt8, Sendable, CaseIterable {
+    case float32 = 1, uint8 = 2, float64 = 3, int16 = 4
+
+    /// The NPY element type of the same values.
+    package var dtype: NPYDType {
+        switch self {
+        case .float32: return .float32
+        case .uint8: return .uint8
+        case .float64: return .float64
+        case .int16: return .int16
+        }
+    }
+}
+
+/// One example on its way to the dataset: its final, label-free output bytes (``body``, made on
+/// the map side by ``ExampleBody``) and everything that decides where it goes.
 ///
 /// Examples are ordered by ``sortKey`` (a seeded hash of the key_id, see ``SortKey``), then by
 /// key_id bytes, then by input chunk and position in the chunk: an order that depends on nothing
@@ -16,23 +33,32 @@ package struct SortedExample: Sendable, Equatable {
     package var ordinal: UInt64
     /// Class word (the class index is known only when every class has been seen).
     package var word: String
-    /// The split the source assigns itself (image split directories); nil: by key_id hash.
-    package var split: SplitName?
-    /// The features.
-    package var payload: TensorPayload
-    /// The record's other fields (carried to WebDataset's `.json`).
-    package var facts: RecordFacts
+    /// The example's split: its source's own (image split directories, stroke-3 files) or the
+    /// split rule's (``DatasetSplit``), resolved on the map side.
+    package var split: SplitName
+    /// Element type and shape of the values the body holds.
+    package var element: BodyElement
+    package var shape: [Int]
+    /// ``ExampleBody/Flags`` (e.g. the body holds PNG image features).
+    package var flags: UInt8
+    /// The output bytes of the example without its label (``ExampleBody``).
+    package var body: [UInt8]
+    /// CRC-32C of ``body`` (the reduce side frames TFRecords with ``CRC32C/combine(_:_:lengthB:)``).
+    package var bodyCRC: UInt32
 
-    package init(sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName?, payload: TensorPayload,
-                 facts: RecordFacts = RecordFacts()) {
+    package init(sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName,
+                 body: ExampleBody) {
         self.sortKey = sortKey
         self.keyID = keyID
         self.chunk = chunk
         self.ordinal = ordinal
         self.word = word
         self.split = split
-        self.payload = payload
-        self.facts = facts
+        element = body.element
+        shape = body.shape
+        flags = body.flags
+        self.body = body.bytes
+        bodyCRC = CRC32C.checksum(body.bytes)
     }
 
     /// The dataset order.
@@ -45,8 +71,7 @@ package struct SortedExample: Sendable, Equatable {
 
     /// Approximate memory held by the example (for spill budgets).
     package var footprint: Int {
-        return 96 + keyID.utf8.count + word.utf8.count + facts.countryCode.utf8.count + facts.timestamp.utf8.count
-            + payload.count * payload.dtype.size
+        96 + keyID.utf8.count + word.utf8.count + body.count + 8 * shape.count
     }
 }
 
@@ -61,144 +86,156 @@ package enum SortKey {
         var generator = SplitMix64(seed: FNV1a64.hash(keyID) ^ seed)
         return generator.next()
     }
+
+    /// Buckets of the sort-key space the map side counts examples in (``bucket(of:)``): the reduce
+    /// side finds every reducer's offsets and shard range from these counts alone.
+    package static let bucketCount = 1024
+
+    /// The bucket of `sortKey`: its top 10 bits, so buckets follow the dataset order.
+    package static func bucket(of sortKey: UInt64) -> Int { Int(sortKey >> 54) }
+
+    /// The sort keys of buckets `range`.
+    package static func keys(ofBuckets range: ClosedRange<Int>) -> ClosedRange<UInt64> {
+        (UInt64(range.lowerBound) << 54)...(UInt64(range.upperBound) << 54 | ((1 << 54) - 1))
+    }
 }
 
 extension SortedExample {
-    /// Appends the binary form used in run files (little-endian, length-prefixed strings).
+    /// Bytes of a record's fixed part (after its length): sort key, chunk, ordinal, split, element,
+    /// flags, rank, body CRC, key_id and word lengths.
+    static let fixedBytes = 36
+
+    /// Appends the run-file record: `u32 length` of the rest, then the fixed part, the shape
+    /// (`u32` per dimension), the key_id, the word and the body (little-endian throughout).
     package func serialize(into out: inout [UInt8]) {
+        let length = Self.fixedBytes + 4 * shape.count + keyID.utf8.count + word.utf8.count + body.count
+        out.appendLE(UInt32(length))
         out.appendLE(sortKey)
-        out.appendString(keyID)
         out.appendLE(chunk)
         out.appendLE(ordinal)
-        out.appendString(word)
-        out.appendString(facts.countryCode)
-        out.append(facts.recognized ? 1 : 0)
-        out.appendString(facts.timestamp)
-        out.append(split.map { UInt8(SplitName.allCases.firstIndex(of: $0)! + 1) } ?? 0)
-        let shape = payload.shape
+        out.append(UInt8(SplitName.allCases.firstIndex(of: split)!))
+        out.append(element.rawValue)
+        out.append(flags)
         out.append(UInt8(shape.count))
+        out.appendLE(bodyCRC)
+        out.appendLE(UInt32(keyID.utf8.count))
+        out.appendLE(UInt32(word.utf8.count))
         for dimension in shape { out.appendLE(UInt32(dimension)) }
-        switch payload {
-        case let .float32(values, _):
-            out.append(1)
-            out.appendLE(UInt32(values.count))
-            values.withUnsafeBytes { out.append(contentsOf: $0) }
-        case let .uint8(values, _):
-            out.append(2)
-            out.appendLE(UInt32(values.count))
-            out.append(contentsOf: values)
-        case let .float64(values, _):
-            out.append(3)
-            out.appendLE(UInt32(values.count))
-            values.withUnsafeBytes { out.append(contentsOf: $0) }
-        }
+        out.append(contentsOf: keyID.utf8)
+        out.append(contentsOf: word.utf8)
+        out.append(contentsOf: body)
     }
 
     /// Longest key_id or word a run file may hold (a key_id comes from one input line).
     package static let maximumStringBytes = 1 << 20
     /// Most dimensions of an example's shape.
     package static let maximumRank = 8
-    /// Most values of one example (a 100,000 × 3 stroke tensor, a 4096² raster fit).
-    package static let maximumValues = 1 << 25
-
-    /// Reads one example written by ``serialize(into:)`` at `offset`, advancing it; nil when the
-    /// bytes end before the example does (each length is checked as soon as it is read, so a
-    /// reader never buffers more than one capped example to find out). Run files are read back as untrusted: every length,
-    /// code and shape is checked against the framing, and one that cannot be right throws
-    /// `DatasetError` naming the field (a string over ``maximumStringBytes``, a rank over
-    /// ``maximumRank``, a value count over ``maximumValues`` or other than the shape's product,
-    /// an unknown split or payload code).
-    package static func deserialize(_ bytes: UnsafeRawBufferPointer, offset: inout Int) throws(DatasetError) -> SortedExample? {
-        var reader = ByteReader(bytes: bytes, offset: offset)
-        func bad(_ field: String, _ detail: String) -> DatasetError { DatasetError("example at byte \(offset): \(field) \(detail)") }
-        func string(_ field: String) throws(DatasetError) -> String?? {
-            guard let length: UInt32 = reader.le() else { return .some(nil) }
-            guard Int(length) <= maximumStringBytes else { throw bad("\(field) length", "\(length) is over \(maximumStringBytes)") }
-            return .some(reader.string(length: length))
-        }
-        guard let sortKey: UInt64 = reader.le(), let keyID = try string("key_id") ?? nil, let chunk: UInt32 = reader.le(),
-              let ordinal: UInt64 = reader.le(), let word = try string("word") ?? nil,
-              let countryCode = try string("countrycode") ?? nil, let recognized = reader.byte() else { return nil }
-        guard recognized <= 1 else { throw bad("recognized", "\(recognized) is not 0 or 1") }
-        guard let timestamp = try string("timestamp") ?? nil, let splitCode = reader.byte() else { return nil }
-        guard splitCode <= SplitName.allCases.count else { throw bad("split code", "\(splitCode) is not 0…\(SplitName.allCases.count)") }
-        guard let rank = reader.byte() else { return nil }
-        guard rank <= maximumRank else { throw bad("rank", "\(rank) is over \(maximumRank)") }
-        var shape: [Int] = []
-        for _ in 0..<rank {
-            guard let dimension: UInt32 = reader.le() else { return nil }
-            shape.append(Int(dimension))
-        }
-        guard let kind = reader.byte(), let count32: UInt32 = reader.le() else { return nil }
-        let count = Int(count32)
-        guard count <= maximumValues else { throw bad("value count", "\(count) is over \(maximumValues)") }
-        guard NPYFormat.checkedProduct(shape) == count else { throw bad("value count", "\(count) does not match the shape \(shape)") }
-        let payload: TensorPayload
-        switch kind {
-        case 1:
-            guard let values = reader.values(count, of: Float.self) else { return nil }
-            payload = .float32(values, shape: shape)
-        case 2:
-            guard let values = reader.values(count, of: UInt8.self) else { return nil }
-            payload = .uint8(values, shape: shape)
-        case 3:
-            guard let values = reader.values(count, of: Double.self) else { return nil }
-            payload = .float64(values, shape: shape)
-        default:
-            throw bad("payload code", "\(kind) is not 1 (float32), 2 (uint8) or 3 (float64)")
-        }
-        offset = reader.offset
-        return SortedExample(sortKey: sortKey, keyID: keyID, chunk: chunk, ordinal: ordinal, word: word,
-                             split: splitCode == 0 ? nil : SplitName.allCases[Int(splitCode) - 1], payload: payload,
-                             facts: RecordFacts(countryCode: countryCode, recognized: recognized == 1, timestamp: timestamp))
-    }
+    /// Largest body of one example: 256 MiB (a 4096² float32 raster is 64 MiB).
+    package static let maximumBodyBytes = 1 << 28
 }
 
-private struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset: Int
+/// One record of a run file, read in place: its fields point into the block buffer that holds
+/// it (valid until the reader moves to another block), so the reduce side reads and copies
+/// examples without allocating.
+package struct RunRecord {
+    package let sortKey: UInt64
+    package let chunk: UInt32
+    package let ordinal: UInt64
+    /// The split's index in `SplitName.allCases` (train 0, val 1, test 2).
+    package let splitIndex: Int
+    package let element: BodyElement
+    package let flags: UInt8
+    package let bodyCRC: UInt32
+    package let shapeBytes: UnsafeRawBufferPointer
+    package let keyID: UnsafeRawBufferPointer
+    package let word: UnsafeRawBufferPointer
+    package let body: UnsafeRawBufferPointer
 
-    mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
+    /// Dimension `index` of the shape.
+    package func dimension(_ index: Int) -> Int {
+        Int(UInt32(littleEndian: shapeBytes.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self)))
     }
 
-    mutating func le<T: FixedWidthInteger>() -> T? {
-        let size = MemoryLayout<T>.size
-        guard offset + size <= bytes.count else { return nil }
-        defer { offset += size }
-        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
-    }
+    package var rank: Int { shapeBytes.count / 4 }
 
-    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
-        guard count >= 0, offset + count <= bytes.count else { return nil }
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
-    }
-
-    /// `count` values of `T` in machine byte order (as ``SortedExample/serialize(into:)`` writes them).
-    mutating func values<T: BitwiseCopyable>(_ count: Int, of type: T.Type) -> [T]? {
-        guard let raw = bytes(count * MemoryLayout<T>.stride) else { return nil }
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-            initialized = count
+    /// The example's split.
+    package var split: SplitName {
+        switch splitIndex {
+        case 0: return .train
+        case 1: return .val
+        default: return .test
         }
     }
 
-    mutating func string(length: UInt32) -> String? {
-        guard let raw = bytes(Int(length)) else { return nil }
-        return String(decoding: raw, as: UTF8.self)
+    /// The shape as an array (allocates; for checks and messages, not per record).
+    package var shape: [Int] { (0..<rank).map(dimension) }
+
+    package var keyIDString: String { String(decoding: keyID, as: UTF8.self) }
+    package var wordString: String { String(decoding: word, as: UTF8.self) }
+
+    /// The dataset order (``SortedExample/precedes(_:_:)``).
+    package static func precedes(_ a: RunRecord, _ b: RunRecord) -> Bool {
+        if a.sortKey != b.sortKey { return a.sortKey < b.sortKey }
+        let order = compareBytes(a.keyID, b.keyID)
+        if order != 0 { return order < 0 }
+        if a.chunk != b.chunk { return a.chunk < b.chunk }
+        return a.ordinal < b.ordinal
+    }
+
+    /// memcmp order of two byte strings, shorter first on a common prefix.
+    package static func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let x = a.baseAddress, let y = b.baseAddress {
+            let order = memcmp(x, y, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+    }
+
+    /// The record at `offset` of `block` (a run-file block's records), advancing `offset`. Every
+    /// length is checked against the block: a record must end inside it, its key_id and word
+    /// within ``SortedExample/maximumStringBytes``, its rank within ``SortedExample/maximumRank``,
+    /// its codes known; anything else throws `DatasetError` naming the field.
+    package static func parse(_ block: UnsafeRawBufferPointer, offset: inout Int) throws(DatasetError) -> RunRecord {
+        func bad(_ field: String, _ detail: String) -> DatasetError { DatasetError("record at block byte \(offset): \(field) \(detail)") }
+        func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+        guard block.count - offset >= 4 else { throw bad("length", "is cut off by the end of the block") }
+        let length = u32(offset)
+        let start = offset + 4
+        guard length >= SortedExample.fixedBytes, length <= block.count - start else {
+            throw bad("length", "\(length) does not fit the block's \(block.count - start) remaining bytes")
+        }
+        let end = start + length
+        let splitCode = Int(block[start + 20])
+        guard splitCode < SplitName.allCases.count else { throw bad("split code", "\(splitCode) is not 0…\(SplitName.allCases.count - 1)") }
+        guard let element = BodyElement(rawValue: block[start + 21]) else { throw bad("element code", "\(block[start + 21]) is not 1…4") }
+        let rank = Int(block[start + 23])
+        guard rank <= SortedExample.maximumRank else { throw bad("rank", "\(rank) is over \(SortedExample.maximumRank)") }
+        let keyLength = u32(start + 28), wordLength = u32(start + 32)
+        guard keyLength <= SortedExample.maximumStringBytes else { throw bad("key_id length", "\(keyLength) is over \(SortedExample.maximumStringBytes)") }
+        guard wordLength <= SortedExample.maximumStringBytes else { throw bad("word length", "\(wordLength) is over \(SortedExample.maximumStringBytes)") }
+        let shapeStart = start + SortedExample.fixedBytes
+        let keyStart = shapeStart + 4 * rank
+        let wordStart = keyStart + keyLength
+        let bodyStart = wordStart + wordLength
+        guard bodyStart <= end else { throw bad("key_id and word lengths", "\(keyLength) + \(wordLength) run past the record's \(length) bytes") }
+        let record = RunRecord(
+            sortKey: UInt64(littleEndian: block.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
+            chunk: UInt32(littleEndian: block.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)),
+            ordinal: UInt64(littleEndian: block.loadUnaligned(fromByteOffset: start + 12, as: UInt64.self)),
+            splitIndex: splitCode, element: element, flags: block[start + 22],
+            bodyCRC: UInt32(littleEndian: block.loadUnaligned(fromByteOffset: start + 24, as: UInt32.self)),
+            shapeBytes: UnsafeRawBufferPointer(rebasing: block[shapeStart..<keyStart]),
+            keyID: UnsafeRawBufferPointer(rebasing: block[keyStart..<wordStart]),
+            word: UnsafeRawBufferPointer(rebasing: block[wordStart..<bodyStart]),
+            body: UnsafeRawBufferPointer(rebasing: block[bodyStart..<end]))
+        offset = end
+        return record
     }
 }
 
 extension [UInt8] {
     mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.littleEndian) { append(contentsOf: $0) }
-    }
-
-    mutating func appendString(_ text: String) {
-        appendLE(UInt32(text.utf8.count))
-        append(contentsOf: text.utf8)
     }
 }

@@ -8,41 +8,45 @@ import SketchFormats
 /// `key_id`, `countrycode`, `recognized`, `timestamp`), the key being `WebDatasetKey.of(key_id)`.
 /// `webdataset.WebDataset(path).decode()` gives each sample's array (or image), label and fields.
 package enum WebDatasetShard {
-    /// The tar bytes of `examples`.
-    package static func encode(_ examples: ArraySlice<DatasetExample>, imagesAsPNG: Bool) throws -> [UInt8] {
+    /// One sample: its key_id, label and ``ExampleBody`` (WebDataset encoding) bytes and flags.
+    package struct Sample {
+        package var keyID: String
+        package var label: Int32
+        package var flags: UInt8
+        package var body: [UInt8]
+
+        package init(keyID: String, label: Int32, flags: UInt8, body: [UInt8]) {
+            (self.keyID, self.label, self.flags, self.body) = (keyID, label, flags, body)
+        }
+    }
+
+    /// The tar bytes of `samples`. Throws `DatasetError` for a body that is not a WebDataset body.
+    package static func encode(_ samples: [Sample]) throws -> [UInt8] {
         var members: [(name: String, contents: [UInt8])] = []
-        members.reserveCapacity(3 * examples.count)
-        for example in examples {
-            let key = WebDatasetKey.of(example.keyID)
-            if imagesAsPNG, let png = try PNGEncoder.encode(raster: example.payload) {
-                members.append(("\(key).png", png))
-            } else {
-                members.append(("\(key).npy", npy(example.payload)))
-            }
-            members.append(("\(key).cls", Array(String(example.label).utf8)))
-            members.append(("\(key).json", json(example)))
+        members.reserveCapacity(3 * samples.count)
+        for sample in samples {
+            let key = WebDatasetKey.of(sample.keyID)
+            let body = sample.body
+            guard body.count >= 4 else { throw DatasetError("\(sample.keyID): not a WebDataset example body") }
+            let length = body.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
+            guard length <= body.count - 4 else { throw DatasetError("\(sample.keyID): not a WebDataset example body") }
+            members.append(("\(key).\(sample.flags & ExampleBody.pngImage != 0 ? "png" : "npy")", Array(body[4..<4 + length])))
+            members.append(("\(key).cls", Array(String(sample.label).utf8)))
+            members.append(("\(key).json", Array(body[(4 + length)...])))
         }
         return try TarArchive.encode(members)
     }
 
-    private static func npy(_ payload: TensorPayload) -> [UInt8] {
-        switch payload {
-        case let .float32(values, shape): return NPYWriter.encode(values, dtype: .float32, shape: shape)
-        case let .float64(values, shape): return NPYWriter.encode(values, dtype: .float64, shape: shape)
-        case let .uint8(values, shape): return NPYWriter.encode(values, dtype: .uint8, shape: shape)
-        }
-    }
-
     /// `{"word":…,"key_id":…,"countrycode":…,"recognized":…,"timestamp":…}` (keys in this order).
-    private static func json(_ example: DatasetExample) -> [UInt8] {
+    static func json(word: String, keyID: String, facts: RecordFacts) -> [UInt8] {
         var bytes = Array(#"{"word":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(example.word, to: &bytes)
+        SimplifiedNDJSONWriter.appendString(word, to: &bytes)
         bytes += Array(#","key_id":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(example.keyID, to: &bytes)
+        SimplifiedNDJSONWriter.appendString(keyID, to: &bytes)
         bytes += Array(#","countrycode":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(example.facts.countryCode, to: &bytes)
-        bytes += Array((example.facts.recognized ? #","recognized":true,"timestamp":"# : #","recognized":false,"timestamp":"#).utf8)
-        SimplifiedNDJSONWriter.appendString(example.facts.timestamp, to: &bytes)
+        SimplifiedNDJSONWriter.appendString(facts.countryCode, to: &bytes)
+        bytes += Array((facts.recognized ? #","recognized":true,"timestamp":"# : #","recognized":false,"timestamp":"#).utf8)
+        SimplifiedNDJSONWriter.appendString(facts.timestamp, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

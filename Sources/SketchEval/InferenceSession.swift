@@ -97,7 +97,7 @@ public final class InferenceSession {
                 }
             }
         }
-        defer { outputData.forEach { sp_ort_free($0) } }
+        defer { for pointer in outputData { sp_ort_free(pointer) } }
         guard status == 0 else { throw OnnxRuntimeError.inferenceFailed(String(nulTerminated: message)) }
 
         var results: [String: FloatTensor] = [:]
@@ -132,7 +132,7 @@ public final class InferenceSession {
 /// Calls `body` with a C array of NUL-terminated copies of `strings`, valid only during the call.
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     return body(copies.map { UnsafePointer($0) })
 }
 

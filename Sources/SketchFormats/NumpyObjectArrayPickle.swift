@@ -68,8 +68,17 @@ package enum NumpyObjectArrayPickle {
     private final class ListObject { var items: [Value] = [] }
 
     private indirect enum Value {
-        case none, bool(Bool), int(Int), bytes([UInt8]), text(String), tuple([Value], depth: Int), list(ListObject)
-        case global(Global), dtype(DType), array(ArrayObject), mark
+        case none
+        case bool(Bool)
+        case int(Int)
+        case bytes([UInt8])
+        case text(String)
+        case tuple([Value], depth: Int)
+        case list(ListObject)
+        case global(Global)
+        case dtype(DType)
+        case array(ArrayObject)
+        case mark
     }
 
     /// The numeric arrays of the pickled 1-D object array `pickle`.

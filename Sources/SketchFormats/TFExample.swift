@@ -28,6 +28,14 @@ public struct TFExample: Sendable, Equatable {
 
     /// The protobuf encoding of the `Example` message.
     public func serialized() -> [UInt8] {
+        var example: [UInt8] = []
+        ProtobufWire.appendLengthDelimited(field: 1, serializedFeatureEntries(), to: &example)
+        return example
+    }
+
+    /// The body of the `Features` message: its map entries in ascending key order. Map entries may
+    /// come in any order, so more entries appended to these bytes still make a valid `Features`.
+    public func serializedFeatureEntries() -> [UInt8] {
         var featuresMessage: [UInt8] = []
         for key in features.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
             var entry: [UInt8] = []
@@ -35,9 +43,28 @@ public struct TFExample: Sendable, Equatable {
             ProtobufWire.appendLengthDelimited(field: 2, Self.encode(features[key]!), to: &entry)
             ProtobufWire.appendLengthDelimited(field: 1, entry, to: &featuresMessage)
         }
-        var example: [UInt8] = []
-        ProtobufWire.appendLengthDelimited(field: 1, featuresMessage, to: &example)
-        return example
+        return featuresMessage
+    }
+
+    /// Appends the `Features` map entry `name: int64_list [value]` to `out` (no other allocation:
+    /// the reduce side adds each example's label this way).
+    public static func appendInt64Entry(name: [UInt8], value: Int64, to out: inout [UInt8]) {
+        let varintBytes = ProtobufWire.varintLength(UInt64(bitPattern: value))
+        let list = 2 + varintBytes  // Int64List { packed value = 1 }
+        let feature = 1 + ProtobufWire.varintLength(UInt64(list)) + list  // Feature { int64_list = 3 }
+        let entry = 1 + ProtobufWire.varintLength(UInt64(name.count)) + name.count + 1 + ProtobufWire.varintLength(UInt64(feature)) + feature
+        out.append(0x0A)
+        ProtobufWire.appendVarint(UInt64(entry), to: &out)
+        out.append(0x0A)
+        ProtobufWire.appendVarint(UInt64(name.count), to: &out)
+        out.append(contentsOf: name)
+        out.append(0x12)
+        ProtobufWire.appendVarint(UInt64(feature), to: &out)
+        out.append(0x1A)
+        ProtobufWire.appendVarint(UInt64(list), to: &out)
+        out.append(0x0A)
+        ProtobufWire.appendVarint(UInt64(varintBytes), to: &out)
+        ProtobufWire.appendVarint(UInt64(bitPattern: value), to: &out)
     }
 
     /// The `Feature` message for one value list.
@@ -74,16 +101,21 @@ public struct TFExample: Sendable, Equatable {
     }
 }
 
-/// The two protobuf wire primitives an `Example` needs.
-enum ProtobufWire {
+/// The protobuf wire primitives an `Example` needs.
+package enum ProtobufWire {
     /// Base-128 varint, least significant group first.
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+    package static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         var v = value
         while v >= 0x80 {
             out.append(UInt8(v & 0x7F) | 0x80)
             v >>= 7
         }
         out.append(UInt8(v))
+    }
+
+    /// Bytes of the varint of `value`.
+    package static func varintLength(_ value: UInt64) -> Int {
+        value == 0 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
     }
 
     /// Tag with wire type 2, the length as a varint, then the payload.

@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Prints progress of a long job on stderr: items done, items per second, bytes done and an ETA
+/// Reports progress of a long job as live messages (``LiveMessages``): items done, items per second, bytes done and an ETA
 /// when the total input size or the total number of items is known.
 ///
-/// Updates are cheap to call per item: the clock is read every 256 calls and a line is printed
-/// at most once per `interval` seconds (overwriting itself on a terminal, one line per update
-/// otherwise). Call `finish()` once at the end for the final line.
+/// Updates are cheap to call per item: the clock is read every 256 calls and a line is sent
+/// at most once per `interval` seconds (the sink shows it: the CLI overwrites the last update on a
+/// terminal and writes one line per update otherwise). Call `finish()` once at the end for the final line.
 package final class ProgressReporter {
     /// What is being counted, e.g. `drawings`.
     package let unit: String
@@ -17,15 +11,14 @@ package final class ProgressReporter {
     package let totalBytes: Int?
     /// Total items, when known (the reduce side knows how many examples it will write).
     package let totalItems: Int?
-    /// Seconds between printed updates.
+    /// Seconds between updates.
     package let interval: Double
-    /// Whether anything is printed at all.
+    /// Whether anything is reported at all.
     package let isEnabled: Bool
     private let start: Double
-    private var lastPrint: Double
+    private var lastEmit: Double
     private var items = 0
     private var bytes = 0
-    private let overwrite: Bool
 
     /// Creates a reporter; `enabled: false` silences it (e.g. for `--quiet`).
     package init(unit: String, totalBytes: Int?, totalItems: Int? = nil, interval: Double = 1, enabled: Bool = true) {
@@ -35,19 +28,18 @@ package final class ProgressReporter {
         self.interval = interval
         self.isEnabled = enabled
         start = MonotonicClock.now()
-        lastPrint = start
-        overwrite = isatty(STDERR_FILENO) != 0
+        lastEmit = start
     }
 
     /// Seconds since the reporter was created.
     package var elapsedSeconds: Double { MonotonicClock.now() - start }
 
-    /// Records `count` more items done (prints when a line is due).
+    /// Records `count` more items done (sends a line when one is due).
     @inline(__always)
     package func advance(by count: Int = 1) {
         let before = items
         items += count
-        if isEnabled && (before >> 8) != (items >> 8) { printIfDue() }
+        if isEnabled && (before >> 8) != (items >> 8) { emitIfDue() }
     }
 
     /// Records the stored input bytes consumed so far.
@@ -55,20 +47,20 @@ package final class ProgressReporter {
         bytes = bytesConsumed
     }
 
-    /// Prints the final line (always, when enabled).
+    /// Sends the final line (always, when enabled).
     package func finish() {
         guard isEnabled else { return }
-        printLine(final: true)
+        emitLine(final: true)
     }
 
-    private func printIfDue() {
+    private func emitIfDue() {
         let now = MonotonicClock.now()
-        guard now - lastPrint >= interval else { return }
-        lastPrint = now
-        printLine(final: false)
+        guard now - lastEmit >= interval else { return }
+        lastEmit = now
+        emitLine(final: false)
     }
 
-    private func printLine(final: Bool) {
+    private func emitLine(final: Bool) {
         let elapsed = max(MonotonicClock.now() - start, 1e-9)
         var text: String
         var fraction: Double?
@@ -86,11 +78,7 @@ package final class ProgressReporter {
             text += ", ETA \(Int((elapsed / fraction - elapsed).rounded())) s"
         }
         text += ", \(Self.format(elapsed, decimals: 1)) s"
-        if overwrite {
-            printToStandardErrorRaw("\r\u{1B}[K" + text + (final ? "\n" : ""))
-        } else {
-            printToStandardError(text)
-        }
+        LiveMessages.emit(text, as: .progress(final: final))
     }
 
     private static func megabytes(_ bytes: Int) -> String {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SketchCore
 import SketchFormats
+import SketchIO
 
 /// The `sketchprep` command-line tool: one subcommand per job.
 @main
@@ -33,6 +34,7 @@ struct SketchPrepCommand: ParsableCommand {
     static func main() {
         AllocatorTuning.keepFreedMemoryForReuse()
         InterruptCleanup.install()
+        LiveMessages.install(showLiveMessage)
         do {
             var command = try parseAsRoot(nil)
             try command.run()

@@ -3,7 +3,8 @@ import Testing
 import SketchCore
 
 // The on-device example of docs/sketchcore.md, compiled and run as it stands there; the last
-// test checks that the doc's code block and this one are the same text.
+// test checks that the doc's code block and this one are the same text, so swift-format leaves it as it is.
+// swift-format-ignore
 // BEGIN docs/sketchcore.md example
 /// The model input for a drawing the user just made: one array of screen points per
 /// pen-down-to-pen-up stroke → Google's simplified form → the book's 75×3 stroke tensor.

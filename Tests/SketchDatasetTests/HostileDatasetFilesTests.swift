@@ -17,52 +17,58 @@ import Testing
         #expect(DirectoryMember.lexicalProblem("a\u{1B}b") == "holds a control character")
     }
 
-    /// One serialized example with its fields patched by `patch` (byte offsets of the layout).
-    private func serializedExample(_ patch: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
+    /// One serialized run record with its fields patched by `patch` (byte offsets of the layout).
+    private func serializedRecord(_ patch: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
         var bytes: [UInt8] = []
-        SortedExample(sortKey: 1, keyID: "k", chunk: 0, ordinal: 0, word: "w", split: nil,
-                      payload: .uint8([1, 2, 3, 4], shape: [2, 2])).serialize(into: &bytes)
+        SortedExample(sortKey: 1, keyID: "k", chunk: 0, ordinal: 0, word: "w", split: .train,
+                      body: ExampleBody(element: .uint8, shape: [2, 2], bytes: [1, 2, 3, 4])).serialize(into: &bytes)
         patch(&bytes)
         return bytes
     }
 
-    @Test("run-file records are checked against their framing: lengths, rank, count against shape, codes")
+    @Test("run-file records are checked against their framing: lengths, rank, codes")
     func runRecordsAreCheckedAgainstTheirFraming() throws {
-        func decode(_ bytes: [UInt8]) throws(DatasetError) -> SortedExample? {
+        func decode(_ bytes: [UInt8]) throws(DatasetError) -> RunRecord {
             var offset = 0
-            return try bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try SortedExample.deserialize(raw, offset: &offset) } }.get()
+            return try bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try RunRecord.parse(raw, offset: &offset) } }.get()
         }
-        #expect(try decode(serializedExample()) != nil)
-        // Layout: sortKey 8 | key length 4 | "k" | chunk 4 | ordinal 8 | word length 4 | "w" | country length 4 |
-        // recognized 1 | timestamp length 4 | split 1 | rank 1 | dims 2×4 | kind 1 | count 4 | values.
+        #expect(try decode(serializedRecord()).keyIDString == "k")
+        // Layout: length 4 | sortKey 8 | chunk 4 | ordinal 8 | split 1 | element 1 | flags 1 | rank 1 | body CRC 4 |
+        // key length 4 | word length 4 | dims 2×4 | "k" | "w" | body.
         let cases: [(String, (inout [UInt8]) -> Void)] = [
-            ("key_id length", { $0.replaceSubrange(8..<12, with: [0xFF, 0xFF, 0xFF, 0x7F]) }),
-            ("word length", { $0.replaceSubrange(25..<29, with: [0xFF, 0xFF, 0xFF, 0xFF]) }),
-            ("countrycode length", { $0.replaceSubrange(30..<34, with: [0xFF, 0xFF, 0xFF, 0xFF]) }),
-            ("recognized", { $0[34] = 5 }),
-            ("timestamp length", { $0.replaceSubrange(35..<39, with: [0xFF, 0xFF, 0xFF, 0xFF]) }),
-            ("split code", { $0[39] = 9 }),
-            ("rank", { $0[40] = 200 }),
-            ("value count", { $0.replaceSubrange(41..<45, with: [0xFF, 0xFF, 0xFF, 0xFF]) }),
-            ("payload code", { $0[49] = 7 }),
+            ("length", { $0.replaceSubrange(0..<4, with: [0xFF, 0xFF, 0xFF, 0x7F]) }),
+            ("split code", { $0[24] = 9 }),
+            ("element code", { $0[25] = 0 }),
+            ("rank", { $0[27] = 200 }),
+            ("key_id length", { $0.replaceSubrange(32..<36, with: [0xFF, 0xFF, 0xFF, 0x7F]) }),
+            ("word length", { $0.replaceSubrange(36..<40, with: [0xFF, 0xFF, 0x0F, 0x00]) }),
         ]
         for (field, patch) in cases {
-            let error = #expect(throws: DatasetError.self) { try decode(serializedExample(patch)) }
+            let error = #expect(throws: DatasetError.self) { try decode(serializedRecord(patch)) }
             #expect(error?.description.contains(field) == true, "\(field): \(String(describing: error))")
         }
     }
 
-    @Test("a run file cut inside a declared 1 MiB key_id reads as truncated, naming the file")
-    func runCutInsideAStringIsTruncated() throws {
+    @Test("a run-file block that declares more bytes than the file holds reads as truncated, naming the file")
+    func runBlockPastTheEndIsTruncated() throws {
         let directory = try TestSupport.temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var bytes = Array("SKRUN01\n".utf8) + serializedExample()
-        bytes += [UInt8](repeating: 0, count: 8) + [0, 0, 0x10, 0] + [UInt8](repeating: 0x41, count: 1 << 20)  // key_id of 1 MiB, then nothing
-        try writeAtomically(bytes, to: "\(directory)/run.bin")
-        let reader = try SortedRunReader(path: "\(directory)/run.bin")
-        #expect(try reader.next() != nil)
+        var header: [UInt8] = [0, 0, 0x10, 0]  // a block of 1 MiB…
+        header += [UInt8](repeating: 0, count: 20)
+        try writeAtomically(RunFile.magic + header + [UInt8](repeating: 0x41, count: 100), to: "\(directory)/run.bin")  // …of which 100 bytes exist
+        let reader = try RunRangeReader(path: "\(directory)/run.bin")
         let error = #expect(throws: DatasetError.self) { try reader.next() }
-        #expect(error?.description.contains("truncated run file") == true)
+        #expect(error?.description.contains("truncated") == true && error?.description.contains("run.bin") == true)
+    }
+
+    @Test("the fuzzer's run-file seeds: the valid one counts its records, each damaged one is refused")
+    func runFileSeedsAreJudgedByTheirFraming() throws {
+        let corpus = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/FuzzDatasetFiles")
+        func seed(_ name: String) throws -> [UInt8] { Array(try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name))).dropFirst()) }
+        #expect(try DatasetFileValidation.runFileExampleCount(seed("run")) == 2)
+        for name in ["run-truncated", "run-bad-crc", "run-bad-length", "run-out-of-range"] {
+            #expect(throws: DatasetError.self, "\(name)") { try DatasetFileValidation.runFileExampleCount(seed(name)) }
+        }
     }
 
     @Test("import-bitmaps refuses an NPY of shape (0, 2^32, 2^32) with a message, not a trap")

@@ -4,49 +4,80 @@ import SketchFormats
 import SketchTestSupport
 import Testing
 
-private func example(_ key: String, chunk: UInt32 = 0, ordinal: UInt64 = 0, split: SplitName? = nil,
-                     payload: TensorPayload = .float32([1, 2, 3], shape: [1, 3])) -> SortedExample {
+private func example(_ key: String, chunk: UInt32 = 0, ordinal: UInt64 = 0, split: SplitName = .train,
+                     body: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) -> SortedExample {
     SortedExample(sortKey: SortKey.of(keyID: key, seed: 7), keyID: key, chunk: chunk, ordinal: ordinal,
-                  word: "w\(key.count % 3)", split: split, payload: payload)
+                  word: "w\(key.count % 3)", split: split, body: ExampleBody(element: .uint8, shape: [2, 4], bytes: body))
 }
 
-@Test func sortedExampleSerializationRoundTrips() throws {
-    let examples = [example("a", chunk: 3, ordinal: 9, split: .test),
-                    example("ünïcode", payload: .uint8([0, 255, 7, 1], shape: [2, 2]))]
+/// Every record of `merge` as (key_id, ordinal).
+private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
+    var out: [(String, UInt64)] = []
+    while let record = try merge.next() { out.append((record.keyIDString, record.ordinal)) }
+    return out
+}
+
+@Test func aRunRecordReadsBackEveryFieldOfTheExample() throws {
+    let original = example("ünïcode", chunk: 3, ordinal: 9, split: .test, body: Array(0..<200))
     var bytes: [UInt8] = []
-    for e in examples { e.serialize(into: &bytes) }
-    var offset = 0
-    let decoded = try bytes.withUnsafeBytes { raw in
-        [try SortedExample.deserialize(raw, offset: &offset), try SortedExample.deserialize(raw, offset: &offset)]
+    original.serialize(into: &bytes)
+    try bytes.withUnsafeBytes { raw in
+        var offset = 0
+        let record = try RunRecord.parse(raw, offset: &offset)
+        #expect(offset == bytes.count)
+        #expect(record.sortKey == original.sortKey && record.chunk == 3 && record.ordinal == 9 && record.split == .test)
+        #expect(record.keyIDString == "ünïcode" && record.wordString == original.word && record.shape == [2, 4])
+        #expect(Array(record.body) == original.body && record.bodyCRC == CRC32C.checksum(original.body))
     }
-    #expect(decoded == examples)
-    #expect(offset == bytes.count)
-    var short = 0
-    #expect(try bytes.dropLast().withUnsafeBytes { try SortedExample.deserialize(UnsafeRawBufferPointer(rebasing: $0[0..<10]), offset: &short) } == nil)
 }
 
 @Test func spilledRunsMergeIntoTheSameOrderAsOneSort() throws {
     let directory = try TestSupport.temporaryDirectory().path
-    let examples = (0..<3000).map { example("k\($0 % 2500)", chunk: UInt32($0 / 1000), ordinal: UInt64($0)) }
+    let examples = (0..<3000).map { example("k\($0 % 2500)", chunk: UInt32($0 / 1000), ordinal: UInt64($0), body: [UInt8](repeating: 1, count: 600)) }
     let writer = try SortedRunWriter(directory: "\(directory)/runs", budgetBytes: 1)  // a run per MiB
     for e in examples { try writer.add(e) }
-    let (runs, memory) = writer.finishInMemory()
-    var merge = try SortedRunMerge(runs: runs, memory: memory)
-    var merged: [SortedExample] = []
-    while let next = try merge.next() { merged.append(next) }
-    #expect(merged == examples.sorted(by: SortedExample.precedes))
+    let runs = try writer.finish()
+    #expect(runs.count > 1)
+    var merge = try RunMerge(runs: runs)
+    let merged = try drain(&merge)
+    #expect(merged.map(\.0) == examples.sorted(by: SortedExample.precedes).map(\.keyID))
     // Repeated key_ids keep their input order (chunk, then position).
-    let repeats = merged.filter { $0.keyID == "k7" }
-    #expect(repeats.map(\.ordinal) == [7, 2507])
+    #expect(merged.filter { $0.0 == "k7" }.map(\.1) == [7, 2507])
 }
 
-@Test func aTruncatedRunFileIsAnErrorNamingIt() throws {
+@Test func aKeyRangeReadsExactlyTheRecordsWhoseSortKeysFallInIt() throws {
+    let directory = try TestSupport.temporaryDirectory().path
+    let examples = (0..<4000).map { example("k\($0)", body: [UInt8](repeating: 2, count: 300)) }
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1)
+    for e in examples { try writer.add(e) }
+    let runs = try writer.finish()
+    let keys = SortKey.keys(ofBuckets: 300...555)
+    var merge = try RunMerge(runs: runs, keys: keys)
+    let expected = examples.sorted(by: SortedExample.precedes).filter { keys.contains($0.sortKey) }.map(\.keyID)
+    #expect(try drain(&merge).map(\.0) == expected)
+    #expect(!expected.isEmpty)
+}
+
+@Test func aTruncatedOrAlteredRunFileIsAnErrorNamingIt() throws {
     let directory = try TestSupport.temporaryDirectory().path
     let writer = try SortedRunWriter(directory: directory, budgetBytes: 1)
     for i in 0..<100 { try writer.add(example("k\(i)")) }
     let runs = try writer.finish()
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: runs[0])))
     try Data(bytes.dropLast(5)).write(to: URL(fileURLWithPath: runs[0]))
-    var merge = try SortedRunMerge(runs: runs)
-    #expect(throws: DatasetError.self) { while try merge.next() != nil {} }
+    let truncated = #expect(throws: DatasetError.self) {
+        var merge = try RunMerge(runs: runs)
+        _ = try drain(&merge)
+    }
+    #expect(truncated?.description.contains(runs[0]) == true)
+    var altered = bytes
+    altered[altered.count - 3] ^= 0x40  // a body byte: only the block's CRC-32C notices
+    try Data(altered).write(to: URL(fileURLWithPath: runs[0]))
+    let crc = #expect(throws: DatasetError.self) {
+        var again = try RunMerge(runs: runs)
+        _ = try drain(&again)
+    }
+    #expect(crc?.description.contains("CRC-32C") == true)
+    #expect(throws: DatasetError.self) { try DatasetFileValidation.runFileExampleCount(altered) }
+    #expect(try DatasetFileValidation.runFileExampleCount(bytes) == 100)
 }

@@ -92,7 +92,7 @@ struct OnnxRuntimeLoadingTests {
         for path in paths {
             let file = "\(root)/\(path)"
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: file, contents: Data())
+            try Data().write(to: URL(fileURLWithPath: file))
         }
         return root
     }

@@ -23,3 +23,25 @@ import Testing
     #expect(CRC32C.masked(0) == 0xA282_EAD8)
     #expect(CRC32C.masked(0x0000_8000) == 0xA282_EAD9)
 }
+
+@Test func crc32cCombineEqualsTheChecksumOfTheConcatenation() {
+    let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    for cut in [0, 1, 7, 8, 13, 999, 4096, 5000] {
+        let a = Array(bytes[..<cut]), b = Array(bytes[cut...])
+        #expect(CRC32C.combine(CRC32C.checksum(a), CRC32C.checksum(b), lengthB: b.count) == CRC32C.checksum(bytes), "cut \(cut)")
+    }
+}
+
+@Test func aLabelAppendedToSerializedFeaturesGivesTheSameExampleAsSerializingItWithTheRest() {
+    let features: [String: TFExample.Feature] = ["ink": .floats([1, 2.5, -3]), "shape": .int64s([1, 3]), "key_id": .bytes([Array("k".utf8)])]
+    for label: Int64 in [0, 5, 127, 128, 300, 1 << 40] {
+        var entries = TFExample(features: features).serializedFeatureEntries()
+        TFExample.appendInt64Entry(name: Array("class_index".utf8), value: label, to: &entries)
+        var withLabel = features
+        withLabel["class_index"] = .int64s([label])
+        // The same map entries, the label's last instead of in key order.
+        let single = TFExample(features: ["class_index": .int64s([label])]).serializedFeatureEntries()
+        #expect(entries == TFExample(features: features).serializedFeatureEntries() + single)
+        #expect(TFExample(features: withLabel).serialized().count == 1 + ProtobufWire.varintLength(UInt64(entries.count)) + entries.count)
+    }
+}

@@ -37,26 +37,8 @@ private struct Fixture {
     }
 
     func runner(output: String, jobs: Int = 1, partition: Partition? = nil, input: String? = nil) throws -> PipelineRunner {
-        var config = try PipelineConfig.load(path: pipelineFile)
-        config.output.directory = output
-        if let input { config.source.inputs = [input] }
-        var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: false, force: true)
-        runner.jobs = jobs
-        runner.partition = partition
-        runner.chunkBytes = 8 << 10
-        runner.runBudgetBytes = 1
-        runner.temporaryDirectory = "\(root)/tmp"
-        return runner
+        try smallChunkRunner(pipelineFile: pipelineFile, output: output, root: root, jobs: jobs, partition: partition, input: input)
     }
-}
-
-/// Every file of a dataset directory except timings.json, by name.
-private func contents(_ directory: String) throws -> [String: Data] {
-    var files: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "timings.json" {
-        files[name] = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
-    }
-    return files
 }
 
 @Test func outputBytesAreTheSameForEveryJobCount() throws {
@@ -67,14 +49,14 @@ private func contents(_ directory: String) throws -> [String: Data] {
     #expect(one.manifest.sources.count > 3)  // the file was cut into byte-range chunks
     for jobs in [2, 4] {
         _ = try fixture.runner(output: "\(fixture.root)/jobs\(jobs)", jobs: jobs).run()
-        #expect(try contents("\(fixture.root)/jobs\(jobs)") == contents("\(fixture.root)/jobs1"))
+        #expect(try datasetFiles("\(fixture.root)/jobs\(jobs)") == datasetFiles("\(fixture.root)/jobs1"))
     }
 }
 
 @Test func mergedPartitionsEqualTheSingleRunForOneThreeAndSevenPartitions() throws {
     let fixture = try Fixture()
     _ = try fixture.runner(output: "\(fixture.root)/single").run()
-    let single = try contents("\(fixture.root)/single")
+    let single = try datasetFiles("\(fixture.root)/single")
     #expect(single["quarantine.ndjson"]!.count > 0)
     for n in [1, 3, 7] {
         let parts = try (0..<n).map { i -> String in
@@ -83,7 +65,7 @@ private func contents(_ directory: String) throws -> [String: Data] {
             return directory
         }
         _ = try PartialRun.merge(parts.reversed(), into: "\(fixture.root)/n\(n)/merged", showProgress: false)
-        #expect(try contents("\(fixture.root)/n\(n)/merged") == single, "n = \(n)")
+        #expect(try datasetFiles("\(fixture.root)/n\(n)/merged") == single, "n = \(n)")
     }
 }
 
@@ -120,7 +102,7 @@ private func contents(_ directory: String) throws -> [String: Data] {
         return directory
     }
     _ = try PartialRun.merge(parts, into: "\(fixture.root)/merged", showProgress: false)
-    #expect(try contents("\(fixture.root)/merged") == contents("\(fixture.root)/single"))
+    #expect(try datasetFiles("\(fixture.root)/merged") == datasetFiles("\(fixture.root)/single"))
     var outside = try fixture.runner(output: "\(fixture.root)/outside")
     outside.recordedPaths = RecordedPaths(root: mirror)
     #expect { try outside.run() } throws: { "\($0)".contains("is not under --root") }

@@ -84,11 +84,7 @@ struct BenchRunOptions: ParsableArguments {
             print(String(format: "speed-up %@: %.2f×", name, value))
         }
         if let reportJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let url = URL(fileURLWithPath: reportJSON)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (encoder.encode(BenchReport(report: report, speedUps: speedUps)) + Data("\n".utf8)).write(to: url, options: .atomic)
+            try writeSortedJSON(BenchReport(report: report, speedUps: speedUps), to: reportJSON)
         }
         if let thresholds {
             try Thresholds(directory: thresholds, benchmark: benchmark).check(speedUps)

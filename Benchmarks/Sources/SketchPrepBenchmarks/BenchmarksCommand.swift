@@ -12,5 +12,6 @@ struct BenchmarksCommand: ParsableCommand {
         in the same run. With --thresholds DIR it reads DIR/<benchmark>.json (speed-up name → \
         minimum) and exits with status 1 when a speed-up falls below its minimum.
         """,
-        subcommands: [BenchSimplifyCommand.self, BenchPreprocessCommand.self, BenchRasterCommand.self])
+        subcommands: [BenchSimplifyCommand.self, BenchPreprocessCommand.self, BenchRasterCommand.self,
+                      BenchInstructionsCommand.self, BenchSimplifyLoopCommand.self])
 }

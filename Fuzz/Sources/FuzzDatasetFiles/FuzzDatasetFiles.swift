@@ -3,9 +3,9 @@ import SketchPipeline
 
 /// libFuzzer entry point: the first byte chooses the file, the rest is its bytes: 0 `manifest.json`
 /// (as `verify` reads it: every value checked before any sum), 1 `partial.json` (as `merge` reads
-/// it), 2 a run file (every record checked against its framing). Each either is accepted or
-/// throws the module's error; none may trap (overflowing counts, huge lengths) or allocate from
-/// a declared length.
+/// it), 2 a run file (each block's length, CRC-32C and key range, then every record, checked against
+/// its framing). Each either is accepted or throws the module's error; none may trap (overflowing
+/// counts, huge lengths) or allocate from a declared length.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDatasetFiles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }

@@ -16,12 +16,21 @@ package struct StageSeconds: Sendable {
 /// every byte comparison.
 ///
 /// `stages` are worker seconds summed over threads (parse, simplify, encode; time measured with
-/// `MonotonicClock` around each record's step), and wall seconds of the serial phases (`map`,
-/// `sort_spill`, `merge_write`).
+/// `MonotonicClock` around each record's step), CPU seconds of the two sides (`map`: every thread
+/// of the map side; `reduce`: the reduce parts' threads summed), and wall seconds of the phases
+/// (`map_wall`, `sort_spill`, `reduce_wall`, `finalize_wall`).
 package final class StageClock: Sendable {
     private let command: String
     private let stages = LockedValue<[String: Double]>([:])
     private let start = MonotonicClock.now()
+
+    /// CPU seconds (user and system) used so far by this process (every thread), or with
+    /// `thread` by the calling thread.
+    package static func cpuSeconds(thread: Bool = false) -> Double {
+        var time = timespec()
+        clock_gettime(thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
 
     /// A clock for a run of `command` that starts now.
     package init(command: String = "preprocess") { self.command = command }

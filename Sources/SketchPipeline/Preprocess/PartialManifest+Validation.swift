@@ -44,6 +44,19 @@ extension PartialManifest {
                       (records.duplicateKeyIDs, "records.duplicate_key_ids"), (rejectedSources, "rejected_sources")]
         for (value, field) in counts { if let problem = count(value, field) { return problem } }
         guard records.isReconciled else { return "records: read \(records.read) ≠ written + filtered + rejected" }
+        var bucketTotal = 0
+        for (index, entry) in bucketCounts.enumerated() {
+            for pair in entry.counts {
+                guard pair.count == 2, (0..<(SortKey.bucketCount * 3)).contains(pair[0]), (1...Manifest.maximumCount).contains(pair[1]) else {
+                    return "bucket_counts[\(index)].counts: \(pair) is not [index 0..<\(SortKey.bucketCount * 3), count ≥ 1]"
+                }
+                bucketTotal += pair[1]
+                guard bucketTotal <= records.written else { break }
+            }
+        }
+        guard bucketTotal == records.written else {
+            return "bucket_counts: they count \(bucketTotal) examples, records.written is \(records.written)"
+        }
         for (index, run) in runs.enumerated() {
             if let problem = DirectoryMember.lexicalProblem(run) { return "runs[\(index)]: \(TerminalText.escaped(run)) \(problem)" }
         }

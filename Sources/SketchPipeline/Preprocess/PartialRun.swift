@@ -33,6 +33,8 @@ package struct PartialManifest: Codable, Equatable {
     package var seenCountries: [String]
     /// Run files, relative to the partial directory.
     package var runs: [String]
+    /// Examples per class, sort-key bucket and split (``BucketCounts/sparse``).
+    package var bucketCounts: [BucketCounts.Sparse]
 
     package struct ChunkRead: Codable, Equatable {
         package var chunk: Int
@@ -43,7 +45,7 @@ package struct PartialManifest: Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case partial, formatVersion = "format_version", partition, pipeline, pipelineText = "pipeline_text", categories, inputs,
-             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs,
+             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs, bucketCounts = "bucket_counts",
              seenWords = "seen_words", seenCountries = "seen_countries"
     }
 }
@@ -56,6 +58,17 @@ extension PipelineRunner {
         if let stream = chunks.first(where: { $0.bytes == nil }) {
             throw PipelineError("--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
         }
+        return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
+            try mapDrawings(chunks: chunks, selected: selected, rejectedSources: partition.index == 0 ? rejectedSources : [],
+                            quarantinePath: "\(config.output.directory)/\(DatasetLayout.quarantine)", runsDirectory: runsDirectory,
+                            clock: clock)
+        }
+    }
+
+    /// The map side of one partition, `map` reading the chunks dealt to it (``InputChunking/deal(_:partition:of:)``)
+    /// into run files in the given directory.
+    func runPartition(_ partition: Partition, chunks: [InputChunk], pipeline: Manifest.PipelineInfo, clock: StageClock,
+                      map mapChunks: (_ selected: [Int], _ runsDirectory: String) throws -> MapOutput) throws -> PipelineOutcome {
         let directory = config.output.directory
         let partialPath = "\(directory)/\(DatasetLayout.partialManifest)"
         if unlink(partialPath) != 0 && errno != ENOENT {
@@ -67,10 +80,7 @@ extension PipelineRunner {
         TemporaryFiles.register(runsDirectory)
         defer { TemporaryFiles.unregister(runsDirectory) }
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
-        let sources = partition.index == 0 ? rejectedSources : []
-        let map = try mapDrawings(chunks: chunks, selected: selected, rejectedSources: sources,
-                                  quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runsDirectory,
-                                  spillEverything: true, clock: clock)
+        let map = try mapChunks(selected, runsDirectory)
         let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let mapped = map.read - map.filtered - map.rejected
         let partial = PartialManifest(
@@ -92,7 +102,8 @@ extension PipelineRunner {
             words: map.words.sorted,
             seenWords: map.seenWords.sorted,
             seenCountries: map.seenCountries.sorted(),
-            runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent })
+            runs: map.runs.map { DatasetLayout.partialRunsDirectory + "/" + ($0 as NSString).lastPathComponent },
+            bucketCounts: map.bucketCounts.sparse)
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
         try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: map.read)
         let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
@@ -104,10 +115,14 @@ extension PipelineRunner {
 
 /// `sketchprep merge`: the reduce side of a partitioned run.
 package enum PartialRun {
-    static func encode(_ partial: PartialManifest) throws -> [UInt8] {
+
+    static func encode(_ partial: PartialManifest) throws -> [UInt8] { try encodeJSON(partial) }
+
+    /// Pretty-printed JSON with sorted keys and a final newline.
+    static func encodeJSON<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return [UInt8](try encoder.encode(partial)) + [0x0A]
+        return [UInt8](try encoder.encode(value)) + [0x0A]
     }
 
     static func load(_ directory: String) throws -> PartialManifest {
@@ -124,9 +139,33 @@ package enum PartialRun {
         return try decode(bytes, path: path)
     }
 
+    /// What `sketchprep merge` runs: the whole reduce side in this process (`parts` parts in
+    /// parallel, then the finalize step), one part of it (`--reduce i/R`), or the finalize step
+    /// after every part ran (`--finalize`).
+    package enum Step {
+        case all(parts: Int)
+        case part(ReducePart)
+        case finalize
+    }
+
+    /// What a `merge` step did: the dataset (``Step/all(parts:)``, ``Step/finalize``) or one part's report.
+    package enum StepOutcome {
+        case dataset(PipelineOutcome)
+        case part(ReducePartReport)
+    }
+
     /// Checks that `directories` are the n partials of one run, then writes the dataset into
     /// `output` exactly as a single `preprocess` of the same inputs writes it.
-    package static func merge(_ directories: [String], into output: String, showProgress: Bool) throws -> PipelineOutcome {
+    package static func merge(_ directories: [String], into output: String, parts: Int = 1, showProgress: Bool) throws -> PipelineOutcome {
+        guard case let .dataset(outcome) = try merge(directories, into: output, step: .all(parts: parts), showProgress: showProgress) else {
+            throw PipelineError("internal: merge wrote no dataset")
+        }
+        return outcome
+    }
+
+    /// Checks that `directories` are the n partials of one run, then runs `step` of the reduce
+    /// side into `output`; every step and split into parts gives the same bytes.
+    package static func merge(_ directories: [String], into output: String, step: Step, showProgress: Bool) throws -> StepOutcome {
         guard !directories.isEmpty else { throw PipelineError("merge needs the partial directories of a partitioned run") }
         let partials = try directories.map(load)
         let first = partials[0]
@@ -191,6 +230,7 @@ package enum PartialRun {
         map.chunkList = first.chunks
         for (partial, directory) in zip(ordered, orderedDirectories) {
             map.runs += try runPaths(of: partial, in: directory)
+            map.bucketCounts.formUnion(try BucketCounts(sparse: partial.bucketCounts))
             map.read += partial.records.read
             map.filtered += partial.records.filtered
             map.rejected += partial.records.rejected
@@ -202,14 +242,27 @@ package enum PartialRun {
                 map.chunks[read.chunk] = .init(bytes: read.bytes, sha256: read.sha256, quarantined: read.quarantined)
             }
         }
-        try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
-                            to: "\(output)/\(DatasetLayout.quarantine)")
         let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
+        let input = ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
         let clock = StageClock(command: "merge")
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
-        let outcome = try runner.writeDataset(from: map, sources: sources, pipeline: first.pipeline, clock: clock)
-        try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: 1, items: map.read)
-        return outcome
+        let quarantine = { try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
+                                               to: "\(output)/\(DatasetLayout.quarantine)") }
+        switch step {
+        case .all(let parts):
+            try quarantine()
+            let outcome = try runner.reduce(input, parts: parts, clock: clock)
+            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts, items: map.read)
+            return .dataset(outcome)
+        case .part(let part):
+            return .part(try runner.runReducePart(part, input: input))
+        case .finalize:
+            let reports = try runner.readReduceReports()
+            try quarantine()
+            let outcome = try runner.finalize(input, reports: reports, clock: clock)
+            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: reports.count, items: map.read)
+            return .dataset(outcome)
+        }
     }
 
     private static func describe(_ libraries: [String: String]) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import SketchCore
 import SketchIO
 import SketchFormats
@@ -31,8 +32,10 @@ extension PipelineRunner {
     /// every image; a file that is not a valid PNG is reported, counted as rejected and its path
     /// written to the quarantine file, as is each directory entry the scan could not use (dangling
     /// link, link loop, non-UTF-8 name). Images in a split directory keep that split; the others
-    /// are split by the hash of their key (relative path).
-    package func mapImages(_ listing: LabeledImageListing, runsDirectory: String, clock: StageClock) throws -> MapOutput {
+    /// are split by the hash of their key (relative path). With `selected` (a partition's share of
+    /// the files, by index) only those files are read, each recorded as a chunk of its own.
+    package func mapImages(_ listing: LabeledImageListing, selected: [Int]? = nil, rejectedEntries: Bool = true,
+                           runsDirectory: String, clock: StageClock) throws -> MapOutput {
         guard case let .raster(options) = config.encode else {
             throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
@@ -42,14 +45,22 @@ extension PipelineRunner {
         let resampler = BoxResampler(side: options.stroke.side)
         let filter = RecordFilter(config.filters)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
-        for rejected in listing.rejected {
+        for rejected in rejectedEntries ? listing.rejected : [] {
+            output.rejectedSources += 1
             output.read += 1
             output.rejected += 1
             try quarantine.add(try recordedPaths.record(rejected))
         }
+        let encoding = config.exampleEncoding
+        let cpuStart = StageClock.cpuSeconds()
         var t = MonotonicClock.now()
         var seconds = StageSeconds()
-        for (ordinal, file) in listing.files.enumerated() {
+        for ordinal in selected ?? Array(listing.files.indices) {
+            let file = listing.files[ordinal]
+            if selected != nil {
+                let measured = try InputFile.measure(file.path)
+                output.chunks[ordinal] = MapOutput.ChunkRecord(bytes: measured.bytes, sha256: measured.sha256, quarantined: 0)
+            }
             output.read += 1
             progress.advance()
             if !config.filters.categories.isEmpty { output.seenWords.insert(file.className) }
@@ -62,21 +73,42 @@ extension PipelineRunner {
                 image = try PNGImage.readGray(path: file.path)
             } catch {
                 output.rejected += 1
+                output.chunks[ordinal]?.quarantined = 1
                 try quarantine.add(.file(try recordedPaths.record(file.path), reason: error.reason))
                 continue
             }
             seconds.parse += MonotonicClock.lap(&t)
             let payload = options.payload(resampler.resample(image).pixels)
+            let body = try ExampleBody.make(payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding)
             seconds.encode += MonotonicClock.lap(&t)
             output.words.insert(file.className)
-            try runs.add(SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
-                                       chunk: 0, ordinal: UInt64(ordinal), word: file.className,
-                                       split: file.directorySplit.flatMap(SplitName.init(rawValue:)), payload: payload))
+            let example = SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
+                                        chunk: 0, ordinal: UInt64(ordinal), word: file.className,
+                                        split: file.directorySplit.flatMap(SplitName.init(rawValue:)) ?? config.split.split(forKeyID: file.keyID),
+                                        body: body)
+            output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
+            try runs.add(example)
         }
         clock.add(seconds)
         progress.finish()
         try quarantine.finish()
-        (output.runs, output.memory) = runs.finishInMemory()
+        output.runs = try runs.finish()
+        clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         return output
+    }
+
+    /// `--partition i/n` of an image-directory source: every file is a chunk of its own (in the
+    /// listing's sorted order), dealt like drawing chunks; partition 0 also quarantines the
+    /// listing's unusable entries.
+    func runImagePartition(_ partition: Partition, images: LabeledImageListing, pipeline: Manifest.PipelineInfo,
+                           clock: StageClock) throws -> PipelineOutcome {
+        let chunks = try images.files.map { file -> InputChunk in
+            var status = stat()
+            guard stat(file.path, &status) == 0 else { throw PipelineError("cannot read \(file.path): \(String(cString: strerror(errno)))") }
+            return InputChunk(path: file.path, offset: 0, bytes: Int(status.st_size), isRange: false)
+        }
+        return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
+            try mapImages(images, selected: selected, rejectedEntries: partition.index == 0, runsDirectory: runsDirectory, clock: clock)
+        }
     }
 }

@@ -5,11 +5,11 @@ import SketchFormats
 import SketchDataset
 import SketchRaster
 
-/// What the map side of a run produced: sorted runs (and a sorted in-memory tail), the tally,
-/// the class words seen, and per chunk what was read of it.
-package struct MapOutput {
+/// What the map side of a run produced: sorted runs, the examples counted per class, sort-key
+/// bucket and split, the tally, the class words seen, and per chunk what was read of it.
+package struct MapOutput: Sendable {
     package var runs: [String] = []
-    package var memory: [SortedExample] = []
+    package var bucketCounts = BucketCounts()
     package var read = 0
     package var filtered = 0
     package var rejected = 0
@@ -63,11 +63,11 @@ private struct MappedBatch: Sendable {
 extension PipelineRunner {
     /// The map side for drawings: reads the `selected` chunks on ``jobs`` threads (parse, filter,
     /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
-    /// examples into sorted runs under `runsDirectory`. With `spillEverything` every example ends
-    /// up in a run file (a partition's output); otherwise the last run stays in memory. Without
-    /// `hashing` the chunks' checksums are not computed (the caller measured them up front).
+    /// examples, encoded into their final label-free bytes (``ExampleBody``), into sorted runs under
+    /// `runsDirectory`. Without `hashing` the chunks' checksums are not computed (the caller
+    /// measured them up front).
     package func mapDrawings(chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
-                             quarantinePath: String, runsDirectory: String, spillEverything: Bool,
+                             quarantinePath: String, runsDirectory: String,
                              hashing: Bool = true, clock: StageClock) throws -> MapOutput {
         var output = MapOutput()
         output.chunkList = chunks
@@ -88,6 +88,7 @@ extension PipelineRunner {
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = MonotonicClock.now()
+        let cpuStart = StageClock.cpuSeconds()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
             clock.add(batch.seconds)
             output.seenWords.formUnion(batch.seenWords)
@@ -97,6 +98,7 @@ extension PipelineRunner {
                 switch outcome {
                 case .example(let example):
                     output.words.insert(example.word)
+                    output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
                     try runs.add(example)
                 case .filtered:
                     output.filtered += 1
@@ -116,17 +118,14 @@ extension PipelineRunner {
             progress.advance(by: batch.outcomes.count)
             progress.update(bytesConsumed: batches.consumedBytes)
         }
-        clock.addWall("map", MonotonicClock.now() - mapStart)
+        clock.addWall("map_wall", MonotonicClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
         try batches.requireAnInputOpened(count: selected.count)
         let spillStart = MonotonicClock.now()
-        if spillEverything {
-            output.runs = try runs.finish()
-        } else {
-            (output.runs, output.memory) = runs.finishInMemory()
-        }
+        output.runs = try runs.finish()
         clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
+        clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         for index in selected {
             let digest = batches.digests[index] ?? (0, "")
             output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
@@ -158,6 +157,8 @@ extension PipelineRunner {
         let drawsRawStrokes: Bool
         if case let .raster(options) = config.encode { drawsRawStrokes = !options.timeChannels.isEmpty } else { drawsRawStrokes = false }
         let seed = config.output.seed
+        let split = config.split
+        let encoding = config.exampleEncoding
         let tracksWords = !config.filters.categories.isEmpty
         let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
@@ -192,11 +193,21 @@ extension PipelineRunner {
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                         return true
                     }
+                    let body: ExampleBody
+                    do {
+                        body = try ExampleBody.make(payload: payload, keyID: record.keyID, word: record.word,
+                                                    facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized,
+                                                                       timestamp: record.timestamp),
+                                                    encoding: encoding)
+                    } catch {
+                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: "\(error)", bytes: Array(line)))
+                        return true
+                    }
                     mapped.seconds.encode += MonotonicClock.lap(&t)
                     mapped.outcomes.append(.example(SortedExample(
                         sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                        ordinal: UInt64(entry.lineInChunk), word: record.word, split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input), payload: payload,
-                        facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized, timestamp: record.timestamp))))
+                        ordinal: UInt64(entry.lineInChunk), word: record.word,
+                        split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input) ?? split.split(forKeyID: record.keyID), body: body)))
                 case let .rejected(reason, bytes):
                     mapped.seconds.parse += MonotonicClock.lap(&t)
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(bytes)))

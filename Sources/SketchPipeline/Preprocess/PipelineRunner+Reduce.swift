@@ -4,173 +4,132 @@ import SketchFormats
 import SketchDataset
 
 extension PipelineRunner {
-    /// The reduce side: merges the sorted runs into dataset order, applies `max_per_class` by
-    /// hash rank (the first N of each class in that order are kept, the rest are counted as
-    /// filtered), cuts the shards, and writes `manifest.json` and `classes.txt`.
-    package func writeDataset(from map: MapOutput, sources: [Manifest.SourceFileEntry],
-                              pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
-        try FilterCheck.verify(config.filters, map: map)
+    /// The reduce side in this process: `parts` independent parts (``runReducePart(_:input:progress:)``)
+    /// on as many threads, then ``finalize(_:reports:clock:)``. The bytes are the same for every
+    /// number of parts.
+    package func reduce(_ input: ReduceInput, parts: Int, clock: StageClock) throws -> PipelineOutcome {
+        let start = MonotonicClock.now()
+        let count = min(max(parts, 1), ReducePart.maximumCount)
+        // The parts' reports are this process's temporary files until the finalize step removes them.
+        let partFiles = (0..<count).flatMap { index -> [String] in
+            let part = ReducePart(index: index, count: count)
+            return [part.reportName, part.quarantineName].map { "\(config.output.directory)/\($0)" }
+        }
+        partFiles.forEach(TemporaryFiles.register)
+        defer { partFiles.forEach(TemporaryFiles.unregister) }
+        let results = LockedValue([Result<ReducePartReport, any Error>?](repeating: nil, count: count))
+        let runner = self
+        let progress = ReduceProgress(total: input.map.bucketCounts.total(inBuckets: 0...(SortKey.bucketCount - 1)), enabled: showProgress)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let result = Result {
+                try runner.runReducePart(ReducePart(index: index, count: count), input: input, progress: progress)
+            }
+            results.withLock { $0[index] = result }
+        }
+        progress.finish()
+        let reports = try results.withLock { $0 }.map { try $0!.get() }
+        clock.addWall("reduce_wall", MonotonicClock.now() - start)
+        return try finalize(input, reports: reports, clock: clock)
+    }
+
+    /// The reports of the `count` parts of a reduce into the output directory (written by
+    /// `sketchprep merge --reduce i/R`); throws `PipelineError` naming a missing or foreign one.
+    package func readReduceReports() throws -> [ReducePartReport] {
+        let directory = config.output.directory
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasPrefix(DatasetLayout.reducePartPrefix) && $0.hasSuffix(".json")
+        }
+        // `.reduce-I-of-R.json`: R is the number before the suffix.
+        guard let any = names.sorted().first,
+              let parts = any.dropLast(".json".count).split(separator: "-").last.flatMap({ Int($0) }),
+              (1...ReducePart.maximumCount).contains(parts) else {
+            throw PipelineError("\(directory) holds no reduce part reports: run `sketchprep merge PARTIALS… -o \(directory) --reduce i/R` for every i first")
+        }
+        return try (0..<parts).map { index in
+            let part = ReducePart(index: index, count: parts)
+            let path = "\(directory)/\(part.reportName)"
+            guard let bytes = try? InputFile.readAll(path, maximumBytes: PartialManifest.maximumFileBytes) else {
+                throw PipelineError("reduce part \(index)/\(parts) is missing (no \(path)): run `sketchprep merge PARTIALS… -o \(directory) --reduce \(index)/\(parts)`")
+            }
+            let report: ReducePartReport
+            do {
+                report = try JSONDecoder().decode(ReducePartReport.self, from: Data(bytes))
+            } catch let error as DecodingError {
+                throw PipelineError("\(path) is not a reduce part report (\(Manifest.describe(error))); re-run that part")
+            }
+            guard report.part == index, report.parts == parts, report.files.count == report.fileOrder.count else {
+                throw PipelineError("\(path) does not describe part \(index)/\(parts); re-run that part")
+            }
+            return report
+        }
+    }
+
+    /// The finalize step: joins the parts' reports into `manifest.json`, `classes.txt` and the
+    /// quarantine (the parts' quarantined examples after the map side's lines), removes shard
+    /// files of earlier runs that the dataset no longer lists, and the parts' reports.
+    package func finalize(_ input: ReduceInput, reports: [ReducePartReport], clock: StageClock) throws -> PipelineOutcome {
         let start = MonotonicClock.now()
         let directory = config.output.directory
-        var classes = config.filters.categories.isEmpty
-            ? map.words.sorted
-            : config.filters.categories
-        // A word that differs from an earlier class only by normalization, or (where words name
-        // files: stroke-3 `<word>.npz`) only by case, is quarantined with its class.
-        let colliding: [[UInt8]: String]
-        (classes, colliding) = DataName.separateCollisions(classes, caseInsensitive: config.output.format.shardFormat == nil)
-        var collisionRejections: [RejectedLine] = []
-        var linesBefore: [UInt32: Int] = [:]
-        let labelOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, Int32($0)) })
-
-        // Examples in the runs: each is either written (counted as its shard is encoded) or
-        // dropped by a quota (counted here), so the count reaches the total.
-        let progress = ProgressReporter(unit: "examples written", totalBytes: nil,
-                                        totalItems: map.read - map.filtered - map.rejected, enabled: showProgress)
-        let writer: DatasetSink
-        if let format = config.output.format.shardFormat {
-            var sharding = ShardingOptions(format: format, examplesPerShard: config.output.examplesPerShard,
-                                           seed: config.output.seed, split: config.split)
-            if case .raster = config.encode { sharding.storesImagesAsPNG = true }
-            sharding.naming = config.output.layout
-            let shards = ShardedDatasetWriter(directory: directory, options: sharding)
-            shards.progress = progress
-            writer = .shards(shards)
-        } else {
-            writer = .stroke3(try Stroke3DatasetWriter(directory: directory, classes: classes, layout: config.output.stroke3Layout), progress)
+        let map = input.map
+        let (table, _) = try reduceClasses(map)
+        let identity = try input.identity()
+        if let foreign = reports.first(where: { $0.input != identity }) {
+            let part = ReducePart(index: foreign.part, count: foreign.parts)
+            throw PipelineError("\(directory)/\(part.reportName) was written for other partials than these; re-run `sketchprep merge PARTIALS… -o \(directory) --reduce \(part.index)/\(part.count)`")
         }
-        var merge = try SortedRunMerge(runs: map.runs, memory: map.memory)
-        var keptPerClass: [String: Int] = [:]
-        var keptPerSplit: [SplitName: [String: Int]] = [:]
-        var written = 0
-        var quotaFiltered = 0
-        var duplicateKeyIDs = 0
-        var previousKey: String?
-        while let example = try merge.next() {
-            // Repeated key_ids are adjacent in dataset order (same hash, same key).
-            if example.keyID == previousKey { duplicateKeyIDs += 1 }
-            previousKey = example.keyID
-            if !colliding.isEmpty, let earlier = colliding[Array(example.word.utf8)] {
-                collisionRejections.append(RejectedLine(
-                    location: map.location(of: example, linesBefore: &linesBefore), reason: DataName.collisionReason(example.word, earlier: earlier),
-                    bytes: try QuarantinedExample(keyID: example.keyID, word: example.word).line()))
-                continue
-            }
-            if let cap = config.filters.maxPerClass, keptPerClass[example.word, default: 0] >= cap {
-                quotaFiltered += 1
-                progress.advance()
-                continue
-            }
-            let split = example.split ?? config.split.split(forKeyID: example.keyID)
-            if let cap = config.splitCounts[split], keptPerSplit[split, default: [:]][example.word, default: 0] >= cap {
-                quotaFiltered += 1
-                progress.advance()
-                continue
-            }
-            keptPerSplit[split, default: [:]][example.word, default: 0] += 1
-            keptPerClass[example.word, default: 0] += 1
-            guard let label = labelOf[example.word] else {
-                throw PipelineError("internal: class \(example.word) of \(example.keyID) is not in the class list")
-            }
-            try writer.add(example, label: label, split: split)
-            written += 1
+        let items = Set(reports.compactMap(\.item))
+        guard items.count <= 1 else {
+            throw PipelineError("NPY shards need every example to have one element type and shape, but the reduce parts found \(items.sorted().joined(separator: " and "))")
         }
-        let result = try writer.finish()
-        progress.finish()
-
+        let ordered = reports.flatMap { report in zip(report.fileOrder, report.files) }.enumerated()
+            .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
         var counts: [String: Manifest.SplitCounts] = [:]
         for split in SplitName.allCases {
-            let perLabel = result.counts[split] ?? [:]
             var perClass: [String: Int] = [:]
-            for (label, count) in perLabel { perClass[classes[Int(label)]] = count }
-            counts[split.rawValue] = Manifest.SplitCounts(total: perLabel.values.reduce(0, +), perClass: perClass)
+            for report in reports { perClass.merge(report.counts[split.rawValue] ?? [:], uniquingKeysWith: +) }
+            counts[split.rawValue] = Manifest.SplitCounts(total: perClass.values.reduce(0, +), perClass: perClass)
         }
-        if !collisionRejections.isEmpty {
-            try appendToQuarantine(collisionRejections, path: "\(directory)/\(DatasetLayout.quarantine)")
+        let quarantinePath = "\(directory)/\(DatasetLayout.quarantine)"
+        let quarantined = reports.reduce(0) { $0 + $1.quarantined }
+        if quarantined > 0 {
+            var lines = (try? InputFile.readAll(quarantinePath)) ?? []
+            for report in reports {
+                let part = ReducePart(index: report.part, count: report.parts)
+                lines += try InputFile.readAll("\(directory)/\(part.quarantineName)")
+            }
+            try writeAtomically(lines, to: quarantinePath)
         }
+        let written = reports.reduce(0) { $0 + $1.written }
         let records = RecordCounts(read: map.read, written: written,
-                                            filtered: map.filtered + quotaFiltered, rejected: map.rejected + collisionRejections.count,
-                                            sourceErrors: map.sourceErrors, duplicateKeyIDs: duplicateKeyIDs)
+                                            filtered: map.filtered + reports.reduce(0) { $0 + $1.quotaFiltered },
+                                            rejected: map.rejected + quarantined, sourceErrors: map.sourceErrors,
+                                            duplicateKeyIDs: reports.reduce(0) { $0 + $1.duplicateKeyIDs })
         guard records.isReconciled else {
             throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                 + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
         let manifest = Manifest(
-            pipeline: pipeline, sources: sources,
-            classes: classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
-            counts: counts, shards: result.files, records: records, quarantine: DatasetLayout.quarantine,
+            pipeline: input.pipeline, sources: input.sources,
+            classes: table.classes.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) },
+            counts: counts, shards: ordered, records: records, quarantine: DatasetLayout.quarantine,
             libraries: Self.libraryVersions, settings: settings)
-        let classList = classes.map { $0 + "\n" }.joined()
+        let classList = table.classes.map { $0 + "\n" }.joined()
         try writeAtomically(classList, to: "\(directory)/\(DatasetLayout.classes)")
         if config.output.layout == .tensorflowTutorial {
             try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
+        if config.output.format.shardFormat != nil {
+            _ = try ShardedDatasetWriter.removeStaleShards(in: directory, keeping: Set(ordered.map(\.file)))
+        }
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
-        clock.addWall("merge_write", MonotonicClock.now() - start)
-        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: result.reusedFiles)
-    }
-}
-
-/// Where the reduce side writes examples: shards (NPY, TFRecord) or per-class sketch-rnn `.npz`.
-private enum DatasetSink {
-    case shards(ShardedDatasetWriter)
-    /// The `.npz` writer and the progress it advances per example (spilling is where its time goes).
-    case stroke3(Stroke3DatasetWriter, ProgressReporter)
-
-    func add(_ example: SortedExample, label: Int32, split: SplitName) throws {
-        switch self {
-        case .shards(let writer):
-            try writer.add(DatasetExample(keyID: example.keyID, label: label, payload: example.payload, word: example.word, facts: example.facts),
-                           split: split)
-        case .stroke3(let writer, let progress):
-            try writer.add(example, split: split)
-            progress.advance()
+        for report in reports {
+            let part = ReducePart(index: report.part, count: report.parts)
+            unlink("\(directory)/\(part.reportName)")
+            unlink("\(directory)/\(part.quarantineName)")
         }
-    }
-
-    func finish() throws -> ShardWriteResult {
-        switch self {
-        case .shards(let writer): return try writer.finish()
-        case .stroke3(let writer, _): return try writer.finish()
-        }
-    }
-}
-
-extension PipelineRunner {
-    /// Adds reduce-side rejections (a class quarantined whole) after the map side's lines.
-    private func appendToQuarantine(_ lines: [RejectedLine], path: String) throws {
-        let existing = (try? InputFile.readAll(path)) ?? []
-        let quarantine = try QuarantineWriter(path: path, maximumMessages: showProgress ? 20 : 0)
-        if !existing.isEmpty { try quarantine.addVerbatim(existing) }
-        for line in lines { try quarantine.add(line) }
-        try quarantine.finish()
-    }
-}
-
-extension MapOutput {
-    /// Where `example` was read: its chunk's input and line (line 0 when the chunk is unknown).
-    /// `linesBefore` caches each chunk's line offset, which is counted once per chunk.
-    func location(of example: SortedExample, linesBefore: inout [UInt32: Int]) -> SourceLocation {
-        guard Int(example.chunk) < chunkList.count else { return SourceLocation(file: "chunk \(example.chunk)", line: 0) }
-        let chunk = chunkList[Int(example.chunk)]
-        if linesBefore[example.chunk] == nil { linesBefore[example.chunk] = chunk.linesBefore() }
-        return SourceLocation(file: chunk.path, line: linesBefore[example.chunk]! + Int(example.ordinal))
-    }
-}
-
-/// The quarantine line of an example rejected on the reduce side, where its input line is no
-/// longer held: `{"key_id":…,"word":…}`.
-private struct QuarantinedExample: Encodable {
-    var keyID: String
-    var word: String
-
-    enum CodingKeys: String, CodingKey {
-        case keyID = "key_id", word
-    }
-
-    func line() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return [UInt8](try encoder.encode(self))
+        clock.addWall("reduce", reports.reduce(0) { $0 + $1.cpuSeconds })
+        clock.addWall("finalize_wall", MonotonicClock.now() - start)
+        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false,
+                               reusedFiles: reports.reduce(0) { $0 + $1.reusedFiles })
     }
 }

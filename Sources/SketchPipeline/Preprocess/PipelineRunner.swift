@@ -42,11 +42,13 @@ package struct Partition: Sendable, Equatable, Codable {
 /// then writes `manifest.json`, `classes.txt` and `quarantine.ndjson` into the output directory.
 ///
 /// The run has a map side and a reduce side (docs/pipelines.md, "Order, split and shards"). The
-/// map side reads the input chunks on `jobs` threads and writes every encoded example into sorted
-/// runs (bounded memory; spilled to a temporary directory); the reduce side merges the runs in
-/// dataset order, applies per-class quotas and cuts the shards. With a ``Partition`` only the map
-/// side runs, on a deterministic share of the chunks, and its output directory is a *partial*
-/// that `sketchprep merge` (``PartialRun/merge(_:into:showProgress:)``) reduces.
+/// map side reads the input chunks on `jobs` threads, makes every example's final bytes and
+/// writes them into sorted runs (bounded memory; spilled to a temporary directory); the reduce
+/// side runs as `jobs` independent parts that each merge their range of the runs in dataset
+/// order, apply per-class quotas and copy the bytes into their share of the shards, and a
+/// finalize step writes the manifest. With a ``Partition`` only the map side runs, on a
+/// deterministic share of the chunks, and its output directory is a *partial* that `sketchprep
+/// merge` (``PartialRun/merge(_:into:parts:showProgress:)``) reduces.
 package struct PipelineRunner {
     package let config: PipelineConfig
     /// The pipeline file as given on the command line (recorded in the manifest).
@@ -116,17 +118,15 @@ package struct PipelineRunner {
             defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
                                       quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
-                                      spillEverything: false, hashing: measured == nil, clock: clock)
+                                      hashing: measured == nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
-            var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
             try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
         case .imageDirectory:
-            guard partition == nil else {
-                throw PipelineError("--partition works on Quick, Draw! NDJSON sources; an image-directory source runs in one process")
-            }
             let images = try imageFiles()
+            if let partition { return try runImagePartition(partition, images: images, pipeline: pipelineInfo, clock: clock) }
             let sources = try images.files.map { file in
                 var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
                 entry.path = try recordedPaths.record(file.path)
@@ -140,7 +140,7 @@ package struct PipelineRunner {
             let runs = try runsDirectory(in: directory)
             defer { TemporaryFiles.removeDirectory(runs) }
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
-            var written = try writeDataset(from: map, sources: sources, pipeline: pipelineInfo, clock: clock)
+            var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
             try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written

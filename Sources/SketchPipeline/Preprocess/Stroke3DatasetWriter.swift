@@ -22,57 +22,48 @@ import SketchDataset
 /// their input order, so converting a published `.npz` gives the same arrays in the same places.
 final class Stroke3DatasetWriter {
     private let directory: String
-    private let classes: [String]
+    private let classes: [(label: Int, word: String)]
     private let layout: Stroke3Layout
     private let spill: CategorySpill
     private var record: [UInt8] = []
 
-    /// Writes into `directory` the classes `classes` in `layout` (a class without examples gets
-    /// an `.npz` of three empty arrays).
-    init(directory: String, classes: [String], layout: Stroke3Layout = .standard, spillBufferBytes: Int = 32 << 20) throws {
+    /// Writes into `directory` the classes `classes` (label, word) in `layout` (a class without
+    /// examples gets an `.npz` of three empty arrays).
+    init(directory: String, classes: [(label: Int, word: String)], layout: Stroke3Layout = .standard, spillBufferBytes: Int = 32 << 20) throws {
         self.directory = directory
         self.classes = classes
         self.layout = layout
         spill = try CategorySpill(bufferLimit: spillBufferBytes)
     }
 
-    /// Adds `example` (an `(n, 3)` stroke-3 payload: float32 holding int16 values, or float64)
-    /// to `split` of its class; throws `PipelineError` for any other payload (run files are read
-    /// back from disk, so this is checked, not assumed).
-    func add(_ example: SortedExample, split: SplitName) throws {
+    /// Adds the example `example` (an `(n, 3)` stroke-3 body: int16 or float64 values) to `split`
+    /// of its class; throws `PipelineError` for any other body (run files are read back from
+    /// disk, so this is checked, not assumed).
+    func add(_ example: RunRecord, split: SplitName) throws {
         // Spill record: split (1 byte), key length (UInt32), key, rows (UInt32), element type
         // (1 byte: 0 int16, 1 float64), values.
+        let rows = example.rank == 2 && example.dimension(1) == 3 ? example.dimension(0) : -1
+        let size = example.element == .int16 ? 2 : example.element == .float64 ? 8 : 0
+        guard rows >= 0, size > 0, example.body.count == rows * 3 * size else {
+            throw PipelineError("\(example.keyIDString) has no (n, 3) stroke-3 body")
+        }
         record.removeAll(keepingCapacity: true)
         record.append(UInt8(SplitName.allCases.firstIndex(of: split)!))
-        let key = Array(example.keyID.utf8)
-        withUnsafeBytes(of: UInt32(key.count).littleEndian) { record += $0 }
-        record += key
-        switch example.payload {
-        case let .float32(values, shape) where shape.count == 2 && shape[1] == 3:
-            withUnsafeBytes(of: UInt32(shape[0]).littleEndian) { record += $0 }
-            record.append(0)
-            for value in values {
-                guard let integer = Int16(exactly: value) else { throw PipelineError("\(example.keyID): stroke-3 value \(value) is not an int16") }
-                withUnsafeBytes(of: integer.littleEndian) { record += $0 }
-            }
-        case let .float64(values, shape) where shape.count == 2 && shape[1] == 3:
-            withUnsafeBytes(of: UInt32(shape[0]).littleEndian) { record += $0 }
-            record.append(1)
-            for value in values { withUnsafeBytes(of: value.bitPattern.littleEndian) { record += $0 } }
-        default:
-            throw PipelineError("\(example.keyID) has no (n, 3) stroke-3 payload")
-        }
-        try spill.add(record, word: example.word)
+        withUnsafeBytes(of: UInt32(example.keyID.count).littleEndian) { record += $0 }
+        record.append(contentsOf: example.keyID)
+        withUnsafeBytes(of: UInt32(rows).littleEndian) { record += $0 }
+        record.append(example.element == .int16 ? 0 : 1)
+        record.append(contentsOf: example.body)
+        try spill.add(record, word: example.wordString)
     }
 
-    /// Writes every class's `.npz`; returns the files (split nil: each holds every split) with
-    /// the counts per split and label.
-    func finish() throws -> ShardWriteResult {
+    /// Writes every class's `.npz`; returns the files (split nil: each holds every split) and
+    /// their class indices.
+    func finish() throws -> (files: [ShardFileEntry], order: [Int]) {
         try spill.flush()
         let spilled = Dictionary(uniqueKeysWithValues: spill.files.map { ($0.word, $0.path) })
         var files: [ShardFileEntry] = []
-        var counts: [SplitName: [Int32: Int]] = [:]
-        for (label, word) in classes.enumerated() {
+        for (_, word) in classes {
             var members: [SplitName: [(key: String, array: NumericArray)]] = [:]
             if let path = spilled[word] { try Self.readSpill(path) { split, key, array in members[split, default: []].append((key, array)) } }
             var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
@@ -83,7 +74,6 @@ final class Stroke3DatasetWriter {
                     list = zip(places, list).sorted { $0.0! < $1.0! }.map(\.1)
                 }
                 splits.append((split.stroke3Split, list.map(\.array)))
-                if !list.isEmpty { counts[split, default: [:]][Int32(label)] = list.count }
             }
             let file = ConvertTarget.stroke3.fileName(word: word)
             let path = "\(directory)/\(file)"
@@ -94,7 +84,7 @@ final class Stroke3DatasetWriter {
                                         bytes: measured.bytes, sha256: measured.sha256))
         }
         spill.removeFiles()
-        return ShardWriteResult(files: files, reusedFiles: 0, removedFiles: [], counts: counts)
+        return (files, classes.map(\.label))
     }
 
     /// Calls `body` for each spilled record of the file at `path`, in order.

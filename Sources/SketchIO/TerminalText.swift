@@ -1,17 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Writes `message` and a newline to standard error in one `write(2)` call (unbuffered, so
-/// diagnostics interleave correctly with progress lines). Control characters other than newline
-/// and tab are escaped (``TerminalText/escaped(_:keepingLineBreaks:)``): text from data never
-/// reaches the terminal as an escape sequence.
-package func printToStandardError(_ message: String) {
-    printToStandardErrorRaw(TerminalText.escaped(message, keepingLineBreaks: true) + "\n")
-}
-
 /// Text from data made safe for a terminal: the one place control characters are escaped.
 package enum TerminalText {
     /// Whether `scalar` is a control character (C0, DEL, C1), a line or paragraph separator, or a
@@ -38,17 +24,5 @@ package enum TerminalText {
             }
         }
         return String(out)
-    }
-}
-
-/// Writes `text` to standard error as is (no newline added).
-package func printToStandardErrorRaw(_ text: String) {
-    Array(text.utf8).withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let written = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
     }
 }

@@ -1,0 +1,368 @@
+import Foundation
+import SketchFormats
+import SketchIO
+import SketchDataset
+
+/// What the reduce side works from: the map side's output (one process's, or the partials'
+/// joined), the manifest's source list and pipeline record.
+package struct ReduceInput {
+    package var map: MapOutput
+    package var sources: [Manifest.SourceFileEntry]
+    package var pipeline: Manifest.PipelineInfo
+}
+
+extension ReduceInput {
+    /// A SHA-256 of what the reduce side is given (tallies, run files, bucket counts, sources): parts
+    /// written for other partials are refused by the finalize step.
+    func identity() throws -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(Array("\(map.read) \(map.filtered) \(map.rejected) \(map.sourceErrors) \(map.runs.count)\n".utf8))
+        hasher.update(try PartialRun.encodeJSON(map.bucketCounts.sparse))
+        hasher.update(try PartialRun.encodeJSON(sources))
+        return hasher.finalize().hexString
+    }
+}
+
+/// `--reduce i/R`: which of the R independent parts of the reduce side a process runs.
+package struct ReducePart: Sendable, Equatable {
+    package var index: Int
+    package var count: Int
+
+    /// Most reduce parts: one per sort-key bucket.
+    package static let maximumCount = SortKey.bucketCount
+
+    package init(index: Int, count: Int) {
+        (self.index, self.count) = (index, count)
+    }
+
+    /// Parses `i/R` with 0 ≤ i < R ≤ ``maximumCount``.
+    package init(parsing text: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...Self.maximumCount).contains(count),
+              (0..<count).contains(index) else {
+            throw PipelineError("--reduce \(text): expected i/R with 0 ≤ i < R ≤ \(Self.maximumCount), e.g. 0/4 (parts are numbered from 0)")
+        }
+        (self.index, self.count) = (index, count)
+    }
+
+    /// The part's report in the dataset directory (read and removed by the finalize step).
+    package var reportName: String { DatasetLayout.reduceReport(part: index, of: count) }
+    /// The part's quarantined examples (a class quarantined whole), appended by the finalize step.
+    package var quarantineName: String { DatasetLayout.reduceQuarantine(part: index, of: count) }
+
+    /// The sort-key buckets whose bookkeeping this part owns (duplicate key_ids, quarantined
+    /// classes, quota counts): an equal share of the buckets, in order.
+    var ownedBuckets: ClosedRange<Int>? {
+        let low = index * SortKey.bucketCount / count, high = (index + 1) * SortKey.bucketCount / count - 1
+        return low <= high ? low...high : nil
+    }
+}
+
+/// What one reduce part wrote (`.reduce-i-of-R.json`).
+package struct ReducePartReport: Codable, Equatable {
+    package var part: Int
+    package var parts: Int
+    /// Shard files written, with their shard index (class index for `.npz` files) for ordering.
+    package var files: [ShardFileEntry]
+    package var fileOrder: [Int]
+    package var reusedFiles: Int
+    /// Examples written per split and class word.
+    package var counts: [String: [String: Int]]
+    package var written: Int
+    package var quotaFiltered: Int
+    package var duplicateKeyIDs: Int
+    package var quarantined: Int
+    /// NPY: element type and shape of the part's examples (every part must agree).
+    package var item: String?
+    /// CPU seconds of the part and records it read (timings.json).
+    package var cpuSeconds: Double
+    package var recordsRead: Int
+    /// ``ReduceInput/identity`` of the input the part reduced (the finalize step checks it).
+    package var input: String
+
+    enum CodingKeys: String, CodingKey {
+        case part, parts, files, fileOrder = "file_order", reusedFiles = "reused_files", counts, written,
+             quotaFiltered = "quota_filtered", duplicateKeyIDs = "duplicate_key_ids", quarantined, item,
+             cpuSeconds = "cpu_seconds", recordsRead = "records_read", input
+    }
+}
+
+extension PipelineConfig {
+    /// How this pipeline's shards are written (nil for sketch-rnn `.npz`).
+    package var shardingOptions: ShardingOptions? {
+        guard let format = output.format.shardFormat else { return nil }
+        var sharding = ShardingOptions(format: format, examplesPerShard: output.examplesPerShard, seed: output.seed, split: split)
+        if case .raster = encode { sharding.storesImagesAsPNG = true }
+        sharding.naming = output.layout
+        return sharding
+    }
+
+    /// How the map side encodes each example.
+    package var exampleEncoding: ExampleBody.Encoding { shardingOptions?.exampleEncoding ?? .stroke3 }
+}
+
+extension PipelineRunner {
+    /// The class table and quota rule of a reduce over `map`.
+    func reduceClasses(_ map: MapOutput) throws -> (table: ClassTable, quotas: QuotaState) {
+        try FilterCheck.verify(config.filters, map: map)
+        let words = config.filters.categories.isEmpty ? map.words.sorted : config.filters.categories
+        let table = ClassTable(words: words, caseInsensitive: config.output.format.shardFormat == nil)
+        return (table, QuotaState(classes: table.classes.count, maximumPerClass: config.filters.maxPerClass, splitCounts: config.splitCounts))
+    }
+
+    /// Runs reduce part `part`: writes its shards (shard formats: an equal share of each split's
+    /// shards; `.npz`: the classes whose index is ≡ i mod R) into the output directory, with its
+    /// report and quarantined examples, and returns the report. Every part plans the whole
+    /// dataset from the bucket counts (``ReducePlan``), then reads only the sort-key range its
+    /// shards and owned buckets lie in.
+    package func runReducePart(_ part: ReducePart, input: ReduceInput, progress shared: ReduceProgress? = nil) throws -> ReducePartReport {
+        let cpuStart = StageClock.cpuSeconds(thread: true)
+        let directory = config.output.directory
+        let (table, quotas) = try reduceClasses(input.map)
+        let quarantine = try AtomicFileWriter(path: "\(directory)/\(part.quarantineName)")
+        var report = ReducePartReport(part: part.index, parts: part.count, files: [], fileOrder: [], reusedFiles: 0, counts: [:],
+                                      written: 0, quotaFiltered: 0, duplicateKeyIDs: 0, quarantined: 0, item: nil,
+                                      cpuSeconds: 0, recordsRead: 0, input: try input.identity())
+        let owned = part.ownedBuckets
+        var state: QuotaState
+        var range: ClosedRange<Int>?
+        let writer: PartWriter
+        if let sharding = config.shardingOptions {
+            let plan = try ReducePlan(table: table, counts: input.map.bucketCounts, quotas: quotas, runs: input.map.runs)
+            let shards = PartShards(plan: plan, options: sharding, part: part)
+            range = [owned, shards.buckets].compactMap { $0 }.reduce(nil) { (sum: ClosedRange<Int>?, next) in
+                sum.map { min($0.lowerBound, next.lowerBound)...max($0.upperBound, next.upperBound) } ?? next
+            }
+            state = plan.state(before: range?.lowerBound ?? 0, quotas: quotas)
+            writer = PartWriter(shards: shards, plan: plan, firstBucket: range?.lowerBound ?? 0, directory: directory,
+                                classes: table.classes.count)
+        } else {
+            range = 0...(SortKey.bucketCount - 1)
+            state = quotas
+            let mine = table.classes.indices.filter { $0 % part.count == part.index }
+            writer = PartWriter(stroke3: try Stroke3DatasetWriter(directory: directory, classes: mine.map { ($0, table.classes[$0]) },
+                                                                  layout: config.output.stroke3Layout),
+                                owned: Set(mine), classes: table.classes.count)
+        }
+        // Counted against the examples in the part's range (quota-dropped ones included); when the
+        // parts of one process share the line, each counts the records of its owned buckets (the
+        // parts' owned buckets cover the dataset once), in steps of 1,024.
+        let progress = shared ?? ReduceProgress(total: range.map(input.map.bucketCounts.total(inBuckets:)) ?? 0, enabled: showProgress)
+        var unreported = 0
+        var previousKey: [UInt8] = []
+        if let range {
+            var merge = try RunMerge(runs: input.map.runs, keys: SortKey.keys(ofBuckets: range))
+            while let record = try merge.next() {
+                report.recordsRead += 1
+                let isOwned = owned?.contains(SortKey.bucket(of: record.sortKey)) ?? false
+                if isOwned || shared == nil { unreported += 1 }
+                if unreported == 1024 {
+                    progress.advance(by: unreported)
+                    unreported = 0
+                }
+                // Repeated key_ids are adjacent in dataset order (same hash, same key, same bucket).
+                let repeated = previousKey.withUnsafeBytes { RunRecord.compareBytes($0, record.keyID) == 0 } && report.recordsRead > 1
+                previousKey.removeAll(keepingCapacity: true)
+                previousKey.append(contentsOf: record.keyID)
+                if repeated && isOwned { report.duplicateKeyIDs += 1 }
+                let label: Int
+                switch table.lookup(record.word) {
+                case .label(let found): label = found
+                case let .colliding(word, _):
+                    if isOwned {
+                        report.quarantined += 1
+                        try quarantine.write(try QuarantinedExample(keyID: record.keyIDString, word: word).line() + [0x0A])
+                    }
+                    continue
+                case .unknown:
+                    throw PipelineError("internal: class \(record.wordString) of \(record.keyIDString) is not in the class list")
+                }
+                let split = record.splitIndex
+                if !writer.isSharded && !writer.ownedClasses.contains(label) { continue }
+                guard state.admit(label, split) else {
+                    if isOwned || !writer.isSharded { report.quotaFiltered += 1 }
+                    continue
+                }
+                try writer.add(record, label: label, split: split)
+            }
+        }
+        progress.advance(by: unreported)
+        if shared == nil { progress.finish() }
+        try writer.finish(classes: table.classes, report: &report)
+        try quarantine.commit()
+        report.cpuSeconds = StageClock.cpuSeconds(thread: true) - cpuStart
+        try writeAtomically(try PartialRun.encodeJSON(report), to: "\(directory)/\(part.reportName)")
+        return report
+    }
+}
+
+/// The reduce side's progress line ("N of T examples written"), shared by the parts of one process.
+package final class ReduceProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let reporter: ProgressReporter
+
+    package init(total: Int, enabled: Bool) {
+        reporter = ProgressReporter(unit: "examples written", totalBytes: nil, totalItems: total, enabled: enabled)
+    }
+
+    package func advance(by count: Int) {
+        lock.lock()
+        reporter.advance(by: count)
+        lock.unlock()
+    }
+
+    package func finish() {
+        lock.lock()
+        reporter.finish()
+        lock.unlock()
+    }
+}
+
+/// The shards one part writes: per split, shards `[first, end)` of `count`, i.e. kept examples
+/// `[firstExample, endExample)` of the split, and the buckets that hold them.
+struct PartShards {
+    struct Split {
+        var count: Int
+        var first: Int
+        var end: Int
+        var firstExample: Int
+        var endExample: Int
+        var total: Int
+    }
+    let splits: [Split]
+    let options: ShardingOptions
+    /// The buckets holding this part's examples (nil: it writes no shard).
+    let buckets: ClosedRange<Int>?
+
+    init(plan: ReducePlan, options: ShardingOptions, part: ReducePart) {
+        self.options = options
+        let perShard = options.examplesPerShard
+        var splits: [Split] = []
+        var buckets: ClosedRange<Int>?
+        for (index, total) in plan.totals.enumerated() {
+            let count = (total + perShard - 1) / perShard
+            let first = count * part.index / part.count, end = count * (part.index + 1) / part.count
+            let split = Split(count: count, first: first, end: end, firstExample: first * perShard,
+                              endExample: min(end * perShard, total), total: total)
+            splits.append(split)
+            if split.firstExample < split.endExample {
+                let low = plan.bucket(holding: split.firstExample, split: index), high = plan.bucket(holding: split.endExample - 1, split: index)
+                buckets = buckets.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
+            }
+        }
+        self.splits = splits
+        self.buckets = buckets
+    }
+}
+
+/// Where a part sends kept examples: its shards (with each split's running position in the
+/// dataset order) or, for `.npz`, its classes' writer. Counts examples per split and label.
+private final class PartWriter {
+    private let shards: PartShards?
+    private let directory: String
+    private let stroke3: Stroke3DatasetWriter?
+    /// `.npz`: the class indices the part owns.
+    let ownedClasses: Set<Int>
+    /// Per split: the index of the next kept example in the split.
+    private var next: [Int]
+    private var streams: [ShardStream?] = [nil, nil, nil]
+    private var streamShard = [-1, -1, -1]
+    /// Per split and label: examples written.
+    private var written: [[Int]]
+    private var item: String?
+    private var files: [(order: Int, entry: ShardFileEntry)] = []
+    private var reused = 0
+
+    init(shards: PartShards, plan: ReducePlan, firstBucket: Int, directory: String, classes: Int) {
+        self.shards = shards
+        self.directory = directory
+        stroke3 = nil
+        ownedClasses = []
+        next = plan.prefix.map { $0[firstBucket] }
+        written = [[Int]](repeating: [Int](repeating: 0, count: classes), count: 3)
+    }
+
+    init(stroke3: Stroke3DatasetWriter, owned: Set<Int>, classes: Int) {
+        shards = nil
+        directory = ""
+        self.stroke3 = stroke3
+        ownedClasses = owned
+        next = [0, 0, 0]
+        written = [[Int]](repeating: [Int](repeating: 0, count: classes), count: 3)
+    }
+
+    var isSharded: Bool { shards != nil }
+
+    /// Takes the next kept example of `label` in split `split` (0…2).
+    func add(_ record: RunRecord, label: Int, split: Int) throws {
+        guard let shards else {
+            try stroke3!.add(record, split: record.split)
+            written[split][label] += 1
+            return
+        }
+        let index = next[split]
+        next[split] += 1
+        let plan = shards.splits[split]
+        guard index >= plan.firstExample && index < plan.endExample else { return }
+        let perShard = shards.options.examplesPerShard
+        let shard = index / perShard
+        if streamShard[split] != shard {
+            try close(split)
+            let name = record.split
+            let naming = shards.options.naming
+            streams[split] = ShardStream(directory: directory, options: shards.options, split: name,
+                                         examples: min(perShard, plan.total - shard * perShard)) {
+                naming.fileName(split: name, index: shard, count: plan.count, suffix: $0)
+            }
+            streamShard[split] = shard
+        }
+        try streams[split]!.add(record, label: Int32(label))
+        if item == nil && shards.options.format == .npy { item = "\(record.element.dtype) \(record.shape)" }
+        written[split][label] += 1
+    }
+
+    private func close(_ split: Int) throws {
+        guard let stream = streams[split] else { return }
+        let (entries, reusedFiles) = try stream.finish()
+        files += entries.map { (split << 40 + streamShard[split], $0) }
+        reused += reusedFiles
+        streams[split] = nil
+    }
+
+    /// Closes the last shards (or writes the `.npz` files) and fills in `report`.
+    func finish(classes: [String], report: inout ReducePartReport) throws {
+        if let stroke3 {
+            let result = try stroke3.finish()
+            files += zip(result.order, result.files).map { ($0, $1) }
+        } else {
+            for split in 0..<3 { try close(split) }
+        }
+        report.files = files.map(\.entry)
+        report.fileOrder = files.map(\.order)
+        report.reusedFiles = reused
+        report.item = item
+        for (split, perLabel) in written.enumerated() {
+            for (label, count) in perLabel.enumerated() where count > 0 {
+                report.counts[SplitName.allCases[split].rawValue, default: [:]][classes[label]] = count
+                report.written += count
+            }
+        }
+    }
+}
+
+/// The quarantine line of an example rejected on the reduce side, where its input line is no
+/// longer held: `{"key_id":…,"word":…}`.
+private struct QuarantinedExample: Encodable {
+    var keyID: String
+    var word: String
+
+    enum CodingKeys: String, CodingKey {
+        case keyID = "key_id", word
+    }
+
+    func line() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try encoder.encode(self))
+    }
+}
