@@ -26,13 +26,14 @@ let package = Package(
         // Pure Swift: drawing model, simplification, stroke encoding. No C dependency (iOS-safe).
         .target(name: "SketchCore"),
         // Files and streams: byte sources (gzip inflated), line splitting, atomic and temporary files,
-        // directory walks, SHA-256 of files, system errors, free space, output-path checks, live messages (shown by the CLI).
+        // directory walks, SHA-256 of files, system errors, free space, output-path checks, live messages (shown by the
+        // CLI) and progress.
         .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(name: "SketchFormats", dependencies: [
             "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        // Datasets: examples, file layout, shard layout, split, manifest, quarantine, tally, progress.
+        // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
         .target(name: "SketchDataset", dependencies: [
             "SketchCore", "SketchIO", "SketchFormats", "CArchive", .product(name: "SystemPackage", package: "swift-system"),
         ]),
@@ -41,6 +42,8 @@ let package = Package(
         // Reports: the HTML / Markdown / SVG toolkit of the stats, parity and eval pages (escaping, histograms, thumbnails).
         .target(name: "SketchReports", dependencies: ["SketchCore", "SketchIO", "SketchFormats"]),
         // The engine (Engine/), pipelines in YAML with partitions and merge (Preprocess/), the jobs (Jobs/), stats (Stats/).
+        // YAMLAliasCheck also imports libyaml's `CYaml`, which comes with the Yams product: Yams declares it as a
+        // target, not a product, so it cannot be named here (the alias check must read events before Yams composes).
         .target(name: "SketchPipeline", dependencies: [
             "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports",
             .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
@@ -53,8 +56,8 @@ let package = Package(
         .executableTarget(
             name: "sketchprep",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchEval",
-                "CMalloc",
+                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports", "SketchPipeline",
+                "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The release binary carries the Swift runtime and Foundation, so it starts on machines

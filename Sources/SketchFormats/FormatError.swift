@@ -1,6 +1,6 @@
 /// The one error type of SketchFormats: why bytes could not be read or written in a format, with
 /// the file when one is known. `description` is what the user reads: the reason alone, or
-/// `PATH: reason`, or for a write `cannot write PATH: reason`.
+/// `PATH: reason`. (Files that cannot be opened, read or written are SketchIO's `IOError`.)
 public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What failed.
     public enum Kind: String, Sendable {
@@ -8,10 +8,6 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         case input
         /// One record (an NDJSON line) that cannot become a `SketchRecord`.
         case record
-        /// A read that stopped early (an I/O error, a damaged stream).
-        case read
-        /// An output file that cannot be written.
-        case write
         /// A `.npy` file that cannot be read.
         case npy
         /// A PNG that cannot be decoded or encoded (libpng's message where it gave one).
@@ -40,16 +36,13 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         self.path = path
     }
 
-    /// An output file that cannot be written.
-    public static func write(path: String, reason: String) -> FormatError { FormatError(.write, reason, path: path) }
     /// A `.npy` file that cannot be read.
     public static func npy(path: String, reason: String) -> FormatError { FormatError(.npy, reason, path: path) }
     /// A zip archive that cannot be read or written.
     public static func zip(path: String, reason: String) -> FormatError { FormatError(.zip, reason, path: path) }
 
-    /// `cannot write PATH: reason` for a write, `PATH: reason` when the path is known, else the reason.
+    /// `PATH: reason` when the path is known, else the reason.
     public var description: String {
-        guard let path else { return reason }
-        return kind == .write ? "cannot write \(path): \(reason)" : "\(path): \(reason)"
+        path.map { "\($0): \(reason)" } ?? reason
     }
 }

@@ -3,6 +3,7 @@ import SketchCore
 import SketchFormats
 import SketchDataset
 import SketchPipeline
+import SketchReports
 
 /// The report of `sketchprep parity`, as JSON (`Encodable`), Markdown and a summary line.
 struct ParityReport: Encodable {
@@ -101,41 +102,33 @@ struct ParityReport: Encodable {
 
     /// The Markdown report.
     var markdown: String {
-        var text = """
-        # Parity: our simplification vs Google's simplified drawings
-
-        | measure | value |
-        |---|---|
-        | pairs joined by key_id | \(pairs) |
-        | exact drawings | \(exact) (\(Self.percent(exactRate))) |
-        | same point count | \(samePointCount) (\(Self.percent(samePointCountRate))) |
-        | unmatched raw / official | \(unmatchedRaw) / \(unmatchedOfficial) |
-        | repeated key_ids skipped, raw / official (first used) | \(duplicateRaw.count) / \(duplicateOfficial.count) |
-        | raw records | \(rawTally) |
-        | official records | \(officialTally) |
-        | options | \(options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")) |
-
-        ## Largest coordinate deviation per drawing
-
-        | deviation | drawings |
-        |---|---|
-
-        """
-        for bucket in Self.bucketOrder {
-            text += "| \(bucket) | \(deviationHistogram[bucket] ?? 0) |\n"
+        var lines = ["# Parity: our simplification vs Google's simplified drawings", ""]
+        lines += MarkdownTable.header(["measure", "value"])
+        lines += [
+            ["pairs joined by key_id", "\(pairs)"],
+            ["exact drawings", "\(exact) (\(Self.percent(exactRate)))"],
+            ["same point count", "\(samePointCount) (\(Self.percent(samePointCountRate)))"],
+            ["unmatched raw / official", "\(unmatchedRaw) / \(unmatchedOfficial)"],
+            ["repeated key_ids skipped, raw / official (first used)", "\(duplicateRaw.count) / \(duplicateOfficial.count)"],
+            ["raw records", "\(rawTally)"],
+            ["official records", "\(officialTally)"],
+            ["options", options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")],
+        ].map(MarkdownTable.row)
+        lines += ["", "## Largest coordinate deviation per drawing", ""] + MarkdownTable.header(["deviation", "drawings"])
+        lines += Self.bucketOrder.map { MarkdownTable.row([$0, "\(deviationHistogram[$0] ?? 0)"]) }
+        lines += ["", "## Worst drawings", ""]
+            + MarkdownTable.header(["key_id", "category", "kind", "point-count difference", "max deviation"])
+        lines += worst.map {
+            MarkdownTable.row([$0.keyID, $0.word, "\($0.kind)", "\($0.pointCountDifference)", "\($0.maximumDeviation)"])
         }
-        text += "\n## Worst drawings\n\n| key_id | category | kind | point-count difference | max deviation |\n|---|---|---|---|---|\n"
-        for miss in worst {
-            text += "| \(miss.keyID) | \(miss.word) | \(miss.kind) | \(miss.pointCountDifference) | \(miss.maximumDeviation) |\n"
-        }
-        text += "\n## Categories with the lowest exact rate\n\n| category | pairs | exact | rate |\n|---|---|---|---|\n"
+        lines += ["", "## Categories with the lowest exact rate", ""] + MarkdownTable.header(["category", "pairs", "exact", "rate"])
         let lowest = categories.sorted {
             $0.value.exactRate != $1.value.exactRate ? $0.value.exactRate < $1.value.exactRate : $0.key < $1.key
         }.prefix(15)
-        for (word, category) in lowest {
-            text += "| \(word) | \(category.pairs) | \(category.exact) | \(Self.percent(category.exactRate)) |\n"
+        lines += lowest.map { word, category in
+            MarkdownTable.row([word, "\(category.pairs)", "\(category.exact)", Self.percent(category.exactRate)])
         }
-        return text
+        return lines.joined(separator: "\n") + "\n"
     }
 }
 

@@ -64,7 +64,7 @@ struct StatsCommand: ParsableCommand {
         printWarnings(job.reader.skippedSources, tool: "stats")
         let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
         try report.write(command: "stats", counts: profile.tally, inputs: job.files, output: output,
-                         quarantine: "\(output)/rejected.ndjson", jobs: jobs.resolved, seconds: seconds)
+                         quarantine: "\(output)/\(StatsJob.quarantineName)", jobs: jobs.resolved, seconds: seconds)
         print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")

@@ -1,4 +1,5 @@
 import SketchCore
+import SketchIO
 import SketchFormats
 import SketchDataset
 

@@ -46,7 +46,7 @@ package enum StatsHTMLWriter {
             for (reason, count) in StatsMarkdownWriter.byCountDescending(profile.rejectedByReason) {
                 html += "<tr><td>\(escape(reason))</td><td class=\"n\">\(count)</td></tr>"
             }
-            html += "</table>\n<p>Every rejected line is in <code>rejected.ndjson</code>, verbatim.</p>\n"
+            html += "</table>\n<p>Every rejected line is in <code>\(StatsJob.quarantineName)</code>, verbatim.</p>\n"
         }
         for (index, (word, category)) in profile.sortedCategories.enumerated() {
             html += "<section id=\"c\(index)\"><h2>\(escape(word))</h2>"

@@ -14,6 +14,9 @@ import SketchDataset
 /// fixed-size histograms per category, `thumbnailCount` drawings per category, and a 2 MiB key
 /// buffer (duplicates are counted from spill files, see `DuplicateKeyCounter`).
 package struct StatsJob {
+    /// The quarantine file in the output directory: every rejected line, verbatim.
+    package static let quarantineName = "rejected.ndjson"
+
     /// The inputs, expanded once.
     package let reader: DrawingSource
     /// Sequence length whose truncation share is reported.
@@ -79,7 +82,7 @@ package struct StatsJob {
         } catch {
             throw PipelineError("cannot create output directory \(outputDirectory): \(error.localizedDescription)")
         }
-        let profile = try profile(spillBase: "\(outputDirectory)/.stats-keys", quarantinePath: "\(outputDirectory)/rejected.ndjson")
+        let profile = try profile(spillBase: "\(outputDirectory)/.stats-keys", quarantinePath: "\(outputDirectory)/\(Self.quarantineName)")
         let thumbnails = try StatsThumbnails.render(profile)
         let report = StatsReport(profile: profile, inputs: files)
         let encoder = JSONEncoder()

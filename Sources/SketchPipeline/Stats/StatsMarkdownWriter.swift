@@ -1,4 +1,5 @@
 import Foundation
+import SketchReports
 
 /// Writes `stats.md`: totals, one table row per category, rejected lines and duplicates.
 package enum StatsMarkdownWriter {
@@ -17,12 +18,14 @@ package enum StatsMarkdownWriter {
             "",
             "## Categories",
             "",
-            "| category | drawings | recognized | countries (top 3) | strokes median | points median | points p90 | truncated at \(profile.length) | raw points median |",
-            "|---|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
+        lines += MarkdownTable.header(
+            ["category", "drawings", "recognized", "countries (top 3)", "strokes median", "points median", "points p90",
+             "truncated at \(profile.length)", "raw points median"],
+            [.left, .right, .right, .left, .right, .right, .right, .right, .right])
         for (word, category) in profile.sortedCategories {
             let cells: [String] = [
-                word.replacingOccurrences(of: "|", with: "\\|"),
+                MarkdownTable.cell(word),
                 String(category.drawings),
                 percent(category.recognized, of: category.drawings),
                 topCountries(category.countries),
@@ -32,17 +35,17 @@ package enum StatsMarkdownWriter {
                 "\(category.truncated) (\(percent(category.truncated, of: category.drawings)))",
                 category.rawPoints.quantileText(0.5),
             ]
-            lines.append("| " + cells.joined(separator: " | ") + " |")
+            lines.append(MarkdownTable.row(cells))
         }
         lines += ["", quantileNote, "", "## Rejected lines", ""]
         if profile.rejectedByReason.isEmpty {
             lines.append("None.")
         } else {
-            lines += ["| reason | lines |", "|---|---:|"]
+            lines += MarkdownTable.header(["reason", "lines"], [.left, .right])
             for (reason, count) in byCountDescending(profile.rejectedByReason) {
-                lines.append("| \(reason.replacingOccurrences(of: "|", with: "\\|")) | \(count) |")
+                lines.append(MarkdownTable.row([MarkdownTable.cell(reason), String(count)]))
             }
-            lines += ["", "Every rejected line is in `rejected.ndjson`, verbatim."]
+            lines += ["", "Every rejected line is in `\(StatsJob.quarantineName)`, verbatim."]
         }
         lines.append("")
         return lines.joined(separator: "\n")

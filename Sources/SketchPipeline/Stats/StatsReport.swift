@@ -110,7 +110,7 @@ package struct StatsReport: Encodable {
                         sourceErrors: profile.tally.sourceErrors, categories: profile.categories.count, rawDrawings: profile.rawDrawings,
                         truncated: profile.truncated, truncatedShare: Self.share(profile.truncated, of: drawings))
         duplicates = Duplicates(records: profile.duplicates.records, keyIDs: profile.duplicates.keys)
-        rejected = Rejected(byReason: profile.rejectedByReason, quarantine: "rejected.ndjson")
+        rejected = Rejected(byReason: profile.rejectedByReason, quarantine: StatsJob.quarantineName)
         categories = profile.categories.mapValues { category in
             var months: [String: Int] = [:]
             for (index, count) in category.months.counts.enumerated() where count > 0 {

@@ -1,6 +1,3 @@
-import SketchIO
-import SketchFormats
-
 /// Reports progress of a long job as live messages (``LiveMessages``): items done, items per second, bytes done and an ETA
 /// when the total input size or the total number of items is known.
 ///
