@@ -30,13 +30,17 @@ let package = Package(
         // CLI) and progress.
         .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
-        .target(name: "SketchFormats", dependencies: [
-            "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        .target(
+            name: "SketchFormats",
+            dependencies: [
+                "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
-        .target(name: "SketchDataset", dependencies: [
-            "SketchCore", "SketchIO", "SketchFormats", "CArchive", .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        .target(
+            name: "SketchDataset",
+            dependencies: [
+                "SketchCore", "SketchIO", "SketchFormats", "CArchive", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),
         // Reports: the HTML / Markdown / SVG toolkit of the stats, parity and eval pages (escaping, histograms, thumbnails).
@@ -44,14 +48,18 @@ let package = Package(
         // The engine (Engine/), pipelines in YAML with partitions and merge (Preprocess/), the jobs (Jobs/), stats (Stats/).
         // YAMLAliasCheck also imports libyaml's `CYaml`, which comes with the Yams product: Yams declares it as a
         // target, not a product, so it cannot be named here (the alias check must read events before Yams composes).
-        .target(name: "SketchPipeline", dependencies: [
-            "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports",
-            .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+        .target(
+            name: "SketchPipeline",
+            dependencies: [
+                "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports",
+                .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Model evaluation: ORT wrapper, metrics, the eval report pages.
-        .target(name: "SketchEval", dependencies: [
-            "SketchIO", "SketchFormats", "SketchDataset", "SketchReports", "COnnxRuntime",
-        ]),
+        .target(
+            name: "SketchEval",
+            dependencies: [
+                "SketchIO", "SketchFormats", "SketchDataset", "SketchReports", "COnnxRuntime",
+            ]),
         // The CLI: parses arguments, calls the libraries, prints.
         .executableTarget(
             name: "sketchprep",
@@ -85,9 +93,11 @@ let package = Package(
         .testTarget(name: "SketchDatasetTests", dependencies: ["SketchIO", "SketchFormats", "SketchDataset", "SketchTestSupport"]),
         .testTarget(name: "SketchRasterTests", dependencies: ["SketchCore", "SketchFormats", "SketchRaster"]),
         .testTarget(name: "SketchReportsTests", dependencies: ["SketchReports"]),
-        .testTarget(name: "SketchPipelineTests", dependencies: [
-            "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchTestSupport",
-        ]),
+        .testTarget(
+            name: "SketchPipelineTests",
+            dependencies: [
+                "SketchCore", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "SketchTestSupport",
+            ]),
         .testTarget(name: "SketchEvalTests", dependencies: ["SketchDataset", "SketchEval", "SketchTestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -21,6 +21,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/SketchPrepBenchmarks"
-        ),
+        )
     ]
 )

@@ -26,14 +26,22 @@ public struct ArcLengthResampler: Sendable {
     /// length is not finite) throws `DrawingLimitError` (`too many resampled points`) and leaves
     /// the outputs unspecified.
     @discardableResult
-    public mutating func resample(x: [Double], y: [Double], outX: inout [Double], outY: inout [Double],
-                                  limit: Int = DrawingLimits.maximumResampledPointsPerStroke) throws(DrawingLimitError) -> Int {
+    public mutating func resample(
+        x: [Double], y: [Double], outX: inout [Double], outY: inout [Double],
+        limit: Int = DrawingLimits.maximumResampledPointsPerStroke
+    ) throws(DrawingLimitError) -> Int {
         let count = x.count
         precondition(count > 0 && y.count == count, "resample needs a non-empty stroke")
         guard limit >= 2 else { throw Self.overLimit(needed: "2", limit: limit) }
         if count == 1 {
-            outX.replaceContents(count: 2) { $0[0] = x[0]; $0[1] = x[0] }
-            outY.replaceContents(count: 2) { $0[0] = y[0]; $0[1] = y[0] }
+            outX.replaceContents(count: 2) {
+                $0[0] = x[0]
+                $0[1] = x[0]
+            }
+            outY.replaceContents(count: 2) {
+                $0[0] = y[0]
+                $0[1] = y[0]
+            }
             return 2
         }
         try lerp(x: x, y: y, outX: &outX, outY: &outY, limit: limit)
@@ -42,9 +50,10 @@ public struct ArcLengthResampler: Sendable {
 
     /// The error for a stroke that needs `needed` points where `limit` remain.
     private static func overLimit(needed: String, limit: Int) -> DrawingLimitError {
-        DrawingLimitError("\(DrawingLimits.tooManyResampledPoints): a stroke needs \(needed) where \(max(limit, 0)) remain"
-            + " (caps: \(DrawingLimits.maximumResampledPointsPerStroke) per stroke,"
-            + " \(DrawingLimits.maximumResampledPointsPerDrawing) per drawing)")
+        DrawingLimitError(
+            "\(DrawingLimits.tooManyResampledPoints): a stroke needs \(needed) where \(max(limit, 0)) remain"
+                + " (caps: \(DrawingLimits.maximumResampledPointsPerStroke) per stroke,"
+                + " \(DrawingLimits.maximumResampledPointsPerDrawing) per drawing)")
     }
 
     /// The sample count for `total`, or an error when the length is not finite or the samples
@@ -65,8 +74,14 @@ public struct ArcLengthResampler: Sendable {
         let count = x.count
         let total = measureSegments(x: x, y: y)
         if total == 0 {
-            outX.replaceContents(count: 2) { $0[0] = x[0]; $0[1] = x[count - 1] }
-            outY.replaceContents(count: 2) { $0[0] = y[0]; $0[1] = y[count - 1] }
+            outX.replaceContents(count: 2) {
+                $0[0] = x[0]
+                $0[1] = x[count - 1]
+            }
+            outY.replaceContents(count: 2) {
+                $0[0] = y[0]
+                $0[1] = y[count - 1]
+            }
             return
         }
         let sampleCount = try boundedSampleCount(below: total, limit: limit)

@@ -58,8 +58,10 @@ public struct SketchRecord: Equatable, Sendable {
     public var stroke3Deltas: [Double]?
 
     /// Creates a record.
-    public init(word: String, countryCode: String, timestamp: String, recognized: Bool,
-                keyID: String, drawing: Drawing) {
+    public init(
+        word: String, countryCode: String, timestamp: String, recognized: Bool,
+        keyID: String, drawing: Drawing
+    ) {
         self.word = word
         self.countryCode = countryCode
         self.timestamp = timestamp

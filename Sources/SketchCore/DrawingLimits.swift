@@ -62,8 +62,9 @@ public enum DrawingLimits {
     public static func checkSimplified(_ drawing: Drawing) throws(DrawingLimitError) {
         for (number, stroke) in drawing.strokes.enumerated() {
             for value in stroke.x + stroke.y where !(value.magnitude <= maximumSimplifiedCoordinate) {
-                throw DrawingLimitError("\(coordinateOutOfRange): stroke \(number + 1) has \(value), beyond"
-                    + " ±\(Int(maximumSimplifiedCoordinate)) for a drawing used as simplified")
+                throw DrawingLimitError(
+                    "\(coordinateOutOfRange): stroke \(number + 1) has \(value), beyond"
+                        + " ±\(Int(maximumSimplifiedCoordinate)) for a drawing used as simplified")
             }
         }
     }

@@ -25,10 +25,11 @@ public struct FlatStrokes: Equatable, Sendable {
 
     /// The strokes as a `Drawing` (without timestamps).
     public var drawing: Drawing {
-        Drawing(strokes: (0..<strokeCount).map { index in
-            let points = pointRange(ofStroke: index)
-            return Stroke(x: Array(x[points]), y: Array(y[points]))
-        })
+        Drawing(
+            strokes: (0..<strokeCount).map { index in
+                let points = pointRange(ofStroke: index)
+                return Stroke(x: Array(x[points]), y: Array(y[points]))
+            })
     }
 
     /// Removes every stroke, keeping the storage.

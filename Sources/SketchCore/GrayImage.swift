@@ -11,8 +11,9 @@ public struct GrayImage: Equatable, Sendable {
 
     /// Wraps existing pixels. `pixels.count` must be `width * height`.
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height,
-                     "GrayImage pixel count does not match its size")
+        precondition(
+            width >= 0 && height >= 0 && pixels.count == width * height,
+            "GrayImage pixel count does not match its size")
         self.width = width
         self.height = height
         self.pixels = pixels

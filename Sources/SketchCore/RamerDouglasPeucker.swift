@@ -55,10 +55,11 @@ public struct RamerDouglasPeucker: Sendable {
     package func reduce(_ drawing: Drawing) -> Drawing {
         var simplifier = self
         var kept: [Int] = []
-        return Drawing(strokes: drawing.strokes.map { stroke in
-            simplifier.keptIndices(x: stroke.x, y: stroke.y, into: &kept)
-            return Stroke(x: kept.map { stroke.x[$0] }, y: kept.map { stroke.y[$0] })
-        })
+        return Drawing(
+            strokes: drawing.strokes.map { stroke in
+                simplifier.keptIndices(x: stroke.x, y: stroke.y, into: &kept)
+                return Stroke(x: kept.map { stroke.x[$0] }, y: kept.map { stroke.y[$0] })
+            })
     }
 
     /// Marks a stack entry `(index, emitMarker)` that emits `index` instead of splitting a range.
@@ -66,10 +67,14 @@ public struct RamerDouglasPeucker: Sendable {
 
     /// The first interior point at the largest distance from the chord `start`–`end`, and that distance.
     @inline(__always)
-    private func farthestPoint(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
-                               start: Int, end: Int) -> (Int, Double) {
-        let ax = x[start], ay = y[start]
-        let dx = x[end] - ax, dy = y[end] - ay
+    private func farthestPoint(
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+        start: Int, end: Int
+    ) -> (Int, Double) {
+        let ax = x[start]
+        let ay = y[start]
+        let dx = x[end] - ax
+        let dy = y[end] - ay
         let chord = (dx * dx + dy * dy).squareRoot()
         guard chord == 0 else {
             return Self.farthestFromLine(x: x, y: y, start: start, end: end, chord: chord, epsilon: epsilon)
@@ -77,7 +82,8 @@ public struct RamerDouglasPeucker: Sendable {
         var best = start + 1
         var maximum = -Double.infinity
         for index in (start + 1)..<end {
-            let px = x[index] - ax, py = y[index] - ay
+            let px = x[index] - ax
+            let py = y[index] - ay
             let value = (px * px + py * py).squareRoot()
             if value > maximum {
                 maximum = value
@@ -101,21 +107,34 @@ public struct RamerDouglasPeucker: Sendable {
     /// distance, as dividing at every point and keeping the first strict maximum. Every lane
     /// evaluates `dx·(a.y − p.y) − dy·(a.x − p.x)` in that order, so the bits agree.
     @inline(never)
-    private static func farthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
-                                         start: Int, end: Int, chord: Double, epsilon: Double) -> (Int, Double) {
-        let ax = x[start], ay = y[start]
-        let dx = x[end] - ax, dy = y[end] - ay
-        let xs = x.baseAddress.unsafelyUnwrapped, ys = y.baseAddress.unsafelyUnwrapped
+    private static func farthestFromLine(
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+        start: Int, end: Int, chord: Double, epsilon: Double
+    ) -> (Int, Double) {
+        let ax = x[start]
+        let ay = y[start]
+        let dx = x[end] - ax
+        let dy = y[end] - ay
+        let xs = x.baseAddress.unsafelyUnwrapped
+        let ys = y.baseAddress.unsafelyUnwrapped
         @inline(__always) func signedCross(_ index: Int) -> Double {
             dx * (ay - ys[index]) - dy * (ax - xs[index])
         }
         // Pass 1: the largest |cross|, from the largest and smallest signed cross per lane.
-        var high0 = 0.0, high1 = 0.0, high2 = 0.0, high3 = 0.0
-        var low0 = 0.0, low1 = 0.0, low2 = 0.0, low3 = 0.0
+        var high0 = 0.0
+        var high1 = 0.0
+        var high2 = 0.0
+        var high3 = 0.0
+        var low0 = 0.0
+        var low1 = 0.0
+        var low2 = 0.0
+        var low3 = 0.0
         var index = start + 1
         while index &+ 4 <= end {
-            let c0 = signedCross(index), c1 = signedCross(index &+ 1)
-            let c2 = signedCross(index &+ 2), c3 = signedCross(index &+ 3)
+            let c0 = signedCross(index)
+            let c1 = signedCross(index &+ 1)
+            let c2 = signedCross(index &+ 2)
+            let c3 = signedCross(index &+ 3)
             high0 = c0 > high0 ? c0 : high0
             high1 = c1 > high1 ? c1 : high1
             high2 = c2 > high2 ? c2 : high2
@@ -126,8 +145,9 @@ public struct RamerDouglasPeucker: Sendable {
             low3 = c3 < low3 ? c3 : low3
             index &+= 4
         }
-        var largestCross = Swift.max(Swift.max(Swift.max(high0, high1), Swift.max(high2, high3)),
-                                     -Swift.min(Swift.min(low0, low1), Swift.min(low2, low3)))
+        var largestCross = Swift.max(
+            Swift.max(Swift.max(high0, high1), Swift.max(high2, high3)),
+            -Swift.min(Swift.min(low0, low1), Swift.min(low2, low3)))
         while index < end {
             largestCross = Swift.max(largestCross, abs(signedCross(index)))
             index &+= 1
@@ -156,10 +176,14 @@ public struct RamerDouglasPeucker: Sendable {
     /// The rule of `farthestFromLine` in one scalar pass (divide only when a new largest |cross|
     /// appears, keep the first strict maximum), for the non-finite values the two-pass scan
     /// leaves to it.
-    private static func firstFarthestFromLine(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
-                                              start: Int, end: Int, chord: Double) -> (Int, Double) {
-        let ax = x[start], ay = y[start]
-        let dx = x[end] - ax, dy = y[end] - ay
+    private static func firstFarthestFromLine(
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+        start: Int, end: Int, chord: Double
+    ) -> (Int, Double) {
+        let ax = x[start]
+        let ay = y[start]
+        let dx = x[end] - ax
+        let dy = y[end] - ay
         var best = start + 1
         var maximum = -Double.infinity
         var largestCross = -1.0

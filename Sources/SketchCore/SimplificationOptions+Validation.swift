@@ -32,17 +32,20 @@ extension SimplificationOptions {
             return SimplificationOptionProblem(key: "epsilon", requirement: "must be a number in 0...\(Int(Self.maximumEpsilon))")
         }
         if !(resampleStep > 0 && resampleStep <= Self.maximumResampleStep) {
-            return SimplificationOptionProblem(key: "resample_step", requirement: "must be a number > 0 and ≤ \(Int(Self.maximumResampleStep))")
+            return SimplificationOptionProblem(
+                key: "resample_step", requirement: "must be a number > 0 and ≤ \(Int(Self.maximumResampleStep))")
         }
         if !(scaleTarget > 0 && scaleTarget <= Self.maximumScaleTarget) {
             return SimplificationOptionProblem(
                 key: "scale_target",
-                requirement: "must be a number > 0 and ≤ \(Int(Self.maximumScaleTarget)) (simplified coordinates are integers in 0...scale_target)")
+                requirement:
+                    "must be a number > 0 and ≤ \(Int(Self.maximumScaleTarget)) (simplified coordinates are integers in 0...scale_target)")
         }
         if !(scaleTarget / resampleStep <= DrawingLimits.maximumScaleOverStep) {
             return SimplificationOptionProblem(
                 key: "scale_target / resample_step",
-                requirement: "must be ≤ \(Int(DrawingLimits.maximumScaleOverStep)) (it sets the resampled points per stroke; docs/limits.md)")
+                requirement:
+                    "must be ≤ \(Int(DrawingLimits.maximumScaleOverStep)) (it sets the resampled points per stroke; docs/limits.md)")
         }
         return nil
     }

@@ -104,12 +104,14 @@ extension GoogleSimplifier {
     /// raw geometry that time-encoding rasters draw.
     public static func alignedAndScaled(_ drawing: Drawing, options: SimplificationOptions = .google) throws(DrawingLimitError) -> Drawing {
         guard let frame = try AlignmentFrame(x: drawing.strokes.flatMap(\.x), y: drawing.strokes.flatMap(\.y)) else { return drawing }
-        return Drawing(strokes: drawing.strokes.map { stroke in
-            var x: [Double] = [], y: [Double] = []
-            stroke.x.withUnsafeBufferPointer { frame.scale($0, minimum: frame.minimumX, options: options, into: &x) }
-            stroke.y.withUnsafeBufferPointer { frame.scale($0, minimum: frame.minimumY, options: options, into: &y) }
-            return Stroke(x: x, y: y, t: stroke.t)
-        })
+        return Drawing(
+            strokes: drawing.strokes.map { stroke in
+                var x: [Double] = []
+                var y: [Double] = []
+                stroke.x.withUnsafeBufferPointer { frame.scale($0, minimum: frame.minimumX, options: options, into: &x) }
+                stroke.y.withUnsafeBufferPointer { frame.scale($0, minimum: frame.minimumY, options: options, into: &y) }
+                return Stroke(x: x, y: y, t: stroke.t)
+            })
     }
 }
 
@@ -128,13 +130,14 @@ struct AlignmentFrame {
     /// (the parser refuses such input first; this keeps drawings built in code safe too).
     init?(x: [Double], y: [Double]) throws(DrawingLimitError) {
         func bounds(_ values: [Double]) -> (minimum: Double, maximum: Double) {
-            var minimum = Double.infinity, maximum = -Double.infinity
+            var minimum = Double.infinity
+            var maximum = -Double.infinity
             var sum = 0.0
             values.withUnsafeBufferPointer { values in
                 for value in values {
                     minimum = value < minimum ? value : minimum
                     maximum = value > maximum ? value : maximum
-                    sum += value * 0   // NaN or ±infinity anywhere makes this NaN
+                    sum += value * 0  // NaN or ±infinity anywhere makes this NaN
                 }
             }
             return sum.isNaN ? (.nan, .nan) : (minimum, maximum)
@@ -153,7 +156,8 @@ struct AlignmentFrame {
 
     /// Aligns and scales `values` into `output` (replacing its contents).
     func scale(_ values: UnsafeBufferPointer<Double>, minimum: Double, options: SimplificationOptions, into output: inout [Double]) {
-        let target = options.scaleTarget, extent = self.extent
+        let target = options.scaleTarget
+        let extent = self.extent
         output.replaceContents(count: values.count) { output in
             // `v · target / m`: multiply first, then divide, as the reference does.
             for index in values.indices { output[index] = (values[index] - minimum) * target / extent }

@@ -18,7 +18,8 @@ public enum StrokeTensorDecoder {
         let rows = Array(stride(from: values.startIndex, to: values.endIndex, by: columns))
         let isPadding = { (row: Int) in values[row] == 0 && values[row + 1] == 0 && values[row + 2] == 0 }
         var strokes: [Stroke] = []
-        var xs: [Double] = [0], ys: [Double] = [0]
+        var xs: [Double] = [0]
+        var ys: [Double] = [0]
         guard let first = rows.first(where: { !isPadding($0) }), let last = rows.last(where: { !isPadding($0) }) else {
             return Drawing(strokes: [Stroke(x: xs, y: ys)])
         }

@@ -122,12 +122,22 @@ public enum StrokeTensorEncoder {
         var scaleX: Float = 1, scaleY: Float = 1
 
         init(of drawing: Drawing) {
-            var upperX = -Float.infinity, upperY = -Float.infinity
+            var upperX = -Float.infinity
+            var upperY = -Float.infinity
             for stroke in drawing.strokes {
-                for v in stroke.x { let f = Float(v); lowerX = min(lowerX, f); upperX = max(upperX, f) }
-                for v in stroke.y { let f = Float(v); lowerY = min(lowerY, f); upperY = max(upperY, f) }
+                for v in stroke.x {
+                    let f = Float(v)
+                    lowerX = min(lowerX, f)
+                    upperX = max(upperX, f)
+                }
+                for v in stroke.y {
+                    let f = Float(v)
+                    lowerY = min(lowerY, f)
+                    upperY = max(upperY, f)
+                }
             }
-            let rangeX = upperX - lowerX, rangeY = upperY - lowerY
+            let rangeX = upperX - lowerX
+            let rangeY = upperY - lowerY
             scaleX = rangeX == 0 ? 1 : rangeX
             scaleY = rangeY == 0 ? 1 : rangeY
         }

@@ -1,4 +1,5 @@
 import SketchFormats
+
 /// The three dataset splits, in the order shards and manifests list them.
 public enum SplitName: String, Sendable, Codable, CaseIterable, Comparable {
     /// Training examples.

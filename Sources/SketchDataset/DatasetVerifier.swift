@@ -1,5 +1,5 @@
-import SketchIO
 import SketchFormats
+import SketchIO
 
 /// What `sketchprep verify` found in a dataset directory.
 package struct DatasetVerification: Sendable, Equatable, Encodable {
@@ -30,7 +30,10 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
     package var ok: Bool { problems.isEmpty }
 
     enum CodingKeys: String, CodingKey {
-        case directory, listedFiles = "listed_files", matchingFiles = "matching_files", examples, problems, ok
+        case directory
+        case listedFiles = "listed_files"
+        case matchingFiles = "matching_files"
+        case examples, problems, ok
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -88,11 +91,15 @@ package enum DatasetVerifier {
                 continue
             }
             if measured.bytes != shard.bytes {
-                problems.append(.init(file: shard.file, kind: "size mismatch",
-                                      detail: "expected \(shard.bytes) bytes, found \(measured.bytes)"))
+                problems.append(
+                    .init(
+                        file: shard.file, kind: "size mismatch",
+                        detail: "expected \(shard.bytes) bytes, found \(measured.bytes)"))
             } else if measured.sha256 != shard.sha256 {
-                problems.append(.init(file: shard.file, kind: "sha256 mismatch",
-                                      detail: "expected \(shard.sha256), found \(measured.sha256)"))
+                problems.append(
+                    .init(
+                        file: shard.file, kind: "sha256 mismatch",
+                        detail: "expected \(shard.sha256), found \(measured.sha256)"))
             } else {
                 matching += 1
             }
@@ -105,8 +112,9 @@ package enum DatasetVerifier {
         }
         // Counts out of range are reported above; adding them up could overflow.
         if invalid.isEmpty { problems += countProblems(manifest, manifestName: manifestName) }
-        return DatasetVerification(directory: directory, listedFiles: manifest.shards.count, matchingFiles: matching,
-                                   examples: manifest.records.written, problems: problems)
+        return DatasetVerification(
+            directory: directory, listedFiles: manifest.shards.count, matchingFiles: matching,
+            examples: manifest.records.written, problems: problems)
     }
 
     /// The count checks, each failure a `count mismatch` on `manifestName`.

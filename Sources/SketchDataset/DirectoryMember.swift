@@ -1,5 +1,6 @@
-import SketchIO
 import SketchFormats
+import SketchIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -35,8 +35,10 @@ package struct ExampleBody: Sendable, Equatable {
     /// The body of an example with `payload` in `encoding`. Throws `DatasetError` for a payload
     /// the encoding cannot hold (stroke-3 values that are not int16) and `FormatError` when PNG
     /// encoding fails.
-    package static func make(payload: TensorPayload, keyID: String, word: String, facts: RecordFacts,
-                             encoding: Encoding) throws -> ExampleBody {
+    package static func make(
+        payload: TensorPayload, keyID: String, word: String, facts: RecordFacts,
+        encoding: Encoding
+    ) throws -> ExampleBody {
         switch encoding {
         case .npy:
             return ExampleBody(element: element(of: payload), shape: payload.shape, bytes: rawBytes(payload))
@@ -74,7 +76,9 @@ package struct ExampleBody: Sendable, Equatable {
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(2 * values.count)
                 for value in values {
-                    guard let integer = Int16(exactly: value) else { throw DatasetError("\(keyID): stroke-3 value \(value) is not an int16") }
+                    guard let integer = Int16(exactly: value) else {
+                        throw DatasetError("\(keyID): stroke-3 value \(value) is not an int16")
+                    }
                     bytes.appendLE(integer)
                 }
                 return ExampleBody(element: .int16, shape: shape, bytes: bytes)
@@ -137,8 +141,10 @@ package struct LabelledRecord {
     /// Appends the TFRecord of a `tf.train.Example` whose `Features` entries are `body` (CRC-32C
     /// `bodyCRC`) plus the label entry: `u64 length`, its masked CRC, the `Example`, its masked
     /// CRC. The body is copied once and never hashed again (``CRC32C/combine(_:_:lengthB:)``).
-    package mutating func appendTFRecord(body: UnsafeRawBufferPointer, bodyCRC: UInt32, flags: UInt8, label: Int32,
-                                         to out: inout [UInt8]) {
+    package mutating func appendTFRecord(
+        body: UnsafeRawBufferPointer, bodyCRC: UInt32, flags: UInt8, label: Int32,
+        to out: inout [UInt8]
+    ) {
         entry.removeAll(keepingCapacity: true)
         TFExample.appendInt64Entry(name: flags & ExampleBody.pngImage != 0 ? imageLabel : valuesLabel, value: Int64(label), to: &entry)
         prefix.removeAll(keepingCapacity: true)

@@ -1,5 +1,5 @@
-import SketchIO
 import SketchFormats
+import SketchIO
 
 /// One image file of a class-per-directory dataset (TU-Berlin layout).
 public struct LabeledImageFile: Equatable, Sendable {
@@ -86,8 +86,10 @@ public enum LabeledImageDirectory {
                             listing.rejected.append(.file(path, reason: problem))
                             continue
                         }
-                        listing.files.append(LabeledImageFile(path: path, className: className,
-                                                              directorySplit: split, keyID: key))
+                        listing.files.append(
+                            LabeledImageFile(
+                                path: path, className: className,
+                                directorySplit: split, keyID: key))
                     case .directory:
                         continue
                     case let .special(path, _, kind):

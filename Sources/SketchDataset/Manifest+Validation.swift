@@ -1,6 +1,6 @@
 import Foundation
-import SketchIO
 import SketchFormats
+import SketchIO
 
 extension Manifest {
     /// Largest `manifest.json` read: 64 MiB (a dataset of 10⁵ shard files takes about 20 MB).
@@ -71,8 +71,9 @@ extension Manifest {
         do {
             return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw DatasetError("\(path) is not a valid manifest.json: \(Self.describe(error))"
-                + " (regenerate it with sketchprep preprocess)")
+            throw DatasetError(
+                "\(path) is not a valid manifest.json: \(Self.describe(error))"
+                    + " (regenerate it with sketchprep preprocess)")
         }
     }
 }
@@ -99,11 +100,18 @@ public enum DatasetFileValidation {
         var count = 0
         while offset < bytes.count {
             guard bytes.count - offset >= RunFile.headerBytes else { throw DatasetError("truncated run file") }
-            let (length, crc, first, last) = bytes.withUnsafeBytes { RunFile.parseHeader(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + RunFile.headerBytes])) }
+            let (length, crc, first, last) = bytes.withUnsafeBytes {
+                RunFile.parseHeader(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + RunFile.headerBytes]))
+            }
             let start = offset + RunFile.headerBytes
-            guard length <= RunFile.maximumBlockBytes, length <= bytes.count - start, first <= last else { throw DatasetError("truncated run file") }
+            guard length <= RunFile.maximumBlockBytes, length <= bytes.count - start, first <= last else {
+                throw DatasetError("truncated run file")
+            }
             let result = bytes.withUnsafeBytes { raw in
-                Result { () throws(DatasetError) in try RunFile.checkBlock(UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), crc: crc, first: first, last: last) }
+                Result { () throws(DatasetError) in
+                    try RunFile.checkBlock(
+                        UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), crc: crc, first: first, last: last)
+                }
             }
             count += try result.get()
             offset = start + length

@@ -1,6 +1,6 @@
-import SketchIO
-import SketchFormats
 import Foundation
+import SketchFormats
+import SketchIO
 
 /// `manifest.json`: everything needed to know what a dataset directory holds and how it was made.
 ///
@@ -38,9 +38,11 @@ public struct Manifest: Sendable, Equatable, Codable {
     public static let currentFormatVersion = 4
 
     /// Creates a manifest (``currentFormatVersion``).
-    public init(pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],
-                counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?,
-                libraries: [String: String]? = nil, settings: RunSettings? = nil) {
+    public init(
+        pipeline: PipelineInfo, sources: [SourceFileEntry], classes: [ClassEntry],
+        counts: [String: SplitCounts], shards: [ShardFileEntry], records: RecordCounts, quarantine: String?,
+        libraries: [String: String]? = nil, settings: RunSettings? = nil
+    ) {
         formatVersion = Self.currentFormatVersion
         self.libraries = libraries
         self.settings = settings
@@ -82,7 +84,8 @@ public struct Manifest: Sendable, Equatable, Codable {
             self.pipelineSHA256 = pipelineSHA256
         }
         enum CodingKeys: String, CodingKey {
-            case recordLimit = "record_limit", pipelineSHA256 = "pipeline_sha256"
+            case recordLimit = "record_limit"
+            case pipelineSHA256 = "pipeline_sha256"
         }
         /// Encodes the settings; `record_limit` is written as `null` when there is none, so the
         /// manifest says so.
@@ -142,11 +145,15 @@ public struct Manifest: Sendable, Equatable, Codable {
             self.total = total
             self.perClass = perClass
         }
-        enum CodingKeys: String, CodingKey { case total, perClass = "per_class" }
+        enum CodingKeys: String, CodingKey {
+            case total
+            case perClass = "per_class"
+        }
     }
 
     enum CodingKeys: String, CodingKey {
-        case formatVersion = "format_version", pipeline, sources, classes, counts, shards, records, quarantine, libraries, settings
+        case formatVersion = "format_version"
+        case pipeline, sources, classes, counts, shards, records, quarantine, libraries, settings
     }
 
     /// The canonical JSON bytes (sorted keys, pretty-printed, no escaped slashes, final newline).
@@ -164,13 +171,14 @@ public struct Manifest: Sendable, Equatable, Codable {
 
     /// A one-line description of a decoding failure: the key path and what was wrong.
     package static func describe(_ error: DecodingError) -> String {
-        let (context, what): (DecodingError.Context, String) = switch error {
-        case let .dataCorrupted(context): (context, "corrupt JSON")
-        case let .keyNotFound(key, context): (context, "missing key \(key.stringValue)")
-        case let .typeMismatch(_, context): (context, "wrong type")
-        case let .valueNotFound(_, context): (context, "missing value")
-        @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "undecodable")
-        }
+        let (context, what): (DecodingError.Context, String) =
+            switch error {
+            case let .dataCorrupted(context): (context, "corrupt JSON")
+            case let .keyNotFound(key, context): (context, "missing key \(key.stringValue)")
+            case let .typeMismatch(_, context): (context, "wrong type")
+            case let .valueNotFound(_, context): (context, "missing value")
+            @unknown default: (DecodingError.Context(codingPath: [], debugDescription: ""), "undecodable")
+            }
         let keyPath = context.codingPath.map(\.stringValue).joined(separator: ".")
         return keyPath.isEmpty ? what : "\(what) at \(keyPath)"
     }

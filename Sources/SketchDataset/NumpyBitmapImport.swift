@@ -1,6 +1,6 @@
-import SketchIO
-import SketchFormats
 import Foundation
+import SketchFormats
+import SketchIO
 
 /// Turns Google's official `numpy_bitmap` files (`<word>.npy`, uint8, N × 784 or N × 1 × 784, white
 /// ink on black) into a SketchPrep NPY shard directory of 28×28 uint8 examples with manifest.json,
@@ -25,8 +25,10 @@ public struct NumpyBitmapImport: Sendable {
     public var outputDirectory: String
 
     /// Creates an import; see the properties.
-    public init(bitmapFiles: [String], simplifiedSource: String?, rows: Range<Int>, sharding: ShardingOptions,
-                outputDirectory: String) {
+    public init(
+        bitmapFiles: [String], simplifiedSource: String?, rows: Range<Int>, sharding: ShardingOptions,
+        outputDirectory: String
+    ) {
         self.bitmapFiles = bitmapFiles
         self.simplifiedSource = simplifiedSource
         self.rows = rows
@@ -85,7 +87,9 @@ public struct NumpyBitmapImport: Sendable {
         let config: JSONValue = .object([
             "source": .object(["kind": .string("numpy-bitmap"), "simplified_for_keys": simplifiedSource.map(JSONValue.string) ?? .null]),
             "rows": .object(["first": .number(Double(rows.lowerBound)), "end": .number(Double(rows.upperBound))]),
-            "split": .object(["train": .number(sharding.split.train), "val": .number(sharding.split.val), "test": .number(sharding.split.test)]),
+            "split": .object([
+                "train": .number(sharding.split.train), "val": .number(sharding.split.val), "test": .number(sharding.split.test),
+            ]),
             "output": .object(["examples_per_shard": .number(Double(sharding.examplesPerShard)), "seed": .number(Double(sharding.seed))]),
         ])
         let manifest = Manifest(
@@ -110,15 +114,17 @@ public struct NumpyBitmapImport: Sendable {
             throw DatasetError("\(source): not found (--simplified needs Google's simplified <word>.ndjson or a directory of them)")
         }
         guard !isDirectory.boolValue else {
-            return Dictionary(uniqueKeysWithValues: words.compactMap { word in
-                let path = (source as NSString).appendingPathComponent(word + ".ndjson")
-                return FileManager.default.fileExists(atPath: path) ? (word, path) : nil
-            })
+            return Dictionary(
+                uniqueKeysWithValues: words.compactMap { word in
+                    let path = (source as NSString).appendingPathComponent(word + ".ndjson")
+                    return FileManager.default.fileExists(atPath: path) ? (word, path) : nil
+                })
         }
         let word = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
         guard words.contains(word) else {
-            throw DatasetError("\(source): a simplified file keys the bitmaps of its word ('\(word)'), "
-                + "but the bitmap files are \(words.map { "\($0).npy" }.joined(separator: ", "))")
+            throw DatasetError(
+                "\(source): a simplified file keys the bitmaps of its word ('\(word)'), "
+                    + "but the bitmap files are \(words.map { "\($0).npy" }.joined(separator: ", "))")
         }
         return [word: source]
     }
@@ -126,8 +132,9 @@ public struct NumpyBitmapImport: Sendable {
     /// key_id by 0-based row (= line number − 1) of the simplified file at `path`.
     static func keyIDs(in path: String) throws -> [Int: String] {
         var keys: [Int: String] = [:]
-        try QuickDrawReader(inputs: [path]).read(onRecord: { record, location in keys[location.line - 1] = record.keyID },
-                                                 onRejected: { _ in })
+        try QuickDrawReader(inputs: [path]).read(
+            onRecord: { record, location in keys[location.line - 1] = record.keyID },
+            onRejected: { _ in })
         return keys
     }
 }

@@ -1,5 +1,5 @@
-import SketchIO
 import SketchFormats
+import SketchIO
 
 /// Collects rejected lines into a quarantine file (verbatim, one per line, written atomically)
 /// and reports each as a live message (``LiveMessages``) as `file:line: reason`. Without a path, lines are only reported
@@ -86,8 +86,8 @@ public final class QuarantineWriter {
     }
 }
 
-private extension String {
-    func trimmingSpaces() -> Substring {
+extension String {
+    fileprivate func trimmingSpaces() -> Substring {
         var text = self[...]
         while text.last == " " { text = text.dropLast() }
         return text

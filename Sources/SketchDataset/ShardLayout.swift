@@ -1,4 +1,5 @@
 import SketchFormats
+
 /// The on-disk format of a sharded dataset.
 public enum ShardFormat: String, Sendable, Codable, CaseIterable {
     /// Per shard `{split}-{i:05d}-of-{n:05d}.x.npy` (features, `(N, shape…)`), `.y.npy`
@@ -47,8 +48,10 @@ public struct ShardingOptions: Sendable, Equatable {
     public var naming = ShardNaming.standard
 
     /// Creates options; `examplesPerShard` must be at least 1.
-    public init(format: ShardFormat, examplesPerShard: Int, seed: UInt64, split: DatasetSplit,
-                tfrecordFeatures: TFRecordFeatureNames = TFRecordFeatureNames()) {
+    public init(
+        format: ShardFormat, examplesPerShard: Int, seed: UInt64, split: DatasetSplit,
+        tfrecordFeatures: TFRecordFeatureNames = TFRecordFeatureNames()
+    ) {
         precondition(examplesPerShard >= 1, "examplesPerShard must be >= 1")
         self.format = format
         self.examplesPerShard = examplesPerShard

@@ -29,7 +29,10 @@ public struct ShardSplitReader: Sendable {
     public let stems: [String]
 
     private struct ManifestClasses: Decodable {
-        struct Entry: Decodable { let index: Int; let word: String }
+        struct Entry: Decodable {
+            let index: Int
+            let word: String
+        }
         let classes: [Entry]
     }
 
@@ -60,8 +63,9 @@ public struct ShardSplitReader: Sendable {
         }
         guard !stems.isEmpty else {
             let present = Self.splitsPresent(in: directory)
-            throw DatasetError("\(directory): no '\(split)' shards (\(split)-*-of-*\(DatasetLayout.featuresSuffix))"
-                + (present.isEmpty ? "" : "; its splits are \(present.joined(separator: ", ")): pass --split \(present[0])"))
+            throw DatasetError(
+                "\(directory): no '\(split)' shards (\(split)-*-of-*\(DatasetLayout.featuresSuffix))"
+                    + (present.isEmpty ? "" : "; its splits are \(present.joined(separator: ", ")): pass --split \(present[0])"))
         }
         self.directory = directory
         self.split = split
@@ -106,8 +110,9 @@ public struct ShardSplitReader: Sendable {
         }
         let count = x.shape.first ?? 0
         guard y.shape == [count], keys.count == count else {
-            throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels"
-                + " and \(keys.count) keys")
+            throw DatasetError(
+                "\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels"
+                    + " and \(keys.count) keys")
         }
         return Shard(features: features, exampleShape: Array(x.shape.dropFirst()), labels: y.int32s().map(Int.init), keys: keys)
     }

@@ -47,15 +47,18 @@ package final class ShardStream {
 
     /// Adds the next example of the shard with `label`.
     package func add(_ record: RunRecord, label: Int32) throws {
-        guard added < examples else { throw DatasetError("internal: shard of \(split.rawValue) receives more than its \(examples) examples") }
+        guard added < examples else {
+            throw DatasetError("internal: shard of \(split.rawValue) receives more than its \(examples) examples")
+        }
         if added == 0 { try open(record) }
         added += 1
         switch options.format {
         case .npy:
             let sameShape = firstShape.withUnsafeBytes { RunRecord.compareBytes($0, record.shapeBytes) == 0 }
             guard sameShape, record.element == firstElement else {
-                throw DatasetError("example \(record.keyIDString) is \(record.element.dtype) \(record.shape), "
-                    + "but NPY shards need every example to be \(firstElement!.dtype) \(firstShapeArray)")
+                throw DatasetError(
+                    "example \(record.keyIDString) is \(record.element.dtype) \(record.shape), "
+                        + "but NPY shards need every example to be \(firstElement!.dtype) \(firstShapeArray)")
             }
             sinks[0].buffer.append(contentsOf: record.body)
             sinks[1].buffer.appendLE(label)
@@ -105,7 +108,8 @@ package final class ShardStream {
         for (suffix, sink) in zip(Self.suffixes(options.format), sinks) {
             let written = try sink.finish()
             if written.reused { reused += 1 }
-            entries.append(ShardFileEntry(file: fileName(suffix), split: split, examples: examples, bytes: written.bytes, sha256: written.sha256))
+            entries.append(
+                ShardFileEntry(file: fileName(suffix), split: split, examples: examples, bytes: written.bytes, sha256: written.sha256))
         }
         return (entries, reused)
     }
@@ -146,7 +150,8 @@ final class HashedFileSink {
         let sha256 = hasher.finalize().hexString
         var status = stat()
         if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == total,
-           let existing = try? InputFile.measure(path), existing.sha256 == sha256 {
+            let existing = try? InputFile.measure(path), existing.sha256 == sha256
+        {
             return (total, sha256, true)  // the writer's temporary file is removed with it
         }
         try writer.commit()

@@ -1,6 +1,6 @@
-import SketchIO
-import SketchFormats
 import Foundation
+import SketchFormats
+import SketchIO
 
 /// One file of a sharded dataset, as listed in the manifest.
 public struct ShardFileEntry: Sendable, Equatable, Codable {
@@ -75,8 +75,9 @@ public final class ShardedDatasetWriter {
         if options.format == .npy {
             if let shape = itemShape, let dtype = itemDType {
                 guard shape == example.payload.shape, dtype == example.payload.dtype else {
-                    throw DatasetError("example \(example.keyID) is \(example.payload.dtype) \(example.payload.shape), "
-                        + "but NPY shards need every example to be \(dtype) \(shape)")
+                    throw DatasetError(
+                        "example \(example.keyID) is \(example.payload.dtype) \(example.payload.shape), "
+                            + "but NPY shards need every example to be \(dtype) \(shape)")
                 }
             } else {
                 itemShape = example.payload.shape
@@ -104,7 +105,9 @@ public final class ShardedDatasetWriter {
                         unlink(path(pendingFile))
                         result.reusedFiles += 1
                     } else if rename(path(pendingFile), path(entry.file)) != 0 {
-                        throw DatasetError("cannot write \(path(entry.file)): cannot rename the finished shard into place: \(String(cString: strerror(errno)))")
+                        throw DatasetError(
+                            "cannot write \(path(entry.file)): cannot rename the finished shard into place: \(String(cString: strerror(errno)))"
+                        )
                     }
                     result.files.append(entry)
                 }
@@ -126,8 +129,9 @@ public final class ShardedDatasetWriter {
         let stream = ShardStream(directory: directory, options: options, split: split, examples: shard.count, fileName: pendingName)
         var bytes: [UInt8] = []
         for example in shard {
-            let body = try ExampleBody.make(payload: example.payload, keyID: example.keyID, word: example.word, facts: example.facts,
-                                            encoding: options.exampleEncoding)
+            let body = try ExampleBody.make(
+                payload: example.payload, keyID: example.keyID, word: example.word, facts: example.facts,
+                encoding: options.exampleEncoding)
             bytes.removeAll(keepingCapacity: true)
             SortedExample(sortKey: 0, keyID: example.keyID, chunk: 0, ordinal: 0, word: example.word, split: split, body: body)
                 .serialize(into: &bytes)
@@ -156,7 +160,8 @@ public final class ShardedDatasetWriter {
         let url = URL(fileURLWithPath: path(entry.file))
         var status = stat()
         guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == entry.bytes,
-              let existing = try? Data(contentsOf: url) else { return false }
+            let existing = try? Data(contentsOf: url)
+        else { return false }
         return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
     }
 
@@ -165,8 +170,10 @@ public final class ShardedDatasetWriter {
     package static func removeStaleShards(in directory: String, keeping: Set<String>) throws -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var removed: [String] = []
-        for name in names.sorted() where !keeping.contains(name)
-            && (ShardNaming.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker))) {
+        for name in names.sorted()
+        where !keeping.contains(name)
+            && (ShardNaming.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker)))
+        {
             guard unlink("\(directory)/\(name)") == 0 || errno == ENOENT else {
                 throw DatasetError("cannot write \(directory)/\(name): cannot remove a stale shard: \(String(cString: strerror(errno)))")
             }

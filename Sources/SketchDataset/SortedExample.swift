@@ -3,7 +3,10 @@ import SketchFormats
 
 /// The element type of an example's body (``SortedExample/element``).
 package enum BodyElement: UInt8, Sendable, CaseIterable {
-    case float32 = 1, uint8 = 2, float64 = 3, int16 = 4
+    case float32 = 1
+    case uint8 = 2
+    case float64 = 3
+    case int16 = 4
 
     /// The NPY element type of the same values.
     package var dtype: NPYDType {
@@ -46,8 +49,10 @@ package struct SortedExample: Sendable, Equatable {
     /// CRC-32C of ``body`` (the reduce side frames TFRecords with ``CRC32C/combine(_:_:lengthB:)``).
     package var bodyCRC: UInt32
 
-    package init(sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName,
-                 body: ExampleBody) {
+    package init(
+        sortKey: UInt64, keyID: String, chunk: UInt32, ordinal: UInt64, word: String, split: SplitName,
+        body: ExampleBody
+    ) {
         self.sortKey = sortKey
         self.keyID = keyID
         self.chunk = chunk
@@ -211,14 +216,21 @@ package struct RunRecord {
         guard let element = BodyElement(rawValue: block[start + 21]) else { throw bad("element code", "\(block[start + 21]) is not 1…4") }
         let rank = Int(block[start + 23])
         guard rank <= SortedExample.maximumRank else { throw bad("rank", "\(rank) is over \(SortedExample.maximumRank)") }
-        let keyLength = u32(start + 28), wordLength = u32(start + 32)
-        guard keyLength <= SortedExample.maximumStringBytes else { throw bad("key_id length", "\(keyLength) is over \(SortedExample.maximumStringBytes)") }
-        guard wordLength <= SortedExample.maximumStringBytes else { throw bad("word length", "\(wordLength) is over \(SortedExample.maximumStringBytes)") }
+        let keyLength = u32(start + 28)
+        let wordLength = u32(start + 32)
+        guard keyLength <= SortedExample.maximumStringBytes else {
+            throw bad("key_id length", "\(keyLength) is over \(SortedExample.maximumStringBytes)")
+        }
+        guard wordLength <= SortedExample.maximumStringBytes else {
+            throw bad("word length", "\(wordLength) is over \(SortedExample.maximumStringBytes)")
+        }
         let shapeStart = start + SortedExample.fixedBytes
         let keyStart = shapeStart + 4 * rank
         let wordStart = keyStart + keyLength
         let bodyStart = wordStart + wordLength
-        guard bodyStart <= end else { throw bad("key_id and word lengths", "\(keyLength) + \(wordLength) run past the record's \(length) bytes") }
+        guard bodyStart <= end else {
+            throw bad("key_id and word lengths", "\(keyLength) + \(wordLength) run past the record's \(length) bytes")
+        }
         let record = RunRecord(
             sortKey: UInt64(littleEndian: block.loadUnaligned(fromByteOffset: start, as: UInt64.self)),
             chunk: UInt32(littleEndian: block.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self)),

@@ -1,6 +1,6 @@
 import Foundation
-import SketchIO
 import SketchFormats
+import SketchIO
 import SystemPackage
 
 /// The map side of the bounded-memory shuffle: examples are buffered up to a byte budget, and
@@ -49,7 +49,8 @@ package final class SortedRunWriter {
         let writer = try AtomicFileWriter(path: path)
         try writer.write(RunFile.magic)
         var block: [UInt8] = []
-        var first: UInt64 = 0, last: UInt64 = 0
+        var first: UInt64 = 0
+        var last: UInt64 = 0
         func close() throws {
             guard !block.isEmpty else { return }
             try writer.write(RunFile.blockHeader(payload: block, first: first, last: last))
@@ -89,10 +90,12 @@ package enum RunFile {
 
     /// The payload length, CRC and key range of a block header (24 bytes at `header`).
     static func parseHeader(_ header: UnsafeRawBufferPointer) -> (length: Int, crc: UInt32, first: UInt64, last: UInt64) {
-        (Int(UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 0, as: UInt32.self))),
-         UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-         UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
-         UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+        (
+            Int(UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 0, as: UInt32.self))),
+            UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+            UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+            UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+        )
     }
 
     /// Checks one block's payload against its header: the CRC, then every record's framing
@@ -170,7 +173,10 @@ package final class RunRangeReader {
                     throw invalid(error.description)
                 }
                 if record.sortKey < keys.lowerBound { continue }
-                if record.sortKey > keys.upperBound { done = true; return nil }
+                if record.sortKey > keys.upperBound {
+                    done = true
+                    return nil
+                }
                 return record
             }
             try loadBlock()
@@ -187,7 +193,10 @@ package final class RunRangeReader {
         block = UnsafeRawBufferPointer(start: nil, count: 0)
         blockOffset = 0
         while true {
-            if fileOffset == size { done = true; return }
+            if fileOffset == size {
+                done = true
+                return
+            }
             guard size - fileOffset >= RunFile.headerBytes else { throw invalid("truncated: a block header is cut off") }
             var header = [UInt8](repeating: 0, count: RunFile.headerBytes)
             try read(into: &header, at: fileOffset)
@@ -198,7 +207,10 @@ package final class RunRangeReader {
             let payloadOffset = fileOffset + RunFile.headerBytes
             fileOffset = payloadOffset + length
             if last < keys.lowerBound { continue }
-            if first > keys.upperBound { done = true; return }
+            if first > keys.upperBound {
+                done = true
+                return
+            }
             if storage.count < length {
                 storage.deallocate()
                 storage = .allocate(byteCount: max(length, SortedRunWriter.blockTargetBytes * 2), alignment: 8)
@@ -225,7 +237,9 @@ package final class RunRangeReader {
     private func read(into bytes: inout [UInt8], at offset: Int) throws {
         let got: Int
         do {
-            got = try bytes.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: Int64(offset), into: $0, retryOnInterrupt: true) }
+            got = try bytes.withUnsafeMutableBytes {
+                try descriptor.read(fromAbsoluteOffset: Int64(offset), into: $0, retryOnInterrupt: true)
+            }
         } catch {
             throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
         }
@@ -263,7 +277,8 @@ package struct RunMerge {
     }
 
     private func less(_ a: Int, _ b: Int) -> Bool {
-        let x = heads[a]!, y = heads[b]!
+        let x = heads[a]!
+        let y = heads[b]!
         if RunRecord.precedes(x, y) { return true }
         if RunRecord.precedes(y, x) { return false }
         return a < b
@@ -285,7 +300,8 @@ package struct RunMerge {
         heap.removeLast()
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var smallest = parent
             if left < heap.count && less(heap[left], heap[smallest]) { smallest = left }
             if right < heap.count && less(heap[right], heap[smallest]) { smallest = right }

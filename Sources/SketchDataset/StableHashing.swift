@@ -1,4 +1,5 @@
 import SketchFormats
+
 /// FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3): a stable, documented
 /// hash for split assignment. Unlike Swift's `Hasher`, it is the same in every process.
 package enum FNV1a64 {

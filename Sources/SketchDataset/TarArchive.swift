@@ -21,16 +21,21 @@ package enum TarArchive {
         try check(archive_write_set_format_pax_restricted(archive), "pax_restricted format")
         try check(archive_write_add_filter_none(archive), "no compression")
         let context = Unmanaged.passUnretained(output).toOpaque()
-        try check(archive_write_open2(archive, context, nil, { _, context, buffer, length in
-            guard let context, let buffer else { return -1 }
-            Unmanaged<OutputBuffer>.fromOpaque(context).takeUnretainedValue().bytes
-                .append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
-            return length
-        }, nil, nil), "open")
+        try check(
+            archive_write_open2(
+                archive, context, nil,
+                { _, context, buffer, length in
+                    guard let context, let buffer else { return -1 }
+                    Unmanaged<OutputBuffer>.fromOpaque(context).takeUnretainedValue().bytes
+                        .append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
+                    return length
+                }, nil, nil), "open")
         guard let entry = archive_entry_new() else { throw DatasetError("libarchive: cannot create an entry") }
         defer { archive_entry_free(entry) }
         for member in members {
-            guard member.name.utf8.count <= maximumNameBytes else { throw DatasetError("tar member name longer than \(maximumNameBytes) bytes: \(member.name.prefix(40))…") }
+            guard member.name.utf8.count <= maximumNameBytes else {
+                throw DatasetError("tar member name longer than \(maximumNameBytes) bytes: \(member.name.prefix(40))…")
+            }
             archive_entry_clear(entry)
             archive_entry_set_pathname(entry, member.name)
             archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG, a regular file
@@ -43,7 +48,10 @@ package enum TarArchive {
             archive_entry_set_gname(entry, "")
             try check(archive_write_header(archive, entry), "header of \(member.name)")
             let written = member.contents.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-            guard written == member.contents.count else { try check(ARCHIVE_FATAL, "data of \(member.name)"); return [] }
+            guard written == member.contents.count else {
+                try check(ARCHIVE_FATAL, "data of \(member.name)")
+                return []
+            }
         }
         try check(archive_write_close(archive), "close")
         return output.bytes

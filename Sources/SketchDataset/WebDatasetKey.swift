@@ -13,7 +13,7 @@ package enum WebDatasetKey {
         for byte in keyID.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "-"):
+                UInt8(ascii: "_"), UInt8(ascii: "-"):
                 key.append(byte)
             default:
                 key += [UInt8(ascii: "~"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]

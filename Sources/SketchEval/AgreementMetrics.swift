@@ -35,7 +35,8 @@ public struct AgreementMetrics: Sendable, Equatable, Codable {
         var byKey: [String: RankedPrediction] = [:]
         for prediction in comparison where byKey[prediction.key] == nil { byKey[prediction.key] = prediction }
         var seen = Set<String>()
-        var matched = 0, agreeing = 0
+        var matched = 0
+        var agreeing = 0
         var disagreements: [Disagreement] = []
         func word(_ index: Int) -> String { classNames.indices.contains(index) ? classNames[index] : "#\(index)" }
         for prediction in primary where seen.insert(prediction.key).inserted {
@@ -44,9 +45,10 @@ public struct AgreementMetrics: Sendable, Equatable, Codable {
             if other.predicted == prediction.predicted {
                 agreeing += 1
             } else {
-                disagreements.append(Disagreement(
-                    key: prediction.key, primary: word(prediction.predicted), primaryProbability: prediction.probabilities[0],
-                    comparison: word(other.predicted), comparisonProbability: other.probabilities[0]))
+                disagreements.append(
+                    Disagreement(
+                        key: prediction.key, primary: word(prediction.predicted), primaryProbability: prediction.probabilities[0],
+                        comparison: word(other.predicted), comparisonProbability: other.probabilities[0]))
             }
         }
         self.matched = matched

@@ -48,7 +48,8 @@ public struct ClassificationMetrics: Sendable, Equatable, Codable {
     public init(predictions: [RankedPrediction], classNames: [String], confusedPairLimit: Int = 10) {
         let n = classNames.count
         var confusion = Array(repeating: Array(repeating: 0, count: n), count: n)
-        var top1 = 0, top3 = 0
+        var top1 = 0
+        var top3 = 0
         for prediction in predictions {
             if prediction.isCorrect(within: 1) { top1 += 1 }
             if prediction.isCorrect(within: 3) { top3 += 1 }
@@ -60,15 +61,18 @@ public struct ClassificationMetrics: Sendable, Equatable, Codable {
             let support = confusion[c].reduce(0, +)
             let predicted = confusion.reduce(0) { $0 + $1[c] }
             let correct = confusion[c][c]
-            return ClassScore(word: classNames[c], support: support, predicted: predicted, correct: correct,
-                              precision: predicted > 0 ? Double(correct) / Double(predicted) : nil,
-                              recall: support > 0 ? Double(correct) / Double(support) : nil)
+            return ClassScore(
+                word: classNames[c], support: support, predicted: predicted, correct: correct,
+                precision: predicted > 0 ? Double(correct) / Double(predicted) : nil,
+                recall: support > 0 ? Double(correct) / Double(support) : nil)
         }
         var pairs: [ConfusedPair] = []
         for actual in 0..<n {
             for predicted in 0..<n where predicted != actual && confusion[actual][predicted] > 0 {
-                pairs.append(ConfusedPair(actual: classNames[actual], predicted: classNames[predicted],
-                                          count: confusion[actual][predicted]))
+                pairs.append(
+                    ConfusedPair(
+                        actual: classNames[actual], predicted: classNames[predicted],
+                        count: confusion[actual][predicted]))
             }
         }
         let recalls = perClass.compactMap(\.recall)
@@ -80,7 +84,10 @@ public struct ClassificationMetrics: Sendable, Equatable, Codable {
         self.perClass = perClass
         self.confusion = confusion
         // A stable sort keeps the row-major (actual, predicted) order among equal counts.
-        self.mostConfused = Array(pairs.enumerated().sorted { $0.element.count != $1.element.count
-            ? $0.element.count > $1.element.count : $0.offset < $1.offset }.map(\.element).prefix(confusedPairLimit))
+        self.mostConfused = Array(
+            pairs.enumerated().sorted {
+                $0.element.count != $1.element.count
+                    ? $0.element.count > $1.element.count : $0.offset < $1.offset
+            }.map(\.element).prefix(confusedPairLimit))
     }
 }

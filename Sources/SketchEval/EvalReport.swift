@@ -52,9 +52,11 @@ public struct EvalReport: Sendable, Codable {
     public let agreement: Agreement?
 
     /// Builds the report from labelled predictions; keeps the first `misclassifiedLimit` errors.
-    public init(model: String, modelInput: String, shards: [String], split: String, onnxRuntime: String, threads: Int,
-                batchSize: Int, predictions: Evaluator.SplitPredictions, classNames: [String], inferenceSeconds: Double,
-                misclassifiedLimit: Int = 48, agreement: Agreement? = nil) {
+    public init(
+        model: String, modelInput: String, shards: [String], split: String, onnxRuntime: String, threads: Int,
+        batchSize: Int, predictions: Evaluator.SplitPredictions, classNames: [String], inferenceSeconds: Double,
+        misclassifiedLimit: Int = 48, agreement: Agreement? = nil
+    ) {
         let labelled = predictions.labelled
         let wrong = labelled.filter { !$0.isCorrect(within: 1) }
         self.model = model
@@ -69,8 +71,9 @@ public struct EvalReport: Sendable, Codable {
         self.metrics = ClassificationMetrics(predictions: labelled, classNames: classNames)
         self.misclassifiedTotal = wrong.count
         self.misclassified = wrong.prefix(misclassifiedLimit).map { prediction in
-            Misclassified(key: prediction.key, actual: classNames[prediction.label], predicted: classNames[prediction.predicted],
-                          probability: prediction.probabilities[0], top3: prediction.classes.prefix(3).map { classNames[$0] })
+            Misclassified(
+                key: prediction.key, actual: classNames[prediction.label], predicted: classNames[prediction.predicted],
+                probability: prediction.probabilities[0], top3: prediction.classes.prefix(3).map { classNames[$0] })
         }
         self.agreement = agreement
     }

@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchReports
 
 /// One `sketchprep eval` run: predict a split with a bundled model, optionally a second
@@ -31,8 +31,10 @@ public struct EvaluationJob: Sendable {
     public var misclassifiedLimit: Int
 
     /// Creates a job; see the properties.
-    public init(modelDirectory: String, shards: [String], split: String, reportDirectory: String, compareShards: String?,
-                compareSplit: String, batchSize: Int, threads: Int, libraryPath: String, misclassifiedLimit: Int) {
+    public init(
+        modelDirectory: String, shards: [String], split: String, reportDirectory: String, compareShards: String?,
+        compareSplit: String, batchSize: Int, threads: Int, libraryPath: String, misclassifiedLimit: Int
+    ) {
         self.modelDirectory = modelDirectory
         self.shards = shards
         self.split = split
@@ -69,8 +71,9 @@ public struct EvaluationJob: Sendable {
         var thumbnailKeys: Set<String> = []
         if let comparisonReader {
             let comparison = try predict(evaluator, comparisonReader, label: comparisonReader.directory, progress: progress)
-            let metrics = AgreementMetrics(primary: predictions.predictions, comparison: comparison.predictions,
-                                           classNames: bundle.classNames)
+            let metrics = AgreementMetrics(
+                primary: predictions.predictions, comparison: comparison.predictions,
+                classNames: bundle.classNames)
             agreement = EvalReport.Agreement(compareShards: comparisonReader.directory, split: compareSplit, metrics: metrics)
             let disagreeing = Set(metrics.disagreements.prefix(misclassifiedLimit).map(\.key))
             comparisonInputs = try Evaluator.inputs(forKeys: disagreeing, in: comparisonReader)
@@ -93,8 +96,10 @@ public struct EvaluationJob: Sendable {
         return report
     }
 
-    private func predict(_ evaluator: Evaluator, _ reader: ShardSplitReader, label: String,
-                         progress: (String) -> Void) throws -> Evaluator.SplitPredictions {
+    private func predict(
+        _ evaluator: Evaluator, _ reader: ShardSplitReader, label: String,
+        progress: (String) -> Void
+    ) throws -> Evaluator.SplitPredictions {
         let started = MonotonicClock.now()
         let result = try evaluator.predict(reader, batchSize: batchSize) { done, shard, shards in
             let rate = Double(done) / max(MonotonicClock.seconds(since: started), 1e-6)

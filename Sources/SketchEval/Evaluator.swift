@@ -1,5 +1,5 @@
-import SketchDataset
 import Foundation
+import SketchDataset
 
 /// Runs a bundled model over shard splits in batches and ranks its outputs.
 public struct Evaluator {
@@ -44,8 +44,10 @@ public struct Evaluator {
 
     /// Predicts every example of `reader`'s split, `batchSize` at a time, keeping the best `k`
     /// classes; `progress(examplesDone, shardIndex, shardCount)` is called after each batch.
-    public func predict(_ reader: ShardSplitReader, batchSize: Int = 256, k: Int = 3,
-                        progress: (Int, Int, Int) -> Void = { _, _, _ in }) throws -> SplitPredictions {
+    public func predict(
+        _ reader: ShardSplitReader, batchSize: Int = 256, k: Int = 3,
+        progress: (Int, Int, Int) -> Void = { _, _, _ in }
+    ) throws -> SplitPredictions {
         let modelIndex = Dictionary(classNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let labelMap = reader.classNames.map { modelIndex[$0] ?? -1 }
         let width = exampleShape.reduce(1, *)
@@ -54,17 +56,21 @@ public struct Evaluator {
             let shard = try reader.shard(stem)
             guard shard.exampleShape.reduce(1, *) == width else {
                 throw OnnxRuntimeError.inputMismatch(
-                    "\(reader.directory)/\(stem): examples of shape \(shard.exampleShape) do not fit input '\(input.name)' \(input.shapeText)")
+                    "\(reader.directory)/\(stem): examples of shape \(shard.exampleShape) do not fit input '\(input.name)' \(input.shapeText)"
+                )
             }
             var start = 0
             while start < shard.keys.count {
                 let end = min(start + batchSize, shard.keys.count)
-                let batch = try FloatTensor(shape: [end - start] + exampleShape,
-                                            values: Array(shard.features[(start * width)..<(end * width)]))
+                let batch = try FloatTensor(
+                    shape: [end - start] + exampleShape,
+                    values: Array(shard.features[(start * width)..<(end * width)]))
                 guard let scores = try session.run([input.name: batch], outputNames: [outputName])[outputName],
-                      scores.shape == [end - start, classNames.count] else {
+                    scores.shape == [end - start, classNames.count]
+                else {
                     throw OnnxRuntimeError.inferenceFailed(
-                        "output '\(outputName)' does not have shape [batch, \(classNames.count)] (classes.txt has \(classNames.count) classes)")
+                        "output '\(outputName)' does not have shape [batch, \(classNames.count)] (classes.txt has \(classNames.count) classes)"
+                    )
                 }
                 for row in 0..<(end - start) {
                     let label = shard.labels[start + row]

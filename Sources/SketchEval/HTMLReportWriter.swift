@@ -24,60 +24,62 @@ public enum HTMLReportWriter {
     public static func render(_ report: EvalReport, thumbnails: Thumbnails = Thumbnails()) -> String {
         let m = report.metrics
         var body = """
-        <h1>Evaluation: \(escape(report.model))</h1>
-        <table class="summary">
-        <tr><th>shards</th><td>\(report.shards.map { "<code>\(escape($0))</code>" }.joined(separator: " + ")) (split <code>\(escape(report.split))</code>)</td></tr>
-        <tr><th>model input</th><td><code>\(escape(report.modelInput))</code></td></tr>
-        <tr><th>examples</th><td>\(m.examples) (skipped, class not in model: \(report.skippedUnknownClass))</td></tr>
-        <tr><th>top-1 accuracy</th><td><b>\(percent(m.top1Accuracy))</b></td></tr>
-        <tr><th>top-3 accuracy</th><td>\(percent(m.top3Accuracy))</td></tr>
-        <tr><th>balanced accuracy</th><td>\(percent(m.balancedAccuracy))</td></tr>
-        <tr><th>ONNX Runtime</th><td>\(escape(report.onnxRuntime)), batch \(report.batchSize), \(String(format: "%.2f", report.inferenceSeconds)) s</td></tr>
-        </table>
-        <h2>Precision and recall per class</h2>
-        \(precisionRecallChart(m.perClass))
-        <h2>Confusion matrix</h2>
-        <p>Rows: actual class; columns: predicted class; darker = more examples (row-normalised).</p>
-        \(confusionMatrix(m))
-        <h2>Most confused pairs</h2>
-        \(confusedPairsTable(m.mostConfused))
-        <h2>Misclassified (\(report.misclassifiedTotal); first \(report.misclassified.count) shown)</h2>
-        <div class="grid">
-        """
+            <h1>Evaluation: \(escape(report.model))</h1>
+            <table class="summary">
+            <tr><th>shards</th><td>\(report.shards.map { "<code>\(escape($0))</code>" }.joined(separator: " + ")) (split <code>\(escape(report.split))</code>)</td></tr>
+            <tr><th>model input</th><td><code>\(escape(report.modelInput))</code></td></tr>
+            <tr><th>examples</th><td>\(m.examples) (skipped, class not in model: \(report.skippedUnknownClass))</td></tr>
+            <tr><th>top-1 accuracy</th><td><b>\(percent(m.top1Accuracy))</b></td></tr>
+            <tr><th>top-3 accuracy</th><td>\(percent(m.top3Accuracy))</td></tr>
+            <tr><th>balanced accuracy</th><td>\(percent(m.balancedAccuracy))</td></tr>
+            <tr><th>ONNX Runtime</th><td>\(escape(report.onnxRuntime)), batch \(report.batchSize), \(String(format: "%.2f", report.inferenceSeconds)) s</td></tr>
+            </table>
+            <h2>Precision and recall per class</h2>
+            \(precisionRecallChart(m.perClass))
+            <h2>Confusion matrix</h2>
+            <p>Rows: actual class; columns: predicted class; darker = more examples (row-normalised).</p>
+            \(confusionMatrix(m))
+            <h2>Most confused pairs</h2>
+            \(confusedPairsTable(m.mostConfused))
+            <h2>Misclassified (\(report.misclassifiedTotal); first \(report.misclassified.count) shown)</h2>
+            <div class="grid">
+            """
         for example in report.misclassified {
-            body += figure(thumbnails.primary[example.key],
-                           caption: "\(escape(example.actual)) → <b>\(escape(example.predicted))</b> \(String(format: "%.2f", example.probability))",
-                           key: example.key)
+            body += figure(
+                thumbnails.primary[example.key],
+                caption: "\(escape(example.actual)) → <b>\(escape(example.predicted))</b> \(String(format: "%.2f", example.probability))",
+                key: example.key)
         }
         body += "</div>\n"
         if let agreement = report.agreement {
             let a = agreement.metrics
             body += """
-            <h2>Agreement with <code>\(escape(agreement.compareShards))</code></h2>
-            <p>Same top-1 class on <b>\(a.agreeing) of \(a.matched)</b> drawings matched by key_id:
-            <b>\(percent(a.agreementRate))</b> (unmatched: \(a.onlyInPrimary) only here, \(a.onlyInComparison) only there).</p>
-            <div class="grid">
-            """
+                <h2>Agreement with <code>\(escape(agreement.compareShards))</code></h2>
+                <p>Same top-1 class on <b>\(a.agreeing) of \(a.matched)</b> drawings matched by key_id:
+                <b>\(percent(a.agreementRate))</b> (unmatched: \(a.onlyInPrimary) only here, \(a.onlyInComparison) only there).</p>
+                <div class="grid">
+                """
             for d in a.disagreements {
-                body += "<figure class=\"pair\">\(thumbnails.primary[d.key] ?? "")\(thumbnails.comparison[d.key] ?? "")"
+                body +=
+                    "<figure class=\"pair\">\(thumbnails.primary[d.key] ?? "")\(thumbnails.comparison[d.key] ?? "")"
                     + "<figcaption>\(escape(d.primary)) \(String(format: "%.2f", d.primaryProbability)) vs "
                     + "\(escape(d.comparison)) \(String(format: "%.2f", d.comparisonProbability))<br><small>\(escape(d.key))</small></figcaption></figure>\n"
             }
             body += "</div>\n"
         }
         return """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8">\(HTMLText.contentSecurityPolicy)<title>SketchPrep evaluation: \(escape(report.model))</title>
-        <style>
-        body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
-        table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}
-        .grid{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0;width:110px;text-align:center;font-size:11px}
-        figure.pair{width:210px}figure svg,figure img{border:1px solid #ccc}small{color:#777;word-break:break-all}
-        svg text{font-size:10px;font-family:system-ui,sans-serif}
-        </style></head><body>
-        \(body)</body></html>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">\(HTMLText.contentSecurityPolicy)<title>SketchPrep evaluation: \(escape(report.model))</title>
+            <style>
+            body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
+            table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}
+            .grid{display:flex;flex-wrap:wrap;gap:8px}figure{margin:0;width:110px;text-align:center;font-size:11px}
+            figure.pair{width:210px}figure svg,figure img{border:1px solid #ccc}small{color:#777;word-break:break-all}
+            svg text{font-size:10px;font-family:system-ui,sans-serif}
+            </style></head><body>
+            \(body)</body></html>
 
-        """
+            """
     }
 
     private static func figure(_ thumbnail: String?, caption: String, key: String) -> String {
@@ -87,10 +89,13 @@ public enum HTMLReportWriter {
     /// Horizontal bars: precision (blue) and recall (orange) per class, 0–100 %, each bar followed
     /// by its own figure in its colour.
     static func precisionRecallChart(_ classes: [ClassificationMetrics.ClassScore]) -> String {
-        let label = 130, width = 300, row = 20
+        let label = 130
+        let width = 300
+        let row = 20
         let height = classes.count * row + 20
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(label + width + 70)\" height=\"\(height)\">"
-        svg += "<text x=\"\(label)\" y=\"10\" fill=\"#1f77b4\">precision</text><text x=\"\(label + 70)\" y=\"10\" fill=\"#ff7f0e\">recall</text>"
+        svg +=
+            "<text x=\"\(label)\" y=\"10\" fill=\"#1f77b4\">precision</text><text x=\"\(label + 70)\" y=\"10\" fill=\"#ff7f0e\">recall</text>"
         for (i, score) in classes.enumerated() {
             let y = 16 + i * row
             let precision = Int(((score.precision ?? 0) * Double(width)).rounded())
@@ -122,9 +127,12 @@ public enum HTMLReportWriter {
                 let share = Double(count) / Double(total)
                 let shade = Int((255 * (1 - share)).rounded())
                 let colour = actual == predicted ? "rgb(\(shade),\(shade + (255 - shade) / 2),\(shade))" : "rgb(255,\(shade),\(shade))"
-                let x = label + predicted * cell, y = label + actual * cell
-                svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" fill=\"\(count == 0 ? "#fafafa" : colour)\" stroke=\"#eee\">"
-                svg += "<title>\(escape(metrics.perClass[actual].word)) → \(escape(metrics.perClass[predicted].word)): \(count)</title></rect>"
+                let x = label + predicted * cell
+                let y = label + actual * cell
+                svg +=
+                    "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" fill=\"\(count == 0 ? "#fafafa" : colour)\" stroke=\"#eee\">"
+                svg +=
+                    "<title>\(escape(metrics.perClass[actual].word)) → \(escape(metrics.perClass[predicted].word)): \(count)</title></rect>"
                 if cell >= 28, count > 0 {
                     svg += "<text x=\"\(x + cell / 2)\" y=\"\(y + cell / 2 + 3)\" text-anchor=\"middle\">\(count)</text>"
                 }

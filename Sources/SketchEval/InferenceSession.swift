@@ -63,8 +63,11 @@ public final class InferenceSession {
             var shape = [Int64](repeating: 0, count: maxRank)
             var rank = 0
             var elementType: Int32 = 0
-            guard sp_ort_session_io_info(handle, flag, index, &name, name.count, &elementType, &shape, shape.count, &rank,
-                                         &message, message.count) == 0 else {
+            guard
+                sp_ort_session_io_info(
+                    handle, flag, index, &name, name.count, &elementType, &shape, shape.count, &rank,
+                    &message, message.count) == 0
+            else {
                 throw OnnxRuntimeError.inferenceFailed(String(nulTerminated: message))
             }
             let dims = shape.prefix(min(rank, maxRank)).map { $0 < 0 ? nil : Int($0) }
@@ -78,7 +81,8 @@ public final class InferenceSession {
         try validate(feeds)
         let wanted = outputNames ?? outputs.map(\.name)
         for name in wanted where !outputs.contains(where: { $0.name == name }) {
-            throw OnnxRuntimeError.inputMismatch("the model has no output '\(name)' (outputs: \(outputs.map(\.name).joined(separator: ", ")))")
+            throw OnnxRuntimeError.inputMismatch(
+                "the model has no output '\(name)' (outputs: \(outputs.map(\.name).joined(separator: ", ")))")
         }
         let ordered = inputs.compactMap { input in feeds[input.name].map { (input.name, $0) } }  // all present: validated
         let shapes = ordered.flatMap { $0.1.shape.map(Int64.init) }
@@ -91,9 +95,10 @@ public final class InferenceSession {
         let status = withCStrings(ordered.map(\.0)) { inputNames in
             withCStrings(wanted) { outputNamePointers in
                 withFloatPointers(ordered.map(\.1.values)) { dataPointers in
-                    sp_ort_session_run(handle, inputNames, dataPointers, shapes, ranks, ordered.count,
-                                       outputNamePointers, wanted.count, Self.maxRank,
-                                       &outputData, &outputShapes, &outputRanks, &message, message.count)
+                    sp_ort_session_run(
+                        handle, inputNames, dataPointers, shapes, ranks, ordered.count,
+                        outputNamePointers, wanted.count, Self.maxRank,
+                        &outputData, &outputShapes, &outputRanks, &message, message.count)
                 }
             }
         }

@@ -24,24 +24,39 @@ public enum MarkdownReportWriter {
             MarkdownTable.row([$0.word, String($0.support), String($0.predicted), percent($0.precision), percent($0.recall)])
         }
         lines += ["", "## Most confused pairs", ""]
-        lines += m.mostConfused.isEmpty ? ["None."] : MarkdownTable.header(["actual", "predicted as", "count"], [.left, .left, .right])
-            + m.mostConfused.map { MarkdownTable.row([$0.actual, $0.predicted, String($0.count)]) }
+        lines +=
+            m.mostConfused.isEmpty
+            ? ["None."]
+            : MarkdownTable.header(["actual", "predicted as", "count"], [.left, .left, .right])
+                + m.mostConfused.map { MarkdownTable.row([$0.actual, $0.predicted, String($0.count)]) }
         lines += ["", "## Misclassified (\(report.misclassifiedTotal); first \(report.misclassified.count) listed)", ""]
-        lines += report.misclassified.isEmpty ? ["None."] : MarkdownTable.header(["key_id", "actual", "predicted (p)", "top-3"])
-            + report.misclassified.map {
-                MarkdownTable.row([$0.key, $0.actual, "\($0.predicted) (\(String(format: "%.2f", $0.probability)))",
-                                   $0.top3.joined(separator: ", ")])
-            }
+        lines +=
+            report.misclassified.isEmpty
+            ? ["None."]
+            : MarkdownTable.header(["key_id", "actual", "predicted (p)", "top-3"])
+                + report.misclassified.map {
+                    MarkdownTable.row([
+                        $0.key, $0.actual, "\($0.predicted) (\(String(format: "%.2f", $0.probability)))",
+                        $0.top3.joined(separator: ", "),
+                    ])
+                }
         if let agreement = report.agreement {
             let a = agreement.metrics
-            lines += ["", "## Agreement with `\(agreement.compareShards)` (split `\(agreement.split)`)", "",
-                      "Same top-1 class on **\(a.agreeing) of \(a.matched)** drawings matched by key_id: **\(percent(a.agreementRate))**"
-                      + " (unmatched: \(a.onlyInPrimary) only here, \(a.onlyInComparison) only there).", ""]
-            lines += a.disagreements.isEmpty ? ["No disagreements."] : MarkdownTable.header(["key_id", "here (p)", "there (p)"])
-                + a.disagreements.map {
-                    MarkdownTable.row([$0.key, "\($0.primary) (\(String(format: "%.2f", $0.primaryProbability)))",
-                                       "\($0.comparison) (\(String(format: "%.2f", $0.comparisonProbability)))"])
-                }
+            lines += [
+                "", "## Agreement with `\(agreement.compareShards)` (split `\(agreement.split)`)", "",
+                "Same top-1 class on **\(a.agreeing) of \(a.matched)** drawings matched by key_id: **\(percent(a.agreementRate))**"
+                    + " (unmatched: \(a.onlyInPrimary) only here, \(a.onlyInComparison) only there).", "",
+            ]
+            lines +=
+                a.disagreements.isEmpty
+                ? ["No disagreements."]
+                : MarkdownTable.header(["key_id", "here (p)", "there (p)"])
+                    + a.disagreements.map {
+                        MarkdownTable.row([
+                            $0.key, "\($0.primary) (\(String(format: "%.2f", $0.primaryProbability)))",
+                            "\($0.comparison) (\(String(format: "%.2f", $0.comparisonProbability)))",
+                        ])
+                    }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,6 +1,6 @@
 import Foundation
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// A bundled model directory: `model.onnx` (one float32 input with a dynamic batch dimension, one
 /// output of class probabilities) and `classes.txt` (one class word per line, output index order).

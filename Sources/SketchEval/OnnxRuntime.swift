@@ -20,7 +20,8 @@ public final class OnnxRuntime {
     public init(libraryPath: String) throws {
         guard FileManager.default.fileExists(atPath: libraryPath) else {
             throw OnnxRuntimeError.libraryUnavailable(
-                "ONNX Runtime library not found at '\(libraryPath)' (pass --ort-library or set \(OnnxRuntimeLibraryLocator.environmentVariable); `pip install onnxruntime` installs it)")
+                "ONNX Runtime library not found at '\(libraryPath)' (pass --ort-library or set \(OnnxRuntimeLibraryLocator.environmentVariable); `pip install onnxruntime` installs it)"
+            )
         }
         var message = [CChar](repeating: 0, count: 1024)
         guard let handle = sp_ort_runtime_open(libraryPath, &message, message.count) else {

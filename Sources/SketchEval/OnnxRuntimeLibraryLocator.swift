@@ -45,12 +45,15 @@ package enum OnnxRuntimeLibraryLocator {
     }
 
     /// The library path to load, or throws `.libraryUnavailable` listing where it looked.
-    package static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                                places: SearchPlaces? = nil) throws -> String {
+    package static func resolve(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        places: SearchPlaces? = nil
+    ) throws -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty { return fromEnvironment }
         let places = places ?? .ofThisProcess(environment: environment)
-        let directories = [places.executableDirectory].compactMap { $0 }
+        let directories =
+            [places.executableDirectory].compactMap { $0 }
             + places.pythonPackageDirectories.map { "\($0)/onnxruntime/capi" }
             + places.systemDirectories
         for directory in directories {
@@ -58,8 +61,8 @@ package enum OnnxRuntimeLibraryLocator {
         }
         throw OnnxRuntimeError.libraryUnavailable(
             "no ONNX Runtime library found: pass --ort-library PATH, set \(environmentVariable), put \(libraryNamePrefix) next to "
-            + "the sketchprep binary, or `pip install onnxruntime` in the active Python environment "
-            + "(looked in: \(directories.joined(separator: ", ")))")
+                + "the sketchprep binary, or `pip install onnxruntime` in the active Python environment "
+                + "(looked in: \(directories.joined(separator: ", ")))")
     }
 
     /// `directory/libonnxruntime.so` when present, else the first versioned `libonnxruntime.so.*` by name; nil if none.
@@ -74,8 +77,11 @@ package enum OnnxRuntimeLibraryLocator {
     static func pythonSitePackages(environment: [String: String]) -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import site, sysconfig; p = sysconfig.get_paths(); "
-            + "print(p['purelib']); print(p['platlib']); print(site.getusersitepackages())"]
+        process.arguments = [
+            "python3", "-c",
+            "import site, sysconfig; p = sysconfig.get_paths(); "
+                + "print(p['purelib']); print(p['platlib']); print(site.getusersitepackages())",
+        ]
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

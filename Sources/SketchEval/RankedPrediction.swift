@@ -21,8 +21,9 @@ public struct RankedPrediction: Sendable, Equatable, Codable {
     public init(key: String, label: Int, scores: ArraySlice<Float>, k: Int) {
         let ranked = zip(scores.indices, scores).sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
             .prefix(k)
-        self.init(key: key, label: label, classes: ranked.map { $0.0 - scores.startIndex },
-                  probabilities: ranked.map(\.1))
+        self.init(
+            key: key, label: label, classes: ranked.map { $0.0 - scores.startIndex },
+            probabilities: ranked.map(\.1))
     }
 
     /// The most probable class.

@@ -33,14 +33,24 @@ public enum CRC32C {
 
     private static func update(_ start: UInt32, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
         tables.withUnsafeBufferPointer { t in
-            let t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5], t6 = t[6], t7 = t[7]
+            let t0 = t[0]
+            let t1 = t[1]
+            let t2 = t[2]
+            let t3 = t[3]
+            let t4 = t[4]
+            let t5 = t[5]
+            let t6 = t[6]
+            let t7 = t[7]
             var crc = ~start
             var i = 0
             let n = buffer.count
             while i + 8 <= n {
-                let lo = crc ^ (UInt32(buffer[i]) | UInt32(buffer[i + 1]) << 8
-                    | UInt32(buffer[i + 2]) << 16 | UInt32(buffer[i + 3]) << 24)
-                crc = t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)]
+                let lo =
+                    crc
+                    ^ (UInt32(buffer[i]) | UInt32(buffer[i + 1]) << 8
+                        | UInt32(buffer[i + 2]) << 16 | UInt32(buffer[i + 3]) << 24)
+                crc =
+                    t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)]
                     ^ t4[Int(lo >> 24)] ^ t3[Int(buffer[i + 4])] ^ t2[Int(buffer[i + 5])]
                     ^ t1[Int(buffer[i + 6])] ^ t0[Int(buffer[i + 7])]
                 i += 8

@@ -22,14 +22,17 @@ package final class CSVLineBatches: LineBatchReading {
 
     /// Reads `range` of `path` (nil: the whole input); test-layout rows get `word` (empty: none
     /// given). `recordLimit` counts rows, not the header.
-    package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, word: String,
-                 maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024, recordLimit: Int? = nil) {
+    package init(
+        path: String, range: Range<Int>?, chunk: Int, hashing: Bool, word: String,
+        maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024, recordLimit: Int? = nil
+    ) {
         self.path = path
         self.word = word
         let startsFile = (range?.lowerBound ?? 0) == 0
         readsHeader = startsFile
-        lines = InputChunkReader(path: path, range: range, chunk: chunk, hashing: hashing, maximumLineLength: maximumLineLength,
-                                 batchLines: batchLines, recordLimit: recordLimit.map { startsFile ? $0 + 1 : $0 })
+        lines = InputChunkReader(
+            path: path, range: range, chunk: chunk, hashing: hashing, maximumLineLength: maximumLineLength,
+            batchLines: batchLines, recordLimit: recordLimit.map { startsFile ? $0 + 1 : $0 })
         if !readsHeader { setLayout(headerOf: Self.firstLine(of: path)) }
     }
 
@@ -85,7 +88,8 @@ package final class CSVLineBatches: LineBatchReading {
     private func setLayout(headerOf header: [UInt8]?) {
         layout = header.flatMap { KaggleCSV.layout(ofHeader: $0) }
         if layout == nil {
-            failure = "\(path): the first line is not a Kaggle CSV header (\(KaggleCSV.Layout.train.header) or \(KaggleCSV.Layout.test.header))"
+            failure =
+                "\(path): the first line is not a Kaggle CSV header (\(KaggleCSV.Layout.train.header) or \(KaggleCSV.Layout.test.header))"
         } else if layout == .test && word.isEmpty {
             failure = "\(path) is a Kaggle test file (\(KaggleCSV.Layout.test.header)), which has no word: pass --word WORD"
         }

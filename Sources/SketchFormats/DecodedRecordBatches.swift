@@ -45,8 +45,10 @@ package final class DecodedRecordBatches: LineBatchReading {
     private var line: [UInt8] = []
 
     /// Reads `path` as `format` (`.bin`, `.stroke3` or `.svg`); its records get `word`.
-    package init(path: String, format: DrawingFileFormat, word: String, chunk: Int, hashing: Bool,
-                 batchLines: Int = 1024, recordLimit: Int? = nil) {
+    package init(
+        path: String, format: DrawingFileFormat, word: String, chunk: Int, hashing: Bool,
+        batchLines: Int = 1024, recordLimit: Int? = nil
+    ) {
         precondition(format == .bin || format == .stroke3 || format == .svg, "NDJSON and CSV are read line by line")
         self.path = path
         self.format = format
@@ -71,7 +73,8 @@ package final class DecodedRecordBatches: LineBatchReading {
             return batch
         }
         while batch.entries.count < batchLines, batch.bytes.count < InputChunkReader.batchByteTarget,
-              records < recordLimit ?? Int.max, let (number, item) = nextItem() {
+            records < recordLimit ?? Int.max, let (number, item) = nextItem()
+        {
             let start = batch.bytes.count
             switch item {
             case .record(let record):
@@ -83,7 +86,8 @@ package final class DecodedRecordBatches: LineBatchReading {
             case .unopened(let reason):
                 batch.entries.append(.init(lineInChunk: 0, kind: .unopened(reason: reason), range: start..<start))
             case let .sourceError(byteOffset, reason):
-                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
+                batch.entries.append(
+                    .init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
             case .rejected(let rejected):
                 records += 1
                 batch.bytes += rejected.bytes
@@ -157,8 +161,14 @@ package final class DecodedRecordBatches: LineBatchReading {
                 let number = items.count + 1
                 let key = "\(name)#\(split.rawValue)#\(index)"
                 guard let drawing = Stroke3.drawing(of: array) else {
-                    let reason = "\(key): coordinate out of range or not a stroke-3 array: a drawing is a non-empty (n, 3) array of finite values whose positions stay within ±\(DrawingLimits.maximumCoordinateMagnitude)"
-                    items.append((number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8)))))
+                    let reason =
+                        "\(key): coordinate out of range or not a stroke-3 array: a drawing is a non-empty (n, 3) array of finite values whose positions stay within ±\(DrawingLimits.maximumCoordinateMagnitude)"
+                    items.append(
+                        (
+                            number,
+                            .rejected(
+                                RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: Array(key.utf8)))
+                        ))
                     continue
                 }
                 // The values come from the file: held to the same bounds as NDJSON coordinates,
@@ -166,8 +176,14 @@ package final class DecodedRecordBatches: LineBatchReading {
                 do throws(DrawingLimitError) {
                     try DrawingLimits.checkInput(drawing)
                 } catch {
-                    items.append((number, .rejected(RejectedLine(location: SourceLocation(file: path, line: number),
-                                                                 reason: "\(key): \(error.reason)", bytes: Array(key.utf8)))))
+                    items.append(
+                        (
+                            number,
+                            .rejected(
+                                RejectedLine(
+                                    location: SourceLocation(file: path, line: number),
+                                    reason: "\(key): \(error.reason)", bytes: Array(key.utf8)))
+                        ))
                     continue
                 }
                 var record = SketchRecord(word: word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)

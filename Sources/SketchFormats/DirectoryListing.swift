@@ -27,8 +27,10 @@ public struct DirectoryListing: Sendable, Equatable {
 extension DirectoryWalk {
     /// Lists the files of `directory` whose names satisfy `accepts` — only its own entries, or
     /// every level below it when `recursive` — sorted byte-wise by path.
-    package static func list(_ directory: String, recursive: Bool,
-                            accepts: (String) -> Bool) throws(IOError) -> DirectoryListing {
+    package static func list(
+        _ directory: String, recursive: Bool,
+        accepts: (String) -> Bool
+    ) throws(IOError) -> DirectoryListing {
         var listing = DirectoryListing()
         var visited = Set<FileIdentity>()
         if let identity = FileIdentity(path: directory) { visited.insert(identity) }
@@ -37,8 +39,10 @@ extension DirectoryWalk {
         return listing
     }
 
-    private static func walk(_ directory: String, recursive: Bool, accepts: (String) -> Bool,
-                             visited: inout Set<FileIdentity>, into listing: inout DirectoryListing) throws(IOError) {
+    private static func walk(
+        _ directory: String, recursive: Bool, accepts: (String) -> Bool,
+        visited: inout Set<FileIdentity>, into listing: inout DirectoryListing
+    ) throws(IOError) {
         for entry in try entries(of: directory) {
             switch entry {
             case let .file(path, name) where accepts(name):

@@ -29,7 +29,8 @@ public enum DrawingFileFormat: String, Sendable, CaseIterable, Codable {
     package static func detect(_ bytes: [UInt8]) -> DrawingFileFormat? {
         if Stroke3NPZ.hasZipMagic(bytes) { return .stroke3 }
         if let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }), bytes[first] == 0x7B,
-           looksLikeNDJSON(bytes[first...]) {
+            looksLikeNDJSON(bytes[first...])
+        {
             return .ndjson
         }
         if KaggleCSV.layout(ofHeader: bytes.prefix { $0 != 0x0A }) != nil { return .csv }
@@ -96,19 +97,24 @@ extension DrawingFileFormat {
     /// The engine's batch reader of one chunk of an input in this format: `InputChunkReader`
     /// (NDJSON), `CSVLineBatches` (CSV) or `DecodedRecordBatches` (`.bin`, stroke-3, SVG; always the
     /// whole input, `range` nil). `word` is the word of records that carry none.
-    package func batchReader(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, word: String,
-                             maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024,
-                             recordLimit: Int?) -> any LineBatchReading {
+    package func batchReader(
+        path: String, range: Range<Int>?, chunk: Int, hashing: Bool, word: String,
+        maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024,
+        recordLimit: Int?
+    ) -> any LineBatchReading {
         switch self {
         case .ndjson:
-            return InputChunkReader(path: path, range: range, chunk: chunk, hashing: hashing, maximumLineLength: maximumLineLength,
-                                    batchLines: batchLines, recordLimit: recordLimit)
+            return InputChunkReader(
+                path: path, range: range, chunk: chunk, hashing: hashing, maximumLineLength: maximumLineLength,
+                batchLines: batchLines, recordLimit: recordLimit)
         case .csv:
-            return CSVLineBatches(path: path, range: range, chunk: chunk, hashing: hashing, word: word, maximumLineLength: maximumLineLength,
-                                  batchLines: batchLines, recordLimit: recordLimit)
+            return CSVLineBatches(
+                path: path, range: range, chunk: chunk, hashing: hashing, word: word, maximumLineLength: maximumLineLength,
+                batchLines: batchLines, recordLimit: recordLimit)
         case .bin, .stroke3, .svg:
-            return DecodedRecordBatches(path: path, format: self, word: word, chunk: chunk, hashing: hashing, batchLines: batchLines,
-                                        recordLimit: recordLimit)
+            return DecodedRecordBatches(
+                path: path, format: self, word: word, chunk: chunk, hashing: hashing, batchLines: batchLines,
+                recordLimit: recordLimit)
         }
     }
 }

@@ -47,10 +47,14 @@ public struct DrawingSource: Sendable {
     /// every level, `recursiveFileSuffixes`); throws `FormatError` for a missing path or a
     /// directory without drawing files. A path named explicitly is read whatever it is (a FIFO,
     /// `/dev/stdin`); in a directory only regular files are read.
-    public init(inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil,
-                fileSuffixes: [String] = fileSuffixes, recursiveFileSuffixes: [String] = recursiveFileSuffixes) throws {
+    public init(
+        inputs: [String], format: DrawingFileFormat? = nil, word: String? = nil,
+        fileSuffixes: [String] = fileSuffixes, recursiveFileSuffixes: [String] = recursiveFileSuffixes
+    ) throws {
         let (files, listing) = try InputExpansion.expand(inputs, suffixes: fileSuffixes, recursiveSuffixes: recursiveFileSuffixes)
-        if files.contains("-") && format == .stroke3 { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
+        if files.contains("-") && format == .stroke3 {
+            throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file")
+        }
         if files.contains("-") && format == .bin && word == nil {
             throw FormatError(.input, "a .bin on standard input has no file name to take its word from: pass --word WORD")
         }
@@ -74,10 +78,12 @@ public struct DrawingSource: Sendable {
     public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
         var records: [SketchRecord] = []
         guard limit > 0 else { return records }
-        try readInOrder(flatPoints: false, requiresAnOpenedInput: false, onRecord: { record, _, _ in
-            records.append(record)
-            return records.count < limit
-        }, onRejected: onRejected, onProgress: { _ in })
+        try readInOrder(
+            flatPoints: false, requiresAnOpenedInput: false,
+            onRecord: { record, _, _ in
+                records.append(record)
+                return records.count < limit
+            }, onRejected: onRejected, onProgress: { _ in })
         return records
     }
 
@@ -92,10 +98,12 @@ public struct DrawingSource: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        try readInOrder(flatPoints: false, requiresAnOpenedInput: true, onRecord: { record, _, location in
-            try onRecord(record, location)
-            return true
-        }, onRejected: onRejected, onProgress: onProgress)
+        try readInOrder(
+            flatPoints: false, requiresAnOpenedInput: true,
+            onRecord: { record, _, location in
+                try onRecord(record, location)
+                return true
+            }, onRejected: onRejected, onProgress: onProgress)
     }
 
     /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record's
@@ -106,10 +114,12 @@ public struct DrawingSource: Sendable {
         onRejected: (RejectedLine) throws -> Void,
         onProgress: (Int) -> Void = { _ in }
     ) throws {
-        try readInOrder(flatPoints: true, requiresAnOpenedInput: true, onRecord: { record, strokes, location in
-            try onRecord(record, strokes, location)
-            return true
-        }, onRejected: onRejected, onProgress: onProgress)
+        try readInOrder(
+            flatPoints: true, requiresAnOpenedInput: true,
+            onRecord: { record, strokes, location in
+                try onRecord(record, strokes, location)
+                return true
+            }, onRejected: onRejected, onProgress: onProgress)
     }
 
     /// The sequential read behind every entry point: the engine's batches (``InputBatches``)
@@ -124,8 +134,9 @@ public struct DrawingSource: Sendable {
         for rejected in rejectedSourceErrors { try onRejected(rejected) }
         let (inputs, unreadable) = engineInputs()
         for rejected in unreadable { try onRejected(rejected) }
-        let batches = InputBatches(sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
-                                   maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
+        let batches = InputBatches(
+            sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
+            maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
         var decoder = RecordBatchDecoder(keepsTimestamps: keepsTimestamps, flatPoints: flatPoints, maximumLineLength: maximumLineLength)
         for batch in batches {
             let file = inputs[batch.chunk].name
@@ -212,9 +223,12 @@ public struct DrawingSource: Sendable {
                     continue
                 }
                 if fileFormat == .bin && file == "-" && word == nil {
-                    throw FormatError(.input, "standard input holds a Google .bin, which has no file name to take its word from: pass --word WORD")
+                    throw FormatError(
+                        .input, "standard input holds a Google .bin, which has no file name to take its word from: pass --word WORD")
                 }
-                if fileFormat == .stroke3 && file == "-" { throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file") }
+                if fileFormat == .stroke3 && file == "-" {
+                    throw FormatError(.input, "stroke-3 .npz cannot be read from standard input; pass the file")
+                }
                 inputs.append(EngineInput(path: path, name: file, format: fileFormat, word: word(of: file, format: fileFormat)))
             }
         } catch {
@@ -285,7 +299,9 @@ public struct DrawingSource: Sendable {
         bytes.removeSubrange(count...)
         if count == 0 { return .ndjson }  // An empty input holds no records in any format.
         guard let format = DrawingFileFormat.detect(bytes) else {
-            throw FormatError(.input, """
+            throw FormatError(
+                .input,
+                """
                 cannot tell the format of \(path): not NDJSON (first non-blank byte is not '{' or no line parses), \
                 not a Kaggle CSV (no Kaggle header line), not an SVG (no <svg element), not a Google .bin (its first records are not structurally consistent), \
                 not a stroke-3 .npz (no zip magic); pass --format ndjson|bin|stroke3|csv|svg to read it as one
@@ -306,7 +322,9 @@ public struct DrawingSource: Sendable {
         TemporaryFiles.register(path)
         let writer = try AtomicFileWriter(path: path)
         let source: ByteSource
-        do { source = try ByteSource(path: file) } catch { throw FormatError(.input, "cannot read \(file): \((error as? IOError)?.reason ?? "\(error)")") }
+        do { source = try ByteSource(path: file) } catch {
+            throw FormatError(.input, "cannot read \(file): \((error as? IOError)?.reason ?? "\(error)")")
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { buffer.deallocate() }
         while true {

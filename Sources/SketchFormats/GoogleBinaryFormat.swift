@@ -54,14 +54,15 @@ package enum GoogleBinaryFormat {
             return value
         }
         guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
         let fraction = bytes[19..<(bytes.count - 4)]
         if !fraction.isEmpty {
             guard fraction.first == 0x2E, fraction.count > 1,
-                  fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+                fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            else { return nil }
         }
         // Civil date to days (H. Hinnant's algorithm).
         let shiftedYear = month <= 2 ? year - 1 : year
@@ -191,13 +192,17 @@ package final class GoogleBinaryCursor {
         var problem: String?
         var header = [UInt8](repeating: 0, count: GoogleBinaryFormat.headerLength)
         let got = readOrFail(&header, header.count)
-        if got == 0 { finished = true; return nil }
+        if got == 0 {
+            finished = true
+            return nil
+        }
         recordNumber += 1
         offset += got
         recordBytes += header[0..<got]
         if got < header.count {
             finished = true
-            return .rejected(rejection(recordNumber, start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), recordBytes))
+            return .rejected(
+                rejection(recordNumber, start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), recordBytes))
         }
         let keyID = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) }
         let country = header[8..<10]
@@ -220,8 +225,10 @@ package final class GoogleBinaryCursor {
             append(countBytes[0..<countGot])
             if countGot < 2 {
                 finished = true
-                return .rejected(rejection(recordNumber, start,
-                                           cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"), recordBytes))
+                return .rejected(
+                    rejection(
+                        recordNumber, start,
+                        cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"), recordBytes))
             }
             let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
             if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
@@ -235,21 +242,29 @@ package final class GoogleBinaryCursor {
             append(pointBytes[0..<pointsGot])
             if pointsGot < 2 * pointCount {
                 finished = true
-                return .rejected(rejection(recordNumber, start, cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): "
-                    + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"), recordBytes))
+                return .rejected(
+                    rejection(
+                        recordNumber, start,
+                        cutShortReason(
+                            start,
+                            "stroke \(strokeIndex + 1) of \(strokeCount): "
+                                + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"), recordBytes))
             }
             if problem == nil {
-                strokes.append(Stroke(x: pointBytes[0..<pointCount].map { Double($0) },
-                                      y: pointBytes[pointCount..<(2 * pointCount)].map { Double($0) }))
+                strokes.append(
+                    Stroke(
+                        x: pointBytes[0..<pointCount].map { Double($0) },
+                        y: pointBytes[pointCount..<(2 * pointCount)].map { Double($0) }))
             }
         }
         if let problem {
             return .rejected(rejection(recordNumber, start, "record at byte offset \(start): inconsistent (\(problem))", recordBytes))
         }
-        return .record(SketchRecord(
-            word: word, countryCode: String(decoding: country, as: UTF8.self),
-            timestamp: GoogleBinaryFormat.timestampText(seconds: timestamp), recognized: recognized == 1,
-            keyID: String(keyID), drawing: Drawing(strokes: strokes)), recordNumber)
+        return .record(
+            SketchRecord(
+                word: word, countryCode: String(decoding: country, as: UTF8.self),
+                timestamp: GoogleBinaryFormat.timestampText(seconds: timestamp), recognized: recognized == 1,
+                keyID: String(keyID), drawing: Drawing(strokes: strokes)), recordNumber)
     }
 
     /// Reads `count` bytes; fewer at the end of the data. A read error ends the data there and is
@@ -265,7 +280,8 @@ package final class GoogleBinaryCursor {
     /// ends there, or cut short by the read error or gzip damage reported as a source error.
     private func cutShortReason(_ start: Int, _ detail: String) -> String {
         if readError != nil || source?.stoppedByDamage == true {
-            return "record at byte offset \(start): cut short by a damaged or unreadable input (\(detail); see the source error that follows)"
+            return
+                "record at byte offset \(start): cut short by a damaged or unreadable input (\(detail); see the source error that follows)"
         }
         return "record at byte offset \(start): truncated (\(detail))"
     }

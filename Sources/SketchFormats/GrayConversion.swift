@@ -28,9 +28,10 @@ package enum GrayConversion {
             if alpha == 255 {
                 gray[index] = luma(red: rgba[base], green: rgba[base + 1], blue: rgba[base + 2])
             } else {
-                gray[index] = luma(red: overWhite(rgba[base], alpha: alpha),
-                                   green: overWhite(rgba[base + 1], alpha: alpha),
-                                   blue: overWhite(rgba[base + 2], alpha: alpha))
+                gray[index] = luma(
+                    red: overWhite(rgba[base], alpha: alpha),
+                    green: overWhite(rgba[base + 1], alpha: alpha),
+                    blue: overWhite(rgba[base + 2], alpha: alpha))
             }
         }
     }
@@ -38,8 +39,10 @@ package enum GrayConversion {
     /// Converts `count` 16-bit RGBA pixels with premultiplied colour (libpng's linear format) to gray:
     /// over white, a premultiplied channel becomes `c + (65535 - a)`; that is reduced to 8 bits as
     /// `round(v * 255 / 65535)`, then `luma` applies.
-    package static func grayOverWhite(premultipliedRGBA16 rgba: UnsafeBufferPointer<UInt16>,
-                                     into gray: UnsafeMutableBufferPointer<UInt8>) {
+    package static func grayOverWhite(
+        premultipliedRGBA16 rgba: UnsafeBufferPointer<UInt16>,
+        into gray: UnsafeMutableBufferPointer<UInt8>
+    ) {
         precondition(rgba.count >= gray.count * 4, "RGBA buffer shorter than 4 samples per gray pixel")
         @inline(__always) func eightBit(_ premultiplied: UInt16, _ transparency: Int) -> UInt8 {
             UInt8(truncatingIfNeeded: ((Int(premultiplied) + transparency) * 255 + 32767) / 65535)
@@ -47,9 +50,10 @@ package enum GrayConversion {
         for index in 0..<gray.count {
             let base = index * 4
             let transparency = 65535 - Int(rgba[base + 3])
-            gray[index] = luma(red: eightBit(rgba[base], transparency),
-                               green: eightBit(rgba[base + 1], transparency),
-                               blue: eightBit(rgba[base + 2], transparency))
+            gray[index] = luma(
+                red: eightBit(rgba[base], transparency),
+                green: eightBit(rgba[base + 1], transparency),
+                blue: eightBit(rgba[base + 2], transparency))
         }
     }
 }

@@ -1,4 +1,5 @@
 import SketchIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

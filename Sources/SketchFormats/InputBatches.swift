@@ -42,8 +42,10 @@ package final class InputBatches: Sequence, IteratorProtocol {
 
     /// Reads `selected` (indices into `sources`, in that order); `recordLimit` stops each source
     /// after that many non-blank lines (`--limit`).
-    package init(sources: [Source], selected: [Int], hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes,
-         linesPerBatch: Int = 1024, recordLimit: Int? = nil) {
+    package init(
+        sources: [Source], selected: [Int], hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes,
+        linesPerBatch: Int = 1024, recordLimit: Int? = nil
+    ) {
         self.sources = sources
         pending = selected.reversed()
         selectedCount = selected.count
@@ -70,8 +72,9 @@ package final class InputBatches: Sequence, IteratorProtocol {
             guard let index = pending.popLast() else { return nil }
             currentIndex = index
             let source = sources[index]
-            current = source.format.batchReader(path: source.path, range: source.range, chunk: index, hashing: hashing, word: source.word,
-                                                maximumLineLength: maximumLineLength, batchLines: linesPerBatch, recordLimit: recordLimit)
+            current = source.format.batchReader(
+                path: source.path, range: source.range, chunk: index, hashing: hashing, word: source.word,
+                maximumLineLength: maximumLineLength, batchLines: linesPerBatch, recordLimit: recordLimit)
         }
     }
 
@@ -81,7 +84,9 @@ package final class InputBatches: Sequence, IteratorProtocol {
     /// message names. The one place this error is raised.
     package func requireAnInputOpened(refused: Int = 0, count: Int) throws(FormatError) {
         guard selectedCount + refused > 0, unopened.count == selectedCount else { return }
-        throw FormatError(.noInputReadable, "none of the \(count) inputs could be read"
-            + " (each is reported above with its reason); check the paths and their permissions")
+        throw FormatError(
+            .noInputReadable,
+            "none of the \(count) inputs could be read"
+                + " (each is reported above with its reason); check the paths and their permissions")
     }
 }

@@ -1,6 +1,7 @@
 import SketchCore
-import SystemPackage
 import SketchIO
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -72,8 +73,11 @@ package final class InputChunkReader: LineBatchReading {
     private let path: String
 
     /// Opens the chunk; an input that cannot be opened yields one `sourceError` entry.
-    package init(path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes, batchLines: Int = 1024,
-                 recordLimit: Int? = nil) {
+    package init(
+        path: String, range: Range<Int>?, chunk: Int, hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes,
+        batchLines: Int = 1024,
+        recordLimit: Int? = nil
+    ) {
         self.recordLimit = recordLimit
         self.chunk = chunk
         self.path = path
@@ -115,11 +119,14 @@ package final class InputChunkReader: LineBatchReading {
             guard !reportedDamage, let source, !source.damage.isEmpty else { return nil }
             reportedDamage = true
             for damage in source.damage {
-                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: damage.byteOffset, reason: damage.reason), range: 0..<0))
+                batch.entries.append(
+                    .init(lineInChunk: 0, kind: .sourceError(byteOffset: damage.byteOffset, reason: damage.reason), range: 0..<0))
             }
             return batch
         }
-        while batch.entries.count < batchLines, batch.bytes.count < Self.batchByteTarget, records < recordLimit ?? Int.max, let piece = splitter!.next() {
+        while batch.entries.count < batchLines, batch.bytes.count < Self.batchByteTarget, records < recordLimit ?? Int.max,
+            let piece = splitter!.next()
+        {
             lineNumber += 1
             let start = batch.bytes.count
             switch piece {
@@ -140,8 +147,10 @@ package final class InputChunkReader: LineBatchReading {
                     batch.bytes.append(contentsOf: partial)
                     batch.entries.append(.init(lineInChunk: lineNumber, kind: .failed(reason), range: start..<batch.bytes.count))
                 }
-                batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: rangeStart + (source?.consumedInputBytes ?? 0), reason: reason),
-                                           range: batch.bytes.count..<batch.bytes.count))
+                batch.entries.append(
+                    .init(
+                        lineInChunk: 0, kind: .sourceError(byteOffset: rangeStart + (source?.consumedInputBytes ?? 0), reason: reason),
+                        range: batch.bytes.count..<batch.bytes.count))
             }
         }
         if batch.entries.isEmpty {

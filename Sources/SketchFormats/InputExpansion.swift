@@ -1,4 +1,5 @@
 import SketchIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,8 +13,10 @@ import Darwin
 /// rule of every reader.
 package enum InputExpansion {
     /// The files and the directory entries that could not be used (and were skipped).
-    package static func expand(_ inputs: [String], suffixes: [String],
-                               recursiveSuffixes: [String] = []) throws -> (files: [String], listing: DirectoryListing) {
+    package static func expand(
+        _ inputs: [String], suffixes: [String],
+        recursiveSuffixes: [String] = []
+    ) throws -> (files: [String], listing: DirectoryListing) {
         var files: [String] = []
         var listing = DirectoryListing()
         for input in inputs {
@@ -35,7 +38,8 @@ package enum InputExpansion {
                 found.files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             }
             guard !found.files.isEmpty || !found.rejected.isEmpty else {
-                throw FormatError(.input, "no \((suffixes + recursiveSuffixes).map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
+                throw FormatError(
+                    .input, "no \((suffixes + recursiveSuffixes).map { "*\($0)" }.joined(separator: " or ")) files in \(input)")
             }
             files += found.files
             listing.append(found)

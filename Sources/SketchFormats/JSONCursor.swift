@@ -201,8 +201,10 @@ struct JSONCursor {
     /// Every value must be finite with `|v| <= bound` (else `coordinate out of range`), and the
     /// array may hold at most `limit` values (else `too many points`): both are checked while
     /// reading, so `storage` never grows beyond `limit + 1` slots whatever the line holds.
-    mutating func parseNumberArray(into storage: inout [Double], what: @autoclosure () -> String,
-                                   bound: Double, limit: Int) throws(FormatError) -> Int {
+    mutating func parseNumberArray(
+        into storage: inout [Double], what: @autoclosure () -> String,
+        bound: Double, limit: Int
+    ) throws(FormatError) -> Int {
         guard peek() == UInt8(ascii: "[") else { throw error("\(what()): expected an array of numbers") }
         index += 1
         skipWhitespace()
@@ -213,21 +215,27 @@ struct JSONCursor {
         var count = 0
         while true {
             let outcome = storage.withUnsafeMutableBufferPointer { slots in
-                parseNumbers(into: UnsafeMutableBufferPointer(rebasing: slots[..<Swift.min(slots.count, limit + 1)]),
-                             count: &count, bound: bound)
+                parseNumbers(
+                    into: UnsafeMutableBufferPointer(rebasing: slots[..<Swift.min(slots.count, limit + 1)]),
+                    count: &count, bound: bound)
             }
             switch outcome {
             case .finished:
-                if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
+                if count > limit {
+                    throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing")
+                }
                 return count
             case .full:
-                if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
+                if count > limit {
+                    throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing")
+                }
                 storage.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(storage.count, 256), limit + 1 - storage.count)))
             case .nonNumeric:
                 throw error("\(what()): non-numeric value at position \(count + 1)")
             case .outOfRange:
-                throw error("\(DrawingLimits.coordinateOutOfRange): \(what()) position \(count + 1) is not finite"
-                    + " or beyond ±\(Self.boundText(bound))")
+                throw error(
+                    "\(DrawingLimits.coordinateOutOfRange): \(what()) position \(count + 1) is not finite"
+                        + " or beyond ±\(Self.boundText(bound))")
             case .badSeparator:
                 throw error("\(what()): expected ',' or ']' after a number")
             }
@@ -238,11 +246,15 @@ struct JSONCursor {
     /// without keeping the values: for arrays that are only validated, such as timestamps
     /// nobody asked for. Arrays of plain integers are counted from their bytes alone; anything
     /// else is read by `parseNumberArray` into `scratch`.
-    mutating func countNumberArray(scratch: inout [Double], what: @autoclosure () -> String,
-                                   bound: Double, limit: Int) throws(FormatError) -> Int {
+    mutating func countNumberArray(
+        scratch: inout [Double], what: @autoclosure () -> String,
+        bound: Double, limit: Int
+    ) throws(FormatError) -> Int {
         // Plain integers have at most 15 digits, so they stay within any bound of 10¹⁵ or more.
         if bound >= 1e15, let count = countPlainIntegerArray() {
-            if count > limit { throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing") }
+            if count > limit {
+                throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing")
+            }
             return count
         }
         return try parseNumberArray(into: &scratch, what: what(), bound: bound, limit: limit)
@@ -250,7 +262,8 @@ struct JSONCursor {
 
     /// `bound` as written in a reason (`1e+09` style for powers of ten).
     private static func boundText(_ bound: Double) -> String {
-        var mantissa = bound, exponent = 0
+        var mantissa = bound
+        var exponent = 0
         while mantissa >= 10 && mantissa.truncatingRemainder(dividingBy: 10) == 0 {
             mantissa /= 10
             exponent += 1
@@ -304,8 +317,10 @@ struct JSONCursor {
     /// Reads numbers and their separators into `slots[count...]` until the closing `]` (consumed),
     /// a full buffer (before reading the next number) or an error (cursor at the fault).
     @inline(__always)
-    private mutating func parseNumbers(into slots: UnsafeMutableBufferPointer<Double>, count: inout Int,
-                                       bound: Double) -> NumberListOutcome {
+    private mutating func parseNumbers(
+        into slots: UnsafeMutableBufferPointer<Double>, count: inout Int,
+        bound: Double
+    ) -> NumberListOutcome {
         while count < slots.count {
             let start = index
             if let (value, closesArray) = plainIntegerAndSeparator() {
@@ -359,7 +374,8 @@ struct JSONCursor {
             position += 1
         }
         guard position < count, position > index,
-              position == index + 1 || bytes[index] != UInt8(ascii: "0") else { return nil }
+            position == index + 1 || bytes[index] != UInt8(ascii: "0")
+        else { return nil }
         let separator = bytes[position]
         guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: "]") else { return nil }
         index = position + 1
@@ -428,7 +444,8 @@ struct JSONCursor {
             return value
         }
         if exact, exponent < 0,
-           let value = JSONNumberParser.decimalPath(mantissa: mantissa, fractionDigits: -exponent, negative: negative) {
+            let value = JSONNumberParser.decimalPath(mantissa: mantissa, fractionDigits: -exponent, negative: negative)
+        {
             return value
         }
         return JSONNumberParser.slowPath(UnsafeBufferPointer(start: bytes + start, count: position - start))
@@ -444,7 +461,10 @@ struct JSONCursor {
         case UInt8(ascii: "{"):
             index += 1
             skipWhitespace()
-            if peek() == UInt8(ascii: "}") { index += 1; return }
+            if peek() == UInt8(ascii: "}") {
+                index += 1
+                return
+            }
             while true {
                 skipWhitespace()
                 guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
@@ -455,19 +475,28 @@ struct JSONCursor {
                 skipWhitespace()
                 try skipValue(depth: depth + 1)
                 skipWhitespace()
-                if peek() == UInt8(ascii: ",") { index += 1; continue }
+                if peek() == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
                 try expect(UInt8(ascii: "}"), "expected ',' or '}' in an object")
                 return
             }
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()
-            if peek() == UInt8(ascii: "]") { index += 1; return }
+            if peek() == UInt8(ascii: "]") {
+                index += 1
+                return
+            }
             while true {
                 skipWhitespace()
                 try skipValue(depth: depth + 1)
                 skipWhitespace()
-                if peek() == UInt8(ascii: ",") { index += 1; continue }
+                if peek() == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
                 try expect(UInt8(ascii: "]"), "expected ',' or ']' in an array")
                 return
             }

@@ -51,7 +51,7 @@ enum JSONNumberParser {
         for _ in 0..<3 {
             guard candidate.isNormal else { return nil }
             let significand = candidate.significandBitPattern | (1 << 52)
-            let shift = 52 - Int(candidate.exponent) + 1   // 1 − e with e = exponent − 52
+            let shift = 52 - Int(candidate.exponent) + 1  // 1 − e with e = exponent − 52
             // The lower neighbour of a power of two is closer; leave that case to strtod.
             guard significand != 1 << 52, shift >= 0, shift <= 64 else { return nil }
             let scaled = shiftedLeft(mantissa, by: shift)

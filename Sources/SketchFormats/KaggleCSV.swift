@@ -49,13 +49,17 @@ package enum KaggleCSV {
 
     /// Appends the NDJSON line of the CSV row `row` (without its newline) of a file in `layout`
     /// to `line`; `word` is the word of `test` rows. Throws `FormatError` naming what is wrong.
-    package static func appendNDJSON(ofRow row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String,
-                                     to line: inout [UInt8]) throws(FormatError) {
+    package static func appendNDJSON(
+        ofRow row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String,
+        to line: inout [UInt8]
+    ) throws(FormatError) {
         var row = row
         if row.last == 0x0D { row = UnsafeBufferPointer(rebasing: row.dropLast()) }
         let fields = try self.fields(of: row)
-        let names: [String] = layout == .train ? ["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"]
-                                               : ["key_id", "countrycode", "drawing"]
+        let names: [String] =
+            layout == .train
+            ? ["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"]
+            : ["key_id", "countrycode", "drawing"]
         guard fields.count == names.count else {
             throw FormatError(.record, "\(fields.count) CSV fields, the header \(layout.header) names \(names.count)")
         }
@@ -110,7 +114,9 @@ package enum KaggleCSV {
                 }
             } else {
                 while index < row.count && row[index] != UInt8(ascii: ",") {
-                    if row[index] == UInt8(ascii: "\"") { throw FormatError(.record, "CSV field \(fields.count + 1): quote inside an unquoted field") }
+                    if row[index] == UInt8(ascii: "\"") {
+                        throw FormatError(.record, "CSV field \(fields.count + 1): quote inside an unquoted field")
+                    }
                     field.append(row[index])
                     index += 1
                 }
@@ -141,7 +147,7 @@ package enum KaggleCSV {
                 if depth == 0 && offset != trimmed.count - 1 { return false }
                 if depth < 0 { return false }
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "."),
-                 UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"), 0x09:
+                UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"), 0x09:
                 continue
             default: return false
             }
@@ -154,11 +160,13 @@ package enum KaggleCSV {
         let bytes = Array(text.utf8)
         let pattern = Array("0000-00-00 00:00:00".utf8)
         guard bytes.count >= pattern.count,
-              zip(bytes, pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? ($0 >= 0x30 && $0 <= 0x39) : $0 == $1 }) else { return text }
+            zip(bytes, pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? ($0 >= 0x30 && $0 <= 0x39) : $0 == $1 })
+        else { return text }
         var fraction = bytes[pattern.count...]
         if !fraction.isEmpty {
             guard fraction.first == UInt8(ascii: "."), fraction.count >= 2, fraction.count <= 10,
-                  fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return text }
+                fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            else { return text }
             while fraction.last == UInt8(ascii: "0") { fraction = fraction.dropLast() }
             if fraction.count == 1 { fraction = [] }
         }

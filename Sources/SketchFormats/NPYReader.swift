@@ -69,7 +69,8 @@ public enum NPYReader {
         // Dimensions come from the file: every product of them (the non-zero ones included, so that a
         // zero first dimension cannot hide (0, 2³², 2³²)) is checked, so a hostile shape is an error, not a trap.
         guard NPYFormat.checkedProduct(shape.filter { $0 != 0 } + [dtype.size]) != nil,
-              let expected = NPYFormat.checkedProduct(shape + [dtype.size]) else {
+            let expected = NPYFormat.checkedProduct(shape + [dtype.size])
+        else {
             throw fail("shape \(shape) of \(dtype) is too large")
         }
         guard bytes.count - dataStart == expected else {
@@ -101,4 +102,3 @@ public enum NPYReader {
         return dims
     }
 }
-

@@ -1,4 +1,5 @@
 import SketchIO
+
 /// Streams a C-order, little-endian `.npy` file of shape `(count, itemShape…)` whose row count is
 /// known only at the end: rows are appended, and ``commit()`` rewrites the first dimension of the
 /// header in place (numpy's own header keeps room for that) and renames the temporary file onto

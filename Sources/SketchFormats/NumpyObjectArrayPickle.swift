@@ -15,7 +15,6 @@ package struct NumericArray: Equatable, Sendable {
     }
 }
 
-
 /// The pickle subset numpy uses for a 1-D object array of numeric arrays (the payload of
 /// `train.npy` & co. in a sketch-rnn `.npz`), read without executing anything and written in
 /// the layout of the published sketch-rnn files.
@@ -177,8 +176,15 @@ package enum NumpyObjectArrayPickle {
             case 0x8D: stack.append(try textValue(try take(try lengthChecked(try unsigned(8)))))  // BINUNICODE8
             case 0x29: stack.append(try tuple([]))
             case 0x85: stack.append(try tuple([try pop()]))
-            case 0x86: let b = try pop(); let a = try pop(); stack.append(try tuple([a, b]))
-            case 0x87: let c = try pop(); let b = try pop(); let a = try pop(); stack.append(try tuple([a, b, c]))
+            case 0x86:
+                let b = try pop()
+                let a = try pop()
+                stack.append(try tuple([a, b]))
+            case 0x87:
+                let c = try pop()
+                let b = try pop()
+                let a = try pop()
+                stack.append(try tuple([a, b, c]))
             case 0x74: stack.append(try tuple(try popToMark()))  // TUPLE
             case 0x5D: stack.append(.list(ListObject()))  // EMPTY_LIST
             case 0x61, 0x65:  // APPEND, APPENDS
@@ -199,7 +205,9 @@ package enum NumpyObjectArrayPickle {
                 }
                 stack.append(try global(lines[0], lines[1]))
             case 0x93:  // STACK_GLOBAL
-                guard case .text(let name) = try pop(), case .text(let module) = try pop() else { throw fail("STACK_GLOBAL needs two strings") }
+                guard case .text(let name) = try pop(), case .text(let module) = try pop() else {
+                    throw fail("STACK_GLOBAL needs two strings")
+                }
                 stack.append(try global(module, name))
             case 0x52:  // REDUCE
                 guard case .tuple(let arguments, _) = try pop(), case .global(let function) = try pop() else {
@@ -211,8 +219,12 @@ package enum NumpyObjectArrayPickle {
                 guard case .tuple(let fields, _) = state else { throw fail("BUILD state is not a tuple") }
                 switch stack.last {
                 case .dtype(let dtype)?:
-                    guard fields.count == 8, case .int(3) = fields[0], let order = string(fields[1]) else { throw fail("unexpected dtype state") }
-                    guard order == "<" || order == "|" || order == "=" else { throw fail("byte order \(order) (only little-endian is read)") }
+                    guard fields.count == 8, case .int(3) = fields[0], let order = string(fields[1]) else {
+                        throw fail("unexpected dtype state")
+                    }
+                    guard order == "<" || order == "|" || order == "=" else {
+                        throw fail("byte order \(order) (only little-endian is read)")
+                    }
                     dtype.byteOrder = order
                 case .array(let array)?:
                     try setState(array, fields, &valueBudget, fail)
@@ -232,15 +244,19 @@ package enum NumpyObjectArrayPickle {
         }
     }
 
-    private static func reduce(_ function: Global, _ arguments: [Value], _ valueBudget: inout Int,
-                               _ fail: (String) -> FormatError) throws(FormatError) -> Value {
+    private static func reduce(
+        _ function: Global, _ arguments: [Value], _ valueBudget: inout Int,
+        _ fail: (String) -> FormatError
+    ) throws(FormatError) -> Value {
         switch function {
         case .reconstruct:
             guard arguments.count == 3, case .global(.ndarray) = arguments[0] else { throw fail("unexpected _reconstruct arguments") }
             return .array(ArrayObject())
         case .dtype:
             guard arguments.count == 3, let name = string(arguments[0]) else { throw fail("unexpected dtype arguments") }
-            guard ["O8", "i2", "i4", "f8"].contains(name) else { throw fail("element dtype \(name) (int16, int32, float64 and object are read)") }
+            guard ["O8", "i2", "i4", "f8"].contains(name) else {
+                throw fail("element dtype \(name) (int16, int32, float64 and object are read)")
+            }
             return .dtype(DType(name: name))
         case .codecsEncode:
             guard arguments.count == 2, case .text(let text) = arguments[0], string(arguments[1]) == "latin1" else {
@@ -254,22 +270,27 @@ package enum NumpyObjectArrayPickle {
             return .bytes(bytes)
         case .frombuffer:
             guard arguments.count == 4, case .bytes(let data) = arguments[0], case .dtype(let dtype) = arguments[1],
-                  case .tuple(let shapeValues, let depth) = arguments[2], let order = string(arguments[3]) else {
+                case .tuple(let shapeValues, let depth) = arguments[2], let order = string(arguments[3])
+            else {
                 throw fail("unexpected _frombuffer arguments")
             }
             let array = ArrayObject()
-            try setState(array, [.int(1), .tuple(shapeValues, depth: depth), .dtype(dtype), .bool(order == "F"), .bytes(data)],
-                         &valueBudget, fail)
+            try setState(
+                array, [.int(1), .tuple(shapeValues, depth: depth), .dtype(dtype), .bool(order == "F"), .bytes(data)],
+                &valueBudget, fail)
             return .array(array)
         case .ndarray:
             throw fail("ndarray called directly")
         }
     }
 
-    private static func setState(_ array: ArrayObject, _ fields: [Value], _ valueBudget: inout Int,
-                                 _ fail: (String) -> FormatError) throws(FormatError) {
+    private static func setState(
+        _ array: ArrayObject, _ fields: [Value], _ valueBudget: inout Int,
+        _ fail: (String) -> FormatError
+    ) throws(FormatError) {
         guard fields.count == 5, case .int(1) = fields[0], case .tuple(let shapeValues, _) = fields[1],
-              case .dtype(let dtype) = fields[2], case .bool(let isFortran) = fields[3] else {
+            case .dtype(let dtype) = fields[2], case .bool(let isFortran) = fields[3]
+        else {
             throw fail("unexpected ndarray state")
         }
         guard array.dtype == nil else { throw fail("an ndarray's state is set twice") }
@@ -282,7 +303,9 @@ package enum NumpyObjectArrayPickle {
         array.dtype = dtype
         let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }
         if dtype.name == "O8" {
-            guard case .list(let list) = fields[4], list.items.count == count else { throw fail("object array data does not match its shape") }
+            guard case .list(let list) = fields[4], list.items.count == count else {
+                throw fail("object array data does not match its shape")
+            }
             for item in list.items {
                 guard case .array(let element) = item, let elementType = element.dtype, elementType.name != "O8" else {
                     throw fail("an object array item is not a numeric array whose state is set")
@@ -294,7 +317,8 @@ package enum NumpyObjectArrayPickle {
         guard case .bytes(let data) = fields[4] else { throw fail("numeric array data is not bytes") }
         let size = dtype.name == "i2" ? 2 : dtype.name == "i4" ? 4 : 8
         guard count < Int.max / 8, data.count == count * size else {
-            throw fail("array data holds \(data.count) bytes, shape \(shape) of \(dtype.name) needs \(count < Int.max / 8 ? count * size : -1)")
+            throw fail(
+                "array data holds \(data.count) bytes, shape \(shape) of \(dtype.name) needs \(count < Int.max / 8 ? count * size : -1)")
         }
         guard count <= valueBudget else {
             throw fail("the arrays hold more than \(maximumValueCount) numbers (NumpyObjectArrayPickle.maximumValueCount, docs/limits.md)")
@@ -306,7 +330,8 @@ package enum NumpyObjectArrayPickle {
                 switch size {
                 case 2: values[index] = Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self)))
                 case 4: values[index] = Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * index, as: Int32.self)))
-                default: values[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self)))
+                default:
+                    values[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self)))
                 }
             }
         }
@@ -328,8 +353,10 @@ package enum NumpyObjectArrayPickle {
             guard case .array(let element) = value, element.dtype?.name != "O8", element.shape.count == 2 else {
                 throw FormatError(.pickle, "element \(index) is not a 2-D numeric array")
             }
-            result.append(NumericArray(rows: element.shape[0], columns: element.shape[1], values: element.numbers,
-                                       isFloat64: element.dtype?.name == "f8"))
+            result.append(
+                NumericArray(
+                    rows: element.shape[0], columns: element.shape[1], values: element.numbers,
+                    isFloat64: element.dtype?.name == "f8"))
         }
         return result
     }
@@ -341,47 +368,103 @@ package enum NumpyObjectArrayPickle {
     package static func encode(_ arrays: [NumericArray], float64: Bool) -> [UInt8] {
         var out: [UInt8] = [0x80, 2]
         func put(_ index: Int) {
-            if index < 256 { out += [0x71, UInt8(index)] } else { out.append(0x72); appendLE(UInt32(index), 4) }
+            if index < 256 {
+                out += [0x71, UInt8(index)]
+            } else {
+                out.append(0x72)
+                appendLE(UInt32(index), 4)
+            }
         }
         func get(_ index: Int) {
-            if index < 256 { out += [0x68, UInt8(index)] } else { out.append(0x6A); appendLE(UInt32(index), 4) }
+            if index < 256 {
+                out += [0x68, UInt8(index)]
+            } else {
+                out.append(0x6A)
+                appendLE(UInt32(index), 4)
+            }
         }
         func appendLE(_ value: UInt32, _ count: Int) { for shift in 0..<count { out.append(UInt8((value >> (8 * UInt32(shift))) & 0xFF)) } }
         func integer(_ value: Int) {
-            if value >= 0 && value < 256 { out += [0x4B, UInt8(value)] }
-            else if value >= 0 && value < 65_536 { out.append(0x4D); appendLE(UInt32(value), 2) }
-            else { out.append(0x4A); appendLE(UInt32(truncatingIfNeeded: value), 4) }
+            if value >= 0 && value < 256 {
+                out += [0x4B, UInt8(value)]
+            } else if value >= 0 && value < 65_536 {
+                out.append(0x4D)
+                appendLE(UInt32(value), 2)
+            } else {
+                out.append(0x4A)
+                appendLE(UInt32(truncatingIfNeeded: value), 4)
+            }
         }
         func shortString(_ text: String) { out += [0x55, UInt8(text.utf8.count)] + Array(text.utf8) }
         func dtypeState(_ order: String, _ flags: UInt8) {
-            out.append(0x28); integer(3); shortString(order); out += [0x4E, 0x4E, 0x4E]
-            out += [0x4A, 0xFF, 0xFF, 0xFF, 0xFF, 0x4A, 0xFF, 0xFF, 0xFF, 0xFF]; integer(Int(flags)); out.append(0x74); out.append(0x62)
+            out.append(0x28)
+            integer(3)
+            shortString(order)
+            out += [0x4E, 0x4E, 0x4E]
+            out += [0x4A, 0xFF, 0xFF, 0xFF, 0xFF, 0x4A, 0xFF, 0xFF, 0xFF, 0xFF]
+            integer(Int(flags))
+            out.append(0x74)
+            out.append(0x62)
         }
-        func emptyArray() { integer(0); out.append(0x85); shortString("b"); out += [0x87, 0x52] }
-        out += Array("cnumpy.core.multiarray\n_reconstruct\n".utf8); put(1)
-        out += Array("cnumpy\nndarray\n".utf8); put(2)
-        emptyArray(); put(3)
-        out.append(0x28); integer(1); integer(arrays.count); out.append(0x85)
-        out += Array("cnumpy\ndtype\n".utf8); put(4)
-        shortString("O8"); integer(0); integer(1); out += [0x87, 0x52]; put(5)
+        func emptyArray() {
+            integer(0)
+            out.append(0x85)
+            shortString("b")
+            out += [0x87, 0x52]
+        }
+        out += Array("cnumpy.core.multiarray\n_reconstruct\n".utf8)
+        put(1)
+        out += Array("cnumpy\nndarray\n".utf8)
+        put(2)
+        emptyArray()
+        put(3)
+        out.append(0x28)
+        integer(1)
+        integer(arrays.count)
+        out.append(0x85)
+        out += Array("cnumpy\ndtype\n".utf8)
+        put(4)
+        shortString("O8")
+        integer(0)
+        integer(1)
+        out += [0x87, 0x52]
+        put(5)
         dtypeState("|", 63)
-        out.append(0x89); out.append(0x5D); put(6)
+        out.append(0x89)
+        out.append(0x5D)
+        put(6)
         // Python's pickler appends in batches of 1000: MARK … APPENDS, or one item and APPEND.
         for (index, array) in arrays.enumerated() {
             let batchSize = min(1000, arrays.count - index / 1000 * 1000)
             if index % 1000 == 0 && batchSize > 1 { out.append(0x28) }
-            get(1); get(2); emptyArray()
+            get(1)
+            get(2)
+            emptyArray()
             put(index == 0 ? 7 : 8 + index)
-            out.append(0x28); integer(1); integer(array.rows); integer(array.columns); out.append(0x86)
+            out.append(0x28)
+            integer(1)
+            integer(array.rows)
+            integer(array.columns)
+            out.append(0x86)
             if index == 0 {
-                get(4); shortString(float64 ? "f8" : "i2"); integer(0); integer(1); out += [0x87, 0x52]; put(8)
+                get(4)
+                shortString(float64 ? "f8" : "i2")
+                integer(0)
+                integer(1)
+                out += [0x87, 0x52]
+                put(8)
                 dtypeState("<", 0)
             } else {
                 get(8)
             }
             out.append(0x89)
             let byteCount = array.values.count * (float64 ? 8 : 2)
-            if byteCount < 256 { out += [0x55, UInt8(byteCount)] } else { out.append(0x54); appendLE(UInt32(byteCount), 4) }
+            if byteCount < 256 {
+                out += [0x55, UInt8(byteCount)]
+            } else {
+                out.append(0x54)
+                appendLE(UInt32(byteCount), 4)
+            }
             if float64 {
                 for value in array.values { withUnsafeBytes(of: value.bitPattern.littleEndian) { out += $0 } }
             } else {

@@ -5,8 +5,9 @@ import SketchCore
 public enum PNGEncoder {
     /// PNG bytes of a gray image (colour type 0, 8 bits).
     public static func encode(_ image: GrayImage) throws(FormatError) -> [UInt8] {
-        try encode(pixels: image.pixels, width: image.width, height: image.height,
-                   format: png_uint_32(PNG_FORMAT_GRAY), channels: 1)
+        try encode(
+            pixels: image.pixels, width: image.width, height: image.height,
+            format: png_uint_32(PNG_FORMAT_GRAY), channels: 1)
     }
 
     /// PNG bytes of a uint8 raster payload: `(H, W)` or `(H, W, 1)` as gray, `(H, W, 3)` as RGB;
@@ -25,8 +26,10 @@ public enum PNGEncoder {
         try encode(pixels: rgb, width: width, height: height, format: png_uint_32(PNG_FORMAT_RGB), channels: 3)
     }
 
-    private static func encode(pixels: [UInt8], width: Int, height: Int,
-                               format: png_uint_32, channels: Int) throws(FormatError) -> [UInt8] {
+    private static func encode(
+        pixels: [UInt8], width: Int, height: Int,
+        format: png_uint_32, channels: Int
+    ) throws(FormatError) -> [UInt8] {
         guard width > 0, height > 0, pixels.count == width * height * channels else {
             throw FormatError(.png, "pixel buffer does not match \(width)x\(height)x\(channels)")
         }

@@ -45,8 +45,10 @@ public enum PNGImage {
         let height = Int(image.height)
         guard width > 0, height > 0 else { throw FormatError(.png, "unsupported image size \(width)x\(height)") }
         guard width <= maximumSide, height <= maximumSide else {
-            throw FormatError(.png, "image too large: \(width)x\(height) has a side over \(maximumSide) pixels, so it or its"
-                + " framing square would pass the budget of \(maximumPixelCount) pixels (docs/limits.md)")
+            throw FormatError(
+                .png,
+                "image too large: \(width)x\(height) has a side over \(maximumSide) pixels, so it or its"
+                    + " framing square would pass the budget of \(maximumPixelCount) pixels (docs/limits.md)")
         }
         let sixteenBit = image.format & png_uint_32(PNG_FORMAT_FLAG_LINEAR) != 0
         let gray: [UInt8]
@@ -88,8 +90,10 @@ public enum PNGImage {
     }
 
     /// Decodes the pixels; `componentsPerRow` is libpng's row stride, counted in samples, not bytes.
-    private static func finishRead<Component>(_ image: inout png_image, into buffer: inout [Component],
-                                              componentsPerRow: Int) throws(FormatError) {
+    private static func finishRead<Component>(
+        _ image: inout png_image, into buffer: inout [Component],
+        componentsPerRow: Int
+    ) throws(FormatError) {
         let finished = buffer.withUnsafeMutableBytes { raw in
             png_image_finish_read(&image, nil, raw.baseAddress, png_int_32(componentsPerRow), nil)
         }

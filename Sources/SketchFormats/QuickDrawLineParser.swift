@@ -1,6 +1,5 @@
 import SketchCore
 
-
 /// Parses one Quick, Draw! NDJSON line (raw or simplified) straight from its bytes.
 ///
 /// A hand-written reader for exactly this schema: an object with the keys `word`,
@@ -47,7 +46,9 @@ public struct QuickDrawLineParser {
     /// Parses `line` (without its newline) with its strokes' points (no timestamps) put into
     /// `strokes` (replacing its contents) instead of the record, whose `drawing` is empty.
     /// Same checks and errors as `parse(_:)`; reusing `strokes` saves the arrays of every stroke.
-    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes) throws(FormatError) -> SketchRecord {
+    public mutating func parse(
+        _ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes
+    ) throws(FormatError) -> SketchRecord {
         var cursor = JSONCursor(line)
         var flat: FlatStrokes? = FlatStrokes()
         swap(&flat!, &strokes)
@@ -94,8 +95,9 @@ public struct QuickDrawLineParser {
                 case .drawing: drawing = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
                 case .stroke3Deltas:
                     var deltas: [Double] = []
-                    let count = try cursor.parseNumberArray(into: &deltas, what: "stroke3_deltas", bound: 2 * DrawingLimits.maximumCoordinateMagnitude,
-                                                            limit: 2 * DrawingLimits.maximumPoints)
+                    let count = try cursor.parseNumberArray(
+                        into: &deltas, what: "stroke3_deltas", bound: 2 * DrawingLimits.maximumCoordinateMagnitude,
+                        limit: 2 * DrawingLimits.maximumPoints)
                     stroke3Deltas = Array(deltas[..<count])
                 case .other: try cursor.skipValue(depth: 0)
                 }
@@ -118,11 +120,13 @@ public struct QuickDrawLineParser {
         guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
         guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
         if let problem = DataName.wordProblem(word) ?? DataName.textProblem(keyID, field: "key_id")
-            ?? DataName.textProblem(countryCode, field: "countrycode") ?? DataName.textProblem(timestamp, field: "timestamp") {
+            ?? DataName.textProblem(countryCode, field: "countrycode") ?? DataName.textProblem(timestamp, field: "timestamp")
+        {
             throw FormatError(.record, problem)
         }
-        var record = SketchRecord(word: word, countryCode: countryCode, timestamp: timestamp,
-                                  recognized: recognized, keyID: keyID, drawing: drawing)
+        var record = SketchRecord(
+            word: word, countryCode: countryCode, timestamp: timestamp,
+            recognized: recognized, keyID: keyID, drawing: drawing)
         record.stroke3Deltas = stroke3Deltas
         return record
     }
@@ -150,12 +154,14 @@ public struct QuickDrawLineParser {
             if strokeCount > DrawingLimits.maximumStrokes {
                 throw cursor.error("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
             }
-            let (count, hasTimes) = try parseStroke(&cursor, number: strokeCount,
-                                                    pointLimit: DrawingLimits.maximumPoints - pointCount)
+            let (count, hasTimes) = try parseStroke(
+                &cursor, number: strokeCount,
+                pointLimit: DrawingLimits.maximumPoints - pointCount)
             pointCount += count
             xs.withUnsafeBufferPointer { xs in
                 ys.withUnsafeBufferPointer { ys in
-                    let x = UnsafeBufferPointer(rebasing: xs[..<count]), y = UnsafeBufferPointer(rebasing: ys[..<count])
+                    let x = UnsafeBufferPointer(rebasing: xs[..<count])
+                    let y = UnsafeBufferPointer(rebasing: ys[..<count])
                     if flatStrokes != nil {
                         flatStrokes!.appendStroke(x: x, y: y)
                     } else {
@@ -176,7 +182,9 @@ public struct QuickDrawLineParser {
     /// Reads one stroke's arrays into `xs`/`ys` (and `ts` when timestamps are kept); returns
     /// its point count and whether it had a `t` array.
     /// At most `pointLimit` points are read (the drawing's remaining allowance).
-    private mutating func parseStroke(_ cursor: inout JSONCursor, number: Int, pointLimit: Int) throws(FormatError) -> (count: Int, hasTimes: Bool) {
+    private mutating func parseStroke(
+        _ cursor: inout JSONCursor, number: Int, pointLimit: Int
+    ) throws(FormatError) -> (count: Int, hasTimes: Bool) {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
         let coordinateBound = DrawingLimits.maximumCoordinateMagnitude
@@ -191,7 +199,8 @@ public struct QuickDrawLineParser {
         if cursor.peek() == UInt8(ascii: ",") {
             cursor.advance()
             cursor.skipWhitespace()
-            tCount = keepsTimestamps
+            tCount =
+                keepsTimestamps
                 ? try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
                 : try cursor.countNumberArray(scratch: &ts, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
             cursor.skipWhitespace()

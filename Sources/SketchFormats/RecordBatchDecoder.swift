@@ -56,7 +56,8 @@ package struct RecordBatchDecoder {
                     case .failure(let error): return try body(entry, .rejected(reason: error.reason, bytes: line), noStrokes)
                     }
                 case .overlong:
-                    return try body(entry, .rejected(reason: InputChunkReader.overlongReason(limit: maximumLineLength), bytes: line), noStrokes)
+                    return try body(
+                        entry, .rejected(reason: InputChunkReader.overlongReason(limit: maximumLineLength), bytes: line), noStrokes)
                 case .failed(let reason):
                     return try body(entry, .rejected(reason: reason, bytes: line), noStrokes)
                 case let .sourceError(byteOffset, reason):

@@ -27,8 +27,9 @@ public struct RejectedLine: Equatable, Sendable, CustomStringConvertible {
         bytes += Array(#","byte_offset":\#(byteOffset),"reason":"#.utf8)
         SimplifiedNDJSONWriter.appendString(reason, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
-        var line = RejectedLine(location: SourceLocation(file: path, line: 0),
-                                reason: "source error at byte \(byteOffset): \(reason)", bytes: bytes)
+        var line = RejectedLine(
+            location: SourceLocation(file: path, line: 0),
+            reason: "source error at byte \(byteOffset): \(reason)", bytes: bytes)
         line.isSourceError = true
         return line
     }

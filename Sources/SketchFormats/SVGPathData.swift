@@ -17,9 +17,10 @@ package struct SVGAffine: Equatable, Sendable {
 
     /// `self` after `inner`: the map that applies `inner` first (SVG's `transform="self inner"`).
     package func then(_ inner: SVGAffine) -> SVGAffine {
-        SVGAffine(a: a * inner.a + c * inner.b, b: b * inner.a + d * inner.b,
-                  c: a * inner.c + c * inner.d, d: b * inner.c + d * inner.d,
-                  e: a * inner.e + c * inner.f + e, f: b * inner.e + d * inner.f + f)
+        SVGAffine(
+            a: a * inner.a + c * inner.b, b: b * inner.a + d * inner.b,
+            c: a * inner.c + c * inner.d, d: b * inner.c + d * inner.d,
+            e: a * inner.e + c * inner.f + e, f: b * inner.e + d * inner.f + f)
     }
 }
 
@@ -88,7 +89,9 @@ package struct SVGPathData {
             let relative = letter >= UInt8(ascii: "a")
             let base = relative ? current : SVGPoint(x: 0, y: 0)
             func point(_ x: Double, _ y: Double) -> SVGPoint { SVGPoint(x: base.x + x, y: base.y + y) }
-            if afterClose && letter != UInt8(ascii: "M") && letter != UInt8(ascii: "m") && letter != UInt8(ascii: "Z") && letter != UInt8(ascii: "z") {
+            if afterClose && letter != UInt8(ascii: "M") && letter != UInt8(ascii: "m") && letter != UInt8(ascii: "Z")
+                && letter != UInt8(ascii: "z")
+            {
                 try add(.move(current))
             }
             afterClose = false
@@ -112,16 +115,20 @@ package struct SVGPathData {
                 current = SVGPoint(x: current.x, y: relative ? current.y + y : y)
                 try add(.line(current))
             case UInt8(ascii: "c"):
-                let c1 = point(try number(), try number()), c2 = point(try number(), try number()), end = point(try number(), try number())
+                let c1 = point(try number(), try number())
+                let c2 = point(try number(), try number())
+                let end = point(try number(), try number())
                 try add(.cubic(c1, c2, end))
                 (current, cubicControl) = (end, c2)
             case UInt8(ascii: "s"):
                 let c1 = lastCubicControl.map { SVGPoint(x: 2 * current.x - $0.x, y: 2 * current.y - $0.y) } ?? current
-                let c2 = point(try number(), try number()), end = point(try number(), try number())
+                let c2 = point(try number(), try number())
+                let end = point(try number(), try number())
                 try add(.cubic(c1, c2, end))
                 (current, cubicControl) = (end, c2)
             case UInt8(ascii: "q"):
-                let control = point(try number(), try number()), end = point(try number(), try number())
+                let control = point(try number(), try number())
+                let end = point(try number(), try number())
                 try add(Self.raised(from: current, control, end))
                 (current, quadraticControl) = (end, control)
             case UInt8(ascii: "t"):
@@ -130,8 +137,11 @@ package struct SVGPathData {
                 try add(Self.raised(from: current, control, end))
                 (current, quadraticControl) = (end, control)
             case UInt8(ascii: "a"):
-                let rx = try number(), ry = try number(), rotation = try number()
-                let large = try flag(), sweep = try flag()
+                let rx = try number()
+                let ry = try number()
+                let rotation = try number()
+                let large = try flag()
+                let sweep = try flag()
                 let end = point(try number(), try number())
                 for segment in SVGArc.cubics(from: current, to: end, rx: rx, ry: ry, rotation: rotation, large: large, sweep: sweep) {
                     try add(segment)
@@ -152,8 +162,9 @@ package struct SVGPathData {
 
     /// A quadratic Bézier as the cubic that draws the same curve.
     private static func raised(from start: SVGPoint, _ control: SVGPoint, _ end: SVGPoint) -> SVGSegment {
-        .cubic(SVGPoint(x: start.x + 2 * (control.x - start.x) / 3, y: start.y + 2 * (control.y - start.y) / 3),
-               SVGPoint(x: end.x + 2 * (control.x - end.x) / 3, y: end.y + 2 * (control.y - end.y) / 3), end)
+        .cubic(
+            SVGPoint(x: start.x + 2 * (control.x - start.x) / 3, y: start.y + 2 * (control.y - start.y) / 3),
+            SVGPoint(x: end.x + 2 * (control.x - end.x) / 3, y: end.y + 2 * (control.y - end.y) / 3), end)
     }
 
     private mutating func add(_ segment: SVGSegment) throws(FormatError) {
@@ -164,7 +175,7 @@ package struct SVGPathData {
     private func isCommand(_ byte: UInt8) -> Bool {
         switch byte | 0x20 {
         case UInt8(ascii: "m"), UInt8(ascii: "l"), UInt8(ascii: "h"), UInt8(ascii: "v"), UInt8(ascii: "c"), UInt8(ascii: "s"),
-             UInt8(ascii: "q"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "z"):
+            UInt8(ascii: "q"), UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "z"):
             return true
         default:
             return false
@@ -223,13 +234,16 @@ package enum SVGNumbers {
         guard mantissa > 0 else { return nil }
         if end < bytes.count, bytes[end] == UInt8(ascii: "e") || bytes[end] == UInt8(ascii: "E") {
             var exponentEnd = end + 1
-            if exponentEnd < bytes.count, bytes[exponentEnd] == UInt8(ascii: "+") || bytes[exponentEnd] == UInt8(ascii: "-") { exponentEnd += 1 }
+            if exponentEnd < bytes.count, bytes[exponentEnd] == UInt8(ascii: "+") || bytes[exponentEnd] == UInt8(ascii: "-") {
+                exponentEnd += 1
+            }
             let saved = end
             end = exponentEnd
             if digits() == 0 { end = saved }  // "e" not followed by digits is not part of the number
         }
         guard end - index <= 64, let value = Double(String(decoding: bytes[index..<end], as: UTF8.self)),
-              value.isFinite, abs(value) <= maximumMagnitude else { return nil }
+            value.isFinite, abs(value) <= maximumMagnitude
+        else { return nil }
         index = end
         return value
     }
@@ -254,22 +268,28 @@ package enum SVGNumbers {
 /// SVG's elliptical arc (`A`) as cubic Béziers, by the center parameterization of the SVG 1.1
 /// implementation notes (F.6.5, F.6.6: zero radii draw a line, radii too small are scaled up).
 enum SVGArc {
-    static func cubics(from start: SVGPoint, to end: SVGPoint, rx: Double, ry: Double, rotation: Double,
-                       large: Bool, sweep: Bool) -> [SVGSegment] {
+    static func cubics(
+        from start: SVGPoint, to end: SVGPoint, rx: Double, ry: Double, rotation: Double,
+        large: Bool, sweep: Bool
+    ) -> [SVGSegment] {
         if start == end { return [] }
-        var rx = abs(rx), ry = abs(ry)
+        var rx = abs(rx)
+        var ry = abs(ry)
         if rx == 0 || ry == 0 { return [.line(end)] }
         let phi = rotation * .pi / 180
         let (cosPhi, sinPhi) = (cos(phi), sin(phi))
-        let dx = (start.x - end.x) / 2, dy = (start.y - end.y) / 2
-        let x1 = cosPhi * dx + sinPhi * dy, y1 = -sinPhi * dx + cosPhi * dy
+        let dx = (start.x - end.x) / 2
+        let dy = (start.y - end.y) / 2
+        let x1 = cosPhi * dx + sinPhi * dy
+        let y1 = -sinPhi * dx + cosPhi * dy
         let lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry)
         if lambda > 1 { (rx, ry) = (rx * lambda.squareRoot(), ry * lambda.squareRoot()) }
         let numerator = max(0, rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1)
         let denominator = rx * rx * y1 * y1 + ry * ry * x1 * x1
         var coefficient = denominator == 0 ? 0 : (numerator / denominator).squareRoot()
         if large == sweep { coefficient = -coefficient }
-        let cx1 = coefficient * rx * y1 / ry, cy1 = -coefficient * ry * x1 / rx
+        let cx1 = coefficient * rx * y1 / ry
+        let cy1 = -coefficient * ry * x1 / rx
         let cx = cosPhi * cx1 - sinPhi * cy1 + (start.x + end.x) / 2
         let cy = sinPhi * cx1 + cosPhi * cy1 + (start.y + end.y) / 2
         func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double { atan2(ux * vy - uy * vx, ux * vx + uy * vy) }
@@ -293,8 +313,10 @@ enum SVGArc {
             let t = theta1 + Double(piece) * step
             var (to, toTangent) = onEllipse(t)
             if piece == pieces { to = end }
-            segments.append(.cubic(SVGPoint(x: from.x + k * fromTangent.x, y: from.y + k * fromTangent.y),
-                                   SVGPoint(x: to.x - k * toTangent.x, y: to.y - k * toTangent.y), to))
+            segments.append(
+                .cubic(
+                    SVGPoint(x: from.x + k * fromTangent.x, y: from.y + k * fromTangent.y),
+                    SVGPoint(x: to.x - k * toTangent.x, y: to.y - k * toTangent.y), to))
             (from, fromTangent) = (to, toTangent)
         }
         return segments

@@ -36,24 +36,27 @@ package enum SVGSketch {
         var transforms: [SVGAffine] = [.identity]
         var skippedDepth: Int?
         var sawSVG = false
-        try SVGXMLScanner.scan(bytes, onStart: { name, attributes, depth throws(FormatError) in
-            if depth == 1 {
-                guard name == "svg" else { throw FormatError(.record, "the root element is <\(name)>, not <svg>") }
-                sawSVG = true
-            }
-            var transform = transforms.last!
-            if let text = attributes["transform"] { transform = transform.then(try SVGTransformList.parse(text)) }
-            transforms.append(transform)
-            guard skippedDepth == nil else { return }
-            if notDrawn.contains(name) {
-                skippedDepth = depth
-                return
-            }
-            try builder.add(element: name, attributes: attributes, transform: transform)
-        }, onEnd: { _ throws(FormatError) in
-            if skippedDepth == transforms.count - 1 { skippedDepth = nil }
-            transforms.removeLast()
-        })
+        try SVGXMLScanner.scan(
+            bytes,
+            onStart: { name, attributes, depth throws(FormatError) in
+                if depth == 1 {
+                    guard name == "svg" else { throw FormatError(.record, "the root element is <\(name)>, not <svg>") }
+                    sawSVG = true
+                }
+                var transform = transforms.last!
+                if let text = attributes["transform"] { transform = transform.then(try SVGTransformList.parse(text)) }
+                transforms.append(transform)
+                guard skippedDepth == nil else { return }
+                if notDrawn.contains(name) {
+                    skippedDepth = depth
+                    return
+                }
+                try builder.add(element: name, attributes: attributes, transform: transform)
+            },
+            onEnd: { _ throws(FormatError) in
+                if skippedDepth == transforms.count - 1 { skippedDepth = nil }
+                transforms.removeLast()
+            })
         guard sawSVG else { throw FormatError(.record, "no <svg> element") }
         guard !builder.strokes.isEmpty else { throw FormatError(.record, "the SVG draws no path, line, polyline or polygon") }
         return Drawing(strokes: indexTimes(builder.strokes))
@@ -64,12 +67,15 @@ package enum SVGSketch {
     /// class-per-directory root), empty country and timestamp, `recognized` true.
     package static func record(path: String, word: String?) throws(FormatError) -> SketchRecord {
         let bytes: [UInt8]
-        do { bytes = try InputFile.readAll(path, maximumBytes: maximumFileBytes) } catch { throw FormatError(.input, "cannot read \(path): \(error.reason)") }
+        do { bytes = try InputFile.readAll(path, maximumBytes: maximumFileBytes) } catch {
+            throw FormatError(.input, "cannot read \(path): \(error.reason)")
+        }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let parent = parts.count >= 2 ? parts[parts.count - 2] : "."
         let key = "\(parent)/\(parts.last ?? path)"
-        return SketchRecord(word: word ?? parent, countryCode: "", timestamp: "", recognized: true, keyID: key,
-                            drawing: try drawing(of: bytes))
+        return SketchRecord(
+            word: word ?? parent, countryCode: "", timestamp: "", recognized: true, keyID: key,
+            drawing: try drawing(of: bytes))
     }
 
     /// `strokes` with `t` set to each point's index in the drawing.
@@ -82,8 +88,10 @@ package enum SVGSketch {
         }
     }
 
-    private static let notDrawn: Set<String> = ["defs", "symbol", "clipPath", "mask", "marker", "pattern", "style", "script",
-                                                "title", "desc", "metadata", "text", "foreignObject"]
+    private static let notDrawn: Set<String> = [
+        "defs", "symbol", "clipPath", "mask", "marker", "pattern", "style", "script",
+        "title", "desc", "metadata", "text", "foreignObject",
+    ]
 
     /// Collects strokes, flattening curves with one cairo context.
     private struct StrokeBuilder {
@@ -123,7 +131,9 @@ package enum SVGSketch {
             guard let text else { return 0 }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             let number = trimmed.hasSuffix("px") ? String(trimmed.dropLast(2)) : trimmed
-            guard let values = SVGNumbers.list(number.utf8), values.count == 1 else { throw FormatError(.record, "\(key)=\"\(text.prefix(40))\" is not a number") }
+            guard let values = SVGNumbers.list(number.utf8), values.count == 1 else {
+                throw FormatError(.record, "\(key)=\"\(text.prefix(40))\" is not a number")
+            }
             return values[0]
         }
 
@@ -145,10 +155,12 @@ package enum SVGSketch {
 
         private mutating func append(_ point: SVGPoint) throws(FormatError) {
             guard abs(point.x) <= maximumCoordinate, abs(point.y) <= maximumCoordinate else {
-                throw FormatError(.record, "a point at (\(point.x), \(point.y)) lies beyond ±\(Int(maximumCoordinate)) after the transforms")
+                throw FormatError(
+                    .record, "a point at (\(point.x), \(point.y)) lies beyond ±\(Int(maximumCoordinate)) after the transforms")
             }
             guard points < DrawingLimits.maximumPoints else {
-                throw FormatError(.record, "\(DrawingLimits.tooManyPoints): more than \(DrawingLimits.maximumPoints) points once curves are flattened")
+                throw FormatError(
+                    .record, "\(DrawingLimits.tooManyPoints): more than \(DrawingLimits.maximumPoints) points once curves are flattened")
             }
             points += 1
             xs.append(point.x)

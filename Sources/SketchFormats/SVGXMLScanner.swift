@@ -20,16 +20,20 @@ package struct SVGXMLScanner {
     /// Calls `onStart` with each element's local name (any `prefix:` dropped), its attributes
     /// (local names, decoded values) and depth (root 1), and `onEnd` after its content, in
     /// document order.
-    package static func scan(_ bytes: [UInt8], onStart: (String, [String: String], Int) throws(FormatError) -> Void,
-                             onEnd: (String) throws(FormatError) -> Void) throws(FormatError) {
+    package static func scan(
+        _ bytes: [UInt8], onStart: (String, [String: String], Int) throws(FormatError) -> Void,
+        onEnd: (String) throws(FormatError) -> Void
+    ) throws(FormatError) {
         var scanner = SVGXMLScanner(bytes: bytes)
         try scanner.run(onStart: onStart, onEnd: onEnd)
     }
 
     private func fail(_ reason: String) -> FormatError { FormatError(.record, "XML byte \(index): \(reason)") }
 
-    private mutating func run(onStart: (String, [String: String], Int) throws(FormatError) -> Void,
-                              onEnd: (String) throws(FormatError) -> Void) throws(FormatError) {
+    private mutating func run(
+        onStart: (String, [String: String], Int) throws(FormatError) -> Void,
+        onEnd: (String) throws(FormatError) -> Void
+    ) throws(FormatError) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         var open: [String] = []
         var sawRoot = false
@@ -105,7 +109,8 @@ package struct SVGXMLScanner {
     private mutating func name() throws(FormatError) -> String {
         let start = index
         while index < bytes.count, !SVGNumbers.isWhitespace(bytes[index]),
-              !"/>=\"'<".utf8.contains(bytes[index]) { index += 1 }
+            !"/>=\"'<".utf8.contains(bytes[index])
+        { index += 1 }
         guard index > start, let name = String(validating: bytes[start..<index], as: UTF8.self) else { throw fail("expected a name") }
         return name
     }
@@ -156,13 +161,17 @@ package struct SVGXMLScanner {
                 position += 1
                 continue
             }
-            guard let semicolon = raw[position...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { throw fail("'&' outside a reference") }
+            guard let semicolon = raw[position...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+                throw fail("'&' outside a reference")
+            }
             let reference = String(decoding: raw[(position + 1)..<semicolon], as: UTF8.self)
             let predefined: [String: String] = ["lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'"]
             if let text = predefined[reference] {
                 out += Array(text.utf8)
-            } else if reference.hasPrefix("#"), let code = reference.hasPrefix("#x") ? UInt32(reference.dropFirst(2), radix: 16) : UInt32(reference.dropFirst()),
-                      let scalar = Unicode.Scalar(code) {
+            } else if reference.hasPrefix("#"),
+                let code = reference.hasPrefix("#x") ? UInt32(reference.dropFirst(2), radix: 16) : UInt32(reference.dropFirst()),
+                let scalar = Unicode.Scalar(code)
+            {
                 out += Array(String(Character(scalar)).utf8)
             } else {
                 throw fail("entity reference &\(reference.prefix(20)); (entities are not expanded)")

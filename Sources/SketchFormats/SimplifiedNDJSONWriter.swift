@@ -75,8 +75,9 @@ public final class SimplifiedNDJSONWriter {
             strokes.y.withUnsafeBufferPointer { y in
                 for index in 0..<strokes.strokeCount {
                     let points = strokes.pointRange(ofStroke: index)
-                    appendStroke(x: UnsafeBufferPointer(rebasing: x[points]), y: UnsafeBufferPointer(rebasing: y[points]),
-                                 isFirst: index == 0, to: &bytes)
+                    appendStroke(
+                        x: UnsafeBufferPointer(rebasing: x[points]), y: UnsafeBufferPointer(rebasing: y[points]),
+                        isFirst: index == 0, to: &bytes)
                 }
             }
         }
@@ -101,15 +102,19 @@ public final class SimplifiedNDJSONWriter {
         appendString(record.countryCode, to: &bytes)
         bytes.append(contentsOf: #","timestamp":"#.utf8)
         appendString(record.timestamp, to: &bytes)
-        bytes.append(contentsOf: record.recognized ? #","recognized":true,"key_id":"#.utf8
-                                                   : #","recognized":false,"key_id":"#.utf8)
+        bytes.append(
+            contentsOf: record.recognized
+                ? #","recognized":true,"key_id":"#.utf8
+                : #","recognized":false,"key_id":"#.utf8)
         appendString(record.keyID, to: &bytes)
         bytes.append(contentsOf: #","drawing":["#.utf8)
     }
 
     /// `[[x...],[y...]]`, preceded by a comma unless it is the first stroke.
-    private static func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
-                                     isFirst: Bool, to bytes: inout [UInt8]) {
+    private static func appendStroke(
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>,
+        isFirst: Bool, to bytes: inout [UInt8]
+    ) {
         if !isFirst { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "["))
         appendNumbers(x, to: &bytes)

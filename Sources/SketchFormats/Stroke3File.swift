@@ -16,7 +16,8 @@ package enum Stroke3Split: String, CaseIterable, Sendable {
     package static func place(ofKey key: String) -> (split: Stroke3Split, index: Int)? {
         let parts = key.split(separator: "#", omittingEmptySubsequences: false)
         guard parts.count >= 3, let split = Stroke3Split(rawValue: String(parts[parts.count - 2])),
-              let index = Int(parts[parts.count - 1]), index >= 0 else { return nil }
+            let index = Int(parts[parts.count - 1]), index >= 0
+        else { return nil }
         return (split, index)
     }
 }
@@ -173,7 +174,9 @@ package enum Stroke3NPZ {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             let data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
-            guard data.count <= maximumFileSize else { throw FormatError(.input, "\(path): larger than \(maximumFileSize) bytes, the .npz size read") }
+            guard data.count <= maximumFileSize else {
+                throw FormatError(.input, "\(path): larger than \(maximumFileSize) bytes, the .npz size read")
+            }
             bytes = [UInt8](data)
         } catch let error as FormatError {
             throw error
@@ -192,7 +195,10 @@ package enum Stroke3NPZ {
         var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
         for entry in entries {
             guard entry.name.hasSuffix(".npy"), let split = Stroke3Split(rawValue: String(entry.name.dropLast(4))) else {
-                throw FormatError(.input, "\(path): entry \(entry.name) is not train.npy, valid.npy or test.npy (nor the flat layout's <split>_points.npy and <split>_offsets.npy)")
+                throw FormatError(
+                    .input,
+                    "\(path): entry \(entry.name) is not train.npy, valid.npy or test.npy (nor the flat layout's <split>_points.npy and <split>_offsets.npy)"
+                )
             }
             let payload = try pickleOfObjectArray(entry.contents, path: "\(path)/\(entry.name)")
             do {
@@ -209,7 +215,9 @@ package enum Stroke3NPZ {
         guard npy.count >= 10, Array(npy.prefix(6)) == NPYFormat.magic else { throw FormatError(.input, "\(path): not an .npy file") }
         let major = npy[6]
         let headerLengthSize = major == 1 ? 2 : 4
-        guard major >= 1 && major <= 3, npy.count >= 8 + headerLengthSize else { throw FormatError(.input, "\(path): .npy version \(major) is not read") }
+        guard major >= 1 && major <= 3, npy.count >= 8 + headerLengthSize else {
+            throw FormatError(.input, "\(path): .npy version \(major) is not read")
+        }
         var headerLength = 0
         for index in 0..<headerLengthSize { headerLength |= Int(npy[8 + index]) << (8 * index) }
         let dataStart = 8 + headerLengthSize + headerLength
@@ -225,12 +233,15 @@ package enum Stroke3NPZ {
     /// as the published files are (numpy ≥ 1.24 headers, protocol-2 pickles), or the flat one
     /// (`Stroke3FlatLayout`); deflated, fixed zip timestamps. Throws `FormatError` when a value
     /// does not fit `elementType` (int16: an integer in −32,768…32,767; float64: finite).
-    package static func encode(_ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
-                               layout: Stroke3Layout = .standard, path: String) throws -> [UInt8] {
+    package static func encode(
+        _ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
+        layout: Stroke3Layout = .standard, path: String
+    ) throws -> [UInt8] {
         for (split, arrays) in splits {
             for (index, array) in arrays.enumerated() {
                 if let value = array.values.first(where: { !elementType.holds($0) }) {
-                    throw FormatError(.input, "\(path): \(split.rawValue)[\(index)] holds \(value), not a \(elementType.rawValue) stroke-3 value")
+                    throw FormatError(
+                        .input, "\(path): \(split.rawValue)[\(index)] holds \(value), not a \(elementType.rawValue) stroke-3 value")
                 }
             }
         }
@@ -238,8 +249,11 @@ package enum Stroke3NPZ {
         switch layout {
         case .standard:
             entries = splits.map { split, arrays in
-                ("\(split.rawValue).npy", NPYFormat.header(descr: "|O", shape: [arrays.count])
-                    + NumpyObjectArrayPickle.encode(arrays, float64: elementType == .float64))
+                (
+                    "\(split.rawValue).npy",
+                    NPYFormat.header(descr: "|O", shape: [arrays.count])
+                        + NumpyObjectArrayPickle.encode(arrays, float64: elementType == .float64)
+                )
             }
         case .flat:
             entries = Stroke3FlatLayout.entries(splits, elementType: elementType)
@@ -254,8 +268,10 @@ package enum Stroke3NPZ {
     }
 
     /// Writes `splits` to `path` atomically (see `encode`).
-    package static func write(_ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
-                              layout: Stroke3Layout = .standard, to path: String) throws {
+    package static func write(
+        _ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
+        layout: Stroke3Layout = .standard, to path: String
+    ) throws {
         try writeAtomically(try encode(splits, elementType: elementType, layout: layout, path: path), to: path)
     }
 }

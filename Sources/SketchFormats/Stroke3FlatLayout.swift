@@ -17,8 +17,10 @@ package enum Stroke3FlatLayout {
     }
 
     /// The zip entries of `splits` in the flat layout (every value must fit `elementType`).
-    package static func entries(_ splits: [(split: Stroke3Split, arrays: [NumericArray])],
-                                elementType: Stroke3ElementType) -> [(name: String, contents: [UInt8])] {
+    package static func entries(
+        _ splits: [(split: Stroke3Split, arrays: [NumericArray])],
+        elementType: Stroke3ElementType
+    ) -> [(name: String, contents: [UInt8])] {
         Stroke3Split.allCases.flatMap { split -> [(name: String, contents: [UInt8])] in
             let arrays = splits.first { $0.split == split }?.arrays ?? []
             var offsets: [Int64] = [0]
@@ -26,21 +28,27 @@ package enum Stroke3FlatLayout {
             for array in arrays { offsets.append(offsets.last! + Int64(array.rows)) }
             let values = arrays.flatMap(\.values)
             let shape = [Int(offsets.last!), 3]
-            let points = elementType == .float64
+            let points =
+                elementType == .float64
                 ? NPYWriter.encode(values, dtype: .float64, shape: shape)
                 : NPYWriter.encode(values.map { Int16($0) }, dtype: .int16, shape: shape)
-            return [("\(split.rawValue)_points.npy", points),
-                    ("\(split.rawValue)_offsets.npy", NPYWriter.encode(offsets, dtype: .int64, shape: [offsets.count]))]
+            return [
+                ("\(split.rawValue)_points.npy", points),
+                ("\(split.rawValue)_offsets.npy", NPYWriter.encode(offsets, dtype: .int64, shape: [offsets.count])),
+            ]
         }
     }
 
     /// The splits of flat-layout entries; throws `FormatError` naming the entry for a dtype other
     /// than int16, int32 or float64 points and int64 offsets, a shape other than `(P, 3)` and
     /// `(N + 1,)`, or offsets that do not start at 0, decrease or do not end at `P`.
-    package static func decode(_ entries: [(name: String, contents: [UInt8])], path: String) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
+    package static func decode(
+        _ entries: [(name: String, contents: [UInt8])], path: String
+    ) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
         let named = Dictionary(entries.map { ($0.name, $0.contents) }) { first, _ in first }
         return try Stroke3Split.allCases.map { split in
-            let pointsName = "\(split.rawValue)_points.npy", offsetsName = "\(split.rawValue)_offsets.npy"
+            let pointsName = "\(split.rawValue)_points.npy"
+            let offsetsName = "\(split.rawValue)_offsets.npy"
             let points = try NPYReader.parse(named[pointsName] ?? [], path: "\(path)/\(pointsName)")
             let offsetArray = try NPYReader.parse(named[offsetsName] ?? [], path: "\(path)/\(offsetsName)")
             func fail(_ name: String, _ reason: String) -> FormatError { FormatError(.input, "\(path)/\(name): \(reason)") }
@@ -61,8 +69,9 @@ package enum Stroke3FlatLayout {
                 throw fail(offsetsName, "offsets must start at 0, never decrease and end at the \(rows) rows of \(pointsName)")
             }
             let arrays = zip(offsets, offsets.dropFirst()).map { start, end in
-                NumericArray(rows: Int(end - start), columns: 3, values: Array(values[(3 * Int(start))..<(3 * Int(end))]),
-                             isFloat64: points.dtype == .float64)
+                NumericArray(
+                    rows: Int(end - start), columns: 3, values: Array(values[(3 * Int(start))..<(3 * Int(end))]),
+                    isFloat64: points.dtype == .float64)
             }
             return (split, arrays)
         }

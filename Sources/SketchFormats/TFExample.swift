@@ -52,7 +52,8 @@ public struct TFExample: Sendable, Equatable {
         let varintBytes = ProtobufWire.varintLength(UInt64(bitPattern: value))
         let list = 2 + varintBytes  // Int64List { packed value = 1 }
         let feature = 1 + ProtobufWire.varintLength(UInt64(list)) + list  // Feature { int64_list = 3 }
-        let entry = 1 + ProtobufWire.varintLength(UInt64(name.count)) + name.count + 1 + ProtobufWire.varintLength(UInt64(feature)) + feature
+        let entry =
+            1 + ProtobufWire.varintLength(UInt64(name.count)) + name.count + 1 + ProtobufWire.varintLength(UInt64(feature)) + feature
         out.append(0x0A)
         ProtobufWire.appendVarint(UInt64(entry), to: &out)
         out.append(0x0A)
@@ -82,8 +83,10 @@ public struct TFExample: Sendable, Equatable {
                 packed.reserveCapacity(values.count * 4)
                 for v in values {
                     let bits = v.bitPattern
-                    packed.append(contentsOf: [UInt8(bits & 0xFF), UInt8((bits >> 8) & 0xFF),
-                                               UInt8((bits >> 16) & 0xFF), UInt8(bits >> 24)])
+                    packed.append(contentsOf: [
+                        UInt8(bits & 0xFF), UInt8((bits >> 8) & 0xFF),
+                        UInt8((bits >> 16) & 0xFF), UInt8(bits >> 24),
+                    ])
                 }
                 ProtobufWire.appendLengthDelimited(field: 1, packed, to: &list)
             }

@@ -1,4 +1,5 @@
 import SketchIO
+
 /// Writes a TFRecord file (atomically: nothing appears at the path before ``commit()``).
 ///
 /// Each record is framed as TensorFlow's `RecordWriter` does: `uint64 length` (little-endian),

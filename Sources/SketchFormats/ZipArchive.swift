@@ -1,10 +1,10 @@
 import CZlib
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
 
 /// The small zip subset `.npz` files use: entries stored (method 0) or deflated (method 8),
 /// no zip64, no encryption, read through the central directory.
@@ -36,33 +36,53 @@ package enum ZipArchive {
             let crc = entry.contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
             let offset = archive.count
             guard entry.contents.count < Int(UInt32.max), compressed.count < Int(UInt32.max),
-                  archive.count + compressed.count < Int(UInt32.max) else {
+                archive.count + compressed.count < Int(UInt32.max)
+            else {
                 throw FormatError.zip(path: path, reason: "entry \(entry.name) is larger than a zip without zip64 holds (4 GiB)")
             }
             // Local file header.
             append32(0x0403_4b50, &archive)
-            append16(20, &archive); append16(0, &archive); append16(8, &archive)
-            append16(0, &archive); append16(0x21, &archive)  // 00:00:00, 1980-01-01
-            append32(crc, &archive); append32(UInt32(compressed.count), &archive); append32(UInt32(entry.contents.count), &archive)
-            append16(UInt16(name.count), &archive); append16(0, &archive)
+            append16(20, &archive)
+            append16(0, &archive)
+            append16(8, &archive)
+            append16(0, &archive)
+            append16(0x21, &archive)  // 00:00:00, 1980-01-01
+            append32(crc, &archive)
+            append32(UInt32(compressed.count), &archive)
+            append32(UInt32(entry.contents.count), &archive)
+            append16(UInt16(name.count), &archive)
+            append16(0, &archive)
             archive += name
             archive += compressed
             // Central directory record.
             append32(0x0201_4b50, &central)
-            append16(20, &central); append16(20, &central); append16(0, &central); append16(8, &central)
-            append16(0, &central); append16(0x21, &central)
-            append32(crc, &central); append32(UInt32(compressed.count), &central); append32(UInt32(entry.contents.count), &central)
-            append16(UInt16(name.count), &central); append16(0, &central); append16(0, &central)
-            append16(0, &central); append16(0, &central); append32(0, &central)
+            append16(20, &central)
+            append16(20, &central)
+            append16(0, &central)
+            append16(8, &central)
+            append16(0, &central)
+            append16(0x21, &central)
+            append32(crc, &central)
+            append32(UInt32(compressed.count), &central)
+            append32(UInt32(entry.contents.count), &central)
+            append16(UInt16(name.count), &central)
+            append16(0, &central)
+            append16(0, &central)
+            append16(0, &central)
+            append16(0, &central)
+            append32(0, &central)
             append32(UInt32(offset), &central)
             central += name
         }
         let centralOffset = archive.count
         archive += central
         append32(0x0605_4b50, &archive)
-        append16(0, &archive); append16(0, &archive)
-        append16(UInt16(entries.count), &archive); append16(UInt16(entries.count), &archive)
-        append32(UInt32(central.count), &archive); append32(UInt32(centralOffset), &archive)
+        append16(0, &archive)
+        append16(0, &archive)
+        append16(UInt16(entries.count), &archive)
+        append16(UInt16(entries.count), &archive)
+        append32(UInt32(central.count), &archive)
+        append32(UInt32(centralOffset), &archive)
         append16(0, &archive)
         return archive
     }
@@ -82,7 +102,9 @@ package enum ZipArchive {
             case 8: contents = try inflateRaw(data, expectedSize: entry.size, path: path, name: entry.name)
             default: throw fail("entry \(entry.name) uses compression method \(entry.method) (only stored and deflated are supported)")
             }
-            guard contents.count == entry.size else { throw fail("entry \(entry.name) inflates to \(contents.count) bytes, not \(entry.size)") }
+            guard contents.count == entry.size else {
+                throw fail("entry \(entry.name) inflates to \(contents.count) bytes, not \(entry.size)")
+            }
             let actual = contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
             guard actual == entry.crc else { throw fail("entry \(entry.name) fails its CRC-32 check") }
             entries.append((entry.name, contents))
@@ -111,7 +133,10 @@ package enum ZipArchive {
         var end = -1
         var at = bytes.count - 22
         while at >= max(0, bytes.count - 22 - 65_535) {
-            if bytes[at] == 0x50, bytes[at + 1] == 0x4b, bytes[at + 2] == 5, bytes[at + 3] == 6 { end = at; break }
+            if bytes[at] == 0x50, bytes[at + 1] == 0x4b, bytes[at + 2] == 5, bytes[at + 3] == 6 {
+                end = at
+                break
+            }
             at -= 1
         }
         guard end >= 0 else { throw fail("not a zip archive (no end-of-central-directory record)") }
@@ -153,15 +178,21 @@ package enum ZipArchive {
                 throw fail("entry \(name) claims \(size) bytes from \(compressedSize) compressed bytes")
             }
             guard size <= maximumEntryBytes else {
-                throw fail("entry \(name) inflates to \(size) bytes, more than \(maximumEntryBytes) (ZipArchive.maximumEntryBytes, docs/limits.md)")
+                throw fail(
+                    "entry \(name) inflates to \(size) bytes, more than \(maximumEntryBytes) (ZipArchive.maximumEntryBytes, docs/limits.md)"
+                )
             }
             total += size
             guard total <= maximumArchiveBytes else {
-                throw fail("the entries inflate to more than \(maximumArchiveBytes) bytes together (ZipArchive.maximumArchiveBytes, docs/limits.md)")
+                throw fail(
+                    "the entries inflate to more than \(maximumArchiveBytes) bytes together (ZipArchive.maximumArchiveBytes, docs/limits.md)"
+                )
             }
-            entries.append(DirectoryEntry(name: name, method: method, crc: crc, size: size,
-                                          record: localOffset..<(dataStart + compressedSize),
-                                          data: dataStart..<(dataStart + compressedSize)))
+            entries.append(
+                DirectoryEntry(
+                    name: name, method: method, crc: crc, size: size,
+                    record: localOffset..<(dataStart + compressedSize),
+                    data: dataStart..<(dataStart + compressedSize)))
         }
         let byOffset = entries.sorted { $0.record.lowerBound < $1.record.lowerBound }
         for (earlier, later) in zip(byOffset, byOffset.dropFirst()) where later.record.lowerBound < earlier.record.upperBound {
@@ -172,7 +203,8 @@ package enum ZipArchive {
 
     private static func deflateRaw(_ input: [UInt8], path: String) throws(FormatError) -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw FormatError.zip(path: path, reason: "zlib deflate initialisation failed")
         }
         defer { deflateEnd(&stream) }
@@ -184,8 +216,10 @@ package enum ZipArchive {
     }
 
     /// Runs `step` (deflate or inflate with `Z_FINISH`) once over all of `input` into `output`.
-    private static func finish(_ stream: inout z_stream, input: [UInt8], output: inout [UInt8],
-                               step: (inout z_stream) -> Int32) -> Int32 {
+    private static func finish(
+        _ stream: inout z_stream, input: [UInt8], output: inout [UInt8],
+        step: (inout z_stream) -> Int32
+    ) -> Int32 {
         var input = input
         return input.withUnsafeMutableBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
@@ -214,10 +248,12 @@ package enum ZipArchive {
     }
 
     private static func append16(_ value: UInt16, _ bytes: inout [UInt8]) {
-        bytes.append(UInt8(value & 0xFF)); bytes.append(UInt8(value >> 8))
+        bytes.append(UInt8(value & 0xFF))
+        bytes.append(UInt8(value >> 8))
     }
 
     private static func append32(_ value: UInt32, _ bytes: inout [UInt8]) {
-        append16(UInt16(value & 0xFFFF), &bytes); append16(UInt16(value >> 16), &bytes)
+        append16(UInt16(value & 0xFFFF), &bytes)
+        append16(UInt16(value >> 16), &bytes)
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
 
 /// Streams bytes to a temporary file next to `path` (`path.tmp-<host>-<pid>-<random>`) and renames it over
 /// `path` on `commit()`, so readers never see a half-written file. The one atomic-write helper of
@@ -47,12 +47,15 @@ public final class AtomicFileWriter {
         var lastError: Error?
         for _ in 0..<(isSpecialTarget ? 1 : 8) {
             let candidate = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
-            let options: FileDescriptor.OpenOptions = isSpecialTarget
+            let options: FileDescriptor.OpenOptions =
+                isSpecialTarget
                 ? [.closeOnExec] : [.create, .exclusiveCreate, .noFollow, .closeOnExec]
             let open = {
-                try FileDescriptor.open(candidate, .writeOnly, options: options, permissions: [
-                    .ownerReadWrite, .groupRead, .otherRead,
-                ])
+                try FileDescriptor.open(
+                    candidate, .writeOnly, options: options,
+                    permissions: [
+                        .ownerReadWrite, .groupRead, .otherRead,
+                    ])
             }
             do {
                 opened = (candidate, isSpecialTarget ? try open() : try TemporaryFiles.create(candidate, open))

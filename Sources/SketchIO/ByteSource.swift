@@ -1,7 +1,6 @@
 import CZlib
 import SystemPackage
 
-
 /// A damaged stretch of a gzip input: where its member starts and what was wrong.
 package struct SourceDamage: Equatable, Sendable {
     /// Offset in the stored (compressed) file of the damaged member's first byte.
@@ -114,9 +113,12 @@ package final class ByteSource {
             let count: Int
             do {
                 let wanted = min(input.count, remainingInRange ?? input.count)
-                count = wanted == 0 ? 0 : try input.withUnsafeMutableBytes { raw in
-                    try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted]))
-                }
+                count =
+                    wanted == 0
+                    ? 0
+                    : try input.withUnsafeMutableBytes { raw in
+                        try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted]))
+                    }
                 if let remaining = remainingInRange { remainingInRange = remaining - count }
             } catch {
                 throw IOError(.read, "read error: \(systemErrorText(error))")

@@ -30,7 +30,8 @@ package enum DirectoryWalk {
         package var name: String {
             switch self {
             case let .file(_, name), let .directory(_, name), let .special(_, name, _), let .unusable(_, name, _),
-                 let .undecodableName(_, name, _): name
+                let .undecodableName(_, name, _):
+                name
             }
         }
     }
@@ -42,8 +43,10 @@ package enum DirectoryWalk {
     /// `IOError` naming the directory when it cannot be listed.
     package static func entries(of directory: String) throws(IOError) -> [Entry] {
         guard let stream = opendir(directory) else {
-            throw IOError(.input, "cannot list directory \(directory): \(String(cString: strerror(errno)))"
-                + " (check that it exists and is readable)")
+            throw IOError(
+                .input,
+                "cannot list directory \(directory): \(String(cString: strerror(errno)))"
+                    + " (check that it exists and is readable)")
         }
         defer { closedir(stream) }
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
@@ -63,9 +66,10 @@ package enum DirectoryWalk {
             let escaped = nameBytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
             var status = stat()
             let rawPath = Array(base.utf8) + [UInt8(ascii: "/")] + nameBytes + [0]
-            let isDirectory = rawPath.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
-            } && status.st_mode & S_IFMT == S_IFDIR
+            let isDirectory =
+                rawPath.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+                } && status.st_mode & S_IFMT == S_IFDIR
             return .undecodableName(path: "\(base)/\(escaped)", name: lossy, isDirectory: isDirectory)
         }
         let path = "\(base)/\(name)"
@@ -76,11 +80,12 @@ package enum DirectoryWalk {
         if status.st_mode & S_IFMT == S_IFLNK {
             guard stat(path, &status) == 0 else {
                 let code = errno
-                let reason = switch code {
-                case ENOENT: "dangling symbolic link (its target does not exist)"
-                case ELOOP: "symbolic link loop"
-                default: "cannot follow symbolic link: \(String(cString: strerror(code)))"
-                }
+                let reason =
+                    switch code {
+                    case ENOENT: "dangling symbolic link (its target does not exist)"
+                    case ELOOP: "symbolic link loop"
+                    default: "cannot follow symbolic link: \(String(cString: strerror(code)))"
+                    }
                 return .unusable(path: path, name: name, reason: reason)
             }
         }

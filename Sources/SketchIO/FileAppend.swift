@@ -6,8 +6,9 @@ import SystemPackage
 /// flushes; outputs go through `AtomicFileWriter`.
 package func appendToFile(_ bytes: [UInt8], path: String) throws {
     do {
-        let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .append, .closeOnExec],
-                                                 permissions: [.ownerReadWrite])
+        let descriptor = try FileDescriptor.open(
+            path, .writeOnly, options: [.create, .append, .closeOnExec],
+            permissions: [.ownerReadWrite])
         defer { try? descriptor.close() }
         _ = try descriptor.writeAll(bytes)
     } catch {

@@ -14,8 +14,10 @@ package enum FreeSpace {
         let free = Int(status.f_bavail) * Int(status.f_frsize)
         let needed = bytes ?? (256 << 20)
         guard free >= needed else {
-            throw IOError(.freeSpace, "only \(free >> 20) MiB free under \(directory); the sorted runs need about \(needed >> 20) MiB"
-                + " — free space or pass --tmp-dir DIR on a larger file system")
+            throw IOError(
+                .freeSpace,
+                "only \(free >> 20) MiB free under \(directory); the sorted runs need about \(needed >> 20) MiB"
+                    + " — free space or pass --tmp-dir DIR on a larger file system")
         }
     }
 }

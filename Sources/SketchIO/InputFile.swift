@@ -1,4 +1,5 @@
 import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,8 +35,10 @@ package enum InputFile {
             }
             if count == 0 { return bytes }
             guard count <= maximumBytes - bytes.count else {
-                throw IOError(.input, "\(path) is larger than \(maximumBytes) bytes, the most read as one file"
-                    + " (is it a device or an endless stream?)")
+                throw IOError(
+                    .input,
+                    "\(path) is larger than \(maximumBytes) bytes, the most read as one file"
+                        + " (is it a device or an endless stream?)")
             }
             bytes.append(contentsOf: buffer[0..<count])
         }
@@ -62,7 +65,12 @@ extension InputFile {
             let count: Int
             let wanted = min(buffer.count, range.map { $0.count - total } ?? buffer.count)
             do {
-                count = wanted == 0 ? 0 : try buffer.withUnsafeMutableBytes { try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+                count =
+                    wanted == 0
+                    ? 0
+                    : try buffer.withUnsafeMutableBytes {
+                        try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted]))
+                    }
             } catch {
                 throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }

@@ -51,8 +51,10 @@ package struct OutputPathCheck {
         for input in inputs where input.path == "-" || !Self.isFileOrDirectory(input.path) {
             guard let identity = input.path == "-" ? FileIdentity(descriptor: 0) : FileIdentity(path: input.path) else { continue }
             if let first = streams[identity] {
-                throw IOError(.outputPaths, "\(first.option) \(first.path) and \(input.option) \(input.path) are the same stream,"
-                    + " which can be read only once; save it to a file first")
+                throw IOError(
+                    .outputPaths,
+                    "\(first.option) \(first.path) and \(input.option) \(input.path) are the same stream,"
+                        + " which can be read only once; save it to a file first")
             }
             streams[identity] = input
         }
@@ -60,35 +62,47 @@ package struct OutputPathCheck {
         let outputs = files + directories
         for (index, (first, firstPath)) in outputs.enumerated() {
             for (second, secondPath) in outputs[(index + 1)...] where firstPath == secondPath {
-                throw IOError(.outputPaths, "\(first.option) \(first.path) and \(second.option) \(second.path) are the same path;"
-                    + " give each output its own path")
+                throw IOError(
+                    .outputPaths,
+                    "\(first.option) \(first.path) and \(second.option) \(second.path) are the same path;"
+                        + " give each output its own path")
             }
         }
         for (file, filePath) in files {
             for (directory, directoryPath) in directories where Self.isInside(filePath, directoryPath) {
-                throw IOError(.outputPaths, "\(file.option) \(file.path) lies inside \(directory.option) \(directory.path),"
-                    + " which this run writes; put it elsewhere")
+                throw IOError(
+                    .outputPaths,
+                    "\(file.option) \(file.path) lies inside \(directory.option) \(directory.path),"
+                        + " which this run writes; put it elsewhere")
             }
         }
         for (input, inputPath) in sources {
             for (output, outputPath) in files {
                 if outputPath == inputPath {
-                    throw IOError(.outputPaths, "\(output.option) \(output.path) is also an input (\(input.option) \(input.path));"
-                        + " write the output elsewhere")
+                    throw IOError(
+                        .outputPaths,
+                        "\(output.option) \(output.path) is also an input (\(input.option) \(input.path));"
+                            + " write the output elsewhere")
                 }
                 if Self.isInside(outputPath, inputPath) {
-                    throw IOError(.outputPaths, "\(output.option) \(output.path) lies inside the input directory \(input.path)"
-                        + " (\(input.option)), which is read; write the output elsewhere")
+                    throw IOError(
+                        .outputPaths,
+                        "\(output.option) \(output.path) lies inside the input directory \(input.path)"
+                            + " (\(input.option)), which is read; write the output elsewhere")
                 }
             }
             for (output, outputPath) in directories {
                 if outputPath == inputPath || Self.isInside(outputPath, inputPath) {
-                    throw IOError(.outputPaths, "\(output.option) \(output.path) lies inside the input \(input.path)"
-                        + " (\(input.option)), which is read; write the output elsewhere")
+                    throw IOError(
+                        .outputPaths,
+                        "\(output.option) \(output.path) lies inside the input \(input.path)"
+                            + " (\(input.option)), which is read; write the output elsewhere")
                 }
                 if Self.isInside(inputPath, outputPath) {
-                    throw IOError(.outputPaths, "the input \(input.path) (\(input.option)) lies inside \(output.option)"
-                        + " \(output.path), which this run rewrites; move the input or write the output elsewhere")
+                    throw IOError(
+                        .outputPaths,
+                        "the input \(input.path) (\(input.option)) lies inside \(output.option)"
+                            + " \(output.path), which this run rewrites; move the input or write the output elsewhere")
                 }
             }
         }
@@ -121,7 +135,10 @@ package struct OutputPathCheck {
         var absolute = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = getcwd(&buffer, buffer.count).map { _ in String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) } ?? "."
+            let cwd =
+                getcwd(&buffer, buffer.count).map { _ in
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                } ?? "."
             absolute = cwd + "/" + path
         }
         var components: [Substring] = []

@@ -57,7 +57,10 @@ package struct SHA256Hasher: @unchecked Sendable {
             let digits = Array("0123456789abcdef".utf8)
             var out: [UInt8] = []
             out.reserveCapacity(64)
-            for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0xF)]) }
+            for b in bytes {
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 0xF)])
+            }
             return String(decoding: out, as: UTF8.self)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -80,7 +81,8 @@ package enum TemporaryFileName {
         while let item = readdir(stream) {
             let bytes = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard let name = String(validating: bytes, as: UTF8.self), let owner = owner(of: name),
-                  owner.host == host, owner.pid != getpid(), !isAlive(owner.pid) else { continue }
+                owner.host == host, owner.pid != getpid(), !isAlive(owner.pid)
+            else { continue }
             unlink("\(key)/\(name)")
         }
     }

@@ -48,8 +48,9 @@ public struct BoxResampler: Sendable {
         horizontal.withUnsafeBufferPointer { rows in
             pixels.withUnsafeMutableBufferPointer { output in
                 for row in 0..<side {
-                    taps.combineRows(of: row, from: rows.baseAddress!, width: side, sums: &columnSums,
-                                     into: output.baseAddress! + row * side)
+                    taps.combineRows(
+                        of: row, from: rows.baseAddress!, width: side, sums: &columnSums,
+                        into: output.baseAddress! + row * side)
                 }
             }
         }
@@ -118,7 +119,10 @@ struct BoxFilterTaps {
         for output in 0..<tapCount.count {
             let first = firstSource[output]
             // One tap has weight 2²² exactly: the pixel itself (every output pixel when upscaling).
-            if tapCount[output] == 1 { target[output] = source[first]; continue }
+            if tapCount[output] == 1 {
+                target[output] = source[first]
+                continue
+            }
             var sum = 0
             for index in first..<(first + tapCount[output]) { sum += Int(source[index]) }
             target[output] = Self.rounded(sum * weight[output])
@@ -127,8 +131,10 @@ struct BoxFilterTaps {
 
     /// Output row `output` of the vertical pass: the filtered sum of the rows it averages (rows of
     /// `width` bytes in `rows`), rounded to bytes; `sums` is scratch space of `width` entries.
-    func combineRows(of output: Int, from rows: UnsafePointer<UInt8>, width: Int, sums: inout [Int],
-                     into target: UnsafeMutablePointer<UInt8>) {
+    func combineRows(
+        of output: Int, from rows: UnsafePointer<UInt8>, width: Int, sums: inout [Int],
+        into target: UnsafeMutablePointer<UInt8>
+    ) {
         let first = firstSource[output]
         let weight = weight[output]
         if tapCount[output] == 1 {

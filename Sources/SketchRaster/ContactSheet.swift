@@ -44,19 +44,23 @@ public struct ContactSheet {
         let cellHeight = cellSide + labelHeight
         let canvas = RGBCanvas(width: columns * cellSide, height: rows * cellHeight)
         for (index, item) in items.enumerated() {
-            let cell = CanvasBox(x: Double(index % columns * cellSide), y: Double(index / columns * cellHeight),
-                                 width: Double(cellSide), height: Double(cellSide))
+            let cell = CanvasBox(
+                x: Double(index % columns * cellSide), y: Double(index / columns * cellHeight),
+                width: Double(cellSide), height: Double(cellSide))
             switch item.content {
             case .drawing(let drawing):
-                canvas.stroke(drawing, frame: .fitting([drawing]), in: cell.inset(by: 6), color: .black,
-                              lineWidth: max(1, Double(cellSide) / 64))
+                canvas.stroke(
+                    drawing, frame: .fitting([drawing]), in: cell.inset(by: 6), color: .black,
+                    lineWidth: max(1, Double(cellSide) / 64))
             case .image(let image):
                 canvas.paint(image, in: cell.inset(by: 2))
             }
-            canvas.outline(CanvasBox(x: cell.x, y: cell.y, width: cell.width, height: Double(cellHeight)),
-                           color: RGBColor(red: 0.8, green: 0.8, blue: 0.8))
-            canvas.text(item.label, x: cell.x + 3, y: cell.y + Double(cellHeight) - 4,
-                        size: Double(labelHeight) * 0.7, maxWidth: cell.width - 6, color: .labelGray)
+            canvas.outline(
+                CanvasBox(x: cell.x, y: cell.y, width: cell.width, height: Double(cellHeight)),
+                color: RGBColor(red: 0.8, green: 0.8, blue: 0.8))
+            canvas.text(
+                item.label, x: cell.x + 3, y: cell.y + Double(cellHeight) - 4,
+                size: Double(labelHeight) * 0.7, maxWidth: cell.width - 6, color: .labelGray)
         }
         return canvas.rgbImage()
     }

@@ -29,10 +29,12 @@ public struct OverlayRenderer {
         canvas.stroke(ours, frame: frame, in: box, color: Self.oursColor, lineWidth: max(2, 1.5 * unit))
         let maxWidth = Double(side) - 8
         canvas.text(caption, x: 4, y: Double(side) + 13, size: 11, maxWidth: maxWidth, color: .labelGray)
-        canvas.text("blue: official", x: 4, y: Double(side) + 27, size: 11, maxWidth: maxWidth / 2,
-                    color: Self.referenceColor)
-        canvas.text("orange: ours", x: Double(side) / 2, y: Double(side) + 27, size: 11, maxWidth: maxWidth / 2,
-                    color: Self.oursColor)
+        canvas.text(
+            "blue: official", x: 4, y: Double(side) + 27, size: 11, maxWidth: maxWidth / 2,
+            color: Self.referenceColor)
+        canvas.text(
+            "orange: ours", x: Double(side) / 2, y: Double(side) + 27, size: 11, maxWidth: maxWidth / 2,
+            color: Self.oursColor)
         return canvas.rgbImage()
     }
 }

@@ -15,8 +15,9 @@ package final class RGBCanvas {
 
     /// Creates a canvas filled with white.
     package init(width: Int, height: Int) {
-        precondition((1...Self.maximumSide).contains(width) && (1...Self.maximumSide).contains(height),
-                     "canvas sides must be in 1...\(Self.maximumSide)")
+        precondition(
+            (1...Self.maximumSide).contains(width) && (1...Self.maximumSide).contains(height),
+            "canvas sides must be in 1...\(Self.maximumSide)")
         self.width = width
         self.height = height
         surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
@@ -69,8 +70,9 @@ package final class RGBCanvas {
         cairo_surface_mark_dirty(source)
         let scale = min(box.width / Double(image.width), box.height / Double(image.height))
         cairo_save(context)
-        cairo_translate(context, box.x + (box.width - Double(image.width) * scale) / 2,
-                        box.y + (box.height - Double(image.height) * scale) / 2)
+        cairo_translate(
+            context, box.x + (box.width - Double(image.width) * scale) / 2,
+            box.y + (box.height - Double(image.height) * scale) / 2)
         cairo_scale(context, scale, scale)
         cairo_set_source_surface(context, source, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(context), CAIRO_FILTER_NEAREST)
@@ -154,14 +156,24 @@ package struct SketchFrame: Equatable, Sendable {
     /// The bounding box of all points of `drawings` (at least 1×1, so single points and empty
     /// drawings still map to a finite scale).
     package static func fitting(_ drawings: [Drawing]) -> SketchFrame {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         for stroke in drawings.flatMap(\.strokes) {
-            for value in stroke.x { minX = min(minX, value); maxX = max(maxX, value) }
-            for value in stroke.y { minY = min(minY, value); maxY = max(maxY, value) }
+            for value in stroke.x {
+                minX = min(minX, value)
+                maxX = max(maxX, value)
+            }
+            for value in stroke.y {
+                minY = min(minY, value)
+                maxY = max(maxY, value)
+            }
         }
         guard minX.isFinite, minY.isFinite else { return SketchFrame(minX: 0, minY: 0, width: 1, height: 1) }
         let side = max(1, maxX - minX, maxY - minY)
-        return SketchFrame(minX: minX - (side - (maxX - minX)) / 2, minY: minY - (side - (maxY - minY)) / 2,
-                           width: side, height: side)
+        return SketchFrame(
+            minX: minX - (side - (maxX - minX)) / 2, minY: minY - (side - (maxY - minY)) / 2,
+            width: side, height: side)
     }
 }

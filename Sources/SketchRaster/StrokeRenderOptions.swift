@@ -24,8 +24,10 @@ public struct StrokeRenderOptions: Equatable, Sendable, Codable {
     public var referenceSide: Double
 
     /// Creates options; see the property docs for the meaning of each value.
-    public init(side: Int, lineWidth: Double = 16, padding: Double = 16,
-                polarity: RasterPolarity = .whiteOnBlack, referenceSide: Double = 256) {
+    public init(
+        side: Int, lineWidth: Double = 16, padding: Double = 16,
+        polarity: RasterPolarity = .whiteOnBlack, referenceSide: Double = 256
+    ) {
         self.side = side
         self.lineWidth = lineWidth
         self.padding = padding

@@ -54,7 +54,8 @@ public final class TimeChannelRenderer {
     public func render(_ drawing: Drawing) throws(DrawingLimitError) -> [UInt8] {
         let hasTimes = drawing.strokes.allSatisfy { !$0.t.isEmpty }
         if let channel = channels.first(where: \.needsTimes), !hasTimes {
-            throw DrawingLimitError("the \(channel.rawValue) channel needs raw drawings with times (t); this drawing has none (simplified input)")
+            throw DrawingLimitError(
+                "the \(channel.rawValue) channel needs raw drawings with times (t); this drawing has none (simplified input)")
         }
         let geometry = hasTimes ? try GoogleSimplifier.alignedAndScaled(drawing) : drawing
         let pixels = options.side * options.side
@@ -83,17 +84,21 @@ public final class TimeChannelRenderer {
             }
         case .time:
             let times = drawing.strokes.flatMap(\.t)
-            let first = times.min() ?? 0, span = (times.max() ?? 0) - first
+            let first = times.min() ?? 0
+            let span = (times.max() ?? 0) - first
             return drawing.strokes.map { stroke in
                 (0..<max(stroke.count - 1, 1)).map { (255 - 200 * (span > 0 ? (stroke.t[$0] - first) / span : 0)) / 255 }
             }
         case .speed:
             let speeds = drawing.strokes.map { stroke in
-                stroke.count < 2 ? [0.0] : (0..<(stroke.count - 1)).map { k in
-                    let distance = ((stroke.x[k + 1] - stroke.x[k]) * (stroke.x[k + 1] - stroke.x[k])
-                        + (stroke.y[k + 1] - stroke.y[k]) * (stroke.y[k + 1] - stroke.y[k])).squareRoot()
-                    return distance / max(stroke.t[k + 1] - stroke.t[k], 1)
-                }
+                stroke.count < 2
+                    ? [0.0]
+                    : (0..<(stroke.count - 1)).map { k in
+                        let distance =
+                            ((stroke.x[k + 1] - stroke.x[k]) * (stroke.x[k + 1] - stroke.x[k])
+                            + (stroke.y[k + 1] - stroke.y[k]) * (stroke.y[k + 1] - stroke.y[k])).squareRoot()
+                        return distance / max(stroke.t[k + 1] - stroke.t[k], 1)
+                    }
             }
             let fastest = speeds.joined().max() ?? 0
             return speeds.map { $0.map { (55 + 200 * (fastest > 0 ? $0 / fastest : 0)) / 255 } }
@@ -105,7 +110,8 @@ public final class TimeChannelRenderer {
         cairo_paint(context)
         let maxX = drawing.strokes.compactMap { $0.x.max() }.max() ?? 0
         let maxY = drawing.strokes.compactMap { $0.y.max() }.max() ?? 0
-        let offsetX = (options.referenceSide - maxX) / 2, offsetY = (options.referenceSide - maxY) / 2
+        let offsetX = (options.referenceSide - maxX) / 2
+        let offsetY = (options.referenceSide - maxY) / 2
         for (stroke, greys) in zip(drawing.strokes, values) where stroke.count > 0 {
             for (k, grey) in greys.enumerated() {
                 let next = min(k + 1, stroke.count - 1)

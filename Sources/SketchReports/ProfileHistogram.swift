@@ -71,8 +71,9 @@ package struct ProfileHistogram: Equatable, Sendable {
 
     /// Adds `other`'s counts; both must have the same layout (the profile creates them so).
     package mutating func merge(_ other: ProfileHistogram) {
-        precondition(bucketWidth == other.bucketWidth && bucketCount == other.bucketCount,
-                     "ProfileHistogram.merge needs histograms of the same layout")
+        precondition(
+            bucketWidth == other.bucketWidth && bucketCount == other.bucketCount,
+            "ProfileHistogram.merge needs histograms of the same layout")
         for (offset, value) in other.window.enumerated() where value > 0 { add(value, toBucket: other.windowStart + offset) }
         overflow += other.overflow
         count += other.count
@@ -120,8 +121,10 @@ package struct ProfileHistogram: Equatable, Sendable {
         var start = firstBucket
         while start < usedBuckets {
             let end = Swift.min(start + bucketsPerBar, usedBuckets)
-            bars.append(ProfileHistogramBar(lower: start * bucketWidth, upper: end * bucketWidth - 1,
-                                            count: (start..<end).reduce(0) { $0 + count(ofBucket: $1) }))
+            bars.append(
+                ProfileHistogramBar(
+                    lower: start * bucketWidth, upper: end * bucketWidth - 1,
+                    count: (start..<end).reduce(0) { $0 + count(ofBucket: $1) }))
             start = end
         }
         if overflow > 0 {

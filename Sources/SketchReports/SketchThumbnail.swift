@@ -19,17 +19,21 @@ package enum SketchThumbnail {
     /// rows add zero-length moves and so draw nothing.
     package static func strokeSVG(deltas: ArraySlice<Float>, size: Int) -> String {
         var strokes: [[(Double, Double)]] = [[(0, 0)]]
-        var x = 0.0, y = 0.0
+        var x = 0.0
+        var y = 0.0
         var row = deltas.startIndex
         while row + 2 < deltas.endIndex {
-            x += Double(deltas[row]); y += Double(deltas[row + 1])
+            x += Double(deltas[row])
+            y += Double(deltas[row + 1])
             strokes[strokes.count - 1].append((x, y))
             if deltas[row + 2] > 0.5 { strokes.append([]) }
             row += 3
         }
         let points = strokes.joined()
-        let minX = points.map(\.0).min() ?? 0, maxX = points.map(\.0).max() ?? 1
-        let minY = points.map(\.1).min() ?? 0, maxY = points.map(\.1).max() ?? 1
+        let minX = points.map(\.0).min() ?? 0
+        let maxX = points.map(\.0).max() ?? 1
+        let minY = points.map(\.1).min() ?? 0
+        let maxY = points.map(\.1).max() ?? 1
         let extent = max(maxX - minX, maxY - minY, 1e-9)
         let margin = Double(size) * 0.06
         let scale = (Double(size) - 2 * margin) / extent

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchPipeline
 import SketchRaster
 
@@ -28,13 +28,18 @@ struct BitmapCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
     var output: String
 
-    @Option(name: .customLong("input-format"), help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (render as is).")
+    @Option(
+        name: .customLong("input-format"),
+        help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (render as is).")
     var inputFormat = InputFormat.auto
 
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
 
-    @Option(help: "Channels that encode time, 1 or 3 of order, time, speed (e.g. order,time,speed): (N, size, size, C) uint8 from raw strokes aligned and scaled (docs/raster.md); time and speed need raw input. (default: Google's gray bitmaps)")
+    @Option(
+        help:
+            "Channels that encode time, 1 or 3 of order, time, speed (e.g. order,time,speed): (N, size, size, C) uint8 from raw strokes aligned and scaled (docs/raster.md); time and speed need raw input. (default: Google's gray bitmaps)"
+    )
     var channels: String?
 
     @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
@@ -64,21 +69,25 @@ struct BitmapCommand: ParsableCommand {
         let names = channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let parsed = names.compactMap(TimeChannel.init(rawValue:))
         guard parsed.count == names.count, parsed.count == 1 || parsed.count == 3 else {
-            throw ValidationError("--channels takes 1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas")
+            throw ValidationError(
+                "--channels takes 1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas")
         }
         return parsed
     }
 
     func run() throws {
-        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   report: report, limit: limit.limit, tool: "bitmap")
-        var job = BitmapJob(reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
-                            inputFormat: inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+        let (reader, quarantinePath) = try NPYCommandSetup.prepare(
+            inputs: inputs, format: input, output: output, quarantine: quarantine,
+            report: report, limit: limit.limit, tool: "bitmap")
+        var job = BitmapJob(
+            reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
+            inputFormat: inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         job.timeChannels = try timeChannels()
         let (result, seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
-        try report.write(command: "bitmap", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
-                         jobs: jobs.resolved, seconds: seconds)
+        try report.write(
+            command: "bitmap", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+            jobs: jobs.resolved, seconds: seconds)
         let side = raster.size
         let shape = job.timeChannels.isEmpty ? "\(side * side)" : "\(side), \(side), \(job.timeChannels.count)"
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(shape)))")

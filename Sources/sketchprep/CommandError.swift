@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 /// A user-facing failure of a command (printed without a stack trace).
@@ -23,7 +23,8 @@ enum ReadableError {
         }
         guard type(of: error) is NSError.Type || error is CocoaError || error is POSIXError else { return error }
         let nsError = error as NSError
-        let path = (nsError.userInfo[NSFilePathErrorKey] as? String)
+        let path =
+            (nsError.userInfo[NSFilePathErrorKey] as? String)
             ?? (nsError.userInfo[NSURLErrorKey] as? URL)?.path
         let reason = systemErrorText(error)
         return CommandError(path.map { "\($0): \(reason)" } ?? reason)

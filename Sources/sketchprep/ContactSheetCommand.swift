@@ -1,7 +1,7 @@
 import ArgumentParser
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 import SketchRaster
 
@@ -24,7 +24,8 @@ struct ContactSheetCommand: ParsableCommand {
               sketchprep contact-sheet out/rnn -o shards.png
             """)
 
-    @Argument(help: "Inputs: drawing files/directories (NDJSON, .bin, stroke-3 .npz), .npy arrays, shard directories, .png files/directories.")
+    @Argument(
+        help: "Inputs: drawing files/directories (NDJSON, .bin, stroke-3 .npz), .npy arrays, shard directories, .png files/directories.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output PNG file (written atomically).")
@@ -58,7 +59,8 @@ struct ContactSheetCommand: ParsableCommand {
         for warning in loaded.warnings { printToStandardError("contact-sheet: \(warning)") }
         let items = loaded.items
         guard !items.isEmpty else {
-            throw CommandError("no sketch could be read from \(inputs.joined(separator: " ")); contact-sheet draws \(ContactSheetInputs.drawableKinds)")
+            throw CommandError(
+                "no sketch could be read from \(inputs.joined(separator: " ")); contact-sheet draws \(ContactSheetInputs.drawableKinds)")
         }
         let sheet = ContactSheet(columns: min(columns, max(items.count, 1)), cellSide: cell).render(items)
         try OutputPaths.createParentDirectory(of: output)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 extension ConvertTarget: ExpressibleByArgument {}
@@ -15,19 +15,19 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert drawings between simplified NDJSON, Google .bin and sketch-rnn stroke-3 .npz.",
         discussion: """
-        Writes one file per category into the output directory: <word>.bin (as Google's bucket and \
-        the quickdraw package name them), <word>.ndjson or <word>.npz. Raw NDJSON is simplified \
-        first. Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
-        .npz files, directories of them, or - for stdin; the format of each is decided by content \
-        unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
-        a format cannot hold are quarantined; the run ends with read = written + filtered + rejected \
-        (filtered: the drawings beyond --stroke3-sizes).
+            Writes one file per category into the output directory: <word>.bin (as Google's bucket and \
+            the quickdraw package name them), <word>.ndjson or <word>.npz. Raw NDJSON is simplified \
+            first. Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
+            .npz files, directories of them, or - for stdin; the format of each is decided by content \
+            unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
+            a format cannot hold are quarantined; the run ends with read = written + filtered + rejected \
+            (filtered: the drawings beyond --stroke3-sizes).
 
-        Examples:
-          sketchprep convert simplified/ --to bin -o bins
-          sketchprep convert bins/ --to stroke3 -o npz --limit 1000 --report-json convert.json
-          sketchprep convert kanji.npz --to stroke3 --layout flat -o flat
-        """)
+            Examples:
+              sketchprep convert simplified/ --to bin -o bins
+              sketchprep convert bins/ --to stroke3 -o npz --limit 1000 --report-json convert.json
+              sketchprep convert kanji.npz --to stroke3 --layout flat -o flat
+            """)
 
     @Argument(help: "Inputs: NDJSON, .bin or .npz files, directories, or - for stdin.")
     var inputs: [String]
@@ -44,13 +44,18 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "File that receives rejected records. (default: OUTPUT.rejected.ndjson beside the output directory)")
     var quarantine: String?
 
-    @Option(name: .customLong("stroke3-sizes"), help: "Stroke-3 drawings per class as TRAIN/VALID/TEST; a class with fewer keeps their ratio.")
+    @Option(
+        name: .customLong("stroke3-sizes"), help: "Stroke-3 drawings per class as TRAIN/VALID/TEST; a class with fewer keeps their ratio.")
     var stroke3Sizes = "70000/2500/2500"
 
-    @Option(name: .customLong("stroke3-epsilon"), help: "Ramer–Douglas–Peucker tolerance applied to each stroke before stroke-3 encoding. (default: none)")
+    @Option(
+        name: .customLong("stroke3-epsilon"),
+        help: "Ramer–Douglas–Peucker tolerance applied to each stroke before stroke-3 encoding. (default: none)")
     var stroke3Epsilon: Double?
 
-    @Option(name: .customLong("stroke3-dtype"), help: "Stroke-3 element type: keep (float64 input stays float64, else int16) or int16 (positions rounded).")
+    @Option(
+        name: .customLong("stroke3-dtype"),
+        help: "Stroke-3 element type: keep (float64 input stays float64, else int16) or int16 (positions rounded).")
     var stroke3DType = Stroke3DTypeChoice.keep
 
     @Option(help: "Stroke-3 file layout: standard (sketch-rnn's pickled object arrays) or flat (points and offsets, no pickle).")
@@ -110,9 +115,12 @@ struct ConvertCommand: ParsableCommand {
         try OutputPaths.createParentDirectory(of: job.quarantinePath)
         let result = try job.run()
         let counts = result.counts
-        try report.write(command: "convert", counts: counts, inputs: source.files, output: output,
-                         quarantine: quarantinePath, jobs: job.jobs, seconds: result.seconds)
-        print("convert: read \(counts.read) = written \(counts.written) + filtered \(counts.filtered) + rejected \(counts.rejected)\(counts.sourceErrors > 0 ? ", \(counts.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")")
+        try report.write(
+            command: "convert", counts: counts, inputs: source.files, output: output,
+            quarantine: quarantinePath, jobs: job.jobs, seconds: result.seconds)
+        print(
+            "convert: read \(counts.read) = written \(counts.written) + filtered \(counts.filtered) + rejected \(counts.rejected)\(counts.sourceErrors > 0 ? ", \(counts.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")"
+        )
         guard counts.isReconciled else { throw ExitCode.failure }
         try strictness.check(counts, command: "convert")
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import SketchIO
 import SketchFormats
+import SketchIO
 
 extension DrawingFileFormat: ExpressibleByArgument {}
 
@@ -27,7 +27,8 @@ struct DrawingInputOptionGroup: ParsableArguments {
     /// The source reading `inputs`; prints the deprecation message when `--category` names the word.
     func source(_ inputs: [String]) throws -> DrawingSource {
         if deprecatedCategory != nil {
-            printToStandardError("sketchprep: --category WORD here is deprecated: use --word WORD (--category filters categories in preprocess)")
+            printToStandardError(
+                "sketchprep: --category WORD here is deprecated: use --word WORD (--category filters categories in preprocess)")
         }
         return try DrawingSource(inputs: inputs, format: format, word: word ?? deprecatedCategory)
     }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 extension SequenceSide: ExpressibleByArgument {}
@@ -14,16 +14,16 @@ struct EncodeCommand: ParsableCommand {
         commandName: "encode",
         abstract: "Encode drawings as (N, 75, 3) float32 stroke tensors in one .npy, in input line order.",
         discussion: """
-        The book's recipe (docs/tensors.md): points (x, y, end-of-stroke), per-axis min-max \
-        normalisation to [0, 1], deltas, first 75 rows kept, zero rows padded at the front; all \
-        float32. Raw drawings (strokes with timestamps) are simplified first with Google's steps. \
-        Unusable lines go to the quarantine file and are reported; the run reconciles \
-        read = written + rejected.
+            The book's recipe (docs/tensors.md): points (x, y, end-of-stroke), per-axis min-max \
+            normalisation to [0, 1], deltas, first 75 rows kept, zero rows padded at the front; all \
+            float32. Raw drawings (strokes with timestamps) are simplified first with Google's steps. \
+            Unusable lines go to the quarantine file and are reported; the run reconciles \
+            read = written + rejected.
 
-        Examples:
-          sketchprep encode simplified/cat.ndjson -o cat.npy --length 75
-          sketchprep encode raw/ -o try.npy --limit 100 --report-json try.json
-        """)
+            Examples:
+              sketchprep encode simplified/cat.ndjson -o cat.npy --length 75
+              sketchprep encode raw/ -o try.npy --limit 100 --report-json try.json
+            """)
 
     @Argument(help: "Drawing inputs: NDJSON (raw or simplified), Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
@@ -40,7 +40,9 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Where rows are dropped when a drawing is longer: back (keep the first rows) or front (keep the last).")
     var truncation: SequenceSide = .back
 
-    @Option(name: .customLong("input-format"), help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (never).")
+    @Option(
+        name: .customLong("input-format"),
+        help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (never).")
     var inputFormat: InputFormat = .auto
 
     @Option(help: "Quarantine file for rejected lines. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
@@ -67,20 +69,25 @@ struct EncodeCommand: ParsableCommand {
     static let batchBytes = 4 << 20
 
     func validate() throws {
-        guard (1...100_000).contains(length) else { throw ValidationError("--length must be between 1 and 100000, as encode.length in a pipeline") }
+        guard (1...100_000).contains(length) else {
+            throw ValidationError("--length must be between 1 and 100000, as encode.length in a pipeline")
+        }
     }
 
     func run() throws {
-        let (reader, quarantinePath) = try NPYCommandSetup.prepare(inputs: inputs, format: input, output: output, quarantine: quarantine,
-                                                                   report: report, limit: limit.limit, tool: "encode")
-        let job = EncodeJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
-                            tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
-                            inputFormat: inputFormat, simplification: simplification.options,
-                            showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+        let (reader, quarantinePath) = try NPYCommandSetup.prepare(
+            inputs: inputs, format: input, output: output, quarantine: quarantine,
+            report: report, limit: limit.limit, tool: "encode")
+        let job = EncodeJob(
+            reader: reader, outputPath: output, quarantinePath: quarantinePath,
+            tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
+            inputFormat: inputFormat, simplification: simplification.options,
+            showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let ((result, rows), seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
-        try report.write(command: "encode", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
-                         jobs: jobs.resolved, seconds: seconds)
+        try report.write(
+            command: "encode", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
+            jobs: jobs.resolved, seconds: seconds)
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
         try strictness.check(tally, command: "encode")

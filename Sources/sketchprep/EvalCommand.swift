@@ -1,8 +1,8 @@
 import ArgumentParser
-import SketchIO
+import SketchDataset
 import SketchEval
 import SketchFormats
-import SketchDataset
+import SketchIO
 import SketchPipeline
 
 /// `sketchprep eval`: accuracy report of a bundled ONNX model on SketchPrep shards.
@@ -11,24 +11,26 @@ struct EvalCommand: ParsableCommand {
         commandName: "eval",
         abstract: "Evaluate an ONNX model on SketchPrep shards and write report.json, report.md and report.html.",
         discussion: """
-        Reports top-1/top-3 accuracy, per-class precision and recall, the confusion matrix, the most \
-        confused pairs and thumbnails of misclassified sketches. With --compare-shards, also runs the model \
-        on a second preprocessing of the same drawings (joined by key_id) and reports how often the \
-        predictions agree. ONNX Runtime is loaded at run time (see --ort-library).
-        """
+            Reports top-1/top-3 accuracy, per-class precision and recall, the confusion matrix, the most \
+            confused pairs and thumbnails of misclassified sketches. With --compare-shards, also runs the model \
+            on a second preprocessing of the same drawings (joined by key_id) and reports how often the \
+            predictions agree. ONNX Runtime is loaded at run time (see --ort-library).
+            """
     )
 
     @Option(help: "Model directory holding model.onnx and classes.txt.")
     var model: String
 
-    @Option(help: ArgumentHelp(
-        "Shard directory written by `sketchprep preprocess` (NPY shards + manifest.json); repeatable.",
-        discussion: "Several directories are joined by key_id: a drawing already read from an earlier one is skipped."))
+    @Option(
+        help: ArgumentHelp(
+            "Shard directory written by `sketchprep preprocess` (NPY shards + manifest.json); repeatable.",
+            discussion: "Several directories are joined by key_id: a drawing already read from an earlier one is skipped."))
     var shards: [String]
 
-    @Option(help: ArgumentHelp(
-        "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).",
-        discussion: "Default: val, or test for datasets without a val split (TU-Berlin has train and test)."))
+    @Option(
+        help: ArgumentHelp(
+            "Split to evaluate: train, val, test, or all (every shard, e.g. for agreement over every matched drawing).",
+            discussion: "Default: val, or test for datasets without a val split (TU-Berlin has train and test)."))
     var split: String?
 
     @Option(help: "Directory for report.json, report.md and report.html (created if missing).")
@@ -46,9 +48,12 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "ONNX Runtime intra-op threads (0 = ONNX Runtime's default: one per core).")
     var threads = 0
 
-    @Option(help: ArgumentHelp(
-        "Path of libonnxruntime.so.",
-        discussion: "Default: $SKETCHPREP_ORT_LIBRARY, else libonnxruntime.so* next to this binary, else the active Python environment's onnxruntime package (capi/libonnxruntime.so*), else LD_LIBRARY_PATH, /usr/local/lib, /usr/lib/<arch>-linux-gnu, /usr/lib64, /usr/lib."))
+    @Option(
+        help: ArgumentHelp(
+            "Path of libonnxruntime.so.",
+            discussion:
+                "Default: $SKETCHPREP_ORT_LIBRARY, else libonnxruntime.so* next to this binary, else the active Python environment's onnxruntime package (capi/libonnxruntime.so*), else LD_LIBRARY_PATH, /usr/local/lib, /usr/lib/<arch>-linux-gnu, /usr/lib64, /usr/lib."
+        ))
     var ortLibrary: String?
 
     @Option(help: "How many misclassified (and disagreeing) sketches the report lists with thumbnails.")
@@ -81,11 +86,13 @@ struct EvalCommand: ParsableCommand {
             compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,
             libraryPath: try OnnxRuntimeLibraryLocator.resolve(explicit: ortLibrary), misclassifiedLimit: misclassifiedLimit)
         let result = try job.run(progress: printToStandardError)
-        var summary = String(format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
-                             result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
+        var summary = String(
+            format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
+            result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
         if let agreement = result.agreement?.metrics {
-            summary += String(format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,
-                              agreement.agreeing, agreement.matched)
+            summary += String(
+                format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,
+                agreement.agreeing, agreement.matched)
         }
         printToStandardError(summary + " → \(report)/report.{json,md,html}")
     }

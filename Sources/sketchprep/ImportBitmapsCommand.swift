@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 /// `sketchprep import-bitmaps`: Google's official numpy_bitmap files → SketchPrep NPY shards.
@@ -11,16 +11,16 @@ struct ImportBitmapsCommand: ParsableCommand {
         commandName: "import-bitmaps",
         abstract: "Turn Google's official 28×28 numpy_bitmap files (<word>.npy) into NPY shards with a manifest.",
         discussion: """
-        One class per file (class order: sorted words); examples are uint8 28×28, white ink on black, as \
-        published. Row i of <word>.npy is line i+1 of Google's simplified <word>.ndjson: with --simplified, \
-        rows are keyed by that key_id (so they join with SketchPrep's renders in `sketchprep eval \
-        --compare-shards`), otherwise by <word>/<row>. Use --first-row/--row-count to hold rows out, e.g. \
-        rows 0–24 (the ones with vectors here) as a test-only set: --row-count 25 --split 0/0/100.
+            One class per file (class order: sorted words); examples are uint8 28×28, white ink on black, as \
+            published. Row i of <word>.npy is line i+1 of Google's simplified <word>.ndjson: with --simplified, \
+            rows are keyed by that key_id (so they join with SketchPrep's renders in `sketchprep eval \
+            --compare-shards`), otherwise by <word>/<row>. Use --first-row/--row-count to hold rows out, e.g. \
+            rows 0–24 (the ones with vectors here) as a test-only set: --row-count 25 --split 0/0/100.
 
-        Examples:
-          sketchprep import-bitmaps --input numpy_bitmap/ -o bitmaps
-          sketchprep import-bitmaps --input numpy_bitmap/cat.npy --simplified simplified/cat.ndjson --split 90/10/0 -o cat
-        """)
+            Examples:
+              sketchprep import-bitmaps --input numpy_bitmap/ -o bitmaps
+              sketchprep import-bitmaps --input numpy_bitmap/cat.npy --simplified simplified/cat.ndjson --split 90/10/0 -o cat
+            """)
 
     @Option(name: .customLong("input"), help: "A <word>.npy file or a directory of them (repeatable).")
     var inputs: [String]
@@ -49,7 +49,9 @@ struct ImportBitmapsCommand: ParsableCommand {
     func validate() throws {
         _ = try splitShares()
         guard firstRow >= 0, (rowCount ?? 0) >= 0, (1...100_000_000).contains(examplesPerShard) else {
-            throw ValidationError("--first-row and --row-count must be 0 or more, --examples-per-shard between 1 and 100000000 (as output.examples_per_shard)")
+            throw ValidationError(
+                "--first-row and --row-count must be 0 or more, --examples-per-shard between 1 and 100000000 (as output.examples_per_shard)"
+            )
         }
         guard (rowCount ?? 0) <= Int.max - firstRow else { throw ValidationError("--first-row + --row-count is too large") }
     }
@@ -64,12 +66,14 @@ struct ImportBitmapsCommand: ParsableCommand {
         let job = NumpyBitmapImport(
             bitmapFiles: try Self.expand(inputs), simplifiedSource: simplified,
             rows: firstRow..<(rowCount.map { firstRow + $0 } ?? Int.max),
-            sharding: ShardingOptions(format: .npy, examplesPerShard: examplesPerShard, seed: seed,
-                                      split: try DatasetSplit(train: shares[0], val: shares[1], test: shares[2])),
+            sharding: ShardingOptions(
+                format: .npy, examplesPerShard: examplesPerShard, seed: seed,
+                split: try DatasetSplit(train: shares[0], val: shares[1], test: shares[2])),
             outputDirectory: output)
         let manifest = try job.run()
         let perSplit = manifest.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.total)" }.joined(separator: ", ")
-        printToStandardError("import-bitmaps: \(manifest.records.written) bitmaps of \(manifest.classes.count) classes (\(perSplit)) → \(output)/")
+        printToStandardError(
+            "import-bitmaps: \(manifest.records.written) bitmaps of \(manifest.classes.count) classes (\(perSplit)) → \(output)/")
     }
 
     /// The train/val/test percentages of --split.

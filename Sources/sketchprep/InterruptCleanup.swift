@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import SketchIO
 import SketchFormats
+import SketchIO
 
 /// What the tool does on SIGINT (Ctrl-C) and SIGTERM (a scheduler cancelling a job): removes the
 /// run's temporary files (``TemporaryFiles``: unfinished atomic writes, unnamed shards, sorted

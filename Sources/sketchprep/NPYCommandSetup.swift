@@ -1,14 +1,16 @@
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// The start of every command that turns drawing inputs into one `.npy` (`encode`, `bitmap`):
 /// the quarantine path (`OUT.rejected.ndjson` unless given), the path check, the reader with
 /// `--limit`, skipped-source warnings, and the output directories.
 enum NPYCommandSetup {
-    static func prepare(inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?,
-                        report: ReportJSONOption, limit: Int?,
-                        tool: String) throws -> (reader: DrawingSource, quarantinePath: String) {
+    static func prepare(
+        inputs: [String], format: DrawingInputOptionGroup, output: String, quarantine: String?,
+        report: ReportJSONOption, limit: Int?,
+        tool: String
+    ) throws -> (reader: DrawingSource, quarantinePath: String) {
         let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")

@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 /// Small helpers for the files a command writes.

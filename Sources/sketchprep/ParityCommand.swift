@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 /// `sketchprep parity`: how closely our simplification reproduces Google's simplified files.
@@ -12,15 +12,15 @@ struct ParityCommand: ParsableCommand {
         commandName: "parity",
         abstract: "Compare our raw→simplified output with Google's official simplified drawings.",
         discussion: """
-        Joins raw and official simplified records by key_id (any order, any files), simplifies the \
-        raw side and compares drawing by drawing. Prints a summary; --report-json / --report-md \
-        write the full report (exact rate, same-point-count rate, deviation histogram, worst \
-        drawings, per-category rates). The official side is held in memory keyed by key_id.
+            Joins raw and official simplified records by key_id (any order, any files), simplifies the \
+            raw side and compares drawing by drawing. Prints a summary; --report-json / --report-md \
+            write the full report (exact rate, same-point-count rate, deviation histogram, worst \
+            drawings, per-category rates). The official side is held in memory keyed by key_id.
 
-        Examples:
-          sketchprep parity --raw raw/ --simplified simplified/ --report-json parity.json --report-md parity.md
-          sketchprep parity --raw raw/cat.ndjson --simplified simplified/cat.ndjson --limit 1000 --min-exact 0.95
-        """)
+            Examples:
+              sketchprep parity --raw raw/ --simplified simplified/ --report-json parity.json --report-md parity.md
+              sketchprep parity --raw raw/cat.ndjson --simplified simplified/cat.ndjson --limit 1000 --min-exact 0.95
+            """)
 
     @Option(name: .customLong("raw"), help: "Raw NDJSON input (file, directory, .gz or -); repeatable.")
     var raw: [String]
@@ -39,10 +39,14 @@ struct ParityCommand: ParsableCommand {
     @Option(help: "File that receives rejected input lines verbatim. (default: rejected lines are only listed on stderr and counted)")
     var quarantine: String?
 
-    @Option(name: .customLong("worst"), help: "How many of the worst drawings to list (at most \(ParityComparison.maximumWorstLimit); larger values are clamped).")
+    @Option(
+        name: .customLong("worst"),
+        help: "How many of the worst drawings to list (at most \(ParityComparison.maximumWorstLimit); larger values are clamped).")
     var worstCount = 25
 
-    @Option(name: .customLong("overlays"), help: "Write PNG overlays of the worst drawings (official blue, ours orange) into this directory and link them from --report-md.")
+    @Option(
+        name: .customLong("overlays"),
+        help: "Write PNG overlays of the worst drawings (official blue, ours orange) into this directory and link them from --report-md.")
     var overlaysDirectory: String?
 
     @OptionGroup var quiet: QuietOption
@@ -81,32 +85,41 @@ struct ParityCommand: ParsableCommand {
         printWarnings(rawReader.skippedSources + officialReader.skippedSources, tool: "parity")
         if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
         let options = simplification.options
-        let job = ParityJob(raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
-                            quarantinePath: quarantine, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+        let job = ParityJob(
+            raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
+            quarantinePath: quarantine, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
         let result = try job.run { keyID, ours, official, comparison in
             overlays?.add(keyID: keyID, ours: ours, official: official, comparison: comparison)
         }
         let (rawTally, officialTally) = (result.rawTally, result.officialTally)
-        let report = ParityReport(comparison: result.comparison, unmatchedRaw: result.unmatchedRaw,
-                                  unmatchedOfficial: result.unmatchedOfficial, duplicateOfficial: result.duplicateOfficial,
-                                  duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
-                                  options: options)
+        let report = ParityReport(
+            comparison: result.comparison, unmatchedRaw: result.unmatchedRaw,
+            unmatchedOfficial: result.unmatchedOfficial, duplicateOfficial: result.duplicateOfficial,
+            duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
+            options: options)
         print(report.summary)
-        try reportJSON.write(report, timings: RunTimings(command: "parity", jobs: jobs.resolved, seconds: result.seconds,
-                                                         items: rawTally.read + officialTally.read))
+        try reportJSON.write(
+            report,
+            timings: RunTimings(
+                command: "parity", jobs: jobs.resolved, seconds: result.seconds,
+                items: rawTally.read + officialTally.read))
         let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
         if let reportMarkdown {
             try OutputPaths.createParentDirectory(of: reportMarkdown)
             try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
         }
-        try strictness.check(RecordCounts(read: rawTally.read + officialTally.read,
-                                      written: rawTally.written + officialTally.written,
-                                      rejected: rawTally.rejected + officialTally.rejected,
-                                      sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
-                             command: "parity")
+        try strictness.check(
+            RecordCounts(
+                read: rawTally.read + officialTally.read,
+                written: rawTally.written + officialTally.written,
+                rejected: rawTally.rejected + officialTally.rejected,
+                sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
+            command: "parity")
         if let minimumExactRate, report.exactRate < minimumExactRate {
-            print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))")
+            print(
+                "parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))"
+            )
             throw ExitCode.failure
         }
     }

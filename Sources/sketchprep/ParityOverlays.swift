@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 import SketchRaster
 
@@ -35,17 +35,20 @@ struct ParityOverlays {
     func write(_ worst: [ParityComparison.Miss], reportPath: String?) throws -> String {
         try createDirectories(directory)
         let renderer = OverlayRenderer(side: 256)
-        let linkBase = Self.relativePath(of: directory, from: reportPath.map {
-            URL(fileURLWithPath: $0).deletingLastPathComponent().path
-        })
+        let linkBase = Self.relativePath(
+            of: directory,
+            from: reportPath.map {
+                URL(fileURLWithPath: $0).deletingLastPathComponent().path
+            })
         var section = "\n## Overlays of the worst drawings\n\nBlue: Google's simplified drawing; orange: ours.\n\n"
         for miss in worst {
             guard let pair = pairs[miss.keyID] else { continue }
             let caption = "\(miss.word) \(miss.keyID): \(miss.kind)"
             let image = renderer.render(ours: pair.ours, reference: pair.official, caption: caption)
             let name = "\(miss.keyID).png"
-            try writeAtomically(try PNGEncoder.encodeRGB(image.pixels, width: image.width, height: image.height),
-                                to: "\(directory)/\(name)")
+            try writeAtomically(
+                try PNGEncoder.encodeRGB(image.pixels, width: image.width, height: image.height),
+                to: "\(directory)/\(name)")
             section += "![\(miss.word) \(miss.keyID)](\(linkBase)/\(name))\n"
         }
         return section

@@ -1,7 +1,7 @@
 import Foundation
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchPipeline
 import SketchReports
 
@@ -37,9 +37,11 @@ struct ParityReport: Encodable {
     var categories: [String: Category]
     var options: [String: String]
 
-    init(comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
-         duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
-         rawTally: RecordCounts, officialTally: RecordCounts, options: SimplificationOptions) {
+    init(
+        comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
+        duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
+        rawTally: RecordCounts, officialTally: RecordCounts, options: SimplificationOptions
+    ) {
         pairs = comparison.pairs
         exact = comparison.exact
         exactRate = comparison.exactRate
@@ -116,7 +118,8 @@ struct ParityReport: Encodable {
         ].map(MarkdownTable.row)
         lines += ["", "## Largest coordinate deviation per drawing", ""] + MarkdownTable.header(["deviation", "drawings"])
         lines += Self.bucketOrder.map { MarkdownTable.row([$0, "\(deviationHistogram[$0] ?? 0)"]) }
-        lines += ["", "## Worst drawings", ""]
+        lines +=
+            ["", "## Worst drawings", ""]
             + MarkdownTable.header(["key_id", "category", "kind", "point-count difference", "max deviation"])
         lines += worst.map {
             MarkdownTable.row([$0.keyID, $0.word, "\($0.kind)", "\($0.pointCountDifference)", "\($0.maximumDeviation)"])

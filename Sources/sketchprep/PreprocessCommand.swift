@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchPipeline
 
 /// `sketchprep preprocess`: runs a declarative pipeline file into a sharded dataset directory.
@@ -10,33 +10,38 @@ struct PreprocessCommand: ParsableCommand {
         commandName: "preprocess",
         abstract: "Run a pipeline (Pipelines/*.yaml): read, filter, simplify raw drawings, encode, split, write shards.",
         discussion: """
-        Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
-        or .tfrecord; output.layout: tensorflow-tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
-        eval.tfrecord-…), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
-        SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
-        verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \
-        Memory is bounded: encoded examples are spilled as sorted runs under --tmp-dir. The bytes \
-        do not depend on --jobs or on partitioning: `--partition i/n` runs the map side of 1/n of the \
-        input chunks anywhere, and `sketchprep merge` writes exactly the one-process output. \
-        A re-run with unchanged inputs and configuration verifies the shards and does nothing else; \
-        otherwise shards that already hold the right bytes are left untouched. Schema: docs/pipelines.md.
+            Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
+            or .tfrecord; output.layout: tensorflow-tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
+            eval.tfrecord-…), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
+            SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
+            verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \
+            Memory is bounded: encoded examples are spilled as sorted runs under --tmp-dir. The bytes \
+            do not depend on --jobs or on partitioning: `--partition i/n` runs the map side of 1/n of the \
+            input chunks anywhere, and `sketchprep merge` writes exactly the one-process output. \
+            A re-run with unchanged inputs and configuration verifies the shards and does nothing else; \
+            otherwise shards that already hold the right bytes are left untouched. Schema: docs/pipelines.md.
 
-        Examples:
-          sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
-          sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --partition 3/8 -o work/part-3
-          sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
-        """)
+            Examples:
+              sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
+              sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --partition 3/8 -o work/part-3
+              sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
+            """)
 
     @Option(name: .long, help: "Pipeline file (YAML), e.g. Pipelines/quickdraw-rnn.yaml.")
     var pipeline: String
 
-    @Option(name: .customLong("category"), help: "Keep only this category (repeatable; replaces filters.categories and fixes the class order).")
+    @Option(
+        name: .customLong("category"), help: "Keep only this category (repeatable; replaces filters.categories and fixes the class order).")
     var categories: [String] = []
 
     @Option(name: .customLong("input"), help: "Input file or directory (repeatable; replaces source.inputs).")
     var inputs: [String] = []
 
-    @Option(name: .customLong("format"), help: "Input file format: ndjson, bin, stroke3, csv or svg (replaces source.file_format; default: each file by its content, see docs/formats.md).")
+    @Option(
+        name: .customLong("format"),
+        help:
+            "Input file format: ndjson, bin, stroke3, csv or svg (replaces source.file_format; default: each file by its content, see docs/formats.md)."
+    )
     var fileFormat: DrawingFileFormat?
 
     @Option(help: "Word of records whose input carries none, e.g. a .bin on stdin (replaces source.word).")
@@ -49,16 +54,28 @@ struct PreprocessCommand: ParsableCommand {
 
     @OptionGroup var limit: LimitOption
 
-    @Option(name: .long, help: ArgumentHelp("Run only the map side on partition i of n (0-based, e.g. $SLURM_ARRAY_TASK_ID/64) into --output; join the n partials with `sketchprep merge`.", valueName: "i/n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run only the map side on partition i of n (0-based, e.g. $SLURM_ARRAY_TASK_ID/64) into --output; join the n partials with `sketchprep merge`.",
+            valueName: "i/n"))
     var partition: String?
 
     @Option(name: .customLong("tmp-dir"), help: "Where sorted runs are spilled (default: the output directory's parent).")
     var temporaryDirectory: String?
 
-    @Option(name: .long, help: ArgumentHelp("Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Record input paths in manifest.json, partial.json and quarantine.ndjson relative to this directory (default: as given), so runs that see the inputs under different mount points write the same bytes.",
+            valueName: "dir"))
     var root: String?
 
-    @Flag(name: .long, help: "Re-read and re-encode even when manifest.json says the output is up to date, and replace a dataset of another pipeline in the output directory.")
+    @Flag(
+        name: .long,
+        help:
+            "Re-read and re-encode even when manifest.json says the output is up to date, and replace a dataset of another pipeline in the output directory."
+    )
     var force = false
 
     @OptionGroup var quiet: QuietOption
@@ -68,7 +85,9 @@ struct PreprocessCommand: ParsableCommand {
     func validate() throws {
         if let partition {
             do { _ = try Partition(parsing: partition) } catch { throw ValidationError("\(error)") }
-            if limit.limit != nil { throw ValidationError("--limit is for trying a pipeline in one process; it cannot be combined with --partition") }
+            if limit.limit != nil {
+                throw ValidationError("--limit is for trying a pipeline in one process; it cannot be combined with --partition")
+            }
         }
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
@@ -102,12 +121,14 @@ struct PreprocessCommand: ParsableCommand {
         if let chunks = outcome.partitionChunks {
             let r = m.records
             return """
-            \(m.pipeline.name): partial output in \(outcome.directory)/ (\(chunks.read) of \(chunks.of) input chunks)
-              read \(r.read) = mapped \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)
-              join all partitions with: sketchprep merge PARTIAL_DIR… -o DATASET_DIR
-            """
+                \(m.pipeline.name): partial output in \(outcome.directory)/ (\(chunks.read) of \(chunks.of) input chunks)
+                  read \(r.read) = mapped \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)
+                  join all partitions with: sketchprep merge PARTIAL_DIR… -o DATASET_DIR
+                """
         }
-        var lines = ["\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration, settings and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"]
+        var lines = [
+            "\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration, settings and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"
+        ]
         if !outcome.rebuildReasons.isEmpty {
             lines.append("  rebuilt: the dataset that was there differs in \(outcome.rebuildReasons.joined(separator: "; "))")
         }
@@ -118,18 +139,29 @@ struct PreprocessCommand: ParsableCommand {
             let counts = m.counts[split.rawValue]
             let shards = m.shards.filter { $0.split == split }
             // An NPY shard is three files with one stem; a TFRecord shard is one file.
-            let stems = Set(shards.map { shard in
-                DatasetLayout.npyShardSuffixes.first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
-            })
-            lines.append("  \(split.rawValue): \(counts?.total ?? 0) drawings" + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) shard(s)"))
+            let stems = Set(
+                shards.map { shard in
+                    DatasetLayout.npyShardSuffixes.first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) }
+                        ?? shard.file
+                })
+            lines.append(
+                "  \(split.rawValue): \(counts?.total ?? 0) drawings"
+                    + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) shard(s)"))
         }
         let everySplit = m.shards.filter { $0.split == nil }
-        if !everySplit.isEmpty { lines.append("  \(everySplit.count) file(s) holding every split, one per class (\(everySplit.prefix(3).map(\.file).joined(separator: ", "))\(everySplit.count > 3 ? ", …" : ""))") }
-        lines.append("  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
+        if !everySplit.isEmpty {
+            lines.append(
+                "  \(everySplit.count) file(s) holding every split, one per class (\(everySplit.prefix(3).map(\.file).joined(separator: ", "))\(everySplit.count > 3 ? ", …" : ""))"
+            )
+        }
+        lines.append(
+            "  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
         let r = m.records
-        lines.append("  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
-            + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
-            + (r.rejected + r.sourceErrors > 0 ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? DatasetLayout.quarantine))" : ""))
+        lines.append(
+            "  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
+                + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
+                + (r.rejected + r.sourceErrors > 0
+                    ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? DatasetLayout.quarantine))" : ""))
         if r.duplicateKeyIDs > 0 {
             lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
         }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 import SketchRaster
 
@@ -70,12 +70,14 @@ struct RasterCommand: ParsableCommand {
         printWarnings(listing.skipped, tool: "raster")
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
-        let job = RasterJob(files: listing.files, rejectedSources: listing.rejected, outputPath: output,
-                            quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
-                            showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+        let job = RasterJob(
+            files: listing.files, rejectedSources: listing.rejected, outputPath: output,
+            quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
+            showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let (tally, seconds) = try ReportJSONOption.timed { try job.run() }
-        try report.write(command: "raster", counts: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
-                         jobs: jobs.resolved, seconds: seconds)
+        try report.write(
+            command: "raster", counts: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
+            jobs: jobs.resolved, seconds: seconds)
         print("raster: \(tally) → \(output)")
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")

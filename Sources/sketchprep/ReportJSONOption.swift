@@ -1,16 +1,18 @@
 import ArgumentParser
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// `--report-json FILE`: the run's report as JSON — the same bytes for every run and job count —
 /// and its wall-clock figures in `FILE.timings.json` beside it (`RunTimings`, not reproducible).
 /// The same on every command that reports: the data commands write their counts (`simplify` and
 /// `parity` their own documents), `verify` its findings.
 struct ReportJSONOption: ParsableArguments {
-    @Option(name: .customLong("report-json"),
-            help: ArgumentHelp("Write the run's report as JSON to FILE, the same bytes for every run and --jobs (wall-clock figures to FILE.timings.json).",
-                               valueName: "file"))
+    @Option(
+        name: .customLong("report-json"),
+        help: ArgumentHelp(
+            "Write the run's report as JSON to FILE, the same bytes for every run and --jobs (wall-clock figures to FILE.timings.json).",
+            valueName: "file"))
     var path: String?
 
     /// Adds the report file to the outputs `paths` checks for clashes.
@@ -27,12 +29,16 @@ struct ReportJSONOption: ParsableArguments {
 
     /// Writes the report of `command` (when asked for): `counts` with the inputs and outputs, and
     /// `seconds` on `jobs` threads to the timings file.
-    func write(command: String, counts: RecordCounts, inputs: [String], output: String, quarantine: String?,
-               jobs: Int, seconds: Double) throws {
-        try write(RunReport(command: command, inputs: inputs, output: output, quarantine: quarantine, read: counts.read,
-                            written: counts.written, filtered: counts.filtered, rejected: counts.rejected,
-                            sourceErrors: counts.sourceErrors, reconciled: counts.isReconciled),
-                  timings: RunTimings(command: command, jobs: jobs, seconds: seconds, items: counts.read))
+    func write(
+        command: String, counts: RecordCounts, inputs: [String], output: String, quarantine: String?,
+        jobs: Int, seconds: Double
+    ) throws {
+        try write(
+            RunReport(
+                command: command, inputs: inputs, output: output, quarantine: quarantine, read: counts.read,
+                written: counts.written, filtered: counts.filtered, rejected: counts.rejected,
+                sourceErrors: counts.sourceErrors, reconciled: counts.isReconciled),
+            timings: RunTimings(command: command, jobs: jobs, seconds: seconds, items: counts.read))
     }
 
     /// Writes `document`, a command's own report (when asked for), and `timings` beside it when

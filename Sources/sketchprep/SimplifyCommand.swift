@@ -1,8 +1,8 @@
 import ArgumentParser
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchPipeline
 
 /// `sketchprep simplify`: raw Quick, Draw! NDJSON → simplified NDJSON in Google's layout.
@@ -11,16 +11,16 @@ struct SimplifyCommand: ParsableCommand {
         commandName: "simplify",
         abstract: "Simplify raw Quick, Draw! drawings the way Google's simplified files are made.",
         discussion: """
-        Aligns each drawing to the top-left, scales it uniformly to 255, resamples every stroke at \
-        1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), then writes NDJSON with Google's \
-        keys, key order and compact layout. Inputs may be files, directories (their *.ndjson and \
-        *.ndjson.gz files), gzip files or - for stdin. Bad lines are reported, quarantined and \
-        counted; the run ends with read = written + rejected. See docs/foundation.md.
+            Aligns each drawing to the top-left, scales it uniformly to 255, resamples every stroke at \
+            1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), then writes NDJSON with Google's \
+            keys, key order and compact layout. Inputs may be files, directories (their *.ndjson and \
+            *.ndjson.gz files), gzip files or - for stdin. Bad lines are reported, quarantined and \
+            counted; the run ends with read = written + rejected. See docs/foundation.md.
 
-        Examples:
-          sketchprep simplify raw/ -o simplified/all.ndjson
-          zcat cat.ndjson.gz | sketchprep simplify - -o cat.ndjson --limit 100 --report-json cat.json
-        """)
+            Examples:
+              sketchprep simplify raw/ -o simplified/all.ndjson
+              zcat cat.ndjson.gz | sketchprep simplify - -o cat.ndjson --limit 100 --report-json cat.json
+            """)
 
     @Argument(help: "Drawing inputs: raw NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
@@ -62,14 +62,16 @@ struct SimplifyCommand: ParsableCommand {
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options
-        let job = SimplifyJob(reader: reader, outputPath: output, quarantinePath: quarantinePath,
-                              options: options, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+        let job = SimplifyJob(
+            reader: reader, outputPath: output, quarantinePath: quarantinePath,
+            options: options, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
         print("simplify: \(result.tally) → \(output) (\(rate) drawings/s)")
         if result.tally.rejected > 0 { print("simplify: rejected lines in \(quarantinePath)") }
-        try report.write(SimplifyReport(result: result, inputs: reader.files, output: output, quarantine: quarantinePath, options: options),
-                         timings: RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds, items: result.tally.read))
+        try report.write(
+            SimplifyReport(result: result, inputs: reader.files, output: output, quarantine: quarantinePath, options: options),
+            timings: RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds, items: result.tally.read))
         guard result.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(result.tally, command: "simplify")
     }

@@ -1,6 +1,6 @@
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchPipeline
 
 /// The `--report-json` document of `simplify`: counts and settings only, so it is the same for

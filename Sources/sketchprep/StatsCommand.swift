@@ -1,6 +1,6 @@
 import ArgumentParser
-import SketchIO
 import SketchDataset
+import SketchIO
 import SketchPipeline
 
 /// `sketchprep stats`: a dataset profile as stats.json, stats.md and a self-contained stats.html.
@@ -9,17 +9,17 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Profile Quick, Draw! drawings: counts, histograms, truncation share, duplicates, thumbnails.",
         discussion: """
-        Streams raw or simplified NDJSON, Google .bin or sketch-rnn stroke-3 .npz (files, directories, \
-        .gz, - for stdin; raw drawings are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
-        DIR/rejected.ndjson (the quarantine) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
-        script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
-        timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
-        thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
+            Streams raw or simplified NDJSON, Google .bin or sketch-rnn stroke-3 .npz (files, directories, \
+            .gz, - for stdin; raw drawings are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
+            DIR/rejected.ndjson (the quarantine) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
+            script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
+            timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
+            thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.
 
-        Examples:
-          sketchprep stats raw/ -o stats
-          sketchprep stats cat.bin -o try --limit 1000 --report-json try.json
-        """)
+            Examples:
+              sketchprep stats raw/ -o stats
+              sketchprep stats cat.bin -o try --limit 1000 --report-json try.json
+            """)
 
     @Argument(help: "Drawing inputs (NDJSON, .bin, stroke-3 .npz): files, directories, .gz, or - for stdin.")
     var inputs: [String]
@@ -59,13 +59,17 @@ struct StatsCommand: ParsableCommand {
         try paths.verify()
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
-        let job = try StatsJob(source: source, length: length, thumbnailCount: thumbnails,
-                               jobs: jobs.resolved, showsMessages: quiet.showsProgress)
+        let job = try StatsJob(
+            source: source, length: length, thumbnailCount: thumbnails,
+            jobs: jobs.resolved, showsMessages: quiet.showsProgress)
         printWarnings(job.reader.skippedSources, tool: "stats")
         let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
-        try report.write(command: "stats", counts: profile.tally, inputs: job.files, output: output,
-                         quarantine: "\(output)/\(StatsJob.quarantineName)", jobs: jobs.resolved, seconds: seconds)
-        print("stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}")
+        try report.write(
+            command: "stats", counts: profile.tally, inputs: job.files, output: output,
+            quarantine: "\(output)/\(StatsJob.quarantineName)", jobs: jobs.resolved, seconds: seconds)
+        print(
+            "stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}"
+        )
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchCore
 
 /// Resampling caps, non-finite input and the one validation of simplification parameters.
@@ -21,7 +22,8 @@ import Testing
 
     @Test func theResamplerPlacesNoMoreThanItsLimit() throws {
         var resampler = ArcLengthResampler(step: 1)
-        var outX: [Double] = [], outY: [Double] = []
+        var outX: [Double] = []
+        var outY: [Double] = []
         #expect(try resampler.resample(x: [0, 99], y: [0, 0], outX: &outX, outY: &outY, limit: 100) == 100)
         #expect(throws: DrawingLimitError.self) {
             try resampler.resample(x: [0, 100], y: [0, 0], outX: &outX, outY: &outY, limit: 100)

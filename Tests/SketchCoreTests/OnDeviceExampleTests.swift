@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SketchCore
+import Testing
 
 // The on-device example of docs/sketchcore.md, compiled and run as it stands there; the last
 // test checks that the doc's code block and this one are the same text, so swift-format leaves it as it is.
@@ -22,7 +22,7 @@ func strokeTensor(for liveStrokes: [[(x: Double, y: Double)]]) throws -> [Float]
     /// A square traced with a point every screen pixel, as a touch handler collects it.
     private let tracedSquare: [[(x: Double, y: Double)]] = [
         (0..<100).map { (x: 10 + Double($0), y: 10) } + (0..<100).map { (x: 110, y: 10 + Double($0)) }
-            + (0..<100).map { (x: 110 - Double($0), y: 110) } + (0...100).map { (x: 10, y: 110 - Double($0)) },
+            + (0..<100).map { (x: 110 - Double($0), y: 110) } + (0...100).map { (x: 10, y: 110 - Double($0)) }
     ]
 
     @Test func aTracedSquareBecomesFourDeltaRowsAtTheEndOfSeventyFivePaddedRows() throws {
@@ -38,8 +38,10 @@ func strokeTensor(for liveStrokes: [[(x: Double, y: Double)]]) throws -> [Float]
             .appendingPathComponent("docs/sketchcore.md")
         let source = try String(contentsOf: testFile, encoding: .utf8)
         let documentation = try String(contentsOf: doc, encoding: .utf8)
-        let example = try #require(Self.text(in: source, between: "// BEGIN docs/sketchcore.md example\n",
-                                             and: "// END docs/sketchcore.md example\n"))
+        let example = try #require(
+            Self.text(
+                in: source, between: "// BEGIN docs/sketchcore.md example\n",
+                and: "// END docs/sketchcore.md example\n"))
         let block = try #require(Self.text(in: documentation, between: "```swift\nimport SketchCore\n\n", and: "```\n"))
         #expect(block == example)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchCore
 
 @Suite struct RamerDouglasPeuckerTests {
@@ -46,12 +47,16 @@ import Testing
         var ranges = [(0, x.count - 1)]
         while let (start, end) = ranges.popLast() {
             guard end - start >= 2 else { continue }
-            let dx = x[end] - x[start], dy = y[end] - y[start]
+            let dx = x[end] - x[start]
+            let dy = y[end] - y[start]
             let chord = (dx * dx + dy * dy).squareRoot()
-            var best = start + 1, maximum = -Double.infinity
+            var best = start + 1
+            var maximum = -Double.infinity
             for index in (start + 1)..<end {
-                let px = x[index] - x[start], py = y[index] - y[start]
-                let distance = chord == 0
+                let px = x[index] - x[start]
+                let py = y[index] - y[start]
+                let distance =
+                    chord == 0
                     ? (px * px + py * py).squareRoot()
                     : abs(dx * (y[start] - y[index]) - dy * (x[start] - x[index])) / chord
                 if distance > maximum {

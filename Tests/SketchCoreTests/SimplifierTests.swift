@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchCore
 
 @Suite struct SimplifierTests {
@@ -44,9 +45,15 @@ import Testing
         let raw = drawing([[(0, 0), (10, 3), (20, 0)]])
         // A target of 20 keeps the input's size; ε = 3 drops the sample nearest the corner (2.9
         // from the chord)…
-        #expect(try points(GoogleSimplifier.simplify(raw, options: SimplificationOptions(scaleTarget: 20, epsilon: 3))) == [[[0, 20], [0, 0]]])
+        #expect(
+            try points(GoogleSimplifier.simplify(raw, options: SimplificationOptions(scaleTarget: 20, epsilon: 3))) == [
+                [[0, 20], [0, 0]]
+            ])
         // …and a smaller ε keeps the resampled point nearest the corner.
-        #expect(try points(GoogleSimplifier.simplify(raw, options: SimplificationOptions(scaleTarget: 20, epsilon: 1))) == [[[0, 10, 20], [0, 3, 0]]])
+        #expect(
+            try points(GoogleSimplifier.simplify(raw, options: SimplificationOptions(scaleTarget: 20, epsilon: 1))) == [
+                [[0, 10, 20], [0, 3, 0]]
+            ])
     }
 
     @Test func aOnePointStrokeBecomesTwoIdenticalPoints() throws {

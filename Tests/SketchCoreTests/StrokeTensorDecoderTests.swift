@@ -1,11 +1,14 @@
 import Testing
+
 @testable import SketchCore
 
 /// `drawing`'s points after the recipe's normalisation, moved so that the first point is at (0, 0):
 /// what decoding its tensor must give back.
 private func normalisedFromFirstPoint(_ drawing: Drawing) -> [[(Double, Double)]] {
-    let xs = drawing.strokes.flatMap(\.x), ys = drawing.strokes.flatMap(\.y)
-    let scaleX = max(xs.max()! - xs.min()!, 1), scaleY = max(ys.max()! - ys.min()!, 1)
+    let xs = drawing.strokes.flatMap(\.x)
+    let ys = drawing.strokes.flatMap(\.y)
+    let scaleX = max(xs.max()! - xs.min()!, 1)
+    let scaleY = max(ys.max()! - ys.min()!, 1)
     return drawing.strokes.map { stroke in
         zip(stroke.x, stroke.y).map { ((($0 - xs[0]) / scaleX), (($1 - ys[0]) / scaleY)) }
     }
@@ -16,7 +19,8 @@ private func points(_ drawing: Drawing) -> [[(Double, Double)]] {
 }
 
 private func expectClose(_ decoded: Drawing, _ original: Drawing) {
-    let got = points(decoded), want = normalisedFromFirstPoint(original)
+    let got = points(decoded)
+    let want = normalisedFromFirstPoint(original)
     #expect(got.map(\.count) == want.map(\.count))
     for (gotStroke, wantStroke) in zip(got, want) {
         for (g, w) in zip(gotStroke, wantStroke) {

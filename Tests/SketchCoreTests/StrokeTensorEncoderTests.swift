@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchCore
 
 /// Rows of a tensor as triples, for readable expectations.

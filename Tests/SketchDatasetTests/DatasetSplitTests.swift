@@ -1,6 +1,7 @@
-import Testing
-@testable import SketchDataset
 import SketchFormats
+import Testing
+
+@testable import SketchDataset
 
 @Test func fnv1a64MatchesReferenceValues() {
     #expect(FNV1a64.hash("") == 0xcbf2_9ce4_8422_2325)

@@ -1,18 +1,22 @@
-import SketchTestSupport
 import Foundation
-import Testing
-import SketchIO
 import SketchFormats
+import SketchIO
+import SketchTestSupport
+import Testing
+
 @testable import SketchDataset
 
 @Suite struct DatasetVerifierTests {
     /// A small NPY dataset written by ShardedDatasetWriter, with its manifest.
     private func makeDataset() throws -> String {
         let directory = try TestSupport.temporaryDirectory().path
-        let writer = ShardedDatasetWriter(directory: directory, options: ShardingOptions(
-            format: .npy, examplesPerShard: 4, seed: 1, split: .standard))
+        let writer = ShardedDatasetWriter(
+            directory: directory,
+            options: ShardingOptions(
+                format: .npy, examplesPerShard: 4, seed: 1, split: .standard))
         for index in 0..<12 {
-            try writer.add(DatasetExample(keyID: "k\(index)", label: Int32(index % 2), payload: .uint8([UInt8(index), 0, 0, 0], shape: [2, 2])))
+            try writer.add(
+                DatasetExample(keyID: "k\(index)", label: Int32(index % 2), payload: .uint8([UInt8(index), 0, 0, 0], shape: [2, 2])))
         }
         let written = try writer.finish()
         var counts: [String: Manifest.SplitCounts] = [:]
@@ -80,8 +84,9 @@ import SketchFormats
         try writeAtomically(try manifest.encoded(), to: directory + "/manifest.json")
         let result = try DatasetVerifier.verify(directory: directory)
         #expect(!result.ok)
-        #expect(result.problems.filter { $0.kind == "invalid value" }.map { String($0.detail.prefix { $0 != ":" }) }
-            == ["counts.train.per_class.b", "shards[0].examples", "records.read", "records.written"])
+        #expect(
+            result.problems.filter { $0.kind == "invalid value" }.map { String($0.detail.prefix { $0 != ":" }) }
+                == ["counts.train.per_class.b", "shards[0].examples", "records.read", "records.written"])
         #expect(!result.problems.contains { $0.kind == "count mismatch" })
     }
 
@@ -94,9 +99,12 @@ import SketchFormats
         manifest.shards[1].file = "/dev/zero"
         try writeAtomically(try manifest.encoded(), to: directory + "/manifest.json")
         let result = try DatasetVerifier.verify(directory: directory)
-        #expect(result.problems.filter { $0.kind == "invalid value" }.map(\.detail)
-            == ["shards[0].file: ../../dev/zero has an empty, `.` or `..` component (a plain relative path is expected)",
-                "shards[1].file: /dev/zero is an absolute path (a file inside the directory is expected)"])
+        #expect(
+            result.problems.filter { $0.kind == "invalid value" }.map(\.detail)
+                == [
+                    "shards[0].file: ../../dev/zero has an empty, `.` or `..` component (a plain relative path is expected)",
+                    "shards[1].file: /dev/zero is an absolute path (a file inside the directory is expected)",
+                ])
         #expect(result.matchingFiles == manifest.shards.count - 2)
     }
 

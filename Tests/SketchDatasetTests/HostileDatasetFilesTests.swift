@@ -1,8 +1,9 @@
 import Foundation
-import SketchIO
 import SketchFormats
+import SketchIO
 import SketchTestSupport
 import Testing
+
 @testable import SketchDataset
 
 /// The tool's own files read back as untrusted (docs/limits.md, "Files read back"): member paths
@@ -20,8 +21,10 @@ import Testing
     /// One serialized run record with its fields patched by `patch` (byte offsets of the layout).
     private func serializedRecord(_ patch: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
         var bytes: [UInt8] = []
-        SortedExample(sortKey: 1, keyID: "k", chunk: 0, ordinal: 0, word: "w", split: .train,
-                      body: ExampleBody(element: .uint8, shape: [2, 2], bytes: [1, 2, 3, 4])).serialize(into: &bytes)
+        SortedExample(
+            sortKey: 1, keyID: "k", chunk: 0, ordinal: 0, word: "w", split: .train,
+            body: ExampleBody(element: .uint8, shape: [2, 2], bytes: [1, 2, 3, 4])
+        ).serialize(into: &bytes)
         patch(&bytes)
         return bytes
     }
@@ -30,7 +33,8 @@ import Testing
     func runRecordsAreCheckedAgainstTheirFraming() throws {
         func decode(_ bytes: [UInt8]) throws(DatasetError) -> RunRecord {
             var offset = 0
-            return try bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try RunRecord.parse(raw, offset: &offset) } }.get()
+            return try bytes.withUnsafeBytes { raw in Result { () throws(DatasetError) in try RunRecord.parse(raw, offset: &offset) } }
+                .get()
         }
         #expect(try decode(serializedRecord()).keyIDString == "k")
         // Layout: length 4 | sortKey 8 | chunk 4 | ordinal 8 | split 1 | element 1 | flags 1 | rank 1 | body CRC 4 |
@@ -55,7 +59,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var header: [UInt8] = [0, 0, 0x10, 0]  // a block of 1 MiB…
         header += [UInt8](repeating: 0, count: 20)
-        try writeAtomically(RunFile.magic + header + [UInt8](repeating: 0x41, count: 100), to: "\(directory)/run.bin")  // …of which 100 bytes exist
+        // …of which 100 bytes exist.
+        try writeAtomically(RunFile.magic + header + [UInt8](repeating: 0x41, count: 100), to: "\(directory)/run.bin")
         let reader = try RunRangeReader(path: "\(directory)/run.bin")
         let error = #expect(throws: DatasetError.self) { try reader.next() }
         #expect(error?.description.contains("truncated") == true && error?.description.contains("run.bin") == true)
@@ -64,7 +69,9 @@ import Testing
     @Test("the fuzzer's run-file seeds: the valid one counts its records, each damaged one is refused")
     func runFileSeedsAreJudgedByTheirFraming() throws {
         let corpus = TestSupport.repositoryRoot.appendingPathComponent("Fuzz/Corpus/FuzzDatasetFiles")
-        func seed(_ name: String) throws -> [UInt8] { Array(try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name))).dropFirst()) }
+        func seed(_ name: String) throws -> [UInt8] {
+            Array(try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name))).dropFirst())
+        }
         #expect(try DatasetFileValidation.runFileExampleCount(seed("run")) == 2)
         for name in ["run-truncated", "run-bad-crc", "run-bad-length", "run-out-of-range"] {
             #expect(throws: DatasetError.self, "\(name)") { try DatasetFileValidation.runFileExampleCount(seed(name)) }
@@ -76,9 +83,10 @@ import Testing
         let directory = try TestSupport.temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try writeAtomically(NPYFormat.header(dtype: .uint8, shape: [0, 1 << 32, 1 << 32]), to: "\(directory)/cat.npy")
-        let job = NumpyBitmapImport(bitmapFiles: ["\(directory)/cat.npy"], simplifiedSource: nil, rows: 0..<10,
-                                    sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: .standard),
-                                    outputDirectory: "\(directory)/out")
+        let job = NumpyBitmapImport(
+            bitmapFiles: ["\(directory)/cat.npy"], simplifiedSource: nil, rows: 0..<10,
+            sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: .standard),
+            outputDirectory: "\(directory)/out")
         #expect(throws: FormatError.self) { try job.run() }
     }
 }

@@ -8,8 +8,9 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("labeled-\(UUID().uuidString)").path
         for file in files {
             let path = "\(root)/\(file)"
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try Data([1]).write(to: URL(fileURLWithPath: path))
         }
         return root
@@ -17,8 +18,10 @@ import Testing
 
     @Test("split directories are honoured, classes come from directory names, non-PNG files are skipped")
     func splitDirectories() throws {
-        let root = try makeTree(["train/cat/2.png", "train/cat/1.PNG", "train/ant/9.png", "test/cat/5.png",
-                                 "train/cat/notes.txt"])
+        let root = try makeTree([
+            "train/cat/2.png", "train/cat/1.PNG", "train/ant/9.png", "test/cat/5.png",
+            "train/cat/notes.txt",
+        ])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let files = try LabeledImageDirectory.scan(root).files
         #expect(files.map(\.keyID) == ["train/ant/9.png", "train/cat/1.PNG", "train/cat/2.png", "test/cat/5.png"])

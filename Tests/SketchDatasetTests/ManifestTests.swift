@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import SketchIO
-@testable import SketchDataset
 import SketchFormats
+import SketchIO
+import Testing
+
+@testable import SketchDataset
 
 private func sampleManifest() -> Manifest {
     let config = JSONValue.object([
@@ -46,7 +47,8 @@ private func sampleManifest() -> Manifest {
 }
 
 @Test func recordCountsWithoutTheNewerCountsDecodeAsZero() throws {
-    let counts = try JSONDecoder().decode(RecordCounts.self,
-                                          from: Data(#"{"read":3,"written":2,"filtered":0,"rejected":1}"#.utf8))
+    let counts = try JSONDecoder().decode(
+        RecordCounts.self,
+        from: Data(#"{"read":3,"written":2,"filtered":0,"rejected":1}"#.utf8))
     #expect(counts == RecordCounts(read: 3, written: 2, filtered: 0, rejected: 1, sourceErrors: 0, duplicateKeyIDs: 0))
 }

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-import SketchIO
-@testable import SketchDataset
 import SketchFormats
+import SketchIO
+import Testing
+
+@testable import SketchDataset
 
 @Suite("Official numpy_bitmap import")
 struct NumpyBitmapImportTests {
@@ -22,7 +23,8 @@ struct NumpyBitmapImportTests {
         let manifest = try NumpyBitmapImport(
             bitmapFiles: ["\(root)/bitmap/cat.npy"], simplifiedSource: "\(root)/simplified", rows: 1..<10,
             sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: try DatasetSplit(train: 0, val: 0, test: 100)),
-            outputDirectory: "\(root)/out").run()
+            outputDirectory: "\(root)/out"
+        ).run()
 
         #expect(manifest.classes.map(\.word) == ["cat"])
         #expect(manifest.counts["test"]?.total == 2)
@@ -42,8 +44,10 @@ struct NumpyBitmapImportTests {
         func keys(_ source: String) throws -> Set<String> {
             _ = try NumpyBitmapImport(
                 bitmapFiles: ["\(root)/cat.npy"], simplifiedSource: source, rows: 0..<10,
-                sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: try DatasetSplit(train: 0, val: 0, test: 100)),
-                outputDirectory: "\(root)/out").run()
+                sharding: ShardingOptions(
+                    format: .npy, examplesPerShard: 10, seed: 1, split: try DatasetSplit(train: 0, val: 0, test: 100)),
+                outputDirectory: "\(root)/out"
+            ).run()
             let text = try String(contentsOfFile: "\(root)/out/test-00000-of-00001.keys.txt", encoding: .utf8)
             return Set(text.split(separator: "\n").map(String.init))
         }
@@ -57,11 +61,13 @@ struct NumpyBitmapImportTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("bitmap-import-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try writeAtomically(NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3]),
-                                   to: "\(root)/dog.npy")
-        let job = NumpyBitmapImport(bitmapFiles: ["\(root)/dog.npy"], simplifiedSource: nil, rows: 0..<10,
-                                    sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: .standard),
-                                    outputDirectory: "\(root)/out")
+        try writeAtomically(
+            NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3]),
+            to: "\(root)/dog.npy")
+        let job = NumpyBitmapImport(
+            bitmapFiles: ["\(root)/dog.npy"], simplifiedSource: nil, rows: 0..<10,
+            sharding: ShardingOptions(format: .npy, examplesPerShard: 10, seed: 1, split: .standard),
+            outputDirectory: "\(root)/out")
         #expect(throws: DatasetError.self) { try job.run() }
     }
 }

@@ -1,8 +1,9 @@
-import SketchTestSupport
 import Foundation
-import Testing
-@testable import SketchDataset
 import SketchFormats
+import SketchTestSupport
+import Testing
+
+@testable import SketchDataset
 
 @Test func rejectingALineCountsItAsReadAndRejectedAndQuarantinesItVerbatim() throws {
     let directory = try TestSupport.temporaryDirectory()
@@ -11,8 +12,10 @@ import SketchFormats
     let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
     var tally = RecordCounts(read: 2, written: 2)
 
-    try tally.reject(RejectedLine(location: SourceLocation(file: "in.ndjson", line: 3), reason: "bad JSON",
-                                  bytes: Array("not json".utf8)), into: quarantine)
+    try tally.reject(
+        RejectedLine(
+            location: SourceLocation(file: "in.ndjson", line: 3), reason: "bad JSON",
+            bytes: Array("not json".utf8)), into: quarantine)
     try quarantine.finish()
 
     #expect(tally == RecordCounts(read: 3, written: 2, rejected: 1))
@@ -25,8 +28,12 @@ import SketchFormats
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("q.ndjson").path
     let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
-    try quarantine.add(RejectedLine(location: SourceLocation(file: "f", line: 3), reason: "stroke 2: x has 3 values but y has 2", bytes: Array("bad 1".utf8)))
-    try quarantine.add(RejectedLine(location: SourceLocation(file: "f", line: 9), reason: "stroke 12: x has 1 values but y has 0", bytes: Array("bad 2".utf8)))
+    try quarantine.add(
+        RejectedLine(
+            location: SourceLocation(file: "f", line: 3), reason: "stroke 2: x has 3 values but y has 2", bytes: Array("bad 1".utf8)))
+    try quarantine.add(
+        RejectedLine(
+            location: SourceLocation(file: "f", line: 9), reason: "stroke 12: x has 1 values but y has 0", bytes: Array("bad 2".utf8)))
     #expect(!FileManager.default.fileExists(atPath: path))
     try quarantine.finish()
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "bad 1\nbad 2\n")

@@ -1,7 +1,8 @@
 import Foundation
-import SketchTestSupport
 import SketchFormats
+import SketchTestSupport
 import Testing
+
 @testable import SketchDataset
 
 @Suite("Shard split reader")

@@ -1,9 +1,10 @@
-import SketchTestSupport
 import Foundation
-import Testing
-import SketchIO
-@testable import SketchDataset
 import SketchFormats
+import SketchIO
+import SketchTestSupport
+import Testing
+
+@testable import SketchDataset
 
 private func examples(_ n: Int) -> [DatasetExample] {
     (0..<n).map { (i: Int) -> DatasetExample in
@@ -73,8 +74,10 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 
 @Test func npyShardsRejectMixedShapesNamingTheExample() throws {
     let dir = try TestSupport.temporaryDirectory().path
-    let writer = ShardedDatasetWriter(directory: dir, options: ShardingOptions(
-        format: .npy, examplesPerShard: 10, seed: 1, split: .standard))
+    let writer = ShardedDatasetWriter(
+        directory: dir,
+        options: ShardingOptions(
+            format: .npy, examplesPerShard: 10, seed: 1, split: .standard))
     try writer.add(DatasetExample(keyID: "1", label: 0, payload: .float32([0, 0, 0], shape: [1, 3])))
     #expect(throws: DatasetError.self) {
         try writer.add(DatasetExample(keyID: "2", label: 0, payload: .float32([0, 0, 0, 0, 0, 0], shape: [2, 3])))
@@ -83,8 +86,11 @@ private func write(_ items: [DatasetExample], to dir: String, format: ShardForma
 
 @Test func shardFileNamesFollowTheContract() {
     #expect(ShardNaming.standard.fileName(split: .train, index: 3, count: 12, suffix: ".x.npy") == "train-00003-of-00012.x.npy")
-    #expect(ShardNaming.tensorflowTutorial.fileName(split: .train, index: 3, count: 10, suffix: ".tfrecord") == "training.tfrecord-00003-of-00010")
-    #expect(ShardNaming.tensorflowTutorial.fileName(split: .val, index: 0, count: 10, suffix: ".tfrecord") == "eval.tfrecord-00000-of-00010")
+    #expect(
+        ShardNaming.tensorflowTutorial.fileName(split: .train, index: 3, count: 10, suffix: ".tfrecord")
+            == "training.tfrecord-00003-of-00010")
+    #expect(
+        ShardNaming.tensorflowTutorial.fileName(split: .val, index: 0, count: 10, suffix: ".tfrecord") == "eval.tfrecord-00000-of-00010")
     #expect(ShardNaming.isShardFileName("eval.tfrecord-00000-of-00010"))
     #expect(!ShardNaming.isShardFileName("training.tfrecord.classes"))
     #expect(ShardNaming.isShardFileName("val-00000-of-00001.tfrecord"))

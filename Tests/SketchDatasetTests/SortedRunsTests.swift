@@ -4,10 +4,13 @@ import SketchFormats
 import SketchTestSupport
 import Testing
 
-private func example(_ key: String, chunk: UInt32 = 0, ordinal: UInt64 = 0, split: SplitName = .train,
-                     body: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) -> SortedExample {
-    SortedExample(sortKey: SortKey.of(keyID: key, seed: 7), keyID: key, chunk: chunk, ordinal: ordinal,
-                  word: "w\(key.count % 3)", split: split, body: ExampleBody(element: .uint8, shape: [2, 4], bytes: body))
+private func example(
+    _ key: String, chunk: UInt32 = 0, ordinal: UInt64 = 0, split: SplitName = .train,
+    body: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+) -> SortedExample {
+    SortedExample(
+        sortKey: SortKey.of(keyID: key, seed: 7), keyID: key, chunk: chunk, ordinal: ordinal,
+        word: "w\(key.count % 3)", split: split, body: ExampleBody(element: .uint8, shape: [2, 4], bytes: body))
 }
 
 /// Every record of `merge` as (key_id, ordinal).
@@ -33,7 +36,9 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
 
 @Test func spilledRunsMergeIntoTheSameOrderAsOneSort() throws {
     let directory = try TestSupport.temporaryDirectory().path
-    let examples = (0..<3000).map { example("k\($0 % 2500)", chunk: UInt32($0 / 1000), ordinal: UInt64($0), body: [UInt8](repeating: 1, count: 600)) }
+    let examples = (0..<3000).map {
+        example("k\($0 % 2500)", chunk: UInt32($0 / 1000), ordinal: UInt64($0), body: [UInt8](repeating: 1, count: 600))
+    }
     let writer = try SortedRunWriter(directory: "\(directory)/runs", budgetBytes: 1)  // a run per MiB
     for e in examples { try writer.add(e) }
     let runs = try writer.finish()

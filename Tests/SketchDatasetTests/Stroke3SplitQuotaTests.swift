@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchDataset
 
 @Suite struct Stroke3SplitQuotaTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchEval
 
 @Suite("Classification metrics")
@@ -42,10 +43,11 @@ struct ClassificationMetricsTests {
     @Test func mostConfusedPairsAreOffDiagonalLargestFirst() {
         let extra = Self.predictions + [Self.prediction("f", 2, [1, 0, 2])]
         let metrics = ClassificationMetrics(predictions: extra, classNames: Self.classes)
-        #expect(metrics.mostConfused == [
-            .init(actual: "fish", predicted: "dog", count: 2),
-            .init(actual: "cat", predicted: "dog", count: 1),
-        ])
+        #expect(
+            metrics.mostConfused == [
+                .init(actual: "fish", predicted: "dog", count: 2),
+                .init(actual: "cat", predicted: "dog", count: 1),
+            ])
     }
 
     @Test func rankingKeepsTheBestKWithTiesToTheLowerIndex() {
@@ -78,13 +80,18 @@ struct AgreementMetricsTests {
         #expect(agreement.agreementRate == 2.0 / 3.0)
         #expect(agreement.onlyInPrimary == 1)
         #expect(agreement.onlyInComparison == 1)
-        #expect(agreement.disagreements == [.init(key: "c", primary: "dog", primaryProbability: 0.9,
-                                                  comparison: "cat", comparisonProbability: 0.9)])
+        #expect(
+            agreement.disagreements == [
+                .init(
+                    key: "c", primary: "dog", primaryProbability: 0.9,
+                    comparison: "cat", comparisonProbability: 0.9)
+            ])
     }
 
     @Test func nothingMatchedIsZeroAgreementNotAPerfectScore() {
-        let agreement = AgreementMetrics(primary: [Self.prediction("a", 0)], comparison: [Self.prediction("b", 0)],
-                                         classNames: ["cat"])
+        let agreement = AgreementMetrics(
+            primary: [Self.prediction("a", 0)], comparison: [Self.prediction("b", 0)],
+            classNames: ["cat"])
         #expect(agreement.matched == 0)
         #expect(agreement.agreementRate == 0)
     }

@@ -2,6 +2,7 @@ import Foundation
 import SketchDataset
 import SketchTestSupport
 import Testing
+
 @testable import SketchEval
 
 @Suite("Evaluator inputs")

@@ -1,6 +1,7 @@
-import SketchTestSupport
 import Foundation
+import SketchTestSupport
 import Testing
+
 @testable import SketchEval
 
 @Suite("ONNX Runtime wrapper")
@@ -28,8 +29,9 @@ struct InferenceSessionTests {
 
     @Test func runsOnlyTheRequestedOutputs() throws {
         let session = try InferenceSession(runtime: try OrtTestSupport.runtime(), modelPath: OrtTestSupport.tinyModel)
-        let outputs = try session.run(["x": FloatTensor(shape: [2, 6], values: Array(repeating: 0.5, count: 12))],
-                                      outputNames: ["probs"])
+        let outputs = try session.run(
+            ["x": FloatTensor(shape: [2, 6], values: Array(repeating: 0.5, count: 12))],
+            outputNames: ["probs"])
         let probs = try #require(outputs["probs"])
         #expect(outputs.count == 1)
         #expect(abs(probs.row(0).reduce(0, +) - 1) < 1e-5)

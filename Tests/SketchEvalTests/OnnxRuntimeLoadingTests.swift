@@ -1,6 +1,7 @@
-import SketchTestSupport
 import Foundation
+import SketchTestSupport
 import Testing
+
 @testable import SketchEval
 
 @Suite("Loading the ONNX Runtime library")
@@ -50,17 +51,22 @@ struct OnnxRuntimeLoadingTests {
     }
 
     @Test func directoriesAreSearchedBinaryThenPythonPackageThenSystem() throws {
-        let root = try Self.directories(["bin/README", "site/onnxruntime/capi/libonnxruntime.so.1.20.1",
-                                         "system/libonnxruntime.so", "other/libonnxruntime.so.1.19.0"])
+        let root = try Self.directories([
+            "bin/README", "site/onnxruntime/capi/libonnxruntime.so.1.20.1",
+            "system/libonnxruntime.so", "other/libonnxruntime.so.1.19.0",
+        ])
         defer { try? FileManager.default.removeItem(atPath: root) }
         func found(binary: String, site: [String], system: [String]) throws -> String {
-            try OnnxRuntimeLibraryLocator.resolve(explicit: nil, environment: [:], places: .init(
-                executableDirectory: "\(root)/\(binary)", pythonPackageDirectories: site.map { "\(root)/\($0)" },
-                systemDirectories: system.map { "\(root)/\($0)" }))
+            try OnnxRuntimeLibraryLocator.resolve(
+                explicit: nil, environment: [:],
+                places: .init(
+                    executableDirectory: "\(root)/\(binary)", pythonPackageDirectories: site.map { "\(root)/\($0)" },
+                    systemDirectories: system.map { "\(root)/\($0)" }))
         }
         #expect(try found(binary: "other", site: ["site"], system: ["system"]) == "\(root)/other/libonnxruntime.so.1.19.0")
-        #expect(try found(binary: "bin", site: ["missing", "site"], system: ["system"])
-            == "\(root)/site/onnxruntime/capi/libonnxruntime.so.1.20.1")
+        #expect(
+            try found(binary: "bin", site: ["missing", "site"], system: ["system"])
+                == "\(root)/site/onnxruntime/capi/libonnxruntime.so.1.20.1")
         #expect(try found(binary: "bin", site: [], system: ["missing", "system"]) == "\(root)/system/libonnxruntime.so")
     }
 
@@ -68,16 +74,20 @@ struct OnnxRuntimeLoadingTests {
         // python3 on PATH is the one the test suite runs with (scripts/requirements.txt installs onnxruntime).
         let sitePackages = OnnxRuntimeLibraryLocator.pythonSitePackages(environment: ProcessInfo.processInfo.environment)
         #expect(!sitePackages.isEmpty)
-        let path = try OnnxRuntimeLibraryLocator.resolve(explicit: nil, environment: ProcessInfo.processInfo.environment.filter {
-            $0.key != OnnxRuntimeLibraryLocator.environmentVariable
-        }, places: .init(executableDirectory: nil, pythonPackageDirectories: sitePackages, systemDirectories: []))
+        let path = try OnnxRuntimeLibraryLocator.resolve(
+            explicit: nil,
+            environment: ProcessInfo.processInfo.environment.filter {
+                $0.key != OnnxRuntimeLibraryLocator.environmentVariable
+            }, places: .init(executableDirectory: nil, pythonPackageDirectories: sitePackages, systemDirectories: []))
         #expect(path.contains("/onnxruntime/capi/libonnxruntime.so"))
     }
 
     @Test func nothingFoundIsAClearErrorNamingThePlaces() {
         do {
-            _ = try OnnxRuntimeLibraryLocator.resolve(explicit: nil, environment: [:], places: .init(
-                executableDirectory: "/nonexistent/bin", pythonPackageDirectories: [], systemDirectories: ["/nonexistent/lib"]))
+            _ = try OnnxRuntimeLibraryLocator.resolve(
+                explicit: nil, environment: [:],
+                places: .init(
+                    executableDirectory: "/nonexistent/bin", pythonPackageDirectories: [], systemDirectories: ["/nonexistent/lib"]))
             Issue.record("a library was found nowhere")
         } catch let OnnxRuntimeError.libraryUnavailable(reason) {
             #expect(reason.contains("--ort-library") && reason.contains("/nonexistent/bin, /nonexistent/lib"))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SketchEval
 
 /// Paths and shared objects the ORT wrapper tests use.
@@ -14,8 +15,15 @@ enum OrtTestSupport {
     }
 
     struct Expected: Decodable {
-        struct Tensor: Decodable { let shape: [Int]; let values: [Float] }
-        struct Input: Decodable { let name: String; let shape: [Int]; let values: [Float] }
+        struct Tensor: Decodable {
+            let shape: [Int]
+            let values: [Float]
+        }
+        struct Input: Decodable {
+            let name: String
+            let shape: [Int]
+            let values: [Float]
+        }
         let input: Input
         let outputs: [String: Tensor]
     }

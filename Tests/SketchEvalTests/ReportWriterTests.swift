@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchEval
 
 @Suite("Report writers")
@@ -12,10 +13,11 @@ struct ReportWriterTests {
             RankedPrediction(key: "k3", label: 1, classes: [1, 0], probabilities: [0.7, 0.3]),
             RankedPrediction(key: "k4", label: -1, classes: [1, 0], probabilities: [0.7, 0.3]),
         ]
-        return EvalReport(model: "Models/m", modelInput: "image [?, 1, 28, 28]", shards: ["out/s"], split: "test",
-                          onnxRuntime: "1.31.1", threads: 0, batchSize: 256,
-                          predictions: Evaluator.SplitPredictions(predictions: predictions), classNames: classes,
-                          inferenceSeconds: 0.5, agreement: agreement)
+        return EvalReport(
+            model: "Models/m", modelInput: "image [?, 1, 28, 28]", shards: ["out/s"], split: "test",
+            onnxRuntime: "1.31.1", threads: 0, batchSize: 256,
+            predictions: Evaluator.SplitPredictions(predictions: predictions), classNames: classes,
+            inferenceSeconds: 0.5, agreement: agreement)
     }
 
     @Test func reportCountsOnlyExamplesOfKnownClassesAndListsTheMisclassified() {

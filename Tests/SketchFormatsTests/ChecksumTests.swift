@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchFormats
 
 @Test func crc32cMatchesPublishedCheckValue() {
@@ -27,13 +28,16 @@ import Testing
 @Test func crc32cCombineEqualsTheChecksumOfTheConcatenation() {
     let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
     for cut in [0, 1, 7, 8, 13, 999, 4096, 5000] {
-        let a = Array(bytes[..<cut]), b = Array(bytes[cut...])
+        let a = Array(bytes[..<cut])
+        let b = Array(bytes[cut...])
         #expect(CRC32C.combine(CRC32C.checksum(a), CRC32C.checksum(b), lengthB: b.count) == CRC32C.checksum(bytes), "cut \(cut)")
     }
 }
 
 @Test func aLabelAppendedToSerializedFeaturesGivesTheSameExampleAsSerializingItWithTheRest() {
-    let features: [String: TFExample.Feature] = ["ink": .floats([1, 2.5, -3]), "shape": .int64s([1, 3]), "key_id": .bytes([Array("k".utf8)])]
+    let features: [String: TFExample.Feature] = [
+        "ink": .floats([1, 2.5, -3]), "shape": .int64s([1, 3]), "key_id": .bytes([Array("k".utf8)]),
+    ]
     for label: Int64 in [0, 5, 127, 128, 300, 1 << 40] {
         var entries = TFExample(features: features).serializedFeatureEntries()
         TFExample.appendInt64Entry(name: Array("class_index".utf8), value: label, to: &entries)

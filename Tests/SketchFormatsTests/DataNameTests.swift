@@ -1,9 +1,11 @@
 import Testing
+
 @testable import SketchFormats
 
 @Suite struct DataNameTests {
     @Test func wordsThatDifferOnlyByNormalizationAlwaysCollideAndTheLaterInByteOrderLoses() {
-        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        let nfc = "caf\u{E9}"
+        let nfd = "cafe\u{301}"
         let words = [nfc, nfd, "dog"].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let (kept, colliding) = DataName.separateCollisions(words, caseInsensitive: false)
         #expect(kept.map { Array($0.utf8) } == [Array(nfd.utf8), Array("dog".utf8)])

@@ -1,7 +1,8 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 /// `DecodedRecordBatches`: how the engine's reading thread turns `.bin` and stroke-3 inputs into
@@ -34,7 +35,10 @@ import Testing
         SimplifiedNDJSONWriter.encode(GoogleBinaryTests.dog, into: &expected)
         #expect(entries[0].bytes == expected)
         #expect(entries[1].line == 2)
-        guard case .failed(let reason) = entries[1].kind else { Issue.record("expected a rejected record"); return }
+        guard case .failed(let reason) = entries[1].kind else {
+            Issue.record("expected a rejected record")
+            return
+        }
         #expect(reason.hasPrefix("record at byte offset \(firstLength): truncated"))
         #expect(String(decoding: entries[1].bytes, as: UTF8.self).hasPrefix(#"{"byte_offset":\#(firstLength),"#))
     }
@@ -46,7 +50,10 @@ import Testing
         try Data([0x50, 0x4B, 3, 4, 0, 0, 1, 2]).write(to: URL(fileURLWithPath: path))
         let entries = Self.entries(DecodedRecordBatches(path: path, format: .stroke3, word: "broken", chunk: 0, hashing: false))
         #expect(entries.count == 1)
-        guard case .sourceError(0, _) = entries[0].kind else { Issue.record("expected a source error"); return }
+        guard case .sourceError(0, _) = entries[0].kind else {
+            Issue.record("expected a source error")
+            return
+        }
     }
 
     @Test func theRecordLimitCountsRecordsOfTheInput() throws {

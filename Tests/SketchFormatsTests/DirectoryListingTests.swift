@@ -1,8 +1,10 @@
-import SketchTestSupport
 import Foundation
-import Testing
 import SketchIO
+import SketchTestSupport
+import Testing
+
 @testable import SketchFormats
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -62,7 +64,9 @@ import Glibc
         let badDirectory = base + Array("/d".utf8) + [0xFE, 0]
         let badText = base + Array("/notes".utf8) + [0xFE] + Array(".txt".utf8) + [0]
         #expect(badDirectory.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) } } == 0)
-        let fd = badText.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        let fd = badText.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
         #expect(fd >= 0)
         close(fd)
         let listing = try DirectoryWalk.list(directory.path, recursive: true) { $0.hasSuffix(".png") }

@@ -1,6 +1,7 @@
-import SketchTestSupport
 import SketchCore
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 /// The bounds of `DrawingLimits` as the NDJSON parser enforces them.
@@ -20,11 +21,14 @@ import Testing
         }
     }
 
-    @Test(arguments: ["1e308", "-1e308", "1.7976931348623157e308", "1e400", "-1e400", "1e99999999999",
-                      "1000000001", "-1000000000.5", "999999999999999", "1e10"])
+    @Test(arguments: [
+        "1e308", "-1e308", "1.7976931348623157e308", "1e400", "-1e400", "1e99999999999",
+        "1000000001", "-1000000000.5", "999999999999999", "1e10",
+    ])
     func extremeCoordinatesAreOutOfRange(value: String) {
         let got = reason(line(x: "[0,\(value)]"))
-        #expect(got?.hasPrefix("coordinate out of range: stroke 1 x position 2 is not finite or beyond ±1e9") == true, "got: \(got ?? "nil")")
+        #expect(
+            got?.hasPrefix("coordinate out of range: stroke 1 x position 2 is not finite or beyond ±1e9") == true, "got: \(got ?? "nil")")
     }
 
     @Test(arguments: ["NaN", "nan", "Infinity", "-Infinity", "inf"])
@@ -52,14 +56,16 @@ import Testing
         let count = DrawingLimits.maximumPoints + 1
         let values = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
         let got = reason(line(x: values, y: values))
-        #expect(got?.hasPrefix("too many points: stroke 1 x goes past \(DrawingLimits.maximumPoints) points") == true, "got: \(got ?? "nil")")
+        #expect(
+            got?.hasPrefix("too many points: stroke 1 x goes past \(DrawingLimits.maximumPoints) points") == true, "got: \(got ?? "nil")")
     }
 
     @Test func pointsAreCountedOverAllStrokes() {
         let half = DrawingLimits.maximumPoints / 2 + 1
         let values = "[" + Array(repeating: "1", count: half).joined(separator: ",") + "]"
         let stroke = "[\(values),\(values)]"
-        let text = #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":["#
+        let text =
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":["#
             + stroke + "," + stroke + "]}"
         #expect(reason(text)?.hasPrefix("too many points: stroke 2 x") == true)
     }

@@ -1,7 +1,8 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 @Suite struct DrawingSourceTests {

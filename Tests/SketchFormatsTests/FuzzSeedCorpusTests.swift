@@ -2,6 +2,7 @@ import Foundation
 import SketchCore
 import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 /// Replays the fuzzers' seed corpora (Fuzz/Corpus, docs/fuzzing.md) without sanitizers, so every
@@ -70,8 +71,9 @@ import Testing
         var records = 0
         for seed in try Self.seeds("FuzzBinReader") {
             var rejected: [RejectedLine] = []
-            try GoogleBinaryReader(path: seed.path, word: "seed").read(onRecord: { _, _ in records += 1 },
-                                                                      onRejected: { rejected.append($0) })
+            try GoogleBinaryReader(path: seed.path, word: "seed").read(
+                onRecord: { _, _ in records += 1 },
+                onRejected: { rejected.append($0) })
             if seed.lastPathComponent != "two-records" && seed.lastPathComponent != "gzip" && seed.lastPathComponent != "empty" {
                 #expect(!rejected.isEmpty, "\(seed.lastPathComponent)")
             }
@@ -94,7 +96,9 @@ import Testing
                 decoded.append(name)
             } else {
                 #expect(throws: FormatError.self, "\(name)") {
-                    _ = bytes.starts(with: [0x50, 0x4B]) ? try ContainerValidation.stroke3ArrayCounts(npz: bytes).count
+                    _ =
+                        bytes.starts(with: [0x50, 0x4B])
+                        ? try ContainerValidation.stroke3ArrayCounts(npz: bytes).count
                         : try ContainerValidation.pickledArrayCount(bytes)
                 }
             }

@@ -1,19 +1,23 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 @Suite struct GoogleBinaryTests {
-    static let cat = SketchRecord(word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07.26604 UTC", recognized: true,
-                                  keyID: "18446744073709551615", drawing: Drawing(strokes: [Stroke(x: [0, 255, 3], y: [9, 8, 7]), Stroke(x: [4], y: [5])]))
-    static let dog = SketchRecord(word: "cat", countryCode: "FR", timestamp: "1970-01-01 00:00:00 UTC", recognized: false,
-                                  keyID: "42", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])]))
+    static let cat = SketchRecord(
+        word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07.26604 UTC", recognized: true,
+        keyID: "18446744073709551615", drawing: Drawing(strokes: [Stroke(x: [0, 255, 3], y: [9, 8, 7]), Stroke(x: [4], y: [5])]))
+    static let dog = SketchRecord(
+        word: "cat", countryCode: "FR", timestamp: "1970-01-01 00:00:00 UTC", recognized: false,
+        keyID: "42", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])]))
 
     static func read(_ path: String, word: String? = nil) throws -> ([SketchRecord], [RejectedLine]) {
         var records: [SketchRecord] = []
         var rejected: [RejectedLine] = []
-        try GoogleBinaryReader(path: path, word: word).read(onRecord: { record, _ in records.append(record) }, onRejected: { rejected.append($0) })
+        try GoogleBinaryReader(path: path, word: word).read(
+            onRecord: { record, _ in records.append(record) }, onRejected: { rejected.append($0) })
         return (records, rejected)
     }
 
@@ -136,7 +140,8 @@ import Testing
         var bin: [UInt8] = []
         try GoogleBinaryWriter.encode(Self.cat, into: &bin)
         #expect(DrawingFileFormat.detect(bin) == .bin)
-        let line = Array(#"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#.utf8) + [0x0A]
+        let line =
+            Array(#"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#.utf8) + [0x0A]
         #expect(DrawingFileFormat.detect([0x0A, 0x20] + line) == .ndjson)
         #expect(DrawingFileFormat.detect([0x50, 0x4B, 3, 4, 0, 0]) == .stroke3)
         #expect(DrawingFileFormat.detect(Array("hello, world\n".utf8)) == nil)

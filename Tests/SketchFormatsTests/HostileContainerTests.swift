@@ -28,16 +28,19 @@ import Testing
         let crc = contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
         func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         let first = Array(names[0].utf8)
-        var archive = le(0x0403_4b50, 4) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + le(Int(crc), 4)
+        var archive =
+            le(0x0403_4b50, 4) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + le(Int(crc), 4)
             + le(compressed.count, 4) + le(size, 4) + le(first.count, 2) + le(0, 2) + first + compressed
         let centralOffset = archive.count
         var central: [UInt8] = []
         for name in names.map({ Array($0.utf8) }) {
-            central += le(0x0201_4b50, 4) + le(20, 2) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + le(Int(crc), 4)
+            central +=
+                le(0x0201_4b50, 4) + le(20, 2) + le(20, 2) + le(0, 2) + le(8, 2) + le(0, 4) + le(Int(crc), 4)
                 + le(compressed.count, 4) + le(size, 4) + le(name.count, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2)
                 + le(0, 4) + le(0, 4) + name
         }
-        archive += central + le(0x0605_4b50, 4) + le(0, 2) + le(0, 2) + le(names.count, 2) + le(names.count, 2)
+        archive +=
+            central + le(0x0605_4b50, 4) + le(0, 2) + le(0, 2) + le(names.count, 2) + le(names.count, 2)
             + le(central.count, 4) + le(centralOffset, 4) + le(0, 2)
         return archive
     }
@@ -87,7 +90,10 @@ import Testing
         let values = 1 << 18
         var pickle: [UInt8] = [0x80, 4]
         pickle += text("numpy._core.numeric") + text("_frombuffer") + [0x93, 0x71, 0]
-        pickle += [0x42] + (0..<4).map { UInt8(truncatingIfNeeded: (values * 8) >> (8 * $0)) } + [UInt8](repeating: 0, count: values * 8) + [0x71, 1]
+        pickle +=
+            [0x42] + (0..<4).map { UInt8(truncatingIfNeeded: (values * 8) >> (8 * $0)) } + [UInt8](repeating: 0, count: values * 8) + [
+                0x71, 1,
+            ]
         pickle += text("numpy") + text("dtype") + [0x93] + text("f8") + [0x4B, 0, 0x88, 0x87, 0x52, 0x71, 2]
         pickle += [0x4A] + (0..<4).map { UInt8(truncatingIfNeeded: values >> (8 * $0)) } + [0x4B, 1, 0x86, 0x71, 3]
         pickle += text("C") + [0x71, 4]

@@ -1,13 +1,15 @@
-import SketchTestSupport
 import Foundation
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 @Test func npyHeaderIsByteIdenticalToNumpySave() {
     // numpy.save(np.zeros((3, 75, 3), np.float32)): header dict, 21-digit growth room, 64-byte alignment.
     let header = NPYFormat.header(dtype: .float32, shape: [3, 75, 3])
     let dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 75, 3), }"
-    let expected = NPYFormat.magic + [1, 0, 0x76, 0x00] + Array(dict.utf8)
+    let expected =
+        NPYFormat.magic + [1, 0, 0x76, 0x00] + Array(dict.utf8)
         + [UInt8](repeating: 0x20, count: 128 - 10 - dict.utf8.count - 1) + [0x0A]
     #expect(header == expected)
 }
@@ -57,7 +59,8 @@ import Testing
 
 @Test func npyReaderRejectsAShapeWhoseSizeOverflows() {
     var bytes = NPYWriter.encode([Float](repeating: 0, count: 6), dtype: .float32, shape: [2, 3])
-    let shape = Array("(2, 3)".utf8), longer = Array("(9223372036854775807, 3)".utf8)
+    let shape = Array("(2, 3)".utf8)
+    let longer = Array("(9223372036854775807, 3)".utf8)
     guard let at = (0..<(128 - shape.count)).first(where: { Array(bytes[$0..<($0 + shape.count)]) == shape }) else {
         Issue.record("no shape in the header")
         return

@@ -69,8 +69,9 @@ import Testing
     @Test("an image over the pixel budget is refused from its header, before any pixel is decoded")
     func overBudgetIsRefused() throws {
         let error = try #require(throws: FormatError.self) { try PNGImage.decodeGray(try Self.claimingSize(width: 8192, height: 8192)) }
-        #expect(error.reason == "image too large: 8192x8192 has a side over 5792 pixels, so it or its framing square would pass"
-            + " the budget of 33554432 pixels (docs/limits.md)")
+        #expect(
+            error.reason == "image too large: 8192x8192 has a side over 5792 pixels, so it or its framing square would pass"
+                + " the budget of 33554432 pixels (docs/limits.md)")
     }
 
     @Test("a 1,000,000 × 1 image, whose framing square would take 10¹² bytes, is refused from its header")

@@ -1,7 +1,8 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 @Suite struct QuickDrawLineParserTests {
@@ -31,12 +32,12 @@ import Testing
     /// correctly rounded, so numbers are compared through their exact decimal text.
     private static func record(_ record: SketchRecord, equals json: [String: Any]) -> Bool {
         guard record.word == json["word"] as? String,
-              record.countryCode == json["countrycode"] as? String,
-              record.timestamp == json["timestamp"] as? String,
-              record.keyID == json["key_id"] as? String,
-              record.recognized == (json["recognized"] as? NSNumber)?.boolValue,
-              let strokes = json["drawing"] as? [[[NSNumber]]],
-              strokes.count == record.drawing.strokes.count
+            record.countryCode == json["countrycode"] as? String,
+            record.timestamp == json["timestamp"] as? String,
+            record.keyID == json["key_id"] as? String,
+            record.recognized == (json["recognized"] as? NSNumber)?.boolValue,
+            let strokes = json["drawing"] as? [[[NSNumber]]],
+            strokes.count == record.drawing.strokes.count
         else { return false }
         for (stroke, arrays) in zip(record.drawing.strokes, strokes) {
             func values(_ numbers: [NSNumber]) -> [Double?] { numbers.map { Double($0.stringValue) } }
@@ -50,9 +51,12 @@ import Testing
     @Test func keysMayComeInAnyOrderAndUnknownKeysAreSkipped() throws {
         let record = try TestSupport.parse(
             #"{"drawing":[[[1,2],[3,4]]],"extra":{"a":[1,{"b":null}],"c":"\"x\""},"key_id":"9","#
-            + #""recognized":false,"timestamp":"t","countrycode":"DE","word":"cat","more":-1.5e3}"#)
-        #expect(record == SketchRecord(word: "cat", countryCode: "DE", timestamp: "t", recognized: false,
-                                       keyID: "9", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])])))
+                + #""recognized":false,"timestamp":"t","countrycode":"DE","word":"cat","more":-1.5e3}"#)
+        #expect(
+            record
+                == SketchRecord(
+                    word: "cat", countryCode: "DE", timestamp: "t", recognized: false,
+                    keyID: "9", drawing: Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])])))
     }
 
     /// The values of the JSON number array `text`, read as the parser reads coordinates but
@@ -71,17 +75,19 @@ import Testing
 
     @Test func decimalsConvertExactlyLikeStrtod() throws {
         let x = try numberArray("[0.1,-2.5,123.456789,1e2,1E-2,0.30000000000000004,12345678901234567890.5]")
-        let y = try numberArray("[7,-0,4.9406564584124654e-324,3.141592653589793238462643,100000000000000000000000,9007199254740993,1.7976931348623157e308]")
+        let y = try numberArray(
+            "[7,-0,4.9406564584124654e-324,3.141592653589793238462643,100000000000000000000000,9007199254740993,1.7976931348623157e308]")
         #expect(x == [0.1, -2.5, 123.456789, 100, 0.01, 0.30000000000000004, 12345678901234567890.5])
-        #expect(y == [7, -0.0, .leastNonzeroMagnitude, 3.141592653589793, 1e23, 9007199254740992, 1.7976931348623157e308])
+        #expect(y == [7, -0.0, .leastNonzeroMagnitude, 3.141592653589793, 1e23, 9_007_199_254_740_992, 1.7976931348623157e308])
         #expect(y[1].sign == .minus)
     }
 
     /// Plain integers followed by `,` or `]` take a shorter path than other numbers; the values
     /// are the same, up to the 15-digit limit of that path and past it.
     @Test func plainIntegersOfAnyLengthReadExactly() throws {
-        #expect(try numberArray("[0,7,255,999999999999999,1000000000000000,9007199254740993]")
-            == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
+        #expect(
+            try numberArray("[0,7,255,999999999999999,1000000000000000,9007199254740993]")
+                == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
         #expect(try numberArray("[1 ,20\t,300, 4,5.0,6]") == [1, 20, 300, 4, 5, 6])
     }
 
@@ -96,8 +102,10 @@ import Testing
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
-        var tokens = ["9007199254740993", "0.30000000000000004", "123.45678901234567", "2.2250738585072014e-308",
-                      "0.1000000000000000055511151231257827", "1.00000000000000011102230246251565404"]
+        var tokens = [
+            "9007199254740993", "0.30000000000000004", "123.45678901234567", "2.2250738585072014e-308",
+            "0.1000000000000000055511151231257827", "1.00000000000000011102230246251565404",
+        ]
         for _ in 0..<20_000 {
             let digits = String(next() % 10_000_000_000_000_000_000)
             let integerDigits = Int(next() % UInt64(min(digits.count, 4)))
@@ -118,7 +126,7 @@ import Testing
     @Test func stringEscapesAreDecoded() throws {
         let record = try TestSupport.parse(
             #"{"word":"a\"b \u00e9\ud83d\ude00","countrycode":"US","timestamp":"t\/\\","#
-            + #""recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#)
+                + #""recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#)
         #expect(record.word == "a\"b é😀")
         #expect(record.timestamp == "t/\\")
     }
@@ -129,8 +137,10 @@ import Testing
         (#""word":"""#, "empty"), (#""key_id":"1\u001b[31m""#, "U+001B"), (#""countrycode":"U\rS""#, "U+000D"),
     ])
     func namesThatCannotBeFileNamesOrLinesAreRejected(field: String, reason: String) throws {
-        var fields = [#""word":"cat""#, #""countrycode":"US""#, #""timestamp":"t""#, #""recognized":true"#,
-                      #""key_id":"1""#, #""drawing":[[[1],[2]]]"#]
+        var fields = [
+            #""word":"cat""#, #""countrycode":"US""#, #""timestamp":"t""#, #""recognized":true"#,
+            #""key_id":"1""#, #""drawing":[[[1],[2]]]"#,
+        ]
         let key = field.split(separator: ":")[0]
         fields = fields.map { $0.hasPrefix(key + ":") ? field : $0 }
         let error = #expect(throws: FormatError.self) { try TestSupport.parse("{" + fields.joined(separator: ",") + "}") }
@@ -140,38 +150,66 @@ import Testing
     @Test func aWordAtTheFileNameLimitIsAcceptedAndOneByteMoreIsNot() throws {
         let longest = String(repeating: "é", count: DataName.maximumWordBytes / 2) + (DataName.maximumWordBytes % 2 == 1 ? "x" : "")
         #expect(longest.utf8.count == DataName.maximumWordBytes)
-        let line = { (word: String) in #"{"word":""# + word + #"","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"# }
+        let line = { (word: String) in
+            #"{"word":""# + word + #"","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#
+        }
         #expect(try TestSupport.parse(line(longest)).word == longest)
         #expect(throws: FormatError.self) { try TestSupport.parse(line(longest + "x")) }
     }
 
     @Test(arguments: [
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2],[3]]]}"#,
-         "stroke 1: x has 2 values but y has 1"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3],[1,2]]]}"#,
-         "stroke 1: x has 1 values but t has 2"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"drawing":[[[1],[3]]]}"#,
-         "missing key \"key_id\""),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[]}"#,
-         "empty drawing: no strokes"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[],[]]]}"#,
-         "stroke 1 has no points"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,"2"],[3,4]]]}"#,
-         "stroke 1 x: non-numeric value at position 2"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,null],[3,4]]]}"#,
-         "stroke 1 x: non-numeric value at position 2"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,01],[3,4]]]}"#,
-         "stroke 1 x: expected ',' or ']' after a number"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,1e999],[3,4]]]}"#,
-         "coordinate out of range: stroke 1 x position 2"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":"yes","key_id":"1","drawing":[[[1],[3]]]}"#,
-         "key \"recognized\": expected true or false"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":1,"drawing":[[[1],[3]]]}"#,
-         "key \"key_id\": expected a string"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]"#,
-         "expected ',' or '}' after a value"),
-        (#"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]} x"#,
-         "unexpected bytes after the closing '}'"),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2],[3]]]}"#,
+            "stroke 1: x has 2 values but y has 1"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3],[1,2]]]}"#,
+            "stroke 1: x has 1 values but t has 2"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"drawing":[[[1],[3]]]}"#,
+            "missing key \"key_id\""
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[]}"#,
+            "empty drawing: no strokes"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[],[]]]}"#,
+            "stroke 1 has no points"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,"2"],[3,4]]]}"#,
+            "stroke 1 x: non-numeric value at position 2"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,null],[3,4]]]}"#,
+            "stroke 1 x: non-numeric value at position 2"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,01],[3,4]]]}"#,
+            "stroke 1 x: expected ',' or ']' after a number"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,1e999],[3,4]]]}"#,
+            "coordinate out of range: stroke 1 x position 2"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":"yes","key_id":"1","drawing":[[[1],[3]]]}"#,
+            "key \"recognized\": expected true or false"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":1,"drawing":[[[1],[3]]]}"#,
+            "key \"key_id\": expected a string"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]"#,
+            "expected ',' or '}' after a value"
+        ),
+        (
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[3]]]} x"#,
+            "unexpected bytes after the closing '}'"
+        ),
         (#"[1,2,3]"#, "expected '{' at the start of the line"),
         (#"{"word":"w\u00"}"#, "invalid \\u escape"),
     ])
@@ -192,7 +230,8 @@ import Testing
         "[123456789012345,2,3]", "[1234567890123456,2,3]", "[1" + String(repeating: "0", count: 400) + ",2,3]",
     ])
     func unkeptTimestampsAreCheckedLikeKeptOnes(times: String) {
-        let line = #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2,3],[4,5,6],"#
+        let line =
+            #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2,3],[4,5,6],"#
             + times + "]]}"
         func outcome(keepingTimestamps: Bool) -> String {
             var parser = QuickDrawLineParser(keepsTimestamps: keepingTimestamps)

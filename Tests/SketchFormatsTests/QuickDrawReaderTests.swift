@@ -1,12 +1,14 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
-import Testing
 import SketchIO
+import SketchTestSupport
+import Testing
+
 @testable import SketchFormats
 
 @Suite struct QuickDrawReaderTests {
-    static let goodLine = #"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2.5],[3,4],[0,10]]]}"#
+    static let goodLine =
+        #"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1,2.5],[3,4],[0,10]]]}"#
     static let secondLine = #"{"word":"cat","countrycode":"FR","timestamp":"t","recognized":false,"key_id":"2","drawing":[[[7],[8]]]}"#
 
     /// Compresses `data` with the system `gzip` tool.
@@ -87,7 +89,7 @@ import SketchIO
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var first = try Self.gzip(Data((Self.goodLine + "\n" + Self.goodLine + "\n").utf8))
-        first[first.count - 8] ^= 0xFF   // the CRC-32 of the trailer
+        first[first.count - 8] ^= 0xFF  // the CRC-32 of the trailer
         let second = try Self.gzip(Data((Self.secondLine + "\n").utf8))
         let file = directory.appendingPathComponent("crc.ndjson.gz")
         try (first + second).write(to: file)
@@ -106,12 +108,13 @@ import SketchIO
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try Self.gzip(Data((Self.goodLine + "\n").utf8))
         var second = try Self.gzip(Data((Self.secondLine + "\n").utf8))
-        second[second.count - 1] ^= 0x01   // the length field of the trailer
+        second[second.count - 1] ^= 0x01  // the length field of the trailer
         let file = directory.appendingPathComponent("length.ndjson.gz")
         try (first + second).write(to: file)
         let (records, rejected) = try TestSupport.readAll([file.path])
         #expect(records.map(\.keyID) == ["1", "2"])
-        #expect(rejected.map(\.reason) == ["source error at byte \(first.count): gzip member incorrect length check (its records are kept)"])
+        #expect(
+            rejected.map(\.reason) == ["source error at byte \(first.count): gzip member incorrect length check (its records are kept)"])
     }
 
     @Test func aRecordOverAProcessingLimitIsQuarantinedWithItsLineAndReadingGoesOn() throws {
@@ -141,7 +144,10 @@ import SketchIO
         try (member + Data([0, 0]) + Data("not gzip".utf8)).write(to: file)
         let (records, rejected) = try TestSupport.readAll([file.path])
         #expect(records.map(\.keyID) == ["1", "2"])
-        #expect(rejected.map(\.reason) == ["source error at byte \(member.count + 2): corrupt gzip data: incorrect header check (reading of this input stops here)"])
+        #expect(
+            rejected.map(\.reason) == [
+                "source error at byte \(member.count + 2): corrupt gzip data: incorrect header check (reading of this input stops here)"
+            ])
     }
 
     @Test func aByteOrderMarkAtTheStartOfAFileIsSkipped() throws {
@@ -220,20 +226,24 @@ import SketchIO
         let directory = try TestSupport.temporaryDirectory()
         let file = directory.appendingPathComponent("mixed.ndjson")
         let head = #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"#
-        try writeAtomically([
-            head + #""1","drawing":[[[1,2.5],[3,4],[0,17]],[[5],[6]]]}"#,
-            head + #""2","drawing":[[[1],[2,3]]]}"#,
-            head + #""3","drawing":[[[7,8,9],[1,2,3]]]}"#,
-        ].joined(separator: "\n"), to: file.path)
+        try writeAtomically(
+            [
+                head + #""1","drawing":[[[1,2.5],[3,4],[0,17]],[[5],[6]]]}"#,
+                head + #""2","drawing":[[[1],[2,3]]]}"#,
+                head + #""3","drawing":[[[7,8,9],[1,2,3]]]}"#,
+            ].joined(separator: "\n"), to: file.path)
         let reader = try QuickDrawReader(inputs: [file.path])
         var viaDrawing: [String] = []
-        try reader.read(onRecord: { record, location in viaDrawing.append("\(location) \(record.keyID) \(record.drawing.strokes.map { [$0.x, $0.y] })") },
-                        onRejected: { viaDrawing.append("\($0.location) \($0.reason)") })
+        try reader.read(
+            onRecord: { record, location in viaDrawing.append("\(location) \(record.keyID) \(record.drawing.strokes.map { [$0.x, $0.y] })")
+            },
+            onRejected: { viaDrawing.append("\($0.location) \($0.reason)") })
         var viaFlat: [String] = []
-        try reader.readFlat(onRecord: { record, strokes, location in
-            #expect(record.drawing.strokes.isEmpty)
-            viaFlat.append("\(location) \(record.keyID) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
-        }, onRejected: { viaFlat.append("\($0.location) \($0.reason)") })
+        try reader.readFlat(
+            onRecord: { record, strokes, location in
+                #expect(record.drawing.strokes.isEmpty)
+                viaFlat.append("\(location) \(record.keyID) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
+            }, onRejected: { viaFlat.append("\($0.location) \($0.reason)") })
         #expect(viaFlat == viaDrawing)
         #expect(viaFlat.count == 3)
     }

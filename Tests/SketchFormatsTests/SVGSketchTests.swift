@@ -1,5 +1,6 @@
 import SketchCore
 import Testing
+
 @testable import SketchFormats
 
 @Suite struct SVGSketchTests {
@@ -10,7 +11,9 @@ import Testing
     @Test func numbersNeedNoSeparatorWhereTheGrammarAllowsNone() throws {
         let segments = try SVGPathData.segments(of: "M10-20.5.5e1-1E-1L2,3", maximumSegments: 10)
         #expect(segments == [.move(SVGPoint(x: 10, y: -20.5)), .line(SVGPoint(x: 5, y: -0.1)), .line(SVGPoint(x: 2, y: 3))])
-        #expect(throws: FormatError.self) { try SVGPathData.segments(of: "M0 0" + String(repeating: "L1 1", count: 11), maximumSegments: 10) }
+        #expect(throws: FormatError.self) {
+            try SVGPathData.segments(of: "M0 0" + String(repeating: "L1 1", count: 11), maximumSegments: 10)
+        }
     }
 
     @Test func arcsEndExactlyAtTheirEndPointAndBulgeOnTheSweepSide() throws {
@@ -22,7 +25,8 @@ import Testing
     }
 
     @Test func transformsComposeLeftToRightOverNestedGroups() throws {
-        let drawing = try drawing(#"<g transform="translate(100 0)"><g transform="scale(2) rotate(90)"><line x1="1" y1="0" x2="0" y2="0"/></g></g>"#)
+        let drawing = try drawing(
+            #"<g transform="translate(100 0)"><g transform="scale(2) rotate(90)"><line x1="1" y1="0" x2="0" y2="0"/></g></g>"#)
         let stroke = try #require(drawing.strokes.first)
         #expect(abs(stroke.x[0] - 100) < 1e-12 && abs(stroke.y[0] - 2) < 1e-12)
         #expect(stroke.t == [0, 1])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchFormats
 
 @Test func locationPrintsAsFileColonLine() {

@@ -1,7 +1,8 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
+import SketchTestSupport
 import Testing
+
 @testable import SketchFormats
 
 @Suite struct Stroke3NPZTests {
@@ -74,7 +75,8 @@ import Testing
     @Test func float64ArraysKeepTheirValuesAndTypeInBothLayouts() throws {
         let arrays = [NumericArray(rows: 2, columns: 3, values: [0.1, -2.25e-7, 0, 1e6, 0.3, 1], isFloat64: true)]
         for layout in Stroke3Layout.allCases {
-            let bytes = try Stroke3NPZ.encode([(.train, arrays), (.valid, []), (.test, [])], elementType: .float64, layout: layout, path: "x.npz")
+            let bytes = try Stroke3NPZ.encode(
+                [(.train, arrays), (.valid, []), (.test, [])], elementType: .float64, layout: layout, path: "x.npz")
             #expect(try Stroke3NPZ.decode(bytes, path: "x.npz").first { $0.split == .train }?.arrays == arrays)
         }
     }

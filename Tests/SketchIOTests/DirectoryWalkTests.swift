@@ -1,5 +1,5 @@
-import Testing
 import SketchIO
+import Testing
 
 @Suite struct DirectoryWalkTests {
     @Test("a directory that cannot be listed is an IOError naming it")

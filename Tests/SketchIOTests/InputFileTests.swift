@@ -1,5 +1,5 @@
-import Testing
 import SketchIO
+import Testing
 
 @Suite struct InputFileTests {
     @Test("InputFile.readAll refuses an endless stream past its cap instead of filling memory")

@@ -1,6 +1,7 @@
-import SketchTestSupport
 import Foundation
+import SketchTestSupport
 import Testing
+
 @testable import SketchIO
 
 @Suite struct OutputPathCheckTests {

@@ -1,5 +1,5 @@
-import Testing
 import SketchIO
+import Testing
 
 /// Text from data printed to the terminal.
 @Suite struct TerminalTextTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchPipeline
 
 @Suite("Available processors")

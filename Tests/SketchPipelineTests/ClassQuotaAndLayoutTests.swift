@@ -1,9 +1,10 @@
 import Foundation
 import SketchDataset
 import SketchFormats
-@testable import SketchPipeline
 import SketchTestSupport
 import Testing
+
+@testable import SketchPipeline
 
 /// `split.counts` keeps each class's first examples of a split in dataset order, and the tutorial
 /// layout names the files as the TensorFlow tutorial does.
@@ -35,7 +36,8 @@ import Testing
         let root = try TestSupport.temporaryDirectory().path
         let output = "output: {format: npy, examples_per_shard: 4, seed: 9}"
         let all = try run("split: {train: 80, val: 10, test: 10}\n\(output)", in: root, name: "all")
-        let capped = try run("split: {train: 80, val: 10, test: 10, counts: {train: 5, val: 1, test: 0}}\n\(output)", in: root, name: "capped")
+        let capped = try run(
+            "split: {train: 80, val: 10, test: 10, counts: {train: 5, val: 1, test: 0}}\n\(output)", in: root, name: "capped")
         for (split, cap) in [("train", 5), ("val", 1)] {
             let everything = try keysByClass(all.directory, split: split)
             let kept = try keysByClass(capped.directory, split: split)
@@ -45,13 +47,15 @@ import Testing
         #expect(try keysByClass(capped.directory, split: "test").isEmpty)
         let records = capped.outcome.manifest.records
         #expect(records.isReconciled && records.read == all.outcome.manifest.records.read)
-        #expect(records.filtered - all.outcome.manifest.records.filtered
-            == all.outcome.manifest.records.written - records.written)
+        #expect(
+            records.filtered - all.outcome.manifest.records.filtered
+                == all.outcome.manifest.records.written - records.written)
     }
 
     @Test func tutorialLayoutWritesTheTutorialsFileNamesAndClassFile() throws {
         let root = try TestSupport.temporaryDirectory().path
-        let (directory, outcome) = try run("""
+        let (directory, outcome) = try run(
+            """
             split: {train: 80, val: 10, test: 10, counts: {test: 0}}
             output: {format: tfrecord, layout: tensorflow-tutorial, examples_per_shard: 40, seed: 42}
             """, in: root, name: "tutorial")
@@ -60,7 +64,8 @@ import Testing
         #expect(shards.contains("training.tfrecord-00000-of-00003"))
         #expect(shards.contains("eval.tfrecord-00000-of-00001"))
         #expect(shards.allSatisfy { $0.hasPrefix("training.tfrecord-") || $0.hasPrefix("eval.tfrecord-") })
-        #expect(Set(names) == Set(shards + ["manifest.json", "classes.txt", "training.tfrecord.classes", "quarantine.ndjson", "timings.json"]))
+        #expect(
+            Set(names) == Set(shards + ["manifest.json", "classes.txt", "training.tfrecord.classes", "quarantine.ndjson", "timings.json"]))
         let classes = try String(contentsOfFile: "\(directory)/training.tfrecord.classes", encoding: .utf8)
         #expect(classes == (try String(contentsOfFile: "\(directory)/classes.txt", encoding: .utf8)))
         #expect(classes.split(separator: "\n").count == 6)
@@ -76,7 +81,8 @@ import Testing
 
     @Test func theTutorialLayoutNeedsTFRecordShards() throws {
         let file = try TestSupport.temporaryDirectory().appendingPathComponent("p.yaml").path
-        try "source: {kind: quickdraw-ndjson, inputs: [x]}\nencode: {kind: strokes, length: 75}\noutput: {format: npy, layout: tensorflow-tutorial}\n"
+        try
+            "source: {kind: quickdraw-ndjson, inputs: [x]}\nencode: {kind: strokes, length: 75}\noutput: {format: npy, layout: tensorflow-tutorial}\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         #expect { try PipelineConfig.load(path: file) } throws: { "\($0)".contains("output.layout") && "\($0)".contains("tfrecord") }
     }

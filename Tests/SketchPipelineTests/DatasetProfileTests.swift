@@ -1,17 +1,23 @@
-import Testing
 import SketchCore
+import Testing
+
 @testable import SketchPipeline
 
 @Suite struct DatasetProfileTests {
     /// A simplified drawing of one stroke with `points` points.
-    private func record(_ key: String, word: String = "cat", points: Int, country: String = "US",
-                        recognized: Bool = true, timestamp: String = "2017-03-28 01:29:13.62763 UTC") -> (SketchRecord, FlatStrokes) {
+    private func record(
+        _ key: String, word: String = "cat", points: Int, country: String = "US",
+        recognized: Bool = true, timestamp: String = "2017-03-28 01:29:13.62763 UTC"
+    ) -> (SketchRecord, FlatStrokes) {
         let stroke = Stroke(x: (0..<points).map { Double($0 % 256) }, y: (0..<points).map { Double(($0 * 7) % 256) })
         let drawing = Drawing(strokes: [stroke])
         var flat = FlatStrokes()
         flat.replaceContents(with: drawing)
-        return (SketchRecord(word: word, countryCode: country, timestamp: timestamp, recognized: recognized,
-                             keyID: key, drawing: drawing), flat)
+        return (
+            SketchRecord(
+                word: word, countryCode: country, timestamp: timestamp, recognized: recognized,
+                keyID: key, drawing: drawing), flat
+        )
     }
 
     private func profile(_ records: [(SketchRecord, FlatStrokes)], length: Int = 75, thumbnails: Int = 2) -> DatasetProfile {
@@ -33,8 +39,10 @@ import SketchCore
     }
 
     @Test func countsCountriesRecognizedFlagsAndMonths() {
-        let records = [record("1", points: 5, country: "US"), record("2", points: 5, country: "DE", recognized: false),
-                       record("3", points: 5, country: "US", timestamp: "garbage")]
+        let records = [
+            record("1", points: 5, country: "US"), record("2", points: 5, country: "DE", recognized: false),
+            record("3", points: 5, country: "US", timestamp: "garbage"),
+        ]
         let cat = profile(records).categories["cat"]!
         #expect(cat.countries == ["US": 2, "DE": 1])
         #expect(cat.recognized == 2)
@@ -46,8 +54,9 @@ import SketchCore
 
     @Test func mergedPartialProfilesEqualTheProfileOfAllRecords() {
         let records = (0..<30).map { index in
-            record("key\(index)", word: index % 3 == 0 ? "dog" : "cat", points: 10 + index * 5,
-                   country: index % 2 == 0 ? "US" : "GB")
+            record(
+                "key\(index)", word: index % 3 == 0 ? "dog" : "cat", points: 10 + index * 5,
+                country: index % 2 == 0 ? "US" : "GB")
         }
         let whole = profile(records)
         var merged = profile(Array(records[20...]))
@@ -56,7 +65,8 @@ import SketchCore
         #expect(merged.tally == whole.tally)
         #expect(merged.categories.keys.sorted() == ["cat", "dog"])
         for word in ["cat", "dog"] {
-            let a = merged.categories[word]!, b = whole.categories[word]!
+            let a = merged.categories[word]!
+            let b = whole.categories[word]!
             #expect(a.drawings == b.drawings)
             #expect(a.truncated == b.truncated)
             #expect(a.countries == b.countries)

@@ -2,9 +2,10 @@ import Foundation
 import SketchCore
 import SketchDataset
 import SketchFormats
-@testable import SketchPipeline
 import SketchTestSupport
 import Testing
+
+@testable import SketchPipeline
 
 /// SampleData's raw drawings as one NDJSON file and as one Kaggle train CSV of the same records
 /// (with a bad row every 23 rows), both cut into ~8 KB byte-range chunks.
@@ -25,8 +26,9 @@ private struct CSVFixture {
             for line in try String(contentsOf: raw.appendingPathComponent(name), encoding: .utf8).split(separator: "\n") {
                 let record = try parser.parse(Array(line.utf8))
                 lines.append(String(line))
-                rows.append("\(record.countryCode),\"\(Self.pythonText(of: record.drawing))\",\(record.keyID),"
-                    + "\(record.recognized ? "True" : "False"),\(record.timestamp),\(record.word)")
+                rows.append(
+                    "\(record.countryCode),\"\(Self.pythonText(of: record.drawing))\",\(record.keyID),"
+                        + "\(record.recognized ? "True" : "False"),\(record.timestamp),\(record.word)")
                 if rows.count % 23 == 0 { rows.append("US,\"[[[1, 2], [3]]]\",7,True,,cat") }
             }
         }
@@ -39,7 +41,8 @@ private struct CSVFixture {
         func list(_ values: [Double]) -> String {
             "[" + values.map { $0 == $0.rounded() ? String(Int($0)) : "\($0)" }.joined(separator: ", ") + "]"
         }
-        return "[" + drawing.strokes.map { "[" + ([$0.x, $0.y] + ($0.t.isEmpty ? [] : [$0.t])).map(list).joined(separator: ", ") + "]" }
+        return "["
+            + drawing.strokes.map { "[" + ([$0.x, $0.y] + ($0.t.isEmpty ? [] : [$0.t])).map(list).joined(separator: ", ") + "]" }
             .joined(separator: ", ") + "]"
     }
 
@@ -96,6 +99,7 @@ private func shards(_ directory: String) throws -> [String: Data] {
     }
     _ = try PartialRun.merge(parts, into: "\(fixture.root)/merged", showProgress: false)
     #expect(try shards("\(fixture.root)/merged") == shards("\(fixture.root)/one"))
-    #expect(try Data(contentsOf: URL(fileURLWithPath: "\(fixture.root)/merged/quarantine.ndjson"))
-        == Data(contentsOf: URL(fileURLWithPath: "\(fixture.root)/one/quarantine.ndjson")))
+    #expect(
+        try Data(contentsOf: URL(fileURLWithPath: "\(fixture.root)/merged/quarantine.ndjson"))
+            == Data(contentsOf: URL(fileURLWithPath: "\(fixture.root)/one/quarantine.ndjson")))
 }

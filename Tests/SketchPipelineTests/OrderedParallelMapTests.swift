@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchPipeline
 
 @Suite struct OrderedParallelMapTests {
@@ -11,7 +12,11 @@ import Testing
         private var value = 0
         private var highest = 0
         @discardableResult func add(_ delta: Int) -> Int {
-            lock.withLock { value += delta; highest = max(highest, value); return value }
+            lock.withLock {
+                value += delta
+                highest = max(highest, value)
+                return value
+            }
         }
         var current: Int { lock.withLock { value } }
         var mostAtOnce: Int { lock.withLock { highest } }
@@ -106,7 +111,11 @@ import Testing
     final class TrackedInput: Sendable {
         let value: Int
         let live: Counter
-        init(_ value: Int, live: Counter) { self.value = value; self.live = live; live.add(1) }
+        init(_ value: Int, live: Counter) {
+            self.value = value
+            self.live = live
+            live.add(1)
+        }
         deinit { live.add(-1) }
     }
 

@@ -1,5 +1,6 @@
 import SketchCore
 import Testing
+
 @testable import SketchPipeline
 
 @Suite struct ParityDuplicatesTests {

@@ -1,9 +1,10 @@
 import Foundation
 import SketchDataset
 import SketchFormats
-@testable import SketchPipeline
 import SketchTestSupport
 import Testing
+
+@testable import SketchPipeline
 
 /// A pipeline over one plain NDJSON file of SampleData's drawings plus bad lines, cut into
 /// ~8 KB chunks so that every partition reads byte ranges of the same file.
@@ -77,10 +78,14 @@ private struct Fixture {
         return directory
     }
     #expect(throws: PipelineError.self) { try PartialRun.merge([parts[0], parts[1]], into: "\(fixture.root)/out", showProgress: false) }
-    #expect(throws: PipelineError.self) { try PartialRun.merge([parts[0], parts[1], parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false) }
+    #expect(throws: PipelineError.self) {
+        try PartialRun.merge([parts[0], parts[1], parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false)
+    }
     let other = "\(fixture.root)/other-0"
     _ = try fixture.runner(output: other, partition: try Partition(parsing: "0/2")).run()
-    #expect(throws: PipelineError.self) { try PartialRun.merge([other, parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false) }
+    #expect(throws: PipelineError.self) {
+        try PartialRun.merge([other, parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false)
+    }
     #expect(throws: PipelineError.self) { try PartialRun.merge([fixture.root], into: "\(fixture.root)/out", showProgress: false) }
     #expect(throws: PipelineError.self) { try Partition(parsing: "3/3") }
 }
@@ -137,8 +142,22 @@ private func tamper(_ directory: String, _ edit: (inout [String: Any]) -> Void) 
     let cases: [(String, (inout [String: Any]) -> Void)] = [
         ("runs[0]: ../../../etc/passwd has an empty, `.` or `..` component", { $0["runs"] = ["../../../etc/passwd"] }),
         ("runs[0]: /dev/zero is an absolute path", { $0["runs"] = ["/dev/zero"] }),
-        ("records.read: 9223372036854775807 is not a count", { var r = $0["records"] as! [String: Any]; r["read"] = Int.max; $0["records"] = r }),
-        ("read[0].chunk: 1000000000 is not an index", { var r = $0["read"] as! [[String: Any]]; r[0]["chunk"] = 1_000_000_000; $0["read"] = r }),
+        (
+            "records.read: 9223372036854775807 is not a count",
+            {
+                var r = $0["records"] as! [String: Any]
+                r["read"] = Int.max
+                $0["records"] = r
+            }
+        ),
+        (
+            "read[0].chunk: 1000000000 is not an index",
+            {
+                var r = $0["read"] as! [[String: Any]]
+                r[0]["chunk"] = 1_000_000_000
+                $0["read"] = r
+            }
+        ),
         ("partition.index: 5 is not in 0..<2", { $0["partition"] = ["index": 5, "count": 2] }),
     ]
     for (expected, edit) in cases {

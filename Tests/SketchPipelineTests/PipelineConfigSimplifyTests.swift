@@ -2,6 +2,7 @@ import Foundation
 import SketchCore
 import SketchTestSupport
 import Testing
+
 @testable import SketchPipeline
 
 /// The `simplify:` section goes through the same validation as the command-line options.
@@ -39,10 +40,12 @@ import Testing
         #expect(message?.contains("scale_target / resample_step must be ≤ \(Int(DrawingLimits.maximumScaleOverStep))") == true)
     }
 
-    @Test(arguments: [("epsilon: -1", "simplify.epsilon", "epsilon must be a number in 0...1000"),
-                      ("resample_step: 0", "simplify.resample_step", "resample_step must be a number > 0 and ≤ 1000"),
-                      ("scale_target: 1e300", "simplify.scale_target", "scale_target must be a number > 0 and ≤ 65535"),
-                      ("epsilon: .nan", "simplify.epsilon", "epsilon must be a number in 0...1000")])
+    @Test(arguments: [
+        ("epsilon: -1", "simplify.epsilon", "epsilon must be a number in 0...1000"),
+        ("resample_step: 0", "simplify.resample_step", "resample_step must be a number > 0 and ≤ 1000"),
+        ("scale_target: 1e300", "simplify.scale_target", "scale_target must be a number > 0 and ≤ 65535"),
+        ("epsilon: .nan", "simplify.epsilon", "epsilon must be a number in 0...1000"),
+    ])
     func outOfBoundsKnobsNameTheirKey(simplify: String, key: String, requirement: String) {
         let message = error(simplify: simplify)
         #expect(message?.contains(key) == true, "got: \(message ?? "nil")")

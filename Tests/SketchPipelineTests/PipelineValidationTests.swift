@@ -1,7 +1,8 @@
 import Foundation
+import SketchDataset
 import SketchTestSupport
 import Testing
-import SketchDataset
+
 @testable import SketchPipeline
 
 @Suite struct PipelineValidationTests {
@@ -16,7 +17,8 @@ import SketchDataset
     }
 
     @Test func anInvalidPipelineThrowsAPipelineErrorNamingTheFileAndKey() {
-        let text = "source: {kind: quickdraw-ndjson}\nencode: {kind: strokes, length: 75}\nsimplify: {scale_target: 65535, resample_step: 0.001}\n"
+        let text =
+            "source: {kind: quickdraw-ndjson}\nencode: {kind: strokes, length: 75}\nsimplify: {scale_target: 65535, resample_step: 0.001}\n"
         #expect {
             try PipelineValidation.validate(yaml: text, file: "p.yaml")
         } throws: { error in
@@ -40,9 +42,12 @@ import SketchDataset
     }
 
     @Test func sourceFileFormatTakesTheDrawingFormatsAndOnlyOnDrawingSources() throws {
-        try PipelineValidation.validate(yaml: "source: {kind: quickdraw-ndjson, file_format: bin, word: cat}\nencode: {kind: strokes}\n", file: "p.yaml")
-        for (text, key) in [("source: {kind: quickdraw-ndjson, file_format: png}\nencode: {kind: strokes}\n", "source.file_format"),
-                            ("source: {kind: image-directory, file_format: bin}\nencode: {kind: raster}\n", "source.file_format")] {
+        try PipelineValidation.validate(
+            yaml: "source: {kind: quickdraw-ndjson, file_format: bin, word: cat}\nencode: {kind: strokes}\n", file: "p.yaml")
+        for (text, key) in [
+            ("source: {kind: quickdraw-ndjson, file_format: png}\nencode: {kind: strokes}\n", "source.file_format"),
+            ("source: {kind: image-directory, file_format: bin}\nencode: {kind: raster}\n", "source.file_format"),
+        ] {
             #expect {
                 try PipelineValidation.validate(yaml: text, file: "p.yaml")
             } throws: { error in
@@ -52,13 +57,16 @@ import SketchDataset
     }
 
     @Test func stroke3EncodingAndNPZOutputGoTogetherAndTakeMagentasSizesByDefault() throws {
-        let config = try PipelineConfig.parse(text: "source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3, epsilon: 2}\noutput: {format: npz}\n",
-                                              file: "p.yaml")
+        let config = try PipelineConfig.parse(
+            text: "source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3, epsilon: 2}\noutput: {format: npz}\n",
+            file: "p.yaml")
         #expect(config.splitCounts == [.train: 70_000, .val: 2_500, .test: 2_500])
         #expect(config.split == Stroke3SplitQuota.sketchRNNSplit)
-        for (text, key) in [("source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3}\n", "output.format"),
-                            ("source: {kind: quickdraw-ndjson}\nencode: {kind: strokes}\noutput: {format: npz}\n", "output.format"),
-                            ("source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3, length: 75}\noutput: {format: npz}\n", "encode.length")] {
+        for (text, key) in [
+            ("source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3}\n", "output.format"),
+            ("source: {kind: quickdraw-ndjson}\nencode: {kind: strokes}\noutput: {format: npz}\n", "output.format"),
+            ("source: {kind: quickdraw-ndjson}\nencode: {kind: stroke3, length: 75}\noutput: {format: npz}\n", "encode.length"),
+        ] {
             #expect {
                 try PipelineValidation.validate(yaml: text, file: "p.yaml")
             } throws: { error in

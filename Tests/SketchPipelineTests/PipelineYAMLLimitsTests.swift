@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SketchPipeline
 
 /// Pipeline text is bounded before Yams composes it (docs/limits.md, "Pipeline files").
@@ -18,7 +19,11 @@ import Testing
     @Test("an alias fan-out used as a mapping key is refused before composing (it never finished parsing)")
     func aliasAsMappingKeyIsRefused() {
         var text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-        for level in 1..<8 { text += "l\(level): &l\(level) [" + Array(repeating: "*\(level == 1 ? "a" : "l\(level - 1)")", count: 9).joined(separator: ", ") + "]\n" }
+        for level in 1..<8 {
+            text +=
+                "l\(level): &l\(level) [" + Array(repeating: "*\(level == 1 ? "a" : "l\(level - 1)")", count: 9).joined(separator: ", ")
+                + "]\n"
+        }
         text += "? *l7\n: value\n" + valid
         let refused = message(text)
         #expect(refused.contains("p.yaml") && refused.contains("alias"), "\(refused)")
@@ -28,13 +33,16 @@ import Testing
     @Test("nested anchors that expand past the node cap are refused (the billion laughs)")
     func exponentialExpansionIsRefused() {
         var text = "a: &a [x, x]\n"
-        for level in 1...30 { text += "l\(level): &l\(level) [*\(level == 1 ? "a" : "l\(level - 1)"), *\(level == 1 ? "a" : "l\(level - 1)")]\n" }
+        for level in 1...30 {
+            text += "l\(level): &l\(level) [*\(level == 1 ? "a" : "l\(level - 1)"), *\(level == 1 ? "a" : "l\(level - 1)")]\n"
+        }
         #expect(message(text).contains("expand to more than \(YAMLAliasCheck.maximumExpandedNodes) nodes"))
     }
 
     @Test("more alias references than the cap are refused")
     func tooManyAliasesAreRefused() {
-        let text = "a: &a x\nlist: [" + Array(repeating: "*a", count: YAMLAliasCheck.maximumAliasReferences + 1).joined(separator: ", ") + "]\n"
+        let text =
+            "a: &a x\nlist: [" + Array(repeating: "*a", count: YAMLAliasCheck.maximumAliasReferences + 1).joined(separator: ", ") + "]\n"
         #expect(message(text).contains("more than \(YAMLAliasCheck.maximumAliasReferences) alias references"))
     }
 

@@ -5,6 +5,7 @@ import SketchFormats
 import SketchRaster
 import SketchTestSupport
 import Testing
+
 @testable import SketchPipeline
 
 @Suite struct RecordStreamTests {
@@ -12,9 +13,11 @@ import Testing
     /// line, a blank line), written to a fresh file; returns the directory and the file.
     static func inputWithBadLines() throws -> (directory: URL, file: String, badLines: [String]) {
         let directory = try TestSupport.temporaryDirectory()
-        let raw = try String(contentsOf: TestSupport.repositoryRoot
-            .appendingPathComponent("SampleData/quickdraw/raw/cat.ndjson"), encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        let raw = try String(
+            contentsOf: TestSupport.repositoryRoot
+                .appendingPathComponent("SampleData/quickdraw/raw/cat.ndjson"), encoding: .utf8
+        )
+        .split(separator: "\n").map(String.init)
         let badLines = [#"{"word":"cat","drawing":[[[1,2],[3]]]}"#, #"{"word":"#, #"not json"#]
         var lines: [String] = []
         for (index, line) in raw.enumerated() {
@@ -35,8 +38,9 @@ import Testing
         for (jobs, linesPerBatch) in [(1, 1024), (2, 3), (4, 1), (4, 17)] {
             let output = directory.appendingPathComponent("out-\(jobs)-\(linesPerBatch).ndjson")
             let quarantine = directory.appendingPathComponent("q-\(jobs)-\(linesPerBatch).ndjson")
-            var job = SimplifyJob(reader: try DrawingSource(inputs: [file]), outputPath: output.path,
-                                  quarantinePath: quarantine.path, showsProgress: false, jobs: jobs)
+            var job = SimplifyJob(
+                reader: try DrawingSource(inputs: [file]), outputPath: output.path,
+                quarantinePath: quarantine.path, showsProgress: false, jobs: jobs)
             job.linesPerBatch = linesPerBatch
             let result = try job.run()
             #expect(result.tally.isReconciled)
@@ -67,13 +71,17 @@ import Testing
         for jobs in [1, 2, 4] {
             let tensorPath = directory.appendingPathComponent("t\(jobs).npy").path
             let bitmapPath = directory.appendingPathComponent("b\(jobs).npy").path
-            let encoded = try EncodeJob(reader: DrawingSource(inputs: [file]), outputPath: tensorPath,
-                                        quarantinePath: tensorPath + ".rejected", tensor: .book, inputFormat: .auto,
-                                        simplification: .google, showsProgress: false, jobs: jobs).run()
+            let encoded = try EncodeJob(
+                reader: DrawingSource(inputs: [file]), outputPath: tensorPath,
+                quarantinePath: tensorPath + ".rejected", tensor: .book, inputFormat: .auto,
+                simplification: .google, showsProgress: false, jobs: jobs
+            ).run()
             #expect(encoded.stream.tally.isReconciled && encoded.rows == encoded.stream.tally.written)
-            let rendered = try BitmapJob(reader: DrawingSource(inputs: [file]), outputPath: bitmapPath,
-                                         quarantinePath: bitmapPath + ".rejected", render: StrokeRenderOptions(side: 28),
-                                         inputFormat: .auto, showsProgress: false, jobs: jobs).run()
+            let rendered = try BitmapJob(
+                reader: DrawingSource(inputs: [file]), outputPath: bitmapPath,
+                quarantinePath: bitmapPath + ".rejected", render: StrokeRenderOptions(side: 28),
+                inputFormat: .auto, showsProgress: false, jobs: jobs
+            ).run()
             #expect(rendered.tally == encoded.stream.tally)
             tensors.append(try Data(contentsOf: URL(fileURLWithPath: tensorPath)))
             bitmaps.append(try Data(contentsOf: URL(fileURLWithPath: bitmapPath)))
@@ -92,8 +100,11 @@ import Testing
         var keys: [String] = []
         let result = try stream.run(KeyStage(), quarantinePath: nil) { keys += $0 }
         #expect(keys == expected.map(\.keyID))
-        #expect(result.tally == RecordCounts(read: expected.count + expectedRejected.count, written: expected.count,
-                                         rejected: expectedRejected.count))
+        #expect(
+            result.tally
+                == RecordCounts(
+                    read: expected.count + expectedRejected.count, written: expected.count,
+                    rejected: expectedRejected.count))
         #expect(result.rejectedByReason.values.reduce(0, +) == expectedRejected.count)
     }
 
@@ -120,7 +131,9 @@ private struct KeyStage: RecordStage {
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch() }
     struct Batch: RecordStageBatch {
         var output: [String] = []
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SketchFormats.SourceLocation) { output.append(record.keyID) }
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SketchFormats.SourceLocation
+        ) { output.append(record.keyID) }
     }
 }

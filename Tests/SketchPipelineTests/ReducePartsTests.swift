@@ -3,9 +3,10 @@ import SketchCore
 import SketchDataset
 import SketchFormats
 import SketchIO
-@testable import SketchPipeline
 import SketchTestSupport
 import Testing
+
+@testable import SketchPipeline
 
 /// Every shipped pipeline (and a capped variant) on small inputs: SampleData's drawings, or a
 /// tree of generated PNGs for the image-directory pipeline, with shards of 7 examples so that
@@ -38,7 +39,8 @@ private struct ReduceFixture {
                 try FileManager.default.createDirectory(atPath: "\(directory)/\(split)/\(word)", withIntermediateDirectories: true)
                 var pixels = [UInt8](repeating: 255, count: 40 * 30)
                 for x in 0..<40 { pixels[((x * (c + 1) + i) % 30) * 40 + x] = 0 }
-                try writeAtomically(try PNGEncoder.encode(GrayImage(width: 40, height: 30, pixels: pixels)), to: "\(directory)/\(split)/\(word)/\(i).png")
+                try writeAtomically(
+                    try PNGEncoder.encode(GrayImage(width: 40, height: 30, pixels: pixels)), to: "\(directory)/\(split)/\(word)/\(i).png")
             }
         }
         try writeAtomically(Array("not a png".utf8), to: "\(directory)/train/bee/broken.png")
@@ -51,8 +53,10 @@ private struct ReduceFixture {
 
 /// A runner of `pipelineFile` into `output` that cuts inputs into 8 KiB chunks and spills every
 /// example, so that a few hundred drawings make many chunks and runs.
-func smallChunkRunner(pipelineFile: String, output: String, root: String, jobs: Int, partition: Partition?,
-                      input: String? = nil) throws -> PipelineRunner {
+func smallChunkRunner(
+    pipelineFile: String, output: String, root: String, jobs: Int, partition: Partition?,
+    input: String? = nil
+) throws -> PipelineRunner {
     var config = try PipelineConfig.load(path: pipelineFile)
     config.output.directory = output
     if let input { config.source.inputs = [input] }
@@ -94,11 +98,14 @@ private func partitionedAndReduced(_ fixture: ReduceFixture, n: Int, parts: Int)
     return output
 }
 
-private let shippedPipelines = ["quickdraw-bitmap28", "quickdraw-raster256", "quickdraw-rnn", "quickdraw-rnn-tfrecord",
-                                "quickdraw-sketchrnn", "quickdraw-tutorial-tfrecord", "tuberlin-cnn"]
+private let shippedPipelines = [
+    "quickdraw-bitmap28", "quickdraw-raster256", "quickdraw-rnn", "quickdraw-rnn-tfrecord",
+    "quickdraw-sketchrnn", "quickdraw-tutorial-tfrecord", "tuberlin-cnn",
+]
 
-@Test("every shipped pipeline writes the same bytes for (n, R) = (1, 1), (3, 2), (7, 4) and for 4 in-process parts",
-      arguments: shippedPipelines)
+@Test(
+    "every shipped pipeline writes the same bytes for (n, R) = (1, 1), (3, 2), (7, 4) and for 4 in-process parts",
+    arguments: shippedPipelines)
 func everyPipelineWritesTheSameBytesForEveryPartitioningAndReduceParts(pipeline: String) throws {
     let fixture = try ReduceFixture(pipeline: pipeline)
     try expectSameBytesForEveryShape(fixture, name: pipeline)

@@ -1,26 +1,31 @@
-import SketchTestSupport
 import Foundation
 import SketchCore
-import Testing
-@testable import SketchPipeline
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchTestSupport
+import Testing
+
+@testable import SketchPipeline
 
 @Suite struct SimplifyJobTests {
     @Test func simplifiedOutputReadsBackAsTheSimplifiedRecordsAndTheTallyReconciles() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.ndjson")
-        let rawLines = try String(contentsOf: TestSupport.repositoryRoot
-            .appendingPathComponent("SampleData/quickdraw/raw/cat.ndjson"), encoding: .utf8)
-            .split(separator: "\n").prefix(5).map(String.init)
+        let rawLines = try String(
+            contentsOf: TestSupport.repositoryRoot
+                .appendingPathComponent("SampleData/quickdraw/raw/cat.ndjson"), encoding: .utf8
+        )
+        .split(separator: "\n").prefix(5).map(String.init)
         let badLine = #"{"word":"cat","drawing":[[[1,2],[3]]]}"#
         try (rawLines[0..<2] + [badLine] + rawLines[2...]).joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
 
         let output = directory.appendingPathComponent("out.ndjson").path
         let quarantine = directory.appendingPathComponent("out.rejected.ndjson").path
-        let result = try SimplifyJob(reader: DrawingSource(inputs: [input.path]), outputPath: output,
-                                     quarantinePath: quarantine, showsProgress: false).run()
+        let result = try SimplifyJob(
+            reader: DrawingSource(inputs: [input.path]), outputPath: output,
+            quarantinePath: quarantine, showsProgress: false
+        ).run()
         #expect(result.tally == RecordCounts(read: 6, written: 5, rejected: 1))
         #expect(try String(contentsOfFile: quarantine, encoding: .utf8) == badLine + "\n")
 
@@ -44,8 +49,9 @@ import SketchDataset
         var simplifier = Simplifier()
         for record in raw {
             guard let match = byKey[record.keyID] else { continue }
-            comparison.add(keyID: record.keyID, word: match.word, ours: try simplifier.simplify(record.drawing),
-                           official: match.drawing)
+            comparison.add(
+                keyID: record.keyID, word: match.word, ours: try simplifier.simplify(record.drawing),
+                official: match.drawing)
         }
         #expect(comparison.pairs == 120)
         // The default rule reproduces 5,555 of the 5,556 shared pairs; all 120 sample pairs match.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import SketchTestSupport
 import SketchFormats
+import SketchTestSupport
+import Testing
+
 @testable import SketchPipeline
 
 @Suite struct StatsJobTests {
@@ -26,10 +27,12 @@ import SketchFormats
     @Test func profilesCountsDuplicatesAndRejectedLines() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let job = try StatsJob(source: DrawingSource(inputs: try writeInputs(in: directory)), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
+        let job = try StatsJob(
+            source: DrawingSource(inputs: try writeInputs(in: directory)), length: 2, thumbnailCount: 1, jobs: 1, showsMessages: false)
         let quarantine = directory.appendingPathComponent("rejected.ndjson")
-        let profile = try job.profile(spillBase: directory.appendingPathComponent("spill").path,
-                                      quarantinePath: quarantine.path)
+        let profile = try job.profile(
+            spillBase: directory.appendingPathComponent("spill").path,
+            quarantinePath: quarantine.path)
         #expect(profile.tally.read == 4)
         #expect(profile.tally.written == 3)
         #expect(profile.tally.rejected == 1)
@@ -50,9 +53,10 @@ import SketchFormats
         for jobs in [1, 2, 3] {
             let out = directory.appendingPathComponent("out\(jobs)")
             _ = try StatsJob(source: DrawingSource(inputs: inputs), jobs: jobs, showsMessages: false).run(outputDirectory: out.path)
-            outputs.append(try ["stats.json", "stats.md", "stats.html"].map {
-                try Data(contentsOf: out.appendingPathComponent($0))
-            })
+            outputs.append(
+                try ["stats.json", "stats.md", "stats.html"].map {
+                    try Data(contentsOf: out.appendingPathComponent($0))
+                })
         }
         #expect(outputs[0] == outputs[1] && outputs[0] == outputs[2])
         let html = String(decoding: outputs[0][2], as: UTF8.self)

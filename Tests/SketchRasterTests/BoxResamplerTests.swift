@@ -13,10 +13,14 @@ import Testing
 
     @Test("halving averages each 2x2 block, rounding half up after each axis like Pillow")
     func halvingAveragesBlocks() {
-        let image = GrayImage(width: 4, height: 4, pixels: [0, 2, 10, 11,
-                                                            4, 8, 10, 11,
-                                                            255, 255, 0, 0,
-                                                            255, 254, 0, 1])
+        let image = GrayImage(
+            width: 4, height: 4,
+            pixels: [
+                0, 2, 10, 11,
+                4, 8, 10, 11,
+                255, 255, 0, 0,
+                255, 254, 0, 1,
+            ])
         // Bottom right: rows give (0+0)/2 = 0 and (0+1)/2 = 0.5 -> 1, then (0+1)/2 -> 1.
         #expect(BoxResampler(side: 2).resample(image).pixels == [4, 11, 255, 1])
     }
@@ -55,7 +59,8 @@ import Testing
 
     @Test("a 1111-pixel downscale to 256 keeps a uniform image uniform and averages a half-black one to gray")
     func largeDownscale() {
-        #expect(BoxResampler(side: 256).resample(GrayImage(width: 1111, height: 1111, filledWith: 77)).pixels
+        #expect(
+            BoxResampler(side: 256).resample(GrayImage(width: 1111, height: 1111, filledWith: 77)).pixels
                 .allSatisfy { $0 == 77 })
         let halves = GrayImage(width: 2, height: 2, pixels: [0, 255, 0, 255])
         #expect(BoxResampler(side: 1).resample(halves).pixels == [128])

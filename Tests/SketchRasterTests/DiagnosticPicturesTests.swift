@@ -8,7 +8,8 @@ import Testing
     @Test("a contact sheet has one cell per item laid out in rows, each showing ink")
     func contactSheetGrid() {
         let sheet = ContactSheet(columns: 3, cellSide: 64)
-        let items = (0..<4).map { ContactSheet.Item(content: .drawing(Self.square), label: "sq \($0)") }
+        let items =
+            (0..<4).map { ContactSheet.Item(content: .drawing(Self.square), label: "sq \($0)") }
             + [ContactSheet.Item(content: .image(GrayImage(width: 28, height: 28, filledWith: 0)), label: "black")]
         let image = sheet.render(items)
         #expect(image.width == 3 * 64 && image.height == 2 * (64 + sheet.labelHeight))

@@ -1,5 +1,5 @@
-import Testing
 import SketchReports
+import Testing
 
 /// Text from data placed in HTML and SVG pages.
 @Suite struct HTMLTextTests {

@@ -1,5 +1,5 @@
-import Testing
 import SketchReports
+import Testing
 
 @Suite struct MarkdownTableTests {
     @Test("a header is its row and an alignment line; columns are left-aligned unless named right")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SketchReports
 
 @Suite struct ProfileHistogramTests {
@@ -43,14 +44,15 @@ import Testing
         var histogram = ProfileHistogram(bucketWidth: 1, bucketCount: 10)
         for value in [0, 1, 2, 3, 5, 50] { histogram.add(value) }
         let bars = histogram.bars(maximumBars: 5)
-        #expect(bars == [
-            ProfileHistogramBar(lower: 0, upper: 1, count: 2),
-            ProfileHistogramBar(lower: 2, upper: 3, count: 2),
-            ProfileHistogramBar(lower: 4, upper: 5, count: 1),
-            ProfileHistogramBar(lower: 6, upper: 7, count: 0),
-            ProfileHistogramBar(lower: 8, upper: 9, count: 0),
-            ProfileHistogramBar(lower: 10, upper: nil, count: 1),
-        ])
+        #expect(
+            bars == [
+                ProfileHistogramBar(lower: 0, upper: 1, count: 2),
+                ProfileHistogramBar(lower: 2, upper: 3, count: 2),
+                ProfileHistogramBar(lower: 4, upper: 5, count: 1),
+                ProfileHistogramBar(lower: 6, upper: 7, count: 0),
+                ProfileHistogramBar(lower: 8, upper: 9, count: 0),
+                ProfileHistogramBar(lower: 10, upper: nil, count: 1),
+            ])
         var months = ProfileHistogram(bucketWidth: 1, bucketCount: 480)
         months.add(206)
         months.add(208)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SketchReports
+import Testing
 
 @Suite("Sketch thumbnails")
 struct SketchThumbnailTests {

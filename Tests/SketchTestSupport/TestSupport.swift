@@ -1,7 +1,7 @@
 import Foundation
 import SketchCore
-import SketchIO
 import SketchFormats
+import SketchIO
 
 /// Paths and helpers shared by the test targets.
 public enum TestSupport {
@@ -37,8 +37,9 @@ public enum TestSupport {
     public static func readAll(_ inputs: [String]) throws -> (records: [SketchRecord], rejected: [RejectedLine]) {
         var records: [SketchRecord] = []
         var rejected: [RejectedLine] = []
-        try QuickDrawReader(inputs: inputs).read(onRecord: { record, _ in records.append(record) },
-                                                 onRejected: { rejected.append($0) })
+        try QuickDrawReader(inputs: inputs).read(
+            onRecord: { record, _ in records.append(record) },
+            onRejected: { rejected.append($0) })
         return (records, rejected)
     }
 

@@ -18,8 +18,10 @@ public func sketchprepSimplify(
     _ drawingOffsets: UnsafePointer<Int64>?, _ drawingCount: Int64,
     _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double, _ sizes: UnsafeMutablePointer<Int64>
 ) -> UnsafeMutableRawPointer {
-    simplify(x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
-             SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon)).reporting(to: sizes)
+    simplify(
+        x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
+        SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon)
+    ).reporting(to: sizes)
 }
 
 private func simplify(
@@ -29,19 +31,24 @@ private func simplify(
 ) -> BatchResult {
     if let problem = options.validationProblem { return BatchResult(refusing: problem.description) }
     let batch: StrokeBatch
-    switch StrokeBatch.make(x: x, y: y, stride: stride, pointCount: pointCount, strokeOffsets: strokeOffsets, strokeCount: strokeCount,
-                            drawingOffsets: drawingOffsets, drawingCount: drawingCount) {
+    switch StrokeBatch.make(
+        x: x, y: y, stride: stride, pointCount: pointCount, strokeOffsets: strokeOffsets, strokeCount: strokeCount,
+        drawingOffsets: drawingOffsets, drawingCount: drawingCount)
+    {
     case .failure(let error): return BatchResult(refusing: error.reason)
     case .success(let made): batch = made
     }
     let result = BatchResult()
     var simplifier = Simplifier(options: options)
-    var input = FlatStrokes(), output = FlatStrokes()
+    var input = FlatStrokes()
+    var output = FlatStrokes()
     for index in 0..<batch.count {
         do throws(DrawingLimitError) {
             try batch.drawing(index, bound: DrawingLimits.maximumCoordinateMagnitude, into: &input)
             try simplifier.simplify(input, into: &output)
-            if !result.append(output) { result.fail(index, "\(DrawingLimits.coordinateOutOfRange): a simplified coordinate is not a 32-bit integer") }
+            if !result.append(output) {
+                result.fail(index, "\(DrawingLimits.coordinateOutOfRange): a simplified coordinate is not a 32-bit integer")
+            }
         } catch {
             result.fail(index, error.reason)
         }
@@ -62,8 +69,10 @@ public func sketchprepEncode(
     _ length: Int64, _ paddingFront: Int32, _ truncationBack: Int32, _ output: UnsafeMutablePointer<Float>?,
     _ sizes: UnsafeMutablePointer<Int64>
 ) -> UnsafeMutableRawPointer {
-    encode(x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
-           length, paddingFront != 0, truncationBack != 0, output).reporting(to: sizes)
+    encode(
+        x, y, stride, pointCount, strokeOffsets, strokeCount, drawingOffsets, drawingCount,
+        length, paddingFront != 0, truncationBack != 0, output
+    ).reporting(to: sizes)
 }
 
 private func encode(
@@ -76,15 +85,18 @@ private func encode(
         return BatchResult(refusing: "length must be between 1 and \(maximumTensorLength), as encode.length in a pipeline")
     }
     let batch: StrokeBatch
-    switch StrokeBatch.make(x: x, y: y, stride: stride, pointCount: pointCount, strokeOffsets: strokeOffsets, strokeCount: strokeCount,
-                            drawingOffsets: drawingOffsets, drawingCount: drawingCount) {
+    switch StrokeBatch.make(
+        x: x, y: y, stride: stride, pointCount: pointCount, strokeOffsets: strokeOffsets, strokeCount: strokeCount,
+        drawingOffsets: drawingOffsets, drawingCount: drawingCount)
+    {
     case .failure(let error): return BatchResult(refusing: error.reason)
     case .success(let made): batch = made
     }
     if batch.count == 0 { return BatchResult() }
     guard let output else { return BatchResult(refusing: "missing output array") }
-    let options = StrokeTensorOptions(length: Int(length), paddingSide: paddingFront ? .front : .back,
-                                      truncationSide: truncationBack ? .back : .front)
+    let options = StrokeTensorOptions(
+        length: Int(length), paddingSide: paddingFront ? .front : .back,
+        truncationSide: truncationBack ? .back : .front)
     let result = BatchResult()
     let rowValues = Int(length) * StrokeTensorEncoder.columns
     var strokes = FlatStrokes()
@@ -112,8 +124,10 @@ let maximumTensorLength = 100_000
 /// Copies the simplified strokes into caller arrays of the reported sizes:
 /// `points` (2 × points int32), `strokeOffsets` (strokes + 1), `drawingOffsets` (drawings + 1).
 @_cdecl("sketchprep_result_copy")
-public func sketchprepResultCopy(_ result: UnsafeMutableRawPointer, _ points: UnsafeMutablePointer<Int32>,
-                                 _ strokeOffsets: UnsafeMutablePointer<Int64>, _ drawingOffsets: UnsafeMutablePointer<Int64>) {
+public func sketchprepResultCopy(
+    _ result: UnsafeMutableRawPointer, _ points: UnsafeMutablePointer<Int32>,
+    _ strokeOffsets: UnsafeMutablePointer<Int64>, _ drawingOffsets: UnsafeMutablePointer<Int64>
+) {
     let result = BatchResult.from(result)
     for (index, value) in result.points.enumerated() { points[index] = value }
     for (index, value) in result.strokeOffsets.enumerated() { strokeOffsets[index] = value }

@@ -35,9 +35,10 @@ struct MarshalledDrawing {
             let room = DrawingLimits.maximumPoints - strokes.x.count
             scratch.removeAll(keepingCapacity: true)
             guard let count = list(), count >= 1, count <= room,
-                  numbers(count, bound: DrawingLimits.maximumCoordinateMagnitude, into: &scratch),
-                  list() == count, numbers(count, bound: DrawingLimits.maximumCoordinateMagnitude, into: &scratch),
-                  arrays == 2 || (list() == count && numbers(count, bound: DrawingLimits.maximumTimestampMagnitude, keep: false, into: &scratch))
+                numbers(count, bound: DrawingLimits.maximumCoordinateMagnitude, into: &scratch),
+                list() == count, numbers(count, bound: DrawingLimits.maximumCoordinateMagnitude, into: &scratch),
+                arrays == 2
+                    || (list() == count && numbers(count, bound: DrawingLimits.maximumTimestampMagnitude, keep: false, into: &scratch))
             else { return false }
             scratch.withUnsafeBufferPointer { values in
                 strokes.appendStroke(x: UnsafeBufferPointer(rebasing: values[..<count]), y: UnsafeBufferPointer(rebasing: values[count...]))

@@ -30,13 +30,16 @@ public func sketchprepWorkspaceFree(_ workspace: UnsafeMutableRawPointer) {
 /// drawing the CLI refuses, or output that does not fit. The caller then takes
 /// `sketchprep_simplify`, which names the reason.
 @_cdecl("sketchprep_simplify_marshalled")
-public func sketchprepSimplifyMarshalled(_ data: UnsafeRawPointer?, _ count: Int64,
-                                         _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double,
-                                         _ workspace: UnsafeMutableRawPointer?,
-                                         _ output: UnsafeMutableRawPointer?, _ capacity: Int64) -> Int64 {
+public func sketchprepSimplifyMarshalled(
+    _ data: UnsafeRawPointer?, _ count: Int64,
+    _ epsilon: Double, _ resampleStep: Double, _ scaleTarget: Double,
+    _ workspace: UnsafeMutableRawPointer?,
+    _ output: UnsafeMutableRawPointer?, _ capacity: Int64
+) -> Int64 {
     let options = SimplificationOptions(scaleTarget: scaleTarget, resampleStep: resampleStep, epsilon: epsilon)
     guard options.validationProblem == nil, let data, let workspace, let output,
-          (0..<Int64(Int32.max)).contains(count), (0..<Int64(Int32.max)).contains(capacity) else { return -1 }
+        (0..<Int64(Int32.max)).contains(count), (0..<Int64(Int32.max)).contains(capacity)
+    else { return -1 }
     let buffers = Unmanaged<SimplifyWorkspace>.fromOpaque(workspace).takeUnretainedValue()
     var drawing = MarshalledDrawing(data, count: Int(count))
     guard drawing.read(into: &buffers.strokes, scratch: &buffers.scratch) else { return -1 }

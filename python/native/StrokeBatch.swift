@@ -15,11 +15,14 @@ struct StrokeBatch {
     var count: Int { drawingOffsets.count - 1 }
 
     /// Wraps the caller's arrays, or returns the reason they do not form a batch.
-    static func make(x: UnsafePointer<Double>?, y: UnsafePointer<Double>?, stride: Int64, pointCount: Int64,
-                     strokeOffsets: UnsafePointer<Int64>?, strokeCount: Int64,
-                     drawingOffsets: UnsafePointer<Int64>?, drawingCount: Int64) -> Result<StrokeBatch, BatchLayoutError> {
+    static func make(
+        x: UnsafePointer<Double>?, y: UnsafePointer<Double>?, stride: Int64, pointCount: Int64,
+        strokeOffsets: UnsafePointer<Int64>?, strokeCount: Int64,
+        drawingOffsets: UnsafePointer<Int64>?, drawingCount: Int64
+    ) -> Result<StrokeBatch, BatchLayoutError> {
         guard pointCount >= 0, strokeCount >= 0, drawingCount >= 0,
-              pointCount < Int64(Int32.max), strokeCount < Int64(Int32.max), drawingCount < Int64(Int32.max) else {
+            pointCount < Int64(Int32.max), strokeCount < Int64(Int32.max), drawingCount < Int64(Int32.max)
+        else {
             return .failure(BatchLayoutError("counts must be non-negative and below 2^31"))
         }
         guard stride == 1 || stride == 2 else { return .failure(BatchLayoutError("stride must be 1 or 2")) }
@@ -39,7 +42,9 @@ struct StrokeBatch {
         return .success(batch)
     }
 
-    private static func offsetProblem(_ offsets: UnsafeBufferPointer<Int64>, total: Int64, what: String, of unit: String) -> BatchLayoutError? {
+    private static func offsetProblem(
+        _ offsets: UnsafeBufferPointer<Int64>, total: Int64, what: String, of unit: String
+    ) -> BatchLayoutError? {
         guard offsets.first == 0 else { return BatchLayoutError("\(what) must start at 0") }
         guard offsets.last == total else { return BatchLayoutError("\(what) must end at the number of \(unit) (\(total))") }
         for index in 1..<offsets.count where offsets[index] < offsets[index - 1] {
@@ -54,7 +59,8 @@ struct StrokeBatch {
     /// `bound`.
     func drawing(_ index: Int, bound: Double, into strokes: inout FlatStrokes) throws(DrawingLimitError) {
         strokes.removeAll()
-        let first = Int(drawingOffsets[index]), end = Int(drawingOffsets[index + 1])
+        let first = Int(drawingOffsets[index])
+        let end = Int(drawingOffsets[index + 1])
         guard end > first else { throw DrawingLimitError("empty drawing: no strokes") }
         guard end - first <= DrawingLimits.maximumStrokes else {
             throw DrawingLimitError("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
@@ -64,9 +70,12 @@ struct StrokeBatch {
             throw DrawingLimitError("\(DrawingLimits.tooManyPoints): more than \(DrawingLimits.maximumPoints) in the drawing")
         }
         for stroke in first..<end {
-            let start = Int(strokeOffsets[stroke]), stop = Int(strokeOffsets[stroke + 1])
+            let start = Int(strokeOffsets[stroke])
+            let stop = Int(strokeOffsets[stroke + 1])
             guard stop > start else { throw DrawingLimitError("stroke \(stroke - first + 1) has no points") }
-            let x = x.unsafelyUnwrapped, y = y.unsafelyUnwrapped, stride = stride  // a point: both present (`make`)
+            let x = x.unsafelyUnwrapped
+            let y = y.unsafelyUnwrapped
+            let stride = stride  // a point: both present (`make`)
             try check(x, start..<stop, stroke: stroke - first + 1, bound: bound)
             try check(y, start..<stop, stroke: stroke - first + 1, bound: bound)
             strokes.appendStroke(count: stop - start) { outX, outY in
@@ -79,9 +88,12 @@ struct StrokeBatch {
     }
 
     /// Throws when a coordinate of `points` (stroke `number` of its drawing) is not finite or beyond ±`bound`.
-    private func check(_ coordinate: UnsafePointer<Double>, _ points: Range<Int>, stroke number: Int, bound: Double) throws(DrawingLimitError) {
+    private func check(
+        _ coordinate: UnsafePointer<Double>, _ points: Range<Int>, stroke number: Int, bound: Double
+    ) throws(DrawingLimitError) {
         for point in points where !(coordinate[point * stride].magnitude <= bound) {
-            throw DrawingLimitError("\(DrawingLimits.coordinateOutOfRange): stroke \(number) has \(coordinate[point * stride]), beyond ±\(bound)")
+            throw DrawingLimitError(
+                "\(DrawingLimits.coordinateOutOfRange): stroke \(number) has \(coordinate[point * stride]), beyond ±\(bound)")
         }
     }
 }

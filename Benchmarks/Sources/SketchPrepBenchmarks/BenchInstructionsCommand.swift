@@ -8,18 +8,18 @@ struct BenchInstructionsCommand: ParsableCommand {
         commandName: "instructions",
         abstract: "Instructions of sketchprep's read path under callgrind, checked against Benchmarks/Thresholds/instructions.json.",
         discussion: """
-        Each run is one child under `valgrind --tool=callgrind`, environment and paths fixed, on \
-        the fixed input (default: SampleData/quickdraw/raw, 6 files, 120 drawings):
-        simplify_command_startup: `sketchprep simplify --jobs 1` on an empty file;
-        simplify_command: `sketchprep simplify --jobs 1` on the input;
-        simplify_command_per_drawing: (simplify_command − startup) / drawings: read, parse, \
-        simplify and write one drawing;
-        preprocess_command: `sketchprep preprocess --pipeline PIPELINE --jobs 1` on the input;
-        simplify_in_process_per_drawing: Google's simplification alone, counted inside one \
-        function of this runner (`simplify-loop`), per drawing.
-        With --thresholds DIR it exits with status 1 when a figure is more than DIR/instructions.json's \
-        tolerance above its baseline; with --update it writes the measured figures there as the new baselines.
-        """)
+            Each run is one child under `valgrind --tool=callgrind`, environment and paths fixed, on \
+            the fixed input (default: SampleData/quickdraw/raw, 6 files, 120 drawings):
+            simplify_command_startup: `sketchprep simplify --jobs 1` on an empty file;
+            simplify_command: `sketchprep simplify --jobs 1` on the input;
+            simplify_command_per_drawing: (simplify_command − startup) / drawings: read, parse, \
+            simplify and write one drawing;
+            preprocess_command: `sketchprep preprocess --pipeline PIPELINE --jobs 1` on the input;
+            simplify_in_process_per_drawing: Google's simplification alone, counted inside one \
+            function of this runner (`simplify-loop`), per drawing.
+            With --thresholds DIR it exits with status 1 when a figure is more than DIR/instructions.json's \
+            tolerance above its baseline; with --update it writes the measured figures there as the new baselines.
+            """)
 
     @Option(help: "The sketchprep binary whose commands are counted (a release build).")
     var sketchprep = ".build/release/sketchprep"
@@ -30,7 +30,9 @@ struct BenchInstructionsCommand: ParsableCommand {
     @Option(help: "Pipeline of the preprocess_command figure.")
     var pipeline = "Pipelines/quickdraw-rnn.yaml"
 
-    @Option(name: .customLong("work-dir"), help: "Directory for the outputs and callgrind files; a fixed path keeps the counts fixed (emptied first).")
+    @Option(
+        name: .customLong("work-dir"),
+        help: "Directory for the outputs and callgrind files; a fixed path keeps the counts fixed (emptied first).")
     var workDirectory = "out/bench/instructions"
 
     @Option(name: .customLong("report-json"), help: "Also write the figures to this JSON file.")
@@ -62,27 +64,35 @@ struct BenchInstructionsCommand: ParsableCommand {
 
         let empty = work.appendingPathComponent("empty.ndjson")
         try Data().write(to: empty)
-        let startup = try callgrind.instructions("simplify-startup", [
-            sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("empty-out.ndjson").path, empty.path,
-        ])
+        let startup = try callgrind.instructions(
+            "simplify-startup",
+            [
+                sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("empty-out.ndjson").path, empty.path,
+            ])
         let counts = work.appendingPathComponent("simplify.json")
-        let simplify = try callgrind.instructions("simplify", [
-            sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("simplify.ndjson").path,
-            "--report-json", counts.path,
-        ] + files)
+        let simplify = try callgrind.instructions(
+            "simplify",
+            [
+                sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("simplify.ndjson").path,
+                "--report-json", counts.path,
+            ] + files)
         report.drawings = try JSONDecoder().decode(SimplifyCounts.self, from: Data(contentsOf: counts)).read
         guard report.drawings > 0 else { throw BenchmarkError("\(files.joined(separator: " ")): no drawings to count") }
-        let preprocess = try callgrind.instructions("preprocess", [
-            sketchprep, "preprocess", "--pipeline", Self.absolute(pipeline), "--quiet", "--jobs", "1",
-            "--output", work.appendingPathComponent("preprocess").path,
-        ] + files.flatMap { ["--input", $0] })
+        let preprocess = try callgrind.instructions(
+            "preprocess",
+            [
+                sketchprep, "preprocess", "--pipeline", Self.absolute(pipeline), "--quiet", "--jobs", "1",
+                "--output", work.appendingPathComponent("preprocess").path,
+            ] + files.flatMap { ["--input", $0] })
         let loopOutput = work.appendingPathComponent("simplify-loop.txt").path
-        let loop = try callgrind.instructions("simplify-loop", [runner, "simplify-loop"] + files,
-                                              toggle: simplifyAllSymbol, standardOutput: loopOutput)
+        let loop = try callgrind.instructions(
+            "simplify-loop", [runner, "simplify-loop"] + files,
+            toggle: simplifyAllSymbol, standardOutput: loopOutput)
         let loopDrawings = Int(try String(contentsOfFile: loopOutput, encoding: .utf8).prefix { $0.isNumber }) ?? 0
         guard loopDrawings == report.drawings, loop > 0 else {
-            throw BenchmarkError("simplify-loop simplified \(loopDrawings) drawings in \(loop) instructions counted inside "
-                + "\(simplifyAllSymbol); sketchprep simplify read \(report.drawings) (is the symbol in the runner?)")
+            throw BenchmarkError(
+                "simplify-loop simplified \(loopDrawings) drawings in \(loop) instructions counted inside "
+                    + "\(simplifyAllSymbol); sketchprep simplify read \(report.drawings) (is the symbol in the runner?)")
         }
 
         report.instructions = [
@@ -99,7 +109,8 @@ struct BenchInstructionsCommand: ParsableCommand {
         try FileManager.default.removeItem(at: work)
         guard let thresholds else { return }
         if update {
-            var budget = (try? InstructionBudget.read(directory: thresholds))
+            var budget =
+                (try? InstructionBudget.read(directory: thresholds))
                 ?? InstructionBudget(tolerancePercent: 5, recorded: "", baselines: [:])
             budget.baselines = report.instructions
             budget.recorded = "\(Self.today()), \(report.valgrind), \(files.count) files, \(report.drawings) drawings"

@@ -20,9 +20,12 @@ struct BenchMeasurement: Encodable {
 
     var line: String {
         let label = stage.count < 52 ? stage + String(repeating: " ", count: 52 - stage.count) : stage
-        var text = label + String(format: " %9.0f drawings/s %7.1f MB/s (wall %.2f s) | %9.0f drawings/s %7.1f MB/s (CPU %.2f s)",
-                          drawingsPerSecond, Double(bytes) / seconds / 1e6, seconds,
-                          drawingsPerCPUSecond, Double(bytes) / cpuSeconds / 1e6, cpuSeconds)
+        var text =
+            label
+            + String(
+                format: " %9.0f drawings/s %7.1f MB/s (wall %.2f s) | %9.0f drawings/s %7.1f MB/s (CPU %.2f s)",
+                drawingsPerSecond, Double(bytes) / seconds / 1e6, seconds,
+                drawingsPerCPUSecond, Double(bytes) / cpuSeconds / 1e6, cpuSeconds)
         if let peakResidentBytes { text += String(format: ", peak RSS %.1f MB", Double(peakResidentBytes) / 1e6) }
         if let runnerPeakResidentBytes { text += String(format: " (floor: runner's %.1f MB)", Double(runnerPeakResidentBytes) / 1e6) }
         return text

@@ -8,23 +8,28 @@ struct BenchPreprocessCommand: ParsableCommand {
         commandName: "preprocess",
         abstract: "Raw→stroke-tensor-shards throughput of `sketchprep preprocess` next to the Python reference.",
         discussion: """
-        1. `sketchprep preprocess --pipeline PIPELINE` on the inputs into a fresh temporary \
-        directory (simplify, encode, split, shuffle, NPY shards, SHA-256 of sources and shards, \
-        manifest), as a child, --passes times.
-        2. The Python reference script on the same inputs (json, numpy simplification, numpy \
-        recipe, np.save), as a child, --passes times.
-        Both children are timed the same way (wall clock; CPU time and peak RSS from wait4); the \
-        pass with the least CPU time counts. The speed-up is drawings per CPU second over the \
-        Python reference's. Temporary files are deleted.
-        """)
+            1. `sketchprep preprocess --pipeline PIPELINE` on the inputs into a fresh temporary \
+            directory (simplify, encode, split, shuffle, NPY shards, SHA-256 of sources and shards, \
+            manifest), as a child, --passes times.
+            2. The Python reference script on the same inputs (json, numpy simplification, numpy \
+            recipe, np.save), as a child, --passes times.
+            Both children are timed the same way (wall clock; CPU time and peak RSS from wait4); the \
+            pass with the least CPU time counts. The speed-up is drawings per CPU second over the \
+            Python reference's. Temporary files are deleted.
+            """)
 
     @Option(help: "Pipeline whose encode, split and output settings are measured.")
     var pipeline = "Pipelines/quickdraw-rnn.yaml"
 
-    @Option(name: .customLong("python-reference"), help: "Python reference script, run as SCRIPT INPUT... (prints one JSON line with `drawings`).")
+    @Option(
+        name: .customLong("python-reference"),
+        help: "Python reference script, run as SCRIPT INPUT... (prints one JSON line with `drawings`).")
     var pythonReference = "scripts/bench_reference_preprocess.py"
 
-    @Argument(help: "Raw NDJSON inputs. (default: $SKETCHPREP_SHARED/quickdraw/raw, SKETCHPREP_SHARED defaulting to ../shared/data; else SampleData/quickdraw/raw)")
+    @Argument(
+        help:
+            "Raw NDJSON inputs. (default: $SKETCHPREP_SHARED/quickdraw/raw, SKETCHPREP_SHARED defaulting to ../shared/data; else SampleData/quickdraw/raw)"
+    )
     var inputs: [String] = []
 
     @OptionGroup var common: BenchRunOptions
@@ -34,13 +39,16 @@ struct BenchPreprocessCommand: ParsableCommand {
         let work = try common.makeWorkDirectory(named: "bench-preprocess")
         defer { try? FileManager.default.removeItem(at: work) }
         let bytes = try inputs.reduce(0) { total, path in total + (try Self.byteCount(of: path)) }
-        print("bench preprocess: \(inputs.joined(separator: " ")), \(BenchRunOptions.megabytes(bytes)) MB, "
-            + "pipeline \(pipeline), best of \(common.passes) passes")
+        print(
+            "bench preprocess: \(inputs.joined(separator: " ")), \(BenchRunOptions.megabytes(bytes)) MB, "
+                + "pipeline \(pipeline), best of \(common.passes) passes")
 
         printToStandardError("bench preprocess: running the Python reference \(pythonReference)")
         let pythonOutput = work.appendingPathComponent("python.json")
-        var python = try common.bestChildPass(stage: "Python reference (json + numpy, tensors)", drawings: 0, bytes: bytes,
-                                              standardOutput: pythonOutput.path) { _ in
+        var python = try common.bestChildPass(
+            stage: "Python reference (json + numpy, tensors)", drawings: 0, bytes: bytes,
+            standardOutput: pythonOutput.path
+        ) { _ in
             [common.python, pythonReference] + inputs
         }
         python.drawings = try JSONDecoder().decode(PythonCounts.self, from: Data(contentsOf: pythonOutput)).drawings
@@ -56,9 +64,11 @@ struct BenchPreprocessCommand: ParsableCommand {
         var report = BenchPreprocessReport(inputs: inputs, inputBytes: bytes, pipeline: pipeline)
         report.stages = [command]
         report.python = python
-        try common.finish(report, benchmark: "preprocess", speedUps: [
-            "preprocess_command_cpu": command.drawingsPerCPUSecond / python.drawingsPerCPUSecond,
-        ])
+        try common.finish(
+            report, benchmark: "preprocess",
+            speedUps: [
+                "preprocess_command_cpu": command.drawingsPerCPUSecond / python.drawingsPerCPUSecond
+            ])
     }
 
     /// Bytes of a file, or of the `.ndjson` files directly in a directory.
@@ -67,7 +77,8 @@ struct BenchPreprocessCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw BenchmarkError("\(path): no such input file or directory")
         }
-        let files = isDirectory.boolValue
+        let files =
+            isDirectory.boolValue
             ? try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".ndjson") }.map { "\(path)/\($0)" }
             : [path]
         return try files.reduce(0) { total, file in

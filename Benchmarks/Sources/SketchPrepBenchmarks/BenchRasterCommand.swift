@@ -24,7 +24,9 @@ struct BenchRasterCommand: ParsableCommand {
     @Option(help: "Resample target side.")
     var size = 256
 
-    @Option(name: .customLong("python-reference"), help: "Python reference, run as SCRIPT --json --shared DIR --drawings N --images N --size N --repeats N.")
+    @Option(
+        name: .customLong("python-reference"),
+        help: "Python reference, run as SCRIPT --json --shared DIR --drawings N --images N --size N --repeats N.")
     var pythonReference = "scripts/bench_raster.py"
 
     @OptionGroup var common: BenchRunOptions
@@ -65,16 +67,20 @@ struct BenchRasterCommand: ParsableCommand {
         let pythonOutput = work.appendingPathComponent("python.json")
         printToStandardError("bench raster: running the Python reference \(pythonReference)")
         let child = try ChildProcess.run(
-            [common.python, pythonReference, "--json", "--shared", sharedDirectory, "--drawings", "\(inputs.count)",
-             "--images", "\(blobs.count)", "--size", "\(size)", "--repeats", "\(common.passes)"],
+            [
+                common.python, pythonReference, "--json", "--shared", sharedDirectory, "--drawings", "\(inputs.count)",
+                "--images", "\(blobs.count)", "--size", "\(size)", "--repeats", "\(common.passes)",
+            ],
             standardOutput: pythonOutput.path)
         guard child.status == 0 else {
             throw BenchmarkError("the Python reference \(pythonReference) failed with status \(child.status) (is `make setup` done?)")
         }
         let python = try JSONDecoder().decode([String: RateMeasurement].self, from: Data(contentsOf: pythonOutput))
         guard let pythonRender = python["render_28"], let pythonDecode = python["png_decode_resample"],
-              pythonRender.items == inputs.count, pythonDecode.items == blobs.count else {
-            throw BenchmarkError("\(pythonReference): expected render_28 and png_decode_resample over \(inputs.count) drawings and \(blobs.count) images")
+            pythonRender.items == inputs.count, pythonDecode.items == blobs.count
+        else {
+            throw BenchmarkError(
+                "\(pythonReference): expected render_28 and png_decode_resample over \(inputs.count) drawings and \(blobs.count) images")
         }
         let report = BenchRasterReport(
             render28: RateMeasurement(items: inputs.count, seconds: render), pythonRender28: pythonRender,
@@ -84,10 +90,12 @@ struct BenchRasterCommand: ParsableCommand {
         print(pythonRender.line("pycairo render 28x28 (Google recipe)"))
         print(report.pngDecodeResample.line("sketchprep PNG decode + box \(size)x\(size)"))
         print(pythonDecode.line("Pillow PNG decode + box \(size)x\(size)"))
-        try common.finish(report, benchmark: "raster", speedUps: [
-            "render_28": report.render28.perSecond / pythonRender.perSecond,
-            "png_decode_resample": report.pngDecodeResample.perSecond / pythonDecode.perSecond,
-        ])
+        try common.finish(
+            report, benchmark: "raster",
+            speedUps: [
+                "render_28": report.render28.perSecond / pythonRender.perSecond,
+                "png_decode_resample": report.pngDecodeResample.perSecond / pythonDecode.perSecond,
+            ])
     }
 
     /// The first --drawings drawings of the shared simplified files, in file order.

@@ -59,18 +59,23 @@ struct BenchRunOptions: ParsableArguments {
 
     /// Runs `arguments` as a child once per pass (`prepare` gets the pass number before each
     /// run) and keeps the pass with the least CPU time, with that child's peak RSS.
-    func bestChildPass(stage: String, drawings: Int, bytes: Int, standardOutput: String = "/dev/null",
-                       _ arguments: (Int) throws -> [String]) throws -> BenchMeasurement {
+    func bestChildPass(
+        stage: String, drawings: Int, bytes: Int, standardOutput: String = "/dev/null",
+        _ arguments: (Int) throws -> [String]
+    ) throws -> BenchMeasurement {
         var best: BenchMeasurement?
         for pass in 0..<passes {
             let command = try arguments(pass)
             let runnerPeak = ResourceUsage.current().peakResidentBytes
             let child = try ChildProcess.run(command, standardOutput: standardOutput)
             guard child.status == 0 else {
-                throw BenchmarkError("`\(command.joined(separator: " "))` failed with status \(child.status) (is `make setup` done and sketchprep built with `make build`?)")
+                throw BenchmarkError(
+                    "`\(command.joined(separator: " "))` failed with status \(child.status) (is `make setup` done and sketchprep built with `make build`?)"
+                )
             }
-            var measurement = BenchMeasurement(stage: stage, drawings: drawings, bytes: bytes, seconds: child.seconds,
-                                               cpuSeconds: child.usage.cpuSeconds)
+            var measurement = BenchMeasurement(
+                stage: stage, drawings: drawings, bytes: bytes, seconds: child.seconds,
+                cpuSeconds: child.usage.cpuSeconds)
             measurement.peakResidentBytes = child.usage.peakResidentBytes
             measurement.runnerPeakResidentBytes = runnerPeak
             if best == nil || measurement.cpuSeconds < best!.cpuSeconds { best = measurement }

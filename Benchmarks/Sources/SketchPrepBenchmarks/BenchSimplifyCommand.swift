@@ -10,25 +10,32 @@ struct BenchSimplifyCommand: ParsableCommand {
         commandName: "simplify",
         abstract: "Raw→simplified throughput next to the Python reference, and peak RSS on ≥ 1 GB.",
         discussion: """
-        1. A temporary file of at least --large-mb MiB made by repeating the inputs, converted by \
-        a child `sketchprep simplify --jobs 1` (its peak RSS shows the memory bound; its rate, \
-        with start-up spread over the whole file, is the one-core headline figure).
-        2. `sketchprep simplify --jobs 1` writing NDJSON to a temporary file, as a child, --passes times.
-        3. The Python reference on the same inputs (numpy + simplification), as a child.
-        4. In this process, on one core, --passes passes over the inputs per stage: read+parse, \
-        then read+parse+simplify (Google's rule).
-        Every child is timed the same way (wall clock; CPU time and peak RSS from wait4); the \
-        pass with the least CPU time counts. Speed-ups are drawings per CPU second over the \
-        Python reference's. Temporary files are deleted.
-        """)
+            1. A temporary file of at least --large-mb MiB made by repeating the inputs, converted by \
+            a child `sketchprep simplify --jobs 1` (its peak RSS shows the memory bound; its rate, \
+            with start-up spread over the whole file, is the one-core headline figure).
+            2. `sketchprep simplify --jobs 1` writing NDJSON to a temporary file, as a child, --passes times.
+            3. The Python reference on the same inputs (numpy + simplification), as a child.
+            4. In this process, on one core, --passes passes over the inputs per stage: read+parse, \
+            then read+parse+simplify (Google's rule).
+            Every child is timed the same way (wall clock; CPU time and peak RSS from wait4); the \
+            pass with the least CPU time counts. Speed-ups are drawings per CPU second over the \
+            Python reference's. Temporary files are deleted.
+            """)
 
-    @Option(name: .customLong("python-reference"), help: "Python reference, run as SCRIPT --rdp simplification FILE... > OUT (the numpy reading of Google's rule with the PyPI simplification RDP).")
+    @Option(
+        name: .customLong("python-reference"),
+        help:
+            "Python reference, run as SCRIPT --rdp simplification FILE... > OUT (the numpy reading of Google's rule with the PyPI simplification RDP)."
+    )
     var pythonReference = "scripts/reference_simplify.py"
 
     @Option(name: .customLong("large-mb"), help: "Size of the generated large input in MiB (0 skips the peak-memory run).")
     var largeMegabytes = 1024
 
-    @Argument(help: "Raw NDJSON inputs. (default: $SKETCHPREP_SHARED/quickdraw/raw, SKETCHPREP_SHARED defaulting to ../shared/data; else SampleData/quickdraw/raw)")
+    @Argument(
+        help:
+            "Raw NDJSON inputs. (default: $SKETCHPREP_SHARED/quickdraw/raw, SKETCHPREP_SHARED defaulting to ../shared/data; else SampleData/quickdraw/raw)"
+    )
     var inputs: [String] = []
 
     @OptionGroup var common: BenchRunOptions
@@ -57,8 +64,10 @@ struct BenchSimplifyCommand: ParsableCommand {
         command.drawings = try RunCounts.read(counts)
         report.drawings = command.drawings
         printToStandardError("bench simplify: running the Python reference \(pythonReference)")
-        let python = try common.bestChildPass(stage: "Python reference (numpy + simplification)", drawings: report.drawings, bytes: bytes,
-                                              standardOutput: work.appendingPathComponent("python.ndjson").path) { _ in
+        let python = try common.bestChildPass(
+            stage: "Python reference (numpy + simplification)", drawings: report.drawings, bytes: bytes,
+            standardOutput: work.appendingPathComponent("python.ndjson").path
+        ) { _ in
             [common.python, pythonReference, "--rdp", "simplification"] + reader.files
         }
         report.python = python
@@ -91,10 +100,11 @@ struct BenchSimplifyCommand: ParsableCommand {
             var simplifier = Simplifier()
             var simplified = FlatStrokes()
             var count = 0
-            try timestampFree.readFlat(onRecord: { _, strokes, _ in
-                try simplifier.simplify(strokes, into: &simplified)
-                count += 1
-            }, onRejected: { _ in count += 1 })
+            try timestampFree.readFlat(
+                onRecord: { _, strokes, _ in
+                    try simplifier.simplify(strokes, into: &simplified)
+                    count += 1
+                }, onRejected: { _ in count += 1 })
             return count
         }
         return [parse, simplify]
@@ -128,9 +138,12 @@ struct BenchSimplifyCommand: ParsableCommand {
         var once = common
         once.passes = 1
         let counts = work.appendingPathComponent("large-out.json")
-        var measurement = try once.bestChildPass(stage: "sketchprep simplify on the large input (child)", drawings: 0, bytes: written) { _ in
-            [common.sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("large-out.ndjson").path,
-             "--report-json", counts.path, large.path]
+        var measurement = try once.bestChildPass(stage: "sketchprep simplify on the large input (child)", drawings: 0, bytes: written) {
+            _ in
+            [
+                common.sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("large-out.ndjson").path,
+                "--report-json", counts.path, large.path,
+            ]
         }
         measurement.drawings = try RunCounts.read(counts)
         return measurement

@@ -18,7 +18,8 @@ struct CallgrindRun {
         let output = work.appendingPathComponent("valgrind-version.txt")
         let child = try ChildProcess.run([valgrind, "--version"], standardOutput: output.path)
         guard child.status == 0 else {
-            throw BenchmarkError("`\(valgrind) --version` failed with status \(child.status) (valgrind is in scripts/apt-packages.txt: `make setup`)")
+            throw BenchmarkError(
+                "`\(valgrind) --version` failed with status \(child.status) (valgrind is in scripts/apt-packages.txt: `make setup`)")
         }
         return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -39,12 +40,16 @@ struct CallgrindRun {
     func instructions(_ name: String, _ arguments: [String], toggle: String? = nil, standardOutput: String = "/dev/null") throws -> Int {
         let counts = work.appendingPathComponent("callgrind.\(name).out").path
         let log = work.appendingPathComponent("callgrind.\(name).log").path
-        var command = ["env", "-i", "PATH=/usr/bin:/bin", "LC_ALL=C", "SWIFT_DETERMINISTIC_HASHING=1", valgrind, "--tool=callgrind", "--callgrind-out-file=\(counts)",
-                       "--log-file=\(log)"]
+        var command = [
+            "env", "-i", "PATH=/usr/bin:/bin", "LC_ALL=C", "SWIFT_DETERMINISTIC_HASHING=1", valgrind, "--tool=callgrind",
+            "--callgrind-out-file=\(counts)",
+            "--log-file=\(log)",
+        ]
         if let toggle { command.append("--toggle-collect=\(toggle)") }
         let child = try ChildProcess.run(command + arguments, standardOutput: standardOutput)
         guard child.status == 0 else {
-            throw BenchmarkError("`\(arguments.joined(separator: " "))` under callgrind failed with status \(child.status) (valgrind's log: \(log))")
+            throw BenchmarkError(
+                "`\(arguments.joined(separator: " "))` under callgrind failed with status \(child.status) (valgrind's log: \(log))")
         }
         return try Self.summary(of: counts)
     }

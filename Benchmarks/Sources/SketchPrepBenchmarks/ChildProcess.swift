@@ -43,7 +43,8 @@ struct ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = ResourceUsage.wallSeconds() - start
         let signal = status & 0x7f
-        return Result(status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, seconds: seconds,
-                      usage: ResourceUsage(usage))
+        return Result(
+            status: signal == 0 ? (status >> 8) & 0xff : 128 + signal, seconds: seconds,
+            usage: ResourceUsage(usage))
     }
 }

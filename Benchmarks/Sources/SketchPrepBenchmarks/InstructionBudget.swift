@@ -60,8 +60,10 @@ struct InstructionBudget: Codable {
             } else {
                 verdict = "ok"
             }
-            print(String(format: "baseline %@: %d instructions, baseline %d (%+.3f %%, tolerance +%.0f %%) %@",
-                         name, count, baseline, change, tolerancePercent, verdict))
+            print(
+                String(
+                    format: "baseline %@: %d instructions, baseline %d (%+.3f %%, tolerance +%.0f %%) %@",
+                    name, count, baseline, change, tolerancePercent, verdict))
         }
         if !failures.isEmpty {
             throw BenchmarkError("\(file): " + failures.joined(separator: "; "))

@@ -13,7 +13,8 @@ struct Thresholds {
     init(directory: String, benchmark: String) throws {
         file = "\(directory)/\(benchmark).json"
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw BenchmarkError("\(file): cannot read the thresholds of `\(benchmark)` (expected a JSON object of speed-up name → minimum)")
+            throw BenchmarkError(
+                "\(file): cannot read the thresholds of `\(benchmark)` (expected a JSON object of speed-up name → minimum)")
         }
         do {
             minimums = try JSONDecoder().decode([String: Double].self, from: data)

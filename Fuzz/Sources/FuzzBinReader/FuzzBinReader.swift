@@ -18,8 +18,9 @@ public func fuzzBinReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         var records = 0
         var rejected = 0
-        try GoogleBinaryReader(path: scratchPath, word: "fuzz").read(onRecord: { _, _ in records += 1 },
-                                                                     onRejected: { _ in rejected += 1 })
+        try GoogleBinaryReader(path: scratchPath, word: "fuzz").read(
+            onRecord: { _, _ in records += 1 },
+            onRejected: { _ in rejected += 1 })
     } catch {
         fatalError("GoogleBinaryReader threw although no callback does: \(error)")
     }

@@ -6,7 +6,8 @@ import LibFuzzerDriver
 private let empty: [UInt8] = [0]
 var argumentCount = CommandLine.argc
 var argumentValues: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
-    guard let data else { return empty.withUnsafeBufferPointer { fuzzDatasetFiles($0.baseAddress!, 0) } }
-    return fuzzDatasetFiles(data, size)
-})
+exit(
+    LLVMFuzzerRunDriver(&argumentCount, &argumentValues) { data, size in
+        guard let data else { return empty.withUnsafeBufferPointer { fuzzDatasetFiles($0.baseAddress!, 0) } }
+        return fuzzDatasetFiles(data, size)
+    })

@@ -13,8 +13,9 @@ public func fuzzHTMLReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         .map { String(decoding: $0, as: UTF8.self) }
     while texts.count < 5 { texts.append("x") }
     let (model, first, second, key, shard) = (texts[0], texts[1], texts[2], texts[3], texts[4])
-    let metrics = ClassificationMetrics(predictions: [RankedPrediction(key: key, label: 0, classes: [1, 0], probabilities: [0.75, 0.25])],
-                                        classNames: [first, second])
+    let metrics = ClassificationMetrics(
+        predictions: [RankedPrediction(key: key, label: 0, classes: [1, 0], probabilities: [0.75, 0.25])],
+        classNames: [first, second])
     guard let metricsJSON = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(metrics)) else { return 0 }
     let object: [String: Any] = [
         "model": model, "modelInput": key, "shards": [shard], "split": shard, "onnxRuntime": model, "threads": 1,
@@ -22,7 +23,8 @@ public func fuzzHTMLReport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         "misclassified": [["key": key, "actual": first, "predicted": second, "probability": 0.75, "top3": [second, first]]],
     ]
     guard let json = try? JSONSerialization.data(withJSONObject: object),
-          let report = try? JSONDecoder().decode(EvalReport.self, from: json) else {
+        let report = try? JSONDecoder().decode(EvalReport.self, from: json)
+    else {
         preconditionFailure("the report template does not decode")
     }
     let page = HTMLReportWriter.render(report, thumbnails: .init(primary: [key: "<img src=\"data:,\" alt=\"\">"]))

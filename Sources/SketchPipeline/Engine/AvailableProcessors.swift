@@ -18,7 +18,10 @@ package enum AvailableProcessors {
         if let slurm = environment["SLURM_CPUS_PER_TASK"].flatMap(Int.init), slurm > 0 { limits.append(slurm) }
         if let affinity = affinityCount() { limits.append(affinity) }
         if let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8),
-           let quota = cgroupQuota(text) { limits.append(quota) }
+            let quota = cgroupQuota(text)
+        {
+            limits.append(quota)
+        }
         return max(1, limits.min()!)
     }
 

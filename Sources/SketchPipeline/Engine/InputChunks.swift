@@ -1,6 +1,7 @@
-import SketchIO
 import SketchFormats
+import SketchIO
 import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -75,8 +76,11 @@ package enum InputChunking {
             var start = 0
             var candidate = chunkBytes
             while candidate < size {
-                guard let boundary = try nextLineStart(descriptor, from: candidate - 1, size: size, path: file), boundary < size else { break }
-                chunks.append(InputChunk(path: file, offset: start, bytes: boundary - start, isRange: true, format: input.format, word: input.word))
+                guard let boundary = try nextLineStart(descriptor, from: candidate - 1, size: size, path: file), boundary < size else {
+                    break
+                }
+                chunks.append(
+                    InputChunk(path: file, offset: start, bytes: boundary - start, isRange: true, format: input.format, word: input.word))
                 start = boundary
                 candidate = max(candidate + chunkBytes, boundary + 1)
             }

@@ -1,7 +1,6 @@
-import SketchFormats
-import SketchDataset
-
 import SketchCore
+import SketchDataset
+import SketchFormats
 
 /// Which drawings get Google's simplification before they are encoded or rendered: pipelines'
 /// `source.format`, `encode --input-format` and `bitmap --input-format`.

@@ -151,7 +151,10 @@ private final class WorkBoard<Input: Sendable, Output: Sendable>: @unchecked Sen
                 condition.unlock()
                 let result = Result { try transform(input) }
                 condition.lock()
-                if case .failure = result { cancelled = true; dropPending() }
+                if case .failure = result {
+                    cancelled = true
+                    dropPending()
+                }
                 results[index % results.count] = result
                 condition.broadcast()
             } else if closed {

@@ -1,7 +1,7 @@
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// How a `RecordStage` wants its records.
 package enum RecordStageInput: Sendable {
@@ -31,8 +31,9 @@ package protocol RecordStageBatch {
     /// Appends what `record` (parsed from `line` at `location`) becomes to the output; a record
     /// the stage refuses (over a processing bound such as the resampling caps, or one its output
     /// cannot hold) throws and is quarantined instead, with nothing appended.
-    mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                          location: SourceLocation) throws(StageRejection)
+    mutating func process(
+        _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+        location: SourceLocation) throws(StageRejection)
     /// The output after the last record.
     var output: Output { get }
 }
@@ -111,8 +112,10 @@ package struct RecordStream: Sendable {
     /// and reported); `write` receives each batch's output in input order on the calling thread.
     /// Throws what `write` or the quarantine file throws, and `FormatError` when no input could be
     /// opened (``FormatError/Kind/noInputReadable``).
-    package func run<Stage: RecordStage>(_ stage: Stage, quarantinePath: String?,
-                                         write: (Stage.Batch.Output) throws -> Void) throws -> RecordStreamResult {
+    package func run<Stage: RecordStage>(
+        _ stage: Stage, quarantinePath: String?,
+        write: (Stage.Batch.Output) throws -> Void
+    ) throws -> RecordStreamResult {
         let quarantine = try makeQuarantine(path: quarantinePath)
         let result = try run(stage, quarantine: quarantine) { output, _ in try write(output) }
         try quarantine.finish()
@@ -139,13 +142,15 @@ package struct RecordStream: Sendable {
         let (inputs, unreadable, spooled) = try reader.engineInputs(spoolingStreams: spoolsStreams)
         defer { DrawingSource.removeSpooled(spooled) }
         for rejected in unreadable { try tally.reject(rejected, into: quarantine) }
-        let batches = InputBatches(sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
-                                   maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerBatch,
-                                   recordLimit: reader.recordLimitPerInput)
+        let batches = InputBatches(
+            sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
+            maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerBatch,
+            recordLimit: reader.recordLimitPerInput)
         let (keepsTimestamps, maximumLineLength) = (reader.keepsTimestamps, reader.maximumLineLength)
         let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (batch: RawLineBatch) in
-            Self.process(batch, of: inputs[batch.chunk], with: stage,
-                         keepsTimestamps: keepsTimestamps, maximumLineLength: maximumLineLength)
+            Self.process(
+                batch, of: inputs[batch.chunk], with: stage,
+                keepsTimestamps: keepsTimestamps, maximumLineLength: maximumLineLength)
         }
         try map.run(batches) { result in
             for line in result.rejected { try tally.reject(line, into: quarantine) }
@@ -166,15 +171,19 @@ package struct RecordStream: Sendable {
         for (reason, count) in quarantine.countsByReason where count != rejectedBefore[reason] {
             rejectedByReason[reason] = count - (rejectedBefore[reason] ?? 0)
         }
-        return RecordStreamResult(tally: tally, rejectedByReason: rejectedByReason,
-                                  inputBytes: batches.consumedBytes, seconds: progress.elapsedSeconds)
+        return RecordStreamResult(
+            tally: tally, rejectedByReason: rejectedByReason,
+            inputBytes: batches.consumedBytes, seconds: progress.elapsedSeconds)
     }
 
     /// One batch's work on a worker thread: decode, process, collect the rejections in line order.
-    private static func process<Stage: RecordStage>(_ batch: RawLineBatch, of input: DrawingSource.EngineInput, with stage: Stage,
-                                                    keepsTimestamps: Bool, maximumLineLength: Int) -> BatchResult<Stage.Batch.Output> {
-        var decoder = RecordBatchDecoder(keepsTimestamps: keepsTimestamps, flatPoints: stage.input == .flatPoints,
-                                         maximumLineLength: maximumLineLength)
+    private static func process<Stage: RecordStage>(
+        _ batch: RawLineBatch, of input: DrawingSource.EngineInput, with stage: Stage,
+        keepsTimestamps: Bool, maximumLineLength: Int
+    ) -> BatchResult<Stage.Batch.Output> {
+        var decoder = RecordBatchDecoder(
+            keepsTimestamps: keepsTimestamps, flatPoints: stage.input == .flatPoints,
+            maximumLineLength: maximumLineLength)
         var state = stage.makeBatch(lineCount: batch.entries.count, format: input.format)
         var rejected: [RejectedLine] = []
         var written = 0

@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// Seconds spent per stage by one worker on one batch.
 package struct StageSeconds: Sendable {

@@ -1,6 +1,6 @@
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchRaster
 
 /// Quick, Draw! NDJSON → one `.npy` of uint8 (N, side²) bitmaps in input line order (Google's
@@ -26,8 +26,10 @@ package struct BitmapJob {
     package var timeChannels: [TimeChannel] = []
 
     /// Creates a job.
-    package init(reader: DrawingSource, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
-                 inputFormat: InputFormat, showsProgress: Bool, jobs: Int) {
+    package init(
+        reader: DrawingSource, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
+        inputFormat: InputFormat, showsProgress: Bool, jobs: Int
+    ) {
         self.reader = reader
         self.outputPath = outputPath
         self.quarantinePath = quarantinePath
@@ -42,9 +44,14 @@ package struct BitmapJob {
         let itemShape = timeChannels.isEmpty ? [render.side * render.side] : [render.side, render.side, timeChannels.count]
         let writer = try NPYWriter(path: outputPath, dtype: .uint8, itemShape: itemShape)
         let stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
-        let result = timeChannels.isEmpty
-            ? try stream.run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) { try writer.append($0) }
-            : try stream.run(TimeChannelStage(render: render, channels: timeChannels), quarantinePath: quarantinePath) { try writer.append($0) }
+        let result =
+            timeChannels.isEmpty
+            ? try stream.run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) {
+                try writer.append($0)
+            }
+            : try stream.run(TimeChannelStage(render: render, channels: timeChannels), quarantinePath: quarantinePath) {
+                try writer.append($0)
+            }
         try writer.commit()
         return result
     }
@@ -65,8 +72,10 @@ struct TimeChannelStage: RecordStage {
         let renderer: TimeChannelRenderer
         private(set) var output: [UInt8] = []
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(StageRejection) {
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) throws(StageRejection) {
             output += try StageRejection.overLimit { () throws(DrawingLimitError) in try renderer.render(record.drawing) }
         }
     }
@@ -92,8 +101,10 @@ struct BitmapRenderStage: RecordStage {
             output.reserveCapacity(lineCount * stage.render.side * stage.render.side)
         }
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(StageRejection) {
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) throws(StageRejection) {
             let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
                 try stage.inputFormat.prepare(record.drawing, with: &simplifier)
             }

@@ -1,6 +1,6 @@
 import Foundation
-import SketchIO
 import SketchFormats
+import SketchIO
 
 /// Per-category temporary files behind in-memory buffers of bounded total size: `convert` spills
 /// NDJSON lines, the sketch-rnn pipeline binary stroke-3 records (`Stroke3DatasetWriter`).

@@ -1,7 +1,7 @@
 import Foundation
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchRaster
 
 /// Loads the first `limit` sketches of `sketchprep contact-sheet` inputs, whatever their kind:
@@ -24,7 +24,8 @@ package struct ContactSheetInputs {
     package private(set) var warnings: [String] = []
 
     /// What `contact-sheet` draws, for messages that refuse an input.
-    package static let drawableKinds = "NPY shard directories (stroke tensors or rasters), sketch-rnn .npz directories, "
+    package static let drawableKinds =
+        "NPY shard directories (stroke tensors or rasters), sketch-rnn .npz directories, "
         + "drawing files (NDJSON, .bin, stroke-3 .npz), .npy arrays and PNG images"
 
     /// Loads sketches from `inputs` until `limit`; throws `PipelineError` for an input it cannot draw.
@@ -51,8 +52,9 @@ package struct ContactSheetInputs {
         let manifest = try Manifest.read(path: Self.manifestPath(in: directory))
         let files = manifest.shards.map(\.file)
         if files.contains(where: Self.isTFRecord) {
-            throw PipelineError("\(directory) is a TFRecord dataset, which contact-sheet cannot draw; it draws \(Self.drawableKinds) "
-                + "(run the pipeline with output.format: npy for a dataset it can draw)")
+            throw PipelineError(
+                "\(directory) is a TFRecord dataset, which contact-sheet cannot draw; it draws \(Self.drawableKinds) "
+                    + "(run the pipeline with output.format: npy for a dataset it can draw)")
         }
         for file in files where items.count < limit {
             let path = "\(directory)/\(file)"
@@ -89,7 +91,8 @@ package struct ContactSheetInputs {
         } else {
             let side = Int(Double(itemCount).squareRoot().rounded())
             guard side * side == itemCount else {
-                throw PipelineError("\(path): shape \(array.shape) is not a stack of images (N, H, W) or (N, S*S) or stroke tensors (N, L, 3)")
+                throw PipelineError(
+                    "\(path): shape \(array.shape) is not a stack of images (N, H, W) or (N, S*S) or stroke tensors (N, L, 3)")
             }
             (height, width) = (side, side)
         }
@@ -140,7 +143,8 @@ package struct ContactSheetInputs {
         let url = URL(fileURLWithPath: path)
         let stem = String(url.lastPathComponent.dropLast(DatasetLayout.featuresSuffix.count))
         guard let reader = try? ShardSplitReader(directory: url.deletingLastPathComponent().path, split: ShardSplitReader.allSplits),
-              reader.stems.contains(stem) else { return nil }
+            reader.stems.contains(stem)
+        else { return nil }
         return try? reader.labelWords(stem)
     }
 

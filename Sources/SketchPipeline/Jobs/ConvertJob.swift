@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// The output format of `sketchprep convert`.
 package enum ConvertTarget: String, Sendable, CaseIterable {
@@ -75,8 +75,10 @@ package struct ConvertJob: Sendable {
     package var showsProgress = true
 
     /// Creates a job.
-    package init(source: DrawingSource, target: ConvertTarget, outputDirectory: String, quarantinePath: String,
-                quota: Stroke3SplitQuota) {
+    package init(
+        source: DrawingSource, target: ConvertTarget, outputDirectory: String, quarantinePath: String,
+        quota: Stroke3SplitQuota
+    ) {
         self.source = source
         self.source.keepsTimestamps = false
         self.target = target
@@ -118,12 +120,14 @@ package struct ConvertJob: Sendable {
             if let earlier = colliding[Array(word.utf8)] {
                 // Its file would overwrite the earlier class's on a case-insensitive file system.
                 let location = firstLocation[Array(word.utf8)]!
-                try reader.read(onRecord: { record, _ in
-                    line.removeAll(keepingCapacity: true)
-                    SimplifiedNDJSONWriter.encode(record, into: &line)
-                    result.counts.rejected += 1
-                    try quarantine.add(RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
-                }, onRejected: spillDamaged)
+                try reader.read(
+                    onRecord: { record, _ in
+                        line.removeAll(keepingCapacity: true)
+                        SimplifiedNDJSONWriter.encode(record, into: &line)
+                        result.counts.rejected += 1
+                        try quarantine.add(
+                            RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
+                    }, onRejected: spillDamaged)
                 continue
             }
             let path = "\(outputDirectory)/\(target.fileName(word: word))"
@@ -131,20 +135,29 @@ package struct ConvertJob: Sendable {
             switch target {
             case .ndjson:
                 let writer = try SimplifiedNDJSONWriter(path: path)
-                try reader.read(onRecord: { record, _ in try writer.write(record); count += 1 }, onRejected: spillDamaged)
+                try reader.read(
+                    onRecord: { record, _ in
+                        try writer.write(record)
+                        count += 1
+                    }, onRejected: spillDamaged)
                 try writer.commit()
             case .bin:
                 let writer = try GoogleBinaryWriter(path: path)
-                try reader.read(onRecord: { record, _ in try writer.write(record); count += 1 }, onRejected: spillDamaged)
+                try reader.read(
+                    onRecord: { record, _ in
+                        try writer.write(record)
+                        count += 1
+                    }, onRejected: spillDamaged)
                 try writer.commit()
             case .stroke3:
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
                 let elementType = stroke3ElementType(word: word, float64Words: stage.float64Words)
-                try reader.read(onRecord: { record, _ in
-                    keys.append(record.keyID)
-                    arrays.append(try stroke3Array(of: record, elementType: elementType))
-                }, onRejected: spillDamaged)
+                try reader.read(
+                    onRecord: { record, _ in
+                        keys.append(record.keyID)
+                        arrays.append(try stroke3Array(of: record, elementType: elementType))
+                    }, onRejected: spillDamaged)
                 let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
                 count = splits.reduce(0) { $0 + $1.arrays.count }
                 result.counts.filtered += keys.count - count
@@ -181,9 +194,10 @@ package struct ConvertJob: Sendable {
     /// The words of `source`'s stroke-3 inputs that store float64 values (those files are decoded
     /// once more here; a file that cannot be read is reported when it is read).
     private static func float64Words(of source: DrawingSource) -> Set<String> {
-        Set(source.engineInputs().inputs.filter { input in
-            input.format == .stroke3 && Stroke3NPZ.isFloat64(path: input.path)
-        }.map(\.word))
+        Set(
+            source.engineInputs().inputs.filter { input in
+                input.format == .stroke3 && Stroke3NPZ.isFloat64(path: input.path)
+            }.map(\.word))
     }
 
     /// Why `record` cannot be written in the target format, or nil.
@@ -214,8 +228,10 @@ package struct ConvertJob: Sendable {
             }
         }
         let assigned = quota.assign(keyIDs: keys)
-        return [(.train, assigned.train.map { arrays[$0] }), (.valid, assigned.valid.map { arrays[$0] }),
-                (.test, assigned.test.map { arrays[$0] })]
+        return [
+            (.train, assigned.train.map { arrays[$0] }), (.valid, assigned.valid.map { arrays[$0] }),
+            (.test, assigned.test.map { arrays[$0] }),
+        ]
     }
 }
 
@@ -254,8 +270,10 @@ private struct ConvertStage: RecordStage {
             self.simplifier = simplifier
         }
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(StageRejection) {
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) throws(StageRejection) {
             var record = record
             let target = stage.job.target
             let isStroke3 = format == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil

@@ -1,6 +1,6 @@
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// Quick, Draw! NDJSON → one `.npy` of (N, length, 3) float32 stroke tensors in input line order,
 /// with quarantine. Runs on `RecordStream`; the output is the same for every job count.
@@ -23,8 +23,10 @@ package struct EncodeJob {
     package var jobs: Int
 
     /// Creates a job.
-    package init(reader: DrawingSource, outputPath: String, quarantinePath: String, tensor: StrokeTensorOptions,
-                 inputFormat: InputFormat, simplification: SimplificationOptions, showsProgress: Bool, jobs: Int) {
+    package init(
+        reader: DrawingSource, outputPath: String, quarantinePath: String, tensor: StrokeTensorOptions,
+        inputFormat: InputFormat, simplification: SimplificationOptions, showsProgress: Bool, jobs: Int
+    ) {
         self.reader = reader
         self.outputPath = outputPath
         self.quarantinePath = quarantinePath
@@ -69,8 +71,10 @@ struct StrokeTensorStage: RecordStage {
             output.reserveCapacity(lineCount * (stage.tensor.length ?? 0) * StrokeTensorEncoder.columns)
         }
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(StageRejection) {
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) throws(StageRejection) {
             let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
                 try stage.inputFormat.prepare(record.drawing, with: &simplifier)
             }

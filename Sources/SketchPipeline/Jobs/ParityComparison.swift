@@ -1,6 +1,6 @@
-import SketchFormats
-import SketchDataset
 import SketchCore
+import SketchDataset
+import SketchFormats
 
 /// Compares our simplified drawings with official ones and accumulates the parity statistics.
 ///
@@ -23,7 +23,8 @@ package struct ParityComparison: Sendable {
         package var maximumDeviation: Int
 
         enum CodingKeys: String, CodingKey {
-            case keyID = "key_id", word, kind
+            case keyID = "key_id"
+            case word, kind
             case pointCountDifference = "point_count_difference"
             case maximumDeviation = "max_deviation"
         }
@@ -95,8 +96,10 @@ package struct ParityComparison: Sendable {
             samePointCount += 1
         }
         deviationHistogram[pointDifference > 0 ? "point count differs" : Self.bucket(deviation), default: 0] += 1
-        misses.append(Miss(keyID: keyID, word: word, kind: kind, pointCountDifference: pointDifference,
-                           maximumDeviation: deviation))
+        misses.append(
+            Miss(
+                keyID: keyID, word: word, kind: kind, pointCountDifference: pointDifference,
+                maximumDeviation: deviation))
         if misses.count > 4 * max(worstLimit, 1) {
             misses = worst
         }

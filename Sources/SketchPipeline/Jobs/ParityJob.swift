@@ -1,6 +1,6 @@
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// Our raw→simplified output against Google's official simplified drawings, joined by key_id.
 ///
@@ -47,8 +47,10 @@ package struct ParityJob {
     }
 
     /// Creates a job.
-    package init(raw: DrawingSource, official: DrawingSource, options: SimplificationOptions, worstLimit: Int,
-                 quarantinePath: String?, showsProgress: Bool, jobs: Int) {
+    package init(
+        raw: DrawingSource, official: DrawingSource, options: SimplificationOptions, worstLimit: Int,
+        quarantinePath: String?, showsProgress: Bool, jobs: Int
+    ) {
         self.raw = raw
         self.raw.keepsTimestamps = false
         self.official = official
@@ -109,10 +111,11 @@ package struct ParityJob {
                 }
             }
         try quarantine.finish()
-        return Result(comparison: comparison, unmatchedRaw: unmatchedRaw, unmatchedOfficial: byKey.count,
-                      duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw,
-                      rawTally: rawResult.tally, officialTally: officialResult.tally,
-                      seconds: officialResult.seconds + rawResult.seconds)
+        return Result(
+            comparison: comparison, unmatchedRaw: unmatchedRaw, unmatchedOfficial: byKey.count,
+            duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw,
+            rawTally: rawResult.tally, officialTally: officialResult.tally,
+            seconds: officialResult.seconds + rawResult.seconds)
     }
 }
 
@@ -123,8 +126,10 @@ struct RecordCollectingStage: RecordStage {
 
     struct Batch: RecordStageBatch {
         private(set) var output: [SketchRecord] = []
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) { output.append(record) }
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) { output.append(record) }
     }
 }
 
@@ -153,8 +158,10 @@ struct MatchedSimplifyStage: RecordStage {
         var simplifier: Simplifier
         private(set) var output: [Candidate] = []
 
-        mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) {
+        mutating func process(
+            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) {
             guard stage.officialKeys.contains(record.keyID) else {
                 output.append(Candidate(keyID: record.keyID, ours: .notSimplified))
                 return
@@ -162,8 +169,10 @@ struct MatchedSimplifyStage: RecordStage {
             do throws(DrawingLimitError) {
                 output.append(Candidate(keyID: record.keyID, ours: .simplified(try simplifier.simplify(record.drawing))))
             } catch {
-                output.append(Candidate(keyID: record.keyID,
-                                        ours: .overLimit(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))))
+                output.append(
+                    Candidate(
+                        keyID: record.keyID,
+                        ours: .overLimit(RejectedLine(location: location, reason: error.reason, bytes: Array(line)))))
             }
         }
     }

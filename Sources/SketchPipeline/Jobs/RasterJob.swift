@@ -1,7 +1,7 @@
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchRaster
 
 /// PNG images (e.g. TU-Berlin) → gray, resampled, one `.npy` array in input order, with the
@@ -31,8 +31,11 @@ package struct RasterJob {
     package var filesPerChunk = 8
 
     /// Creates a job.
-    package init(files: [String], rejectedSources: [RejectedLine] = [], outputPath: String, quarantinePath: String, side: Int, keepsSize: Bool, float32: Bool,
-                 showsProgress: Bool, jobs: Int) {
+    package init(
+        files: [String], rejectedSources: [RejectedLine] = [], outputPath: String, quarantinePath: String, side: Int, keepsSize: Bool,
+        float32: Bool,
+        showsProgress: Bool, jobs: Int
+    ) {
         self.files = files
         self.rejectedSources = rejectedSources
         self.outputPath = outputPath
@@ -64,9 +67,10 @@ package struct RasterJob {
                 do throws(FormatError) {
                     let decoded = try PNGImage.readGray(path: path)
                     let image = resampler?.resample(decoded) ?? decoded
-                    return Decoded(path: path, shape: [image.height, image.width],
-                                   bytes: float32 ? [] : image.pixels,
-                                   floats: float32 ? image.pixels.map { Float($0) / 255 } : [], failure: nil)
+                    return Decoded(
+                        path: path, shape: [image.height, image.width],
+                        bytes: float32 ? [] : image.pixels,
+                        floats: float32 ? image.pixels.map { Float($0) / 255 } : [], failure: nil)
                 } catch {
                     return Decoded(path: path, shape: [], bytes: [], floats: [], failure: error.reason)
                 }
@@ -91,8 +95,11 @@ package struct RasterJob {
                 writer = target
                 guard target.itemShape == image.shape else {
                     tally.rejected += 1
-                    try quarantine.add(.file(image.path, reason: "size \(image.shape[1])x\(image.shape[0]) differs from the first image's "
-                        + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)"))
+                    try quarantine.add(
+                        .file(
+                            image.path,
+                            reason: "size \(image.shape[1])x\(image.shape[0]) differs from the first image's "
+                                + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)"))
                     continue
                 }
                 if float32 { try target.append(image.floats) } else { try target.append(image.bytes) }

@@ -1,7 +1,7 @@
-import SketchIO
-import SketchFormats
-import SketchDataset
 import SketchCore
+import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// What a simplify run did.
 package struct SimplifyResult: Sendable {
@@ -38,8 +38,10 @@ package struct SimplifyJob {
     package var linesPerBatch = 1024
 
     /// Creates a job.
-    package init(reader: DrawingSource, outputPath: String, quarantinePath: String,
-                options: SimplificationOptions = .google, showsProgress: Bool = true, jobs: Int = 1) {
+    package init(
+        reader: DrawingSource, outputPath: String, quarantinePath: String,
+        options: SimplificationOptions = .google, showsProgress: Bool = true, jobs: Int = 1
+    ) {
         self.reader = reader
         self.reader.keepsTimestamps = false
         self.outputPath = outputPath
@@ -59,8 +61,9 @@ package struct SimplifyJob {
             try file.write(lines)
         }
         try file.commit()
-        return SimplifyResult(tally: result.tally, rejectedByReason: result.rejectedByReason, inputBytes: result.inputBytes,
-                              outputBytes: file.bytesWritten, seconds: result.seconds)
+        return SimplifyResult(
+            tally: result.tally, rejectedByReason: result.rejectedByReason, inputBytes: result.inputBytes,
+            outputBytes: file.bytesWritten, seconds: result.seconds)
     }
 }
 
@@ -69,7 +72,9 @@ struct SimplifyStage: RecordStage {
     var options: SimplificationOptions
     var input: RecordStageInput { .flatPoints }
 
-    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(simplifier: Simplifier(options: options), lineCount: lineCount) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
+        Batch(simplifier: Simplifier(options: options), lineCount: lineCount)
+    }
 
     struct Batch: RecordStageBatch {
         var simplifier: Simplifier
@@ -81,8 +86,10 @@ struct SimplifyStage: RecordStage {
             output.reserveCapacity(lineCount * 1024)
         }
 
-        mutating func process(_ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                              location: SourceLocation) throws(StageRejection) {
+        mutating func process(
+            _ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            location: SourceLocation
+        ) throws(StageRejection) {
             try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(points, into: &strokes) }
             SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &output)
             output.append(0x0A)

@@ -1,5 +1,6 @@
-import SketchFormats
 import SketchDataset
+import SketchFormats
+
 extension Array where Element: Hashable {
     /// The first element that occurs a second time, or nil when all are distinct.
     package var firstRepeated: Element? {

@@ -17,20 +17,23 @@ enum FilterCheck {
                 if !seenBytes.contains(Array(category.utf8)) {
                     problems.append("category '\(category)' matches no record\(ClosestNames.hint(for: category, among: seen))")
                 } else if !kept.contains(Array(category.utf8)) {
-                    problems.append("category '\(category)' has records, but none is left after the other filters (recognized_only, countries)")
+                    problems.append(
+                        "category '\(category)' has records, but none is left after the other filters (recognized_only, countries)")
                 }
             }
         }
         if !filters.countries.isEmpty {
             let seen = map.seenCountries.sorted()
             for country in filters.countries where !map.seenCountries.contains(country) {
-                problems.append("country '\(country)' matches no record\(ClosestNames.hint(for: country, among: seen, minimumBound: 0))"
-                    + " (the input has \(seen.count) country codes, e.g. \(seen.prefix(5).joined(separator: ", ")))")
+                problems.append(
+                    "country '\(country)' matches no record\(ClosestNames.hint(for: country, among: seen, minimumBound: 0))"
+                        + " (the input has \(seen.count) country codes, e.g. \(seen.prefix(5).joined(separator: ", ")))")
             }
         }
         guard problems.isEmpty else {
-            throw PipelineError("filters match nothing: " + problems.joined(separator: "; ")
-                + "; no dataset was written (an empty class would get a label and no examples)")
+            throw PipelineError(
+                "filters match nothing: " + problems.joined(separator: "; ")
+                    + "; no dataset was written (an empty class would get a label and no examples)")
         }
     }
 }

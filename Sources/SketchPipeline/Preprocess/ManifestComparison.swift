@@ -1,12 +1,14 @@
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// What differs between a dataset's manifest and the run about to write into its directory, in
 /// words a user recognizes (`--limit 5 → none`, `filters.categories`), so a rebuild says why.
 enum ManifestComparison {
     /// Each difference, in a fixed order; empty when the run would write the same dataset.
-    static func differences(existing: Manifest, pipeline: Manifest.PipelineInfo, settings: Manifest.RunSettings,
-                            sources: [Manifest.SourceFileEntry]?, libraries: [String: String]) -> [String] {
+    static func differences(
+        existing: Manifest, pipeline: Manifest.PipelineInfo, settings: Manifest.RunSettings,
+        sources: [Manifest.SourceFileEntry]?, libraries: [String: String]
+    ) -> [String] {
         var differences: [String] = []
         if existing.formatVersion != Manifest.currentFormatVersion {
             differences.append("manifest format \(existing.formatVersion) → \(Manifest.currentFormatVersion)")

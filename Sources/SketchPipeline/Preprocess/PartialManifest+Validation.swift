@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 extension PartialManifest {
     /// Largest `partial.json` read: 64 MiB (its chunk list grows with the inputs: about 200 bytes a chunk).
@@ -27,7 +27,8 @@ extension PartialManifest {
             return "pipeline_text: longer than \(PipelineConfig.maximumTextBytes) bytes"
         }
         for (index, chunk) in chunks.enumerated() {
-            if let problem = count(chunk.offset, "chunks[\(index)].offset") ?? chunk.bytes.flatMap({ count($0, "chunks[\(index)].bytes") }) {
+            if let problem = count(chunk.offset, "chunks[\(index)].offset") ?? chunk.bytes.flatMap({ count($0, "chunks[\(index)].bytes") })
+            {
                 return problem
             }
         }
@@ -39,15 +40,18 @@ extension PartialManifest {
                 return problem
             }
         }
-        let counts = [(records.read, "records.read"), (records.written, "records.written"), (records.filtered, "records.filtered"),
-                      (records.rejected, "records.rejected"), (records.sourceErrors, "records.source_errors"),
-                      (records.duplicateKeyIDs, "records.duplicate_key_ids"), (rejectedSources, "rejected_sources")]
+        let counts = [
+            (records.read, "records.read"), (records.written, "records.written"), (records.filtered, "records.filtered"),
+            (records.rejected, "records.rejected"), (records.sourceErrors, "records.source_errors"),
+            (records.duplicateKeyIDs, "records.duplicate_key_ids"), (rejectedSources, "rejected_sources"),
+        ]
         for (value, field) in counts { if let problem = count(value, field) { return problem } }
         guard records.isReconciled else { return "records: read \(records.read) ≠ written + filtered + rejected" }
         var bucketTotal = 0
         for (index, entry) in bucketCounts.enumerated() {
             for pair in entry.counts {
-                guard pair.count == 2, (0..<(SortKey.bucketCount * 3)).contains(pair[0]), (1...Manifest.maximumCount).contains(pair[1]) else {
+                guard pair.count == 2, (0..<(SortKey.bucketCount * 3)).contains(pair[0]), (1...Manifest.maximumCount).contains(pair[1])
+                else {
                     return "bucket_counts[\(index)].counts: \(pair) is not [index 0..<\(SortKey.bucketCount * 3), count ≥ 1]"
                 }
                 bucketTotal += pair[1]
@@ -70,7 +74,9 @@ extension PartialRun {
     /// `PipelineError` naming `path` and the field.
     package static func decode(_ bytes: [UInt8], path: String) throws -> PartialManifest {
         guard bytes.count <= PartialManifest.maximumFileBytes else {
-            throw PipelineError("\(path) is larger than \(PartialManifest.maximumFileBytes) bytes, more than a partial manifest holds; re-run that partition")
+            throw PipelineError(
+                "\(path) is larger than \(PartialManifest.maximumFileBytes) bytes, more than a partial manifest holds; re-run that partition"
+            )
         }
         let partial: PartialManifest
         do {
@@ -88,9 +94,12 @@ extension PartialRun {
     /// file inside the directory (``DirectoryMember``).
     static func runPaths(of partial: PartialManifest, in directory: String) throws -> [String] {
         try partial.runs.enumerated().map { index, run in
-            switch try DirectoryMember.resolve(run, in: directory, field: "runs[\(index)]", file: "\(directory)/\(DatasetLayout.partialManifest)") {
+            switch try DirectoryMember.resolve(
+                run, in: directory, field: "runs[\(index)]", file: "\(directory)/\(DatasetLayout.partialManifest)")
+            {
             case let .file(path, _): return path
-            case .missing: throw PipelineError("\(directory)/\(run) is missing but \(DatasetLayout.partialManifest) lists it; re-run that partition")
+            case .missing:
+                throw PipelineError("\(directory)/\(run) is missing but \(DatasetLayout.partialManifest) lists it; re-run that partition")
             }
         }
     }

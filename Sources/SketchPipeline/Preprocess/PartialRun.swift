@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// `partial.json`: what one `preprocess --partition i/n` wrote, so that `sketchprep merge` can
 /// check the partials fit together before it reduces them.
@@ -44,31 +44,45 @@ package struct PartialManifest: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case partial, formatVersion = "format_version", partition, pipeline, pipelineText = "pipeline_text", categories, inputs,
-             libraries, chunks, read, rejectedSources = "rejected_sources", records, words, runs, bucketCounts = "bucket_counts",
-             seenWords = "seen_words", seenCountries = "seen_countries"
+        case partial
+        case formatVersion = "format_version"
+        case partition, pipeline
+        case pipelineText = "pipeline_text"
+        case categories, inputs,
+            libraries, chunks, read
+        case rejectedSources = "rejected_sources"
+        case records, words, runs
+        case bucketCounts = "bucket_counts"
+        case
+            seenWords = "seen_words"
+        case seenCountries = "seen_countries"
     }
 }
 
 extension PipelineRunner {
     /// The map side of one partition: reads its share of the chunks into sorted run files in
     /// the output directory, with its quarantined lines and `partial.json`.
-    func runPartition(_ partition: Partition, chunks: [InputChunk], rejectedSources: [RejectedLine],
-                      pipeline: Manifest.PipelineInfo, clock: StageClock) throws -> PipelineOutcome {
+    func runPartition(
+        _ partition: Partition, chunks: [InputChunk], rejectedSources: [RejectedLine],
+        pipeline: Manifest.PipelineInfo, clock: StageClock
+    ) throws -> PipelineOutcome {
         if let stream = chunks.first(where: { $0.bytes == nil }) {
             throw PipelineError("--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
         }
         return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
-            try mapDrawings(chunks: chunks, selected: selected, rejectedSources: partition.index == 0 ? rejectedSources : [],
-                            quarantinePath: "\(config.output.directory)/\(DatasetLayout.quarantine)", runsDirectory: runsDirectory,
-                            clock: clock)
+            try mapDrawings(
+                chunks: chunks, selected: selected, rejectedSources: partition.index == 0 ? rejectedSources : [],
+                quarantinePath: "\(config.output.directory)/\(DatasetLayout.quarantine)", runsDirectory: runsDirectory,
+                clock: clock)
         }
     }
 
     /// The map side of one partition, `map` reading the chunks dealt to it (``InputChunking/deal(_:partition:of:)``)
     /// into run files in the given directory.
-    func runPartition(_ partition: Partition, chunks: [InputChunk], pipeline: Manifest.PipelineInfo, clock: StageClock,
-                      map mapChunks: (_ selected: [Int], _ runsDirectory: String) throws -> MapOutput) throws -> PipelineOutcome {
+    func runPartition(
+        _ partition: Partition, chunks: [InputChunk], pipeline: Manifest.PipelineInfo, clock: StageClock,
+        map mapChunks: (_ selected: [Int], _ runsDirectory: String) throws -> MapOutput
+    ) throws -> PipelineOutcome {
         let directory = config.output.directory
         let partialPath = "\(directory)/\(DatasetLayout.partialManifest)"
         if unlink(partialPath) != 0 && errno != ENOENT {
@@ -81,7 +95,10 @@ extension PipelineRunner {
         defer { TemporaryFiles.unregister(runsDirectory) }
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
         let map = try mapChunks(selected, runsDirectory)
-        let text = (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text =
+            (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? ""
         let partial = PartialManifest(
             partition: partition, pipeline: pipeline, pipelineText: text, categories: config.filters.categories,
             inputs: try config.source.inputs.map(recordedPaths.record),
@@ -104,10 +121,12 @@ extension PipelineRunner {
             bucketCounts: map.bucketCounts.sparse)
         try writeAtomically(try PartialRun.encode(partial), to: partialPath)
         try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: map.records.read)
-        let manifest = Manifest(pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
-                                records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
-        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
-                               partitionChunks: (selected.count, chunks.count))
+        let manifest = Manifest(
+            pipeline: pipeline, sources: [], classes: [], counts: [:], shards: [],
+            records: partial.records, quarantine: DatasetLayout.quarantine, libraries: partial.libraries)
+        return PipelineOutcome(
+            manifest: manifest, directory: directory, upToDate: false, reusedFiles: 0,
+            partitionChunks: (selected.count, chunks.count))
     }
 }
 
@@ -125,8 +144,13 @@ package enum PartialRun {
 
     static func load(_ directory: String) throws -> PartialManifest {
         let path = "\(directory)/\(DatasetLayout.partialManifest)"
-        guard case let .file(resolved, _) = try DirectoryMember.resolve(DatasetLayout.partialManifest, in: directory, field: "file", file: path) else {
-            throw PipelineError("\(directory) is not a finished partition: no \(DatasetLayout.partialManifest) (re-run its `sketchprep preprocess --partition i/n`)")
+        guard
+            case let .file(resolved, _) = try DirectoryMember.resolve(
+                DatasetLayout.partialManifest, in: directory, field: "file", file: path)
+        else {
+            throw PipelineError(
+                "\(directory) is not a finished partition: no \(DatasetLayout.partialManifest) (re-run its `sketchprep preprocess --partition i/n`)"
+            )
         }
         let bytes: [UInt8]
         do {
@@ -172,19 +196,28 @@ package enum PartialRun {
         for (position, partial) in partials.enumerated() {
             let name = directories[position]
             guard partial.partial, partial.formatVersion == Manifest.currentFormatVersion else {
-                throw PipelineError("\(name): written by another sketchprep layout (format \(partial.formatVersion)); re-run it with this version")
+                throw PipelineError(
+                    "\(name): written by another sketchprep layout (format \(partial.formatVersion)); re-run it with this version")
             }
             guard partial.partition.count == n else {
-                throw PipelineError("\(name) is partition \(partial.partition.index)/\(partial.partition.count), but \(directories[0]) is of \(n) partitions: partials of different runs cannot be merged")
+                throw PipelineError(
+                    "\(name) is partition \(partial.partition.index)/\(partial.partition.count), but \(directories[0]) is of \(n) partitions: partials of different runs cannot be merged"
+                )
             }
             guard partial.pipeline == first.pipeline, partial.categories == first.categories else {
-                throw PipelineError("\(name) was made with other settings than \(directories[0]) (pipeline \(partial.pipeline.file)); re-run every partition with the same pipeline and options")
+                throw PipelineError(
+                    "\(name) was made with other settings than \(directories[0]) (pipeline \(partial.pipeline.file)); re-run every partition with the same pipeline and options"
+                )
             }
             guard partial.chunks == first.chunks else {
-                throw PipelineError("\(name) was made from other inputs than \(directories[0]) (the input chunk lists differ); re-run every partition on the same inputs")
+                throw PipelineError(
+                    "\(name) was made from other inputs than \(directories[0]) (the input chunk lists differ); re-run every partition on the same inputs"
+                )
             }
             guard partial.libraries == first.libraries, partial.libraries == PipelineRunner.libraryVersions else {
-                throw PipelineError("\(name) was made by \(describe(partial.libraries)), this merge is \(describe(PipelineRunner.libraryVersions)): run every partition and the merge with the same sketchprep build")
+                throw PipelineError(
+                    "\(name) was made by \(describe(partial.libraries)), this merge is \(describe(PipelineRunner.libraryVersions)): run every partition and the merge with the same sketchprep build"
+                )
             }
             if let earlier = byIndex[partial.partition.index] {
                 throw PipelineError("partition \(partial.partition.index)/\(n) is given twice: \(directories[earlier]) and \(name)")
@@ -193,13 +226,17 @@ package enum PartialRun {
         }
         let missing = (0..<n).filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
-            throw PipelineError("partition(s) \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: run `sketchprep preprocess … --partition \(missing[0])/\(n)` and pass its directory to merge")
+            throw PipelineError(
+                "partition(s) \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: run `sketchprep preprocess … --partition \(missing[0])/\(n)` and pass its directory to merge"
+            )
         }
         var owner: [Int: Int] = [:]
         for (position, partial) in partials.enumerated() {
             for read in partial.read {
                 if let other = owner[read.chunk] {
-                    throw PipelineError("chunk \(read.chunk) (\(first.chunks[read.chunk].path)) was read by both \(directories[other]) and \(directories[position])")
+                    throw PipelineError(
+                        "chunk \(read.chunk) (\(first.chunks[read.chunk].path)) was read by both \(directories[other]) and \(directories[position])"
+                    )
                 }
                 owner[read.chunk] = position
             }
@@ -219,7 +256,9 @@ package enum PartialRun {
         config.source.inputs = first.inputs
         config.output.directory = output
         guard config.json == first.pipeline.config else {
-            throw PipelineError("\(first.pipeline.file) resolves to another configuration than the partitions recorded; merge with the partitions' own partial.json unchanged")
+            throw PipelineError(
+                "\(first.pipeline.file) resolves to another configuration than the partitions recorded; merge with the partitions' own partial.json unchanged"
+            )
         }
         let ordered = (0..<n).map { partials[byIndex[$0]!] }
         let orderedDirectories = (0..<n).map { directories[byIndex[$0]!] }
@@ -245,8 +284,11 @@ package enum PartialRun {
         let input = ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
         let clock = StageClock(command: "merge")
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
-        let quarantine = { try writeQuarantine(ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
-                                               to: "\(output)/\(DatasetLayout.quarantine)") }
+        let quarantine = {
+            try writeQuarantine(
+                ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
+                to: "\(output)/\(DatasetLayout.quarantine)")
+        }
         switch step {
         case .all(let parts):
             try quarantine()
@@ -270,8 +312,10 @@ package enum PartialRun {
 
     /// The quarantine in the single run's order: directory entries, then each chunk's lines in
     /// chunk order, taken from the partial that read the chunk.
-    private static func writeQuarantine(_ partials: [PartialManifest], directories: [String], chunkCount: Int,
-                                        to path: String) throws {
+    private static func writeQuarantine(
+        _ partials: [PartialManifest], directories: [String], chunkCount: Int,
+        to path: String
+    ) throws {
         let out = try AtomicFileWriter(path: path)
         let readers = try directories.map { directory in
             let name = DatasetLayout.quarantine
@@ -306,7 +350,9 @@ private final class QuarantineLines {
     func next(partialDirectory: String) throws -> [UInt8] {
         while batch == nil || index == batch!.entries.count {
             guard let next = reader.nextBatch() else {
-                throw PipelineError("\(partialDirectory)/\(DatasetLayout.quarantine) has fewer lines than its \(DatasetLayout.partialManifest) counts; re-run that partition")
+                throw PipelineError(
+                    "\(partialDirectory)/\(DatasetLayout.quarantine) has fewer lines than its \(DatasetLayout.partialManifest) counts; re-run that partition"
+                )
             }
             if case .sourceError = next.entries.first?.kind {
                 throw PipelineError("cannot read \(partialDirectory)/\(DatasetLayout.quarantine); re-run that partition")

@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import Yams
 
 extension PipelineConfig {
@@ -26,7 +26,9 @@ extension PipelineConfig {
     /// Validates pipeline YAML `text`; errors name `file`, the line and the key.
     package static func parse(text: String, file path: String) throws -> PipelineConfig {
         guard text.utf8.count <= maximumTextBytes else {
-            throw PipelineError(file: path, node: nil, key: "", "the pipeline text is longer than \(maximumTextBytes) bytes (PipelineConfig.maximumTextBytes, docs/limits.md)")
+            throw PipelineError(
+                file: path, node: nil, key: "",
+                "the pipeline text is longer than \(maximumTextBytes) bytes (PipelineConfig.maximumTextBytes, docs/limits.md)")
         }
         try YAMLAliasCheck.check(text, file: path)
         let root: Node
@@ -47,8 +49,9 @@ extension PipelineConfig {
 
     /// Builds a configuration from a parsed YAML document.
     package static func parse(_ root: Node, file: String) throws -> PipelineConfig {
-        let top = try YAMLSection(root, file: file, path: "",
-                                  allowed: ["name", "source", "simplify", "filters", "encode", "split", "output"])
+        let top = try YAMLSection(
+            root, file: file, path: "",
+            allowed: ["name", "source", "simplify", "filters", "encode", "split", "output"])
         let defaultName = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let name = try top.string("name") ?? defaultName
         var config = PipelineConfig(
@@ -66,12 +69,14 @@ extension PipelineConfig {
             (config.split, config.splitCounts) = (quota.split, quota.splitCounts)
         }
         if config.output.layout == .tensorflowTutorial && config.output.format != .tfrecord {
-            throw top.error("output.layout", top.value("output"), "the tensorflow-tutorial layout names TFRecord files; set output.format: tfrecord")
+            throw top.error(
+                "output.layout", top.value("output"), "the tensorflow-tutorial layout names TFRecord files; set output.format: tfrecord")
         }
         try config.validateRasterCombination(top)
         if case let .strokes(options) = config.encode, options.length == nil, config.output.format == .npy {
-            throw top.error("encode.length", top.value("encode"),
-                            "variable-length tensors (null) cannot go into NPY shards; set a length or use output.format: tfrecord")
+            throw top.error(
+                "encode.length", top.value("encode"),
+                "variable-length tensors (null) cannot go into NPY shards; set a length or use output.format: tfrecord")
         }
         return config
     }
@@ -86,15 +91,17 @@ extension PipelineConfig {
         let fileFormat = try section.choice("file_format", of: DrawingFileFormat.self)
         if section.value("category") != nil {
             // One meaning per word: `category` filters (filters.categories, --category).
-            throw section.error("category", section.value("category"),
-                                "renamed to source.word (the word of records whose input carries none); categories are chosen with filters.categories")
+            throw section.error(
+                "category", section.value("category"),
+                "renamed to source.word (the word of records whose input carries none); categories are chosen with filters.categories")
         }
         let word = try section.string("word")
         if kind == .imageDirectory && (fileFormat != nil || word != nil) {
             throw section.error(fileFormat != nil ? "file_format" : "word", nil, "applies to drawing sources, not to kind: image-directory")
         }
-        return SourceStage(kind: kind, format: try section.choice("format", of: InputFormat.self) ?? .auto,
-                           inputs: try section.stringList("inputs") ?? [], fileFormat: fileFormat, word: word)
+        return SourceStage(
+            kind: kind, format: try section.choice("format", of: InputFormat.self) ?? .auto,
+            inputs: try section.stringList("inputs") ?? [], fileFormat: fileFormat, word: word)
     }
 
     private static func parseSimplify(_ top: YAMLSection) throws -> SimplificationOptions {
@@ -118,9 +125,11 @@ extension PipelineConfig {
             throw section.error("categories", section.value("categories"), "'\(repeated)' is listed twice (each category is one class)")
         }
         if let section, let countries = try section.stringList("countries"),
-           let bad = countries.first(where: { !FilterStage.isCountryCode($0) }) {
-            throw section.error("countries", section.value("countries"),
-                                "'\(bad)' is not a two-letter country code (ISO 3166-1 alpha-2 as in the data's countrycode, e.g. US, DE, BR)")
+            let bad = countries.first(where: { !FilterStage.isCountryCode($0) })
+        {
+            throw section.error(
+                "countries", section.value("countries"),
+                "'\(bad)' is not a two-letter country code (ISO 3166-1 alpha-2 as in the data's countrycode, e.g. US, DE, BR)")
         }
         return FilterStage(
             recognizedOnly: try section?.bool("recognized_only") ?? false,
@@ -147,10 +156,11 @@ extension PipelineConfig {
             let section = try YAMLSection(node, file: top.file, path: "encode", allowed: ["kind", "length", "padding", "truncation"])
             // Absent: the book's 75 rows; `null`: variable length.
             let length = section.has("length") ? try section.int("length", in: 1...100_000) : StrokeTensorOptions.book.length
-            return .strokes(StrokeTensorOptions(
-                length: length,
-                paddingSide: try section.choice("padding", of: SequenceSide.self) ?? .front,
-                truncationSide: try section.choice("truncation", of: SequenceSide.self) ?? .back))
+            return .strokes(
+                StrokeTensorOptions(
+                    length: length,
+                    paddingSide: try section.choice("padding", of: SequenceSide.self) ?? .front,
+                    truncationSide: try section.choice("truncation", of: SequenceSide.self) ?? .back))
         }
     }
 
@@ -169,7 +179,8 @@ extension PipelineConfig {
     /// `split.counts: {train: N, val: N, test: N}` (each optional).
     private static func parseSplitCounts(_ top: YAMLSection) throws -> [SplitName: Int] {
         guard let split = try top.section("split", allowed: ["train", "val", "test", "counts"]),
-              let section = try split.section("counts", allowed: ["train", "val", "test"]) else { return [:] }
+            let section = try split.section("counts", allowed: ["train", "val", "test"])
+        else { return [:] }
         var counts: [SplitName: Int] = [:]
         for name in SplitName.allCases {
             if let count = try section.int(name.rawValue, in: 0...1_000_000_000) { counts[name] = count }
@@ -194,4 +205,3 @@ extension PipelineConfig {
         return output
     }
 }
-

@@ -1,6 +1,6 @@
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// A declarative preprocessing pipeline (one `Pipelines/*.yaml` file): where drawings come from,
 /// which ones to keep, how to encode them and how to shard them. See docs/pipelines.md.
@@ -124,19 +124,25 @@ extension PipelineConfig {
         let encodeJSON: JSONValue
         switch encode {
         case let .strokes(options):
-            encodeJSON = .object([
-                "kind": .string(EncodeKind.strokes.rawValue),
-                "length": options.length.map { .number(Double($0)) } ?? .null,
-            ].merging(options.length == nil ? [:] : [
-                "padding": .string(options.paddingSide.rawValue),
-                "truncation": .string(options.truncationSide.rawValue),
-            ]) { a, _ in a })
+            encodeJSON = .object(
+                [
+                    "kind": .string(EncodeKind.strokes.rawValue),
+                    "length": options.length.map { .number(Double($0)) } ?? .null,
+                ].merging(
+                    options.length == nil
+                        ? [:]
+                        : [
+                            "padding": .string(options.paddingSide.rawValue),
+                            "truncation": .string(options.truncationSide.rawValue),
+                        ]
+                ) { a, _ in a })
         case let .raster(options):
             encodeJSON = drawings ? options.drawingJSON : options.imageJSON
         case let .stroke3(epsilon, elementType):
             // `dtype` recorded only when set, so existing manifests keep their bytes.
-            encodeJSON = .object(["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null]
-                .merging(elementType.map { ["dtype": .string($0.rawValue)] } ?? [:]) { a, _ in a })
+            encodeJSON = .object(
+                ["kind": .string(EncodeKind.stroke3.rawValue), "epsilon": epsilon.map(JSONValue.number) ?? .null]
+                    .merging(elementType.map { ["dtype": .string($0.rawValue)] } ?? [:]) { a, _ in a })
         }
         var sourceJSON: [String: JSONValue] = [
             "kind": .string(source.kind.rawValue),
@@ -166,18 +172,28 @@ extension PipelineConfig {
             "source": .object(sourceJSON),
             "filters": .object(filtersJSON),
             "encode": encodeJSON,
-            "split": .object(["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]
-                .merging(splitCounts.isEmpty ? [:] : ["counts": .object(Dictionary(uniqueKeysWithValues: splitCounts.map {
-                    ($0.key.rawValue, JSONValue.number(Double($0.value)))
-                }))]) { a, _ in a }),
+            "split": .object(
+                ["train": .number(split.train), "val": .number(split.val), "test": .number(split.test)]
+                    .merging(
+                        splitCounts.isEmpty
+                            ? [:]
+                            : [
+                                "counts": .object(
+                                    Dictionary(
+                                        uniqueKeysWithValues: splitCounts.map {
+                                            ($0.key.rawValue, JSONValue.number(Double($0.value)))
+                                        }))
+                            ]
+                    ) { a, _ in a }),
             "output": .object(outputJSON),
         ]
         if drawings {
-            json["simplify"] = .object(SimplificationOptions.fixedFormulas.mapValues(JSONValue.string).merging([
-                "epsilon": .number(simplification.epsilon),
-                "resample_step": .number(simplification.resampleStep),
-                "scale_target": .number(simplification.scaleTarget),
-            ]) { _, knob in knob })
+            json["simplify"] = .object(
+                SimplificationOptions.fixedFormulas.mapValues(JSONValue.string).merging([
+                    "epsilon": .number(simplification.epsilon),
+                    "resample_step": .number(simplification.resampleStep),
+                    "scale_target": .number(simplification.scaleTarget),
+                ]) { _, knob in knob })
         }
         return .object(json)
     }

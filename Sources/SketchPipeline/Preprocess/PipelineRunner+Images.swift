@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchRaster
 
 extension PipelineRunner {
@@ -34,8 +34,10 @@ extension PipelineRunner {
     /// link, link loop, non-UTF-8 name). Images in a split directory keep that split; the others
     /// are split by the hash of their key (relative path). With `selected` (a partition's share of
     /// the files, by index) only those files are read, each recorded as a chunk of its own.
-    package func mapImages(_ listing: LabeledImageListing, selected: [Int]? = nil, rejectedEntries: Bool = true,
-                           runsDirectory: String, clock: StageClock) throws -> MapOutput {
+    package func mapImages(
+        _ listing: LabeledImageListing, selected: [Int]? = nil, rejectedEntries: Bool = true,
+        runsDirectory: String, clock: StageClock
+    ) throws -> MapOutput {
         guard case let .raster(options) = config.encode else {
             throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
@@ -79,13 +81,15 @@ extension PipelineRunner {
             }
             seconds.parse += MonotonicClock.lap(&t)
             let payload = options.payload(resampler.resample(image).pixels)
-            let body = try ExampleBody.make(payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding)
+            let body = try ExampleBody.make(
+                payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding)
             seconds.encode += MonotonicClock.lap(&t)
             output.words.insert(file.className)
-            let example = SortedExample(sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
-                                        chunk: 0, ordinal: UInt64(ordinal), word: file.className,
-                                        split: file.directorySplit.flatMap(SplitName.init(rawValue:)) ?? config.split.split(forKeyID: file.keyID),
-                                        body: body)
+            let example = SortedExample(
+                sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
+                chunk: 0, ordinal: UInt64(ordinal), word: file.className,
+                split: file.directorySplit.flatMap(SplitName.init(rawValue:)) ?? config.split.split(forKeyID: file.keyID),
+                body: body)
             output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
             try runs.add(example)
             output.records.written += 1
@@ -101,11 +105,15 @@ extension PipelineRunner {
     /// `--partition i/n` of an image-directory source: every file is a chunk of its own (in the
     /// listing's sorted order), dealt like drawing chunks; partition 0 also quarantines the
     /// listing's unusable entries.
-    func runImagePartition(_ partition: Partition, images: LabeledImageListing, pipeline: Manifest.PipelineInfo,
-                           clock: StageClock) throws -> PipelineOutcome {
+    func runImagePartition(
+        _ partition: Partition, images: LabeledImageListing, pipeline: Manifest.PipelineInfo,
+        clock: StageClock
+    ) throws -> PipelineOutcome {
         let chunks = try images.files.map { file -> InputChunk in
             var status = stat()
-            guard stat(file.path, &status) == 0 else { throw PipelineError("cannot read \(file.path): \(String(cString: strerror(errno)))") }
+            guard stat(file.path, &status) == 0 else {
+                throw PipelineError("cannot read \(file.path): \(String(cString: strerror(errno)))")
+            }
             return InputChunk(path: file.path, offset: 0, bytes: Int(status.st_size), isRange: false)
         }
         return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in

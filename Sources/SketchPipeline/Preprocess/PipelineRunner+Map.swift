@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchRaster
 
 /// What the map side of a run produced: sorted runs, the examples counted per class, sort-key
@@ -37,8 +37,9 @@ package struct MapOutput: Sendable {
         try all.indices.compactMap { index in
             guard let record = chunks[index], !record.sha256.isEmpty else { return nil }
             let chunk = all[index]
-            return Manifest.SourceFileEntry(path: try paths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
-                                            bytes: record.bytes, sha256: record.sha256)
+            return Manifest.SourceFileEntry(
+                path: try paths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
+                bytes: record.bytes, sha256: record.sha256)
         }
     }
 }
@@ -64,9 +65,11 @@ extension PipelineRunner {
     /// examples, encoded into their final label-free bytes (``ExampleBody``), into sorted runs under
     /// `runsDirectory`. Without `hashing` the chunks' checksums are not computed (the caller
     /// measured them up front).
-    package func mapDrawings(chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
-                             quarantinePath: String, runsDirectory: String,
-                             hashing: Bool = true, clock: StageClock) throws -> MapOutput {
+    package func mapDrawings(
+        chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
+        quarantinePath: String, runsDirectory: String,
+        hashing: Bool = true, clock: StageClock
+    ) throws -> MapOutput {
         var output = MapOutput()
         output.chunkList = chunks
         let quarantine = try QuarantineWriter(path: quarantinePath)
@@ -76,13 +79,17 @@ extension PipelineRunner {
             try quarantine.add(.sourceError(try recordedPaths.record(rejected.location.file), byteOffset: 0, reason: rejected.reason))
         }
         let totalBytes = selected.reduce(0) { $0 + (chunks[$1].bytes ?? 0) }
-        let progress = ProgressReporter(unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
-                                        enabled: showProgress)
+        let progress = ProgressReporter(
+            unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
+            enabled: showProgress)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
-        let batches = InputBatches(sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) }, selected: selected,
-                                   hashing: hashing, recordLimit: recordLimit)
-        let transform = batchTransform(stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }),
-                                       float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
+        let batches = InputBatches(
+            sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) },
+            selected: selected,
+            hashing: hashing, recordLimit: recordLimit)
+        let transform = batchTransform(
+            stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }),
+            float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
         let mapStart = MonotonicClock.now()
@@ -111,7 +118,8 @@ extension PipelineRunner {
                 case let .sourceError(byteOffset, reason):
                     output.records.sourceErrors += 1
                     quarantined[batch.chunk, default: 0] += 1
-                    try quarantine.add(.sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
+                    try quarantine.add(
+                        .sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
                 }
             }
             progress.advance(by: batch.outcomes.count)
@@ -194,19 +202,24 @@ extension PipelineRunner {
                     }
                     let body: ExampleBody
                     do {
-                        body = try ExampleBody.make(payload: payload, keyID: record.keyID, word: record.word,
-                                                    facts: RecordFacts(countryCode: record.countryCode, recognized: record.recognized,
-                                                                       timestamp: record.timestamp),
-                                                    encoding: encoding)
+                        body = try ExampleBody.make(
+                            payload: payload, keyID: record.keyID, word: record.word,
+                            facts: RecordFacts(
+                                countryCode: record.countryCode, recognized: record.recognized,
+                                timestamp: record.timestamp),
+                            encoding: encoding)
                     } catch {
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: "\(error)", bytes: Array(line)))
                         return true
                     }
                     mapped.seconds.encode += MonotonicClock.lap(&t)
-                    mapped.outcomes.append(.example(SortedExample(
-                        sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                        ordinal: UInt64(entry.lineInChunk), word: record.word,
-                        split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input) ?? split.split(forKeyID: record.keyID), body: body)))
+                    mapped.outcomes.append(
+                        .example(
+                            SortedExample(
+                                sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
+                                ordinal: UInt64(entry.lineInChunk), word: record.word,
+                                split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input) ?? split.split(forKeyID: record.keyID),
+                                body: body)))
                 case let .rejected(reason, bytes):
                     mapped.seconds.parse += MonotonicClock.lap(&t)
                     mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(bytes)))

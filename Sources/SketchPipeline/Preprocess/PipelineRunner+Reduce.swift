@@ -1,7 +1,7 @@
 import Foundation
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 extension PipelineRunner {
     /// The reduce side in this process: `parts` independent parts (``runReducePart(_:input:progress:)``)
@@ -41,15 +41,20 @@ extension PipelineRunner {
         }
         // `.reduce-I-of-R.json`: R is the number before the suffix.
         guard let any = names.sorted().first,
-              let parts = any.dropLast(".json".count).split(separator: "-").last.flatMap({ Int($0) }),
-              (1...ReducePart.maximumCount).contains(parts) else {
-            throw PipelineError("\(directory) holds no reduce part reports: run `sketchprep merge PARTIALS… -o \(directory) --reduce i/R` for every i first")
+            let parts = any.dropLast(".json".count).split(separator: "-").last.flatMap({ Int($0) }),
+            (1...ReducePart.maximumCount).contains(parts)
+        else {
+            throw PipelineError(
+                "\(directory) holds no reduce part reports: run `sketchprep merge PARTIALS… -o \(directory) --reduce i/R` for every i first"
+            )
         }
         return try (0..<parts).map { index in
             let part = ReducePart(index: index, count: parts)
             let path = "\(directory)/\(part.reportName)"
             guard let bytes = try? InputFile.readAll(path, maximumBytes: PartialManifest.maximumFileBytes) else {
-                throw PipelineError("reduce part \(index)/\(parts) is missing (no \(path)): run `sketchprep merge PARTIALS… -o \(directory) --reduce \(index)/\(parts)`")
+                throw PipelineError(
+                    "reduce part \(index)/\(parts) is missing (no \(path)): run `sketchprep merge PARTIALS… -o \(directory) --reduce \(index)/\(parts)`"
+                )
             }
             let report: ReducePartReport
             do {
@@ -75,11 +80,15 @@ extension PipelineRunner {
         let identity = try input.identity()
         if let foreign = reports.first(where: { $0.input != identity }) {
             let part = ReducePart(index: foreign.part, count: foreign.parts)
-            throw PipelineError("\(directory)/\(part.reportName) was written for other partials than these; re-run `sketchprep merge PARTIALS… -o \(directory) --reduce \(part.index)/\(part.count)`")
+            throw PipelineError(
+                "\(directory)/\(part.reportName) was written for other partials than these; re-run `sketchprep merge PARTIALS… -o \(directory) --reduce \(part.index)/\(part.count)`"
+            )
         }
         let items = Set(reports.compactMap(\.item))
         guard items.count <= 1 else {
-            throw PipelineError("NPY shards need every example to have one element type and shape, but the reduce parts found \(items.sorted().joined(separator: " and "))")
+            throw PipelineError(
+                "NPY shards need every example to have one element type and shape, but the reduce parts found \(items.sorted().joined(separator: " and "))"
+            )
         }
         let ordered = reports.flatMap { report in zip(report.fileOrder, report.files) }.enumerated()
             .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
@@ -100,13 +109,15 @@ extension PipelineRunner {
             try writeAtomically(lines, to: quarantinePath)
         }
         let written = reports.reduce(0) { $0 + $1.written }
-        let records = RecordCounts(read: map.records.read, written: written,
-                                            filtered: map.records.filtered + reports.reduce(0) { $0 + $1.quotaFiltered },
-                                            rejected: map.records.rejected + quarantined, sourceErrors: map.records.sourceErrors,
-                                            duplicateKeyIDs: reports.reduce(0) { $0 + $1.duplicateKeyIDs })
+        let records = RecordCounts(
+            read: map.records.read, written: written,
+            filtered: map.records.filtered + reports.reduce(0) { $0 + $1.quotaFiltered },
+            rejected: map.records.rejected + quarantined, sourceErrors: map.records.sourceErrors,
+            duplicateKeyIDs: reports.reduce(0) { $0 + $1.duplicateKeyIDs })
         guard records.isReconciled else {
-            throw PipelineError("record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
-                + " + filtered \(records.filtered) + rejected \(records.rejected)")
+            throw PipelineError(
+                "record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
+                    + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }
         let manifest = Manifest(
             pipeline: input.pipeline, sources: input.sources,
@@ -129,7 +140,8 @@ extension PipelineRunner {
         }
         clock.addWall("reduce", reports.reduce(0) { $0 + $1.cpuSeconds })
         clock.addWall("finalize_wall", MonotonicClock.now() - start)
-        return PipelineOutcome(manifest: manifest, directory: directory, upToDate: false,
-                               reusedFiles: reports.reduce(0) { $0 + $1.reusedFiles })
+        return PipelineOutcome(
+            manifest: manifest, directory: directory, upToDate: false,
+            reusedFiles: reports.reduce(0) { $0 + $1.reusedFiles })
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 import SketchRaster
 
 /// What a pipeline run did, for the command's summary.
@@ -31,7 +31,9 @@ package struct Partition: Sendable, Equatable, Codable {
     package init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
-            throw PipelineError("--partition \(text): expected i/n with 0 ≤ i < n, e.g. 0/4 (partitions are numbered from 0, as $SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX are)")
+            throw PipelineError(
+                "--partition \(text): expected i/n with 0 ≤ i < n, e.g. 0/4 (partitions are numbered from 0, as $SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX are)"
+            )
         }
         self.index = index
         self.count = count
@@ -102,12 +104,14 @@ package struct PipelineRunner {
             let rejectedSources = reader.rejectedSources + unreadable
             let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
             if let partition {
-                return try runPartition(partition, chunks: chunks, rejectedSources: rejectedSources,
-                                        pipeline: pipelineInfo, clock: clock)
+                return try runPartition(
+                    partition, chunks: chunks, rejectedSources: rejectedSources,
+                    pipeline: pipelineInfo, clock: clock)
             }
             // Measured up front only for the up-to-date check; the run then reuses these checksums
             // instead of hashing every chunk a second time while reading it.
-            let measured = !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
+            let measured =
+                !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
                 ? try? chunks.map(measure) : nil
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate {
@@ -116,9 +120,10 @@ package struct PipelineRunner {
             try removeManifest()
             let runs = try runsDirectory(in: directory)
             defer { TemporaryFiles.removeDirectory(runs) }
-            let map = try mapDrawings(chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
-                                      quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
-                                      hashing: measured == nil, clock: clock)
+            let map = try mapDrawings(
+                chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
+                quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
+                hashing: measured == nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
@@ -152,7 +157,8 @@ package struct PipelineRunner {
     package func inputWarnings() throws -> [String] {
         switch config.source.kind {
         case .quickdrawNDJSON:
-            return try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word).skippedSources
+            return try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
+                .skippedSources
         case .imageDirectory:
             return try imageFiles().skipped
         }
@@ -180,8 +186,9 @@ package struct PipelineRunner {
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
     func measure(_ chunk: InputChunk) throws -> Manifest.SourceFileEntry {
         let measured = try InputFile.measure(chunk.path, range: chunk.range)
-        return Manifest.SourceFileEntry(path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
-                                        bytes: measured.bytes, sha256: measured.sha256)
+        return Manifest.SourceFileEntry(
+            path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
+            bytes: measured.bytes, sha256: measured.sha256)
     }
 
     /// This run's settings that are not in the configuration (recorded in the manifest).
@@ -194,31 +201,43 @@ package struct PipelineRunner {
     /// they could not be measured up front) and versions, and every shard it lists is present with
     /// its recorded SHA-256; otherwise `differences` names each setting that differs. A directory
     /// holding another pipeline's dataset is refused unless ``force``.
-    private func compareWithExisting(pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]?) throws
-        -> (upToDate: Manifest?, differences: [String]) {
+    private func compareWithExisting(
+        pipeline: Manifest.PipelineInfo, sources: [Manifest.SourceFileEntry]?
+    ) throws
+        -> (upToDate: Manifest?, differences: [String])
+    {
         let directory = config.output.directory
         guard let existing = try? Manifest.read(DatasetLayout.manifest, in: directory) else { return (nil, []) }
         if existing.pipeline.name != pipeline.name && !force {
-            throw PipelineError("\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
-                + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
+            throw PipelineError(
+                "\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
+                    + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
         }
         var differences = ManifestComparison.differences(
             existing: existing, pipeline: pipeline, settings: settings, sources: sources, libraries: Self.libraryVersions)
-        if !existing.invalidFields.isEmpty { differences.append("the old manifest.json is damaged (\(existing.invalidFields.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")))") }
+        if !existing.invalidFields.isEmpty {
+            differences.append(
+                "the old manifest.json is damaged (\(existing.invalidFields.map { "\($0.field): \($0.detail)" }.joined(separator: "; ")))")
+        }
         guard !force, differences.isEmpty, sources != nil else { return (nil, force ? [] : differences) }
         for shard in existing.shards {
             // The manifest found in the output is untrusted: its shard names must lead to regular files inside.
-            guard case let .file(path, bytes)? = try? DirectoryMember.resolve(shard.file, in: directory, field: "shards", file: DatasetLayout.manifest),
-                  bytes == shard.bytes, let measured = try? InputFile.measure(path, range: 0..<bytes),
-                  measured.bytes == shard.bytes, measured.sha256 == shard.sha256 else { return (nil, ["shard \(shard.file) changed or is missing"]) }
+            guard
+                case let .file(path, bytes)? = try? DirectoryMember.resolve(
+                    shard.file, in: directory, field: "shards", file: DatasetLayout.manifest),
+                bytes == shard.bytes, let measured = try? InputFile.measure(path, range: 0..<bytes),
+                measured.bytes == shard.bytes, measured.sha256 == shard.sha256
+            else { return (nil, ["shard \(shard.file) changed or is missing"]) }
         }
         return (existing, [])
     }
 
     /// sketchprep's version and the C libraries whose output is in the bytes.
     package static var libraryVersions: [String: String] {
-        ["sketchprep": SketchPrepVersion.current, "zlib": FormatLibraryVersions.zlib,
-         "libpng": FormatLibraryVersions.libpng, "cairo": CairoVersion.current]
+        [
+            "sketchprep": SketchPrepVersion.current, "zlib": FormatLibraryVersions.zlib,
+            "libpng": FormatLibraryVersions.libpng, "cairo": CairoVersion.current,
+        ]
     }
 }
 

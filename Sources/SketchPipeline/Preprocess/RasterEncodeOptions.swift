@@ -1,5 +1,5 @@
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import SketchRaster
 
 /// `encode: kind: raster` — examples become `size`×`size` gray rasters, stored as (H, W) arrays.
@@ -47,8 +47,9 @@ package struct RasterEncodeOptions: Equatable, Sendable {
         }) {
             timeChannels = names.compactMap(TimeChannel.init(rawValue:))
             guard timeChannels.count == names.count, names.count == 1 || names.count == 3 else {
-                throw checked.error("channels", checked.value("channels"),
-                                    "1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw checked.error(
+                    "channels", checked.value("channels"),
+                    "1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
     }
@@ -67,11 +68,14 @@ package struct RasterEncodeOptions: Equatable, Sendable {
 
     /// The resolved options for drawings, as recorded in the manifest: what the renderer drew.
     package var drawingJSON: JSONValue {
-        .object(commonJSON.merging([
-            "line_width": .number(stroke.lineWidth),
-            "padding": .number(stroke.padding),
-            "polarity": .string(stroke.polarity.rawValue),
-        ].merging(timeChannels.isEmpty ? [:] : ["channels": .array(timeChannels.map { .string($0.rawValue) })]) { a, _ in a }) { common, _ in common })
+        .object(
+            commonJSON.merging(
+                [
+                    "line_width": .number(stroke.lineWidth),
+                    "padding": .number(stroke.padding),
+                    "polarity": .string(stroke.polarity.rawValue),
+                ].merging(timeChannels.isEmpty ? [:] : ["channels": .array(timeChannels.map { .string($0.rawValue) })]) { a, _ in a }
+            ) { common, _ in common })
     }
 
     /// The resolved options for PNG images, as recorded in the manifest: what was done to the
@@ -79,11 +83,12 @@ package struct RasterEncodeOptions: Equatable, Sendable {
     /// aspect kept, never inverted, so the images keep their own polarity) and nothing of the
     /// renderer's pen settings, which do not apply.
     package var imageJSON: JSONValue {
-        .object(commonJSON.merging([
-            "gray": .string("alpha over white, BT.601 luma"),
-            "resample": .string("box, aspect kept, white padding"),
-            "invert": .bool(false),
-        ]) { common, _ in common })
+        .object(
+            commonJSON.merging([
+                "gray": .string("alpha over white, BT.601 luma"),
+                "resample": .string("box, aspect kept, white padding"),
+                "invert": .bool(false),
+            ]) { common, _ in common })
     }
 
     private var commonJSON: [String: JSONValue] {
@@ -105,7 +110,8 @@ extension PipelineConfig {
             throw top.error("encode.kind", top.value("encode"), "an image-directory source needs kind: raster")
         }
         if let encodeSection = try top.section("encode", allowed: ["kind"] + RasterEncodeOptions.yamlKeys),
-           let key = RasterEncodeOptions.drawingOnlyKeys.first(where: encodeSection.has) {
+            let key = RasterEncodeOptions.drawingOnlyKeys.first(where: encodeSection.has)
+        {
             throw encodeSection.error(key, encodeSection.value(key), "only applies to drawings, not to an image-directory source")
         }
         if filters.recognizedOnly || !filters.countries.isEmpty {

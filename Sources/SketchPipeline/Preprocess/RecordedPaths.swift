@@ -21,7 +21,8 @@ package struct RecordedPaths: Sendable {
         if absolute == root { return "." }
         let prefix = root == "/" ? "/" : root + "/"
         guard absolute.hasPrefix(prefix) else {
-            throw PipelineError("input \(path) is not under --root \(root); give inputs inside the root, or leave --root out to record paths as given")
+            throw PipelineError(
+                "input \(path) is not under --root \(root); give inputs inside the root, or leave --root out to record paths as given")
         }
         return String(absolute.dropFirst(prefix.count))
     }

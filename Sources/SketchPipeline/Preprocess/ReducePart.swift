@@ -1,7 +1,7 @@
 import Foundation
+import SketchDataset
 import SketchFormats
 import SketchIO
-import SketchDataset
 
 /// What the reduce side works from: the map side's output (one process's, or the partials'
 /// joined), the manifest's source list and pipeline record.
@@ -16,7 +16,9 @@ extension ReduceInput {
     /// written for other partials are refused by the finalize step.
     func identity() throws -> String {
         var hasher = SHA256Hasher()
-        hasher.update(Array("\(map.records.read) \(map.records.filtered) \(map.records.rejected) \(map.records.sourceErrors) \(map.runs.count)\n".utf8))
+        hasher.update(
+            Array(
+                "\(map.records.read) \(map.records.filtered) \(map.records.rejected) \(map.records.sourceErrors) \(map.runs.count)\n".utf8))
         hasher.update(try PartialRun.encodeJSON(map.bucketCounts.sparse))
         hasher.update(try PartialRun.encodeJSON(sources))
         return hasher.finalize().hexString
@@ -39,8 +41,10 @@ package struct ReducePart: Sendable, Equatable {
     package init(parsing text: String) throws {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...Self.maximumCount).contains(count),
-              (0..<count).contains(index) else {
-            throw PipelineError("--reduce \(text): expected i/R with 0 ≤ i < R ≤ \(Self.maximumCount), e.g. 0/4 (parts are numbered from 0)")
+            (0..<count).contains(index)
+        else {
+            throw PipelineError(
+                "--reduce \(text): expected i/R with 0 ≤ i < R ≤ \(Self.maximumCount), e.g. 0/4 (parts are numbered from 0)")
         }
         (self.index, self.count) = (index, count)
     }
@@ -53,7 +57,8 @@ package struct ReducePart: Sendable, Equatable {
     /// The sort-key buckets whose bookkeeping this part owns (duplicate key_ids, quarantined
     /// classes, quota counts): an equal share of the buckets, in order.
     var ownedBuckets: ClosedRange<Int>? {
-        let low = index * SortKey.bucketCount / count, high = (index + 1) * SortKey.bucketCount / count - 1
+        let low = index * SortKey.bucketCount / count
+        let high = (index + 1) * SortKey.bucketCount / count - 1
         return low <= high ? low...high : nil
     }
 }
@@ -81,9 +86,18 @@ package struct ReducePartReport: Codable, Equatable {
     package var input: String
 
     enum CodingKeys: String, CodingKey {
-        case part, parts, files, fileOrder = "file_order", reusedFiles = "reused_files", counts, written,
-             quotaFiltered = "quota_filtered", duplicateKeyIDs = "duplicate_key_ids", quarantined, item,
-             cpuSeconds = "cpu_seconds", recordsRead = "records_read", input
+        case part, parts, files
+        case fileOrder = "file_order"
+        case reusedFiles = "reused_files"
+        case counts, written
+        case
+            quotaFiltered = "quota_filtered"
+        case duplicateKeyIDs = "duplicate_key_ids"
+        case quarantined, item
+        case
+            cpuSeconds = "cpu_seconds"
+        case recordsRead = "records_read"
+        case input
     }
 }
 
@@ -107,7 +121,9 @@ extension PipelineRunner {
         try FilterCheck.verify(config.filters, map: map)
         let words = config.filters.categories.isEmpty ? map.words.sorted : config.filters.categories
         let table = ClassTable(words: words, caseInsensitive: config.output.format.shardFormat == nil)
-        return (table, QuotaState(classes: table.classes.count, maximumPerClass: config.filters.maxPerClass, splitCounts: config.splitCounts))
+        return (
+            table, QuotaState(classes: table.classes.count, maximumPerClass: config.filters.maxPerClass, splitCounts: config.splitCounts)
+        )
     }
 
     /// Runs reduce part `part`: writes its shards (shard formats: an equal share of each split's
@@ -120,9 +136,10 @@ extension PipelineRunner {
         let directory = config.output.directory
         let (table, quotas) = try reduceClasses(input.map)
         let quarantine = try AtomicFileWriter(path: "\(directory)/\(part.quarantineName)")
-        var report = ReducePartReport(part: part.index, parts: part.count, files: [], fileOrder: [], reusedFiles: 0, counts: [:],
-                                      written: 0, quotaFiltered: 0, duplicateKeyIDs: 0, quarantined: 0, item: nil,
-                                      cpuSeconds: 0, recordsRead: 0, input: try input.identity())
+        var report = ReducePartReport(
+            part: part.index, parts: part.count, files: [], fileOrder: [], reusedFiles: 0, counts: [:],
+            written: 0, quotaFiltered: 0, duplicateKeyIDs: 0, quarantined: 0, item: nil,
+            cpuSeconds: 0, recordsRead: 0, input: try input.identity())
         let owned = part.ownedBuckets
         var state: QuotaState
         var range: ClosedRange<Int>?
@@ -134,15 +151,18 @@ extension PipelineRunner {
                 sum.map { min($0.lowerBound, next.lowerBound)...max($0.upperBound, next.upperBound) } ?? next
             }
             state = plan.state(before: range?.lowerBound ?? 0, quotas: quotas)
-            writer = PartWriter(shards: shards, plan: plan, firstBucket: range?.lowerBound ?? 0, directory: directory,
-                                classes: table.classes.count)
+            writer = PartWriter(
+                shards: shards, plan: plan, firstBucket: range?.lowerBound ?? 0, directory: directory,
+                classes: table.classes.count)
         } else {
             range = 0...(SortKey.bucketCount - 1)
             state = quotas
             let mine = table.classes.indices.filter { $0 % part.count == part.index }
-            writer = PartWriter(stroke3: try Stroke3DatasetWriter(directory: directory, classes: mine.map { ($0, table.classes[$0]) },
-                                                                  layout: config.output.stroke3Layout),
-                                owned: Set(mine), classes: table.classes.count)
+            writer = PartWriter(
+                stroke3: try Stroke3DatasetWriter(
+                    directory: directory, classes: mine.map { ($0, table.classes[$0]) },
+                    layout: config.output.stroke3Layout),
+                owned: Set(mine), classes: table.classes.count)
         }
         // Counted against the examples in the part's range (quota-dropped ones included); when the
         // parts of one process share the line, each counts the records of its owned buckets (the
@@ -241,12 +261,15 @@ struct PartShards {
         var buckets: ClosedRange<Int>?
         for (index, total) in plan.totals.enumerated() {
             let count = (total + perShard - 1) / perShard
-            let first = count * part.index / part.count, end = count * (part.index + 1) / part.count
-            let split = Split(count: count, first: first, end: end, firstExample: first * perShard,
-                              endExample: min(end * perShard, total), total: total)
+            let first = count * part.index / part.count
+            let end = count * (part.index + 1) / part.count
+            let split = Split(
+                count: count, first: first, end: end, firstExample: first * perShard,
+                endExample: min(end * perShard, total), total: total)
             splits.append(split)
             if split.firstExample < split.endExample {
-                let low = plan.bucket(holding: split.firstExample, split: index), high = plan.bucket(holding: split.endExample - 1, split: index)
+                let low = plan.bucket(holding: split.firstExample, split: index)
+                let high = plan.bucket(holding: split.endExample - 1, split: index)
                 buckets = buckets.map { min($0.lowerBound, low)...max($0.upperBound, high) } ?? low...high
             }
         }
@@ -310,8 +333,10 @@ private final class PartWriter {
             try close(split)
             let name = record.split
             let naming = shards.options.naming
-            streams[split] = ShardStream(directory: directory, options: shards.options, split: name,
-                                         examples: min(perShard, plan.total - shard * perShard)) {
+            streams[split] = ShardStream(
+                directory: directory, options: shards.options, split: name,
+                examples: min(perShard, plan.total - shard * perShard)
+            ) {
                 naming.fileName(split: name, index: shard, count: plan.count, suffix: $0)
             }
             streamShard[split] = shard
@@ -357,7 +382,8 @@ private struct QuarantinedExample: Encodable {
     var word: String
 
     enum CodingKeys: String, CodingKey {
-        case keyID = "key_id", word
+        case keyID = "key_id"
+        case word
     }
 
     func line() throws -> [UInt8] {

@@ -1,7 +1,7 @@
 import Foundation
+import SketchDataset
 import SketchFormats
 import SketchIO
-import SketchDataset
 
 /// Examples per class, sort-key bucket (``SortKey/bucket(of:)``) and split, counted by the map
 /// side as examples go into the runs: the reduce side plans every reducer's offsets and shard
@@ -28,7 +28,9 @@ package struct BucketCounts: Sendable, Equatable {
 
     /// Examples counted in the buckets `range`, every word.
     package func total(inBuckets range: ClosedRange<Int>) -> Int {
-        perWord.values.reduce(0) { sum, counts in sum + counts[(range.lowerBound * 3)..<((range.upperBound + 1) * 3)].reduce(0) { $0 + Int($1) } }
+        perWord.values.reduce(0) { sum, counts in
+            sum + counts[(range.lowerBound * 3)..<((range.upperBound + 1) * 3)].reduce(0) { $0 + Int($1) }
+        }
     }
 
     /// The counts of `word`, if it has any.
@@ -43,7 +45,9 @@ package struct BucketCounts: Sendable, Equatable {
     /// The sparse form, in byte-wise word order.
     package var sparse: [Sparse] {
         perWord.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { word, counts in
-            Sparse(word: String(decoding: word, as: UTF8.self), counts: counts.indices.filter { counts[$0] != 0 }.map { [$0, Int(counts[$0])] })
+            Sparse(
+                word: String(decoding: word, as: UTF8.self),
+                counts: counts.indices.filter { counts[$0] != 0 }.map { [$0, Int(counts[$0])] })
         }
     }
 
@@ -54,8 +58,11 @@ package struct BucketCounts: Sendable, Equatable {
             guard perWord[word] == nil else { throw PipelineError("bucket_counts: '\(TerminalText.escaped(entry.word))' is given twice") }
             var counts = [UInt32](repeating: 0, count: SortKey.bucketCount * 3)
             for pair in entry.counts {
-                guard pair.count == 2, counts.indices.contains(pair[0]), (1...Int(UInt32.max)).contains(pair[1]), counts[pair[0]] == 0 else {
-                    throw PipelineError("bucket_counts of '\(TerminalText.escaped(entry.word))': \(pair) is not [index 0..<\(counts.count), count ≥ 1] once per index")
+                guard pair.count == 2, counts.indices.contains(pair[0]), (1...Int(UInt32.max)).contains(pair[1]), counts[pair[0]] == 0
+                else {
+                    throw PipelineError(
+                        "bucket_counts of '\(TerminalText.escaped(entry.word))': \(pair) is not [index 0..<\(counts.count), count ≥ 1] once per index"
+                    )
                 }
                 counts[pair[0]] = UInt32(pair[1])
             }
@@ -241,7 +248,8 @@ struct ReducePlan {
     /// The bucket that holds the kept example `index` (0-based, in dataset order) of `split`.
     func bucket(holding index: Int, split: Int) -> Int {
         let sums = prefix[split]
-        var low = 0, high = Self.buckets - 1
+        var low = 0
+        var high = Self.buckets - 1
         while low < high {
             let middle = (low + high) / 2
             if sums[middle + 1] > index { high = middle } else { low = middle + 1 }

@@ -1,7 +1,7 @@
 import Foundation
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// The reduce side of a sketch-rnn pipeline (`encode.kind: stroke3`, `output.format: npz`): one
 /// `<word>.npz` per class with `train`, `valid` and `test` object arrays of int16 `(n, 3)`
@@ -29,7 +29,9 @@ final class Stroke3DatasetWriter {
 
     /// Writes into `directory` the classes `classes` (label, word) in `layout` (a class without
     /// examples gets an `.npz` of three empty arrays).
-    init(directory: String, classes: [(label: Int, word: String)], layout: Stroke3Layout = .standard, spillBufferBytes: Int = 32 << 20) throws {
+    init(
+        directory: String, classes: [(label: Int, word: String)], layout: Stroke3Layout = .standard, spillBufferBytes: Int = 32 << 20
+    ) throws {
         self.directory = directory
         self.classes = classes
         self.layout = layout
@@ -65,7 +67,9 @@ final class Stroke3DatasetWriter {
         var files: [ShardFileEntry] = []
         for (_, word) in classes {
             var members: [SplitName: [(key: String, array: NumericArray)]] = [:]
-            if let path = spilled[word] { try Self.readSpill(path) { split, key, array in members[split, default: []].append((key, array)) } }
+            if let path = spilled[word] {
+                try Self.readSpill(path) { split, key, array in members[split, default: []].append((key, array)) }
+            }
             var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
             for split in SplitName.allCases {
                 var list = members[split] ?? []
@@ -80,8 +84,10 @@ final class Stroke3DatasetWriter {
             let isFloat64 = splits.contains { $0.arrays.contains(where: \.isFloat64) }
             try Stroke3NPZ.write(splits, elementType: isFloat64 ? .float64 : .int16, layout: layout, to: path)
             let measured = try Manifest.SourceFileEntry.measuring(path: path)
-            files.append(ShardFileEntry(file: file, split: nil, examples: splits.reduce(0) { $0 + $1.arrays.count },
-                                        bytes: measured.bytes, sha256: measured.sha256))
+            files.append(
+                ShardFileEntry(
+                    file: file, split: nil, examples: splits.reduce(0) { $0 + $1.arrays.count },
+                    bytes: measured.bytes, sha256: measured.sha256))
         }
         spill.removeFiles()
         return (files, classes.map(\.label))
@@ -107,9 +113,17 @@ final class Stroke3DatasetWriter {
             var values: [Double] = []
             values.reserveCapacity(rows * 3)
             for index in 0..<(rows * 3) {
-                values.append(isFloat64
-                    ? Double(bitPattern: UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 8 * index, as: UInt64.self) }))
-                    : Double(Int16(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 2 * index, as: Int16.self) })))
+                values.append(
+                    isFloat64
+                        ? Double(
+                            bitPattern: UInt64(
+                                littleEndian: bytes.withUnsafeBytes {
+                                    $0.loadUnaligned(fromByteOffset: offset + 8 * index, as: UInt64.self)
+                                }))
+                        : Double(
+                            Int16(
+                                littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 2 * index, as: Int16.self) }
+                            )))
             }
             offset += rows * 3 * (isFloat64 ? 8 : 2)
             try body(split, key, NumericArray(rows: rows, columns: 3, values: values, isFloat64: isFloat64))
@@ -134,7 +148,8 @@ extension PipelineConfig {
         let isStroke3: Bool
         if case .stroke3 = encode { isStroke3 = true } else { isStroke3 = false }
         if isStroke3 && output.format != .npz {
-            throw top.error("output.format", top.value("output"), "encode.kind: stroke3 writes sketch-rnn .npz files; set output.format: npz")
+            throw top.error(
+                "output.format", top.value("output"), "encode.kind: stroke3 writes sketch-rnn .npz files; set output.format: npz")
         }
         if !isStroke3 && output.format == .npz {
             throw top.error("output.format", top.value("output"), "npz holds stroke-3 arrays; set encode.kind: stroke3")

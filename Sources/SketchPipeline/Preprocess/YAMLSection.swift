@@ -1,5 +1,5 @@
-import SketchFormats
 import SketchDataset
+import SketchFormats
 import Yams
 
 extension PipelineError {
@@ -34,7 +34,8 @@ package struct YAMLSection {
                 throw PipelineError(file: file, node: keyNode, key: path, "keys must be strings")
             }
             if let allowed, !allowed.contains(key) {
-                throw PipelineError(file: file, node: keyNode, key: Self.join(path, key),
+                throw PipelineError(
+                    file: file, node: keyNode, key: Self.join(path, key),
                     "unknown key (allowed here: \(allowed.joined(separator: ", ")))")
             }
             entries.append((key, value))

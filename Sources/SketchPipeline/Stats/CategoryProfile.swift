@@ -73,7 +73,8 @@ package struct CategoryProfile: Sendable {
             return value
         }
         guard let year = number(bytes[0..<4]), let month = number(bytes[5..<7]),
-              (2000...2039).contains(year), (1...12).contains(month) else { return nil }
+            (2000...2039).contains(year), (1...12).contains(month)
+        else { return nil }
         return (year - 2000) * 12 + month - 1
     }
 

@@ -1,6 +1,6 @@
 import SketchCore
-import SketchFormats
 import SketchDataset
+import SketchFormats
 
 /// The accumulator behind `sketchprep stats`: per-category profiles, the run's tally, rejected
 /// lines by reason and duplicate key_id counts.
@@ -55,8 +55,9 @@ package struct DatasetProfile: Sendable {
         } else {
             category.unknownTimestamps += 1
         }
-        let sample = ProfileSample(rank: FNV1a64.hash(record.keyID), keyID: record.keyID,
-                                   fileIndex: fileIndex, line: line, drawing: simplified.drawing)
+        let sample = ProfileSample(
+            rank: FNV1a64.hash(record.keyID), keyID: record.keyID,
+            fileIndex: fileIndex, line: line, drawing: simplified.drawing)
         category.offer(sample, limit: thumbnailCount)
         categories[record.word] = category
     }
@@ -88,10 +89,19 @@ package struct DatasetProfile: Sendable {
 
     /// max(width, height) of the drawing's points, rounded (0 for an empty drawing).
     static func extent(of drawing: Drawing) -> Int {
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        var minX = Double.infinity
+        var maxX = -Double.infinity
+        var minY = Double.infinity
+        var maxY = -Double.infinity
         for stroke in drawing.strokes {
-            for value in stroke.x { minX = min(minX, value); maxX = max(maxX, value) }
-            for value in stroke.y { minY = min(minY, value); maxY = max(maxY, value) }
+            for value in stroke.x {
+                minX = min(minX, value)
+                maxX = max(maxX, value)
+            }
+            for value in stroke.y {
+                minY = min(minY, value)
+                maxY = max(maxY, value)
+            }
         }
         let extent = max(maxX - minX, maxY - minY)
         guard extent.isFinite, extent > 0 else { return 0 }

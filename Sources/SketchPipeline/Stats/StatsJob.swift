@@ -1,8 +1,8 @@
 import Foundation
 import SketchCore
-import SketchIO
-import SketchFormats
 import SketchDataset
+import SketchFormats
+import SketchIO
 
 /// `sketchprep stats`: profiles Quick, Draw! inputs and writes `stats.json`, `stats.md` and a
 /// self-contained `stats.html` to a directory, with the rejected lines in `rejected.ndjson`.
@@ -61,9 +61,10 @@ package struct StatsJob {
         let result = try stream.run(stage, quarantinePath: quarantinePath) { batch in
             total.merge(batch.profile)
             if total.categories.count > DatasetProfile.maximumCategories {
-                throw PipelineError("stats profiles at most \(DatasetProfile.maximumCategories) categories (the whole Quick, Draw! "
-                    + "dataset has 345) and this input has more, so nothing was written: is `word` a per-drawing value? "
-                    + "Profile a subset of the files, or see docs/limits.md")
+                throw PipelineError(
+                    "stats profiles at most \(DatasetProfile.maximumCategories) categories (the whole Quick, Draw! "
+                        + "dataset has 345) and this input has more, so nothing was written: is `word` a per-drawing value? "
+                        + "Profile a subset of the files, or see docs/limits.md")
             }
             for key in batch.keyIDs { try spill.add(key) }
         }
@@ -91,8 +92,9 @@ package struct StatsJob {
         json.append(0x0A)
         try writeAtomically(json, to: "\(outputDirectory)/stats.json")
         try writeAtomically(StatsMarkdownWriter.markdown(profile, inputs: files), to: "\(outputDirectory)/stats.md")
-        try writeAtomically(StatsHTMLWriter.html(profile, inputs: files, thumbnails: thumbnails),
-                            to: "\(outputDirectory)/stats.html")
+        try writeAtomically(
+            StatsHTMLWriter.html(profile, inputs: files, thumbnails: thumbnails),
+            to: "\(outputDirectory)/stats.html")
         return profile
     }
 }
@@ -132,8 +134,10 @@ struct ProfileBatchState: RecordStageBatch {
         self.fileIndices = fileIndices
     }
 
-    mutating func process(_ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
-                          location: SourceLocation) throws(StageRejection) {
+    mutating func process(
+        _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+        location: SourceLocation
+    ) throws(StageRejection) {
         let wasRaw = InputFormat.auto.needsSimplification(record.drawing)
         if wasRaw {
             try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(record.drawing, into: &simplified) }
@@ -141,8 +145,9 @@ struct ProfileBatchState: RecordStageBatch {
             simplified.replaceContents(with: record.drawing)
         }
         keyIDs.append(record.keyID)
-        profile.add(record, simplified: simplified, wasRaw: wasRaw,
-                    fileIndex: fileIndices[location.file] ?? 0, line: location.line)
+        profile.add(
+            record, simplified: simplified, wasRaw: wasRaw,
+            fileIndex: fileIndices[location.file] ?? 0, line: location.line)
     }
 
     var output: ProfileBatch { ProfileBatch(profile: profile, keyIDs: keyIDs) }

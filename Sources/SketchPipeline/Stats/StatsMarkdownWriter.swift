@@ -20,8 +20,10 @@ package enum StatsMarkdownWriter {
             "",
         ]
         lines += MarkdownTable.header(
-            ["category", "drawings", "recognized", "countries (top 3)", "strokes median", "points median", "points p90",
-             "truncated at \(profile.length)", "raw points median"],
+            [
+                "category", "drawings", "recognized", "countries (top 3)", "strokes median", "points median", "points p90",
+                "truncated at \(profile.length)", "raw points median",
+            ],
             [.left, .right, .right, .left, .right, .right, .right, .right, .right])
         for (word, category) in profile.sortedCategories {
             let cells: [String] = [
@@ -58,7 +60,8 @@ package enum StatsMarkdownWriter {
 
     /// `value` as text, `–` when nil.
     /// What the medians and p90s of the category tables are (`ProfileHistogram.quantileText`).
-    package static let quantileNote = "Medians and p90 are nearest-rank values: exact for strokes and simplified points "
+    package static let quantileNote =
+        "Medians and p90 are nearest-rank values: exact for strokes and simplified points "
         + "(counted one by one), the bucket's range for raw points (counted in buckets of 10); ≥ N: past the histogram's last bucket."
 
     /// Entries by count, largest first, then by key in byte order.

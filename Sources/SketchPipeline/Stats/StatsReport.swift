@@ -1,4 +1,5 @@
 import SketchReports
+
 /// The content of `stats.json` (keys documented in docs/stats.md). Encoded with sorted keys, so
 /// the bytes depend only on the profile and the input list.
 package struct StatsReport: Encodable {
@@ -29,7 +30,9 @@ package struct StatsReport: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case read, drawings, rejected, categories, truncated
-            case rawDrawings = "raw_drawings", truncatedShare = "truncated_share", sourceErrors = "source_errors"
+            case rawDrawings = "raw_drawings"
+            case truncatedShare = "truncated_share"
+            case sourceErrors = "source_errors"
         }
     }
 
@@ -37,14 +40,20 @@ package struct StatsReport: Encodable {
         var records: Int
         var keyIDs: Int
 
-        enum CodingKeys: String, CodingKey { case records, keyIDs = "key_ids" }
+        enum CodingKeys: String, CodingKey {
+            case records
+            case keyIDs = "key_ids"
+        }
     }
 
     struct Rejected: Encodable {
         var byReason: [String: Int]
         var quarantine: String
 
-        enum CodingKeys: String, CodingKey { case byReason = "by_reason", quarantine }
+        enum CodingKeys: String, CodingKey {
+            case byReason = "by_reason"
+            case quarantine
+        }
     }
 
     struct Histogram: Encodable {
@@ -59,7 +68,8 @@ package struct StatsReport: Encodable {
         var p90: Int?
 
         enum CodingKeys: String, CodingKey {
-            case bucketWidth = "bucket_width", buckets, overflow, count, min, max, mean, median, p90
+            case bucketWidth = "bucket_width"
+            case buckets, overflow, count, min, max, mean, median, p90
         }
 
         init(_ histogram: ProfileHistogram) {
@@ -97,7 +107,9 @@ package struct StatsReport: Encodable {
 
         enum CodingKeys: String, CodingKey {
             case drawings, recognized, countries, truncated, strokes, points, extent, timestamps, thumbnails
-            case truncatedShare = "truncated_share", rawDrawings = "raw_drawings", rawPoints = "raw_points"
+            case truncatedShare = "truncated_share"
+            case rawDrawings = "raw_drawings"
+            case rawPoints = "raw_points"
         }
     }
 
@@ -106,9 +118,10 @@ package struct StatsReport: Encodable {
         self.inputs = inputs
         length = profile.length
         let drawings = profile.tally.written
-        totals = Totals(read: profile.tally.read, drawings: drawings, rejected: profile.tally.rejected,
-                        sourceErrors: profile.tally.sourceErrors, categories: profile.categories.count, rawDrawings: profile.rawDrawings,
-                        truncated: profile.truncated, truncatedShare: Self.share(profile.truncated, of: drawings))
+        totals = Totals(
+            read: profile.tally.read, drawings: drawings, rejected: profile.tally.rejected,
+            sourceErrors: profile.tally.sourceErrors, categories: profile.categories.count, rawDrawings: profile.rawDrawings,
+            truncated: profile.truncated, truncatedShare: Self.share(profile.truncated, of: drawings))
         duplicates = Duplicates(records: profile.duplicates.records, keyIDs: profile.duplicates.keys)
         rejected = Rejected(byReason: profile.rejectedByReason, quarantine: StatsJob.quarantineName)
         categories = profile.categories.mapValues { category in
