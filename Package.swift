@@ -33,7 +33,7 @@ let package = Package(
         .target(
             name: "SketchFormats",
             dependencies: [
-                "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", .product(name: "SystemPackage", package: "swift-system"),
+                "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", "CCRC32C", .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
         .target(
@@ -84,6 +84,8 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // ONNX Runtime C API shim: the part of the C API it calls is declared in the target, the library dlopen()ed at run time.
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
+        // CRC-32C with SSE 4.2's CRC32 instruction (run-file blocks, TFRecord framing).
+        .target(name: "CCRC32C"),
 
         // Tests mirror Sources/.
         .target(name: "SketchTestSupport", dependencies: ["SketchCore", "SketchIO", "SketchFormats"], path: "Tests/SketchTestSupport"),

@@ -21,7 +21,8 @@ package final class ShardStream {
     private var sinks: [HashedFileSink] = []
     private var firstShape: [UInt8] = []
     private var firstElement: BodyElement?
-    private var samples: [WebDatasetShard.Sample] = []
+    /// WebDataset: scratch space for tar member names.
+    private var memberName: [UInt8] = []
 
     /// A shard of `examples` examples of `split`, whose file with suffix `s` (`.x.npy`, `.tfrecord`, …)
     /// is `directory/fileName(s)`.
@@ -69,7 +70,8 @@ package final class ShardStream {
             labelled.appendTFRecord(body: record.body, bodyCRC: record.bodyCRC, flags: record.flags, label: label, to: &sinks[0].buffer)
             try sinks[0].flushIfFull()
         case .webdataset:
-            samples.append(WebDatasetShard.Sample(keyID: record.keyIDString, label: label, flags: record.flags, body: Array(record.body)))
+            try WebDatasetShard.appendSample(record, label: label, name: &memberName, to: &sinks[0].buffer)
+            try sinks[0].flushIfFull()
         }
     }
 
@@ -87,10 +89,8 @@ package final class ShardStream {
             sinks = try Self.suffixes(.npy).map { try HashedFileSink(path: path($0)) }
             sinks[0].buffer += NPYFormat.header(dtype: first.element.dtype, shape: [examples] + first.shape)
             sinks[1].buffer += NPYFormat.header(dtype: .int32, shape: [examples])
-        case .tfrecord:
-            sinks = [try HashedFileSink(path: path(DatasetLayout.tfrecordSuffix))]
-        case .webdataset:
-            samples.reserveCapacity(examples)
+        case .tfrecord, .webdataset:
+            sinks = [try HashedFileSink(path: path(Self.suffixes(options.format)[0]))]
         }
     }
 
@@ -98,10 +98,8 @@ package final class ShardStream {
     package func finish() throws -> (entries: [ShardFileEntry], reused: Int) {
         guard added == examples else { throw DatasetError("internal: shard of \(split.rawValue) got \(added) of its \(examples) examples") }
         if options.format == .webdataset {
-            let sink = try HashedFileSink(path: path(DatasetLayout.tarSuffix))
-            sink.buffer = try WebDatasetShard.encode(samples)
-            samples = []
-            sinks = [sink]
+            if sinks.isEmpty { sinks = [try HashedFileSink(path: path(DatasetLayout.tarSuffix))] }
+            TarFraming.appendEnd(archiveBytes: sinks[0].size, to: &sinks[0].buffer)
         }
         var entries: [ShardFileEntry] = []
         var reused = 0
@@ -125,6 +123,9 @@ final class HashedFileSink {
     private var hasher = SHA256Hasher()
     private var total = 0
     static let flushBytes = 1 << 20
+
+    /// Bytes written so far, flushed or not.
+    var size: Int { total + buffer.count }
 
     init(path: String) throws {
         self.path = path

@@ -7,18 +7,26 @@
 package enum WebDatasetKey {
     /// The member key of `keyID`.
     package static func of(_ keyID: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var key: [UInt8] = []
         key.reserveCapacity(keyID.utf8.count)
-        for byte in keyID.utf8 {
+        append(keyID.utf8, to: &key)
+        return String(decoding: key, as: UTF8.self)
+    }
+
+    /// Appends the member key of the key_id whose UTF-8 bytes are `keyID` to `key`.
+    package static func append(_ keyID: some Sequence<UInt8>, to key: inout [UInt8]) {
+        for byte in keyID {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "_"), UInt8(ascii: "-"):
                 key.append(byte)
             default:
-                key += [UInt8(ascii: "~"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                key.append(UInt8(ascii: "~"))
+                key.append(hex[Int(byte >> 4)])
+                key.append(hex[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: key, as: UTF8.self)
     }
+
+    private static let hex = Array("0123456789ABCDEF".utf8)
 }

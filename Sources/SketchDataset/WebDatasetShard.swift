@@ -2,39 +2,51 @@ import Foundation
 import SketchCore
 import SketchFormats
 
-/// One WebDataset shard: a tar (`TarArchive`) whose samples are, per example in dataset order,
+/// One WebDataset shard: a tar (``TarFraming``) whose samples are, per example in dataset order,
 /// `<key>.npy` (the payload as a `.npy`; for uint8 rasters with `imagesAsPNG`, `<key>.png`, a
 /// gray or RGB PNG, `PNGEncoder.encode(raster:)`), `<key>.cls` (the label index as decimal text) and `<key>.json` (`word`, the original
 /// `key_id`, `countrycode`, `recognized`, `timestamp`), the key being `WebDatasetKey.of(key_id)`.
 /// `webdataset.WebDataset(path).decode()` gives each sample's array (or image), label and fields.
 package enum WebDatasetShard {
-    /// One sample: its key_id, label and ``ExampleBody`` (WebDataset encoding) bytes and flags.
-    package struct Sample {
-        package var keyID: String
-        package var label: Int32
-        package var flags: UInt8
-        package var body: [UInt8]
-
-        package init(keyID: String, label: Int32, flags: UInt8, body: [UInt8]) {
-            (self.keyID, self.label, self.flags, self.body) = (keyID, label, flags, body)
+    /// Appends the three tar members of `record` (its ``ExampleBody``, WebDataset encoding) with
+    /// `label` to `out`; `name` is scratch space for the member names. Throws `DatasetError` for a
+    /// body that is not a WebDataset body.
+    package static func appendSample(_ record: RunRecord, label: Int32, name: inout [UInt8], to out: inout [UInt8]) throws {
+        let body = record.body
+        guard body.count >= 4 else { throw DatasetError("\(record.keyIDString): not a WebDataset example body") }
+        let length = Int(UInt32(littleEndian: body.loadUnaligned(as: UInt32.self)))
+        guard length <= body.count - 4 else { throw DatasetError("\(record.keyIDString): not a WebDataset example body") }
+        name.removeAll(keepingCapacity: true)
+        WebDatasetKey.append(record.keyID, to: &name)
+        let keyBytes = name.count
+        name += record.flags & ExampleBody.pngImage != 0 ? Suffix.png : Suffix.npy
+        try TarFraming.appendMember(name: name, size: length, to: &out) {
+            $0.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[4..<4 + length]))
+        }
+        name.removeSubrange(keyBytes...)
+        name += Suffix.cls
+        var digits = 1
+        var rest = Int(label) / 10
+        while rest > 0 { (digits, rest) = (digits + 1, rest / 10) }
+        try TarFraming.appendMember(name: name, size: digits, to: &out) { out in
+            let start = out.count
+            out.append(contentsOf: repeatElement(0x30, count: digits))
+            var value = Int(label)
+            for index in stride(from: start + digits - 1, through: start, by: -1) {
+                out[index] += UInt8(value % 10)
+                value /= 10
+            }
+        }
+        name.removeSubrange(keyBytes...)
+        name += Suffix.json
+        try TarFraming.appendMember(name: name, size: body.count - 4 - length, to: &out) {
+            $0.append(contentsOf: UnsafeRawBufferPointer(rebasing: body[(4 + length)...]))
         }
     }
 
-    /// The tar bytes of `samples`. Throws `DatasetError` for a body that is not a WebDataset body.
-    package static func encode(_ samples: [Sample]) throws -> [UInt8] {
-        var members: [(name: String, contents: [UInt8])] = []
-        members.reserveCapacity(3 * samples.count)
-        for sample in samples {
-            let key = WebDatasetKey.of(sample.keyID)
-            let body = sample.body
-            guard body.count >= 4 else { throw DatasetError("\(sample.keyID): not a WebDataset example body") }
-            let length = body.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
-            guard length <= body.count - 4 else { throw DatasetError("\(sample.keyID): not a WebDataset example body") }
-            members.append(("\(key).\(sample.flags & ExampleBody.pngImage != 0 ? "png" : "npy")", Array(body[4..<4 + length])))
-            members.append(("\(key).cls", Array(String(sample.label).utf8)))
-            members.append(("\(key).json", Array(body[(4 + length)...])))
-        }
-        return try TarArchive.encode(members)
+    /// Member name suffixes.
+    private enum Suffix {
+        static let npy = Array(".npy".utf8), png = Array(".png".utf8), cls = Array(".cls".utf8), json = Array(".json".utf8)
     }
 
     /// `{"word":…,"key_id":…,"countrycode":…,"recognized":…,"timestamp":…}` (keys in this order).

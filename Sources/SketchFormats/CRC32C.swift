@@ -1,6 +1,9 @@
+import CCRC32C
+
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum TFRecord framing uses.
 ///
-/// Table-driven, slicing by 8 bytes. `CRC32C.checksum(Array("123456789".utf8)) == 0xE3069283`.
+/// SSE 4.2's CRC32 instruction where the CPU has it (about 10× the tables), else table-driven,
+/// slicing by 8 bytes. `CRC32C.checksum(Array("123456789".utf8)) == 0xE3069283`.
 public enum CRC32C {
     /// Eight 256-entry tables: `tables[0]` is the classic byte table, `tables[k]` advances k more bytes.
     private static let tables: [[UInt32]] = {
@@ -31,8 +34,15 @@ public enum CRC32C {
         ((crc >> 15) | (crc << 17)) &+ 0xA282_EAD8
     }
 
+    #if arch(x86_64)
+    private static let hardware = sketchprep_crc32c_hardware() != 0
+    #endif
+
     private static func update(_ start: UInt32, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        tables.withUnsafeBufferPointer { t in
+        #if arch(x86_64)
+        if hardware, let base = buffer.baseAddress { return sketchprep_crc32c_update(start, base, buffer.count) }
+        #endif
+        return tables.withUnsafeBufferPointer { t in
             let t0 = t[0]
             let t1 = t[1]
             let t2 = t[2]

@@ -19,7 +19,7 @@ extension ReduceInput {
         hasher.update(
             Array(
                 "\(map.records.read) \(map.records.filtered) \(map.records.rejected) \(map.records.sourceErrors) \(map.runs.count)\n".utf8))
-        hasher.update(try PartialRun.encodeJSON(map.bucketCounts.sparse))
+        map.bucketCounts.hash(into: &hasher)
         hasher.update(try PartialRun.encodeJSON(sources))
         return hasher.finalize().hexString
     }

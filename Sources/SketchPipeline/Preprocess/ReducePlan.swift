@@ -51,6 +51,19 @@ package struct BucketCounts: Sendable, Equatable {
         }
     }
 
+    /// Feeds the counts to `hasher`, word by word in byte-wise order: the word's length (u32 LE),
+    /// its bytes and its counts (u32 LE each).
+    func hash(into hasher: inout SHA256Hasher) {
+        var bytes: [UInt8] = []
+        for (word, counts) in perWord.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            bytes.removeAll(keepingCapacity: true)
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: word.count).littleEndian) { bytes += $0 }
+            bytes += word
+            for count in counts { withUnsafeBytes(of: count.littleEndian) { bytes += $0 } }
+            hasher.update(bytes)
+        }
+    }
+
     /// Counts from ``sparse``; throws `PipelineError` for an index or count out of range or a word given twice.
     package init(sparse: [Sparse]) throws {
         for entry in sparse {
