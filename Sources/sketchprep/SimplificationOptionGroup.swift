@@ -33,13 +33,4 @@ struct SimplificationOptionGroup: ParsableArguments {
     }
 }
 
-extension SimplificationOptions {
-    /// The options and the rule's fixed formulas as a flat JSON-friendly description for reports.
-    var reportFields: [String: String] {
-        SimplificationOptions.fixedFormulas.merging([
-            "scale_target": "\(scaleTarget)", "resample_step": "\(resampleStep)", "epsilon": "\(epsilon)",
-        ]) { _, knob in knob }
-    }
-}
-
 extension InputFormat: ExpressibleByArgument {}

@@ -2,13 +2,12 @@ import Foundation
 import SketchCore
 import SketchDataset
 import SketchFormats
-import SketchPipeline
 import SketchReports
 
 /// The report of `sketchprep parity`, as JSON (`Encodable`), Markdown and a summary line.
-struct ParityReport: Encodable {
+package struct ParityReport: Encodable {
     /// Per-category counts.
-    struct Category: Encodable {
+    package struct Category: Encodable {
         var pairs: Int
         var exact: Int
         var exactRate: Double
@@ -21,7 +20,7 @@ struct ParityReport: Encodable {
 
     var pairs: Int
     var exact: Int
-    var exactRate: Double
+    package var exactRate: Double
     var samePointCount: Int
     var samePointCountRate: Double
     var unmatchedRaw: Int
@@ -33,11 +32,11 @@ struct ParityReport: Encodable {
     var rawTally: SideCounts
     var officialTally: SideCounts
     var deviationHistogram: [String: Int]
-    var worst: [ParityComparison.Miss]
+    package var worst: [ParityComparison.Miss]
     var categories: [String: Category]
     var options: [String: String]
 
-    init(
+    package init(
         comparison: ParityComparison, unmatchedRaw: Int, unmatchedOfficial: Int,
         duplicateOfficial: DuplicateKeys, duplicateRaw: DuplicateKeys,
         rawTally: RecordCounts, officialTally: RecordCounts, options: SimplificationOptions
@@ -77,13 +76,13 @@ struct ParityReport: Encodable {
     }
 
     /// `12.34 %`.
-    static func percent(_ rate: Double) -> String { String(format: "%.2f %%", rate * 100) }
+    package static func percent(_ rate: Double) -> String { String(format: "%.2f %%", rate * 100) }
 
     /// Histogram buckets in display order.
     static let bucketOrder = ["0", "1", "2", "3-5", "6-10", ">10", "point count differs"]
 
     /// A few lines for the terminal.
-    var summary: String {
+    package var summary: String {
         """
         parity: \(pairs) pairs joined by key_id; exact \(exact) (\(Self.percent(exactRate))); \
         same point count \(samePointCount) (\(Self.percent(samePointCountRate)))
@@ -103,7 +102,7 @@ struct ParityReport: Encodable {
     }
 
     /// The Markdown report.
-    var markdown: String {
+    package var markdown: String {
         var lines = ["# Parity: our simplification vs Google's simplified drawings", ""]
         lines += MarkdownTable.header(["measure", "value"])
         lines += [
@@ -137,17 +136,17 @@ struct ParityReport: Encodable {
 
 /// One side's `RecordCounts` in the parity report: `read`, `written`, `rejected` and
 /// `source_errors` (nothing is filtered in parity, so the report keeps its published keys).
-struct SideCounts: Encodable, CustomStringConvertible {
+package struct SideCounts: Encodable, CustomStringConvertible {
     var counts: RecordCounts
 
-    var description: String { counts.description }
+    package var description: String { counts.description }
 
     private enum CodingKeys: String, CodingKey {
         case read, written, rejected
         case sourceErrors = "source_errors"
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(counts.read, forKey: .read)
         try container.encode(counts.written, forKey: .written)

@@ -1,11 +1,10 @@
 import SketchCore
 import SketchDataset
 import SketchFormats
-import SketchPipeline
 
 /// The `--report-json` document of `simplify`: counts and settings only, so it is the same for
 /// every run and job count (the wall-clock time goes to `RunTimings`).
-struct SimplifyReport: Encodable {
+package struct SimplifyReport: Encodable {
     var inputs: [String]
     var output: String
     var quarantine: String
@@ -19,7 +18,7 @@ struct SimplifyReport: Encodable {
     var outputBytes: Int
     var options: [String: String]
 
-    init(result: SimplifyResult, inputs: [String], output: String, quarantine: String, options: SimplificationOptions) {
+    package init(result: SimplifyResult, inputs: [String], output: String, quarantine: String, options: SimplificationOptions) {
         self.inputs = inputs
         self.output = output
         self.quarantine = quarantine
@@ -40,5 +39,14 @@ struct SimplifyReport: Encodable {
         case sourceErrors = "source_errors"
         case inputBytes = "input_bytes"
         case outputBytes = "output_bytes"
+    }
+}
+
+extension SimplificationOptions {
+    /// The options and the rule's fixed formulas as a flat JSON-friendly description for reports.
+    package var reportFields: [String: String] {
+        SimplificationOptions.fixedFormulas.merging([
+            "scale_target": "\(scaleTarget)", "resample_step": "\(resampleStep)", "epsilon": "\(epsilon)",
+        ]) { _, knob in knob }
     }
 }

@@ -3,7 +3,6 @@ import SketchCore
 import SketchDataset
 import SketchFormats
 import SketchIO
-import SketchPipeline
 import SketchRaster
 
 /// `parity --overlays DIR`: PNG overlays (official in blue, ours in orange; `OverlayRenderer`) of the
@@ -11,17 +10,17 @@ import SketchRaster
 ///
 /// Only mismatching pairs are kept, and the kept set is cut back to the comparison's current worst
 /// list whenever it grows past four times its length, so memory stays bounded on large runs.
-struct ParityOverlays {
+package struct ParityOverlays {
     /// Where the PNGs go (created when missing).
-    let directory: String
+    package let directory: String
     private var pairs: [String: (ours: Drawing, official: Drawing)] = [:]
 
-    init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// Remembers a compared pair if it differs.
-    mutating func add(keyID: String, ours: Drawing, official: Drawing, comparison: ParityComparison) {
+    package mutating func add(keyID: String, ours: Drawing, official: Drawing, comparison: ParityComparison) {
         guard ours != official else { return }
         pairs[keyID] = (ours, official)
         if pairs.count > 4 * max(comparison.worstLimit, 1) {
@@ -32,7 +31,7 @@ struct ParityOverlays {
 
     /// Writes `<key_id>.png` for every miss in `worst`; returns the Markdown section linking them,
     /// with paths relative to the directory of `reportPath` when given.
-    func write(_ worst: [ParityComparison.Miss], reportPath: String?) throws -> String {
+    package func write(_ worst: [ParityComparison.Miss], reportPath: String?) throws -> String {
         try createDirectories(directory)
         let renderer = OverlayRenderer(side: 256)
         let linkBase = Self.relativePath(
