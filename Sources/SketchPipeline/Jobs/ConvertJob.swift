@@ -133,22 +133,23 @@ package struct ConvertJob: Sendable {
             let path = "\(outputDirectory)/\(target.fileName(word: word))"
             var count = 0
             switch target {
-            case .ndjson:
-                let writer = try SimplifiedNDJSONWriter(path: path)
+            case .ndjson, .bin:
+                // One record after another into one file: the two formats differ only in their writer.
+                let write: (SketchRecord) throws -> Void
+                let commit: () throws -> Void
+                if case .ndjson = target {
+                    let writer = try SimplifiedNDJSONWriter(path: path)
+                    (write, commit) = (writer.write(_:), writer.commit)
+                } else {
+                    let writer = try GoogleBinaryWriter(path: path)
+                    (write, commit) = (writer.write(_:), writer.commit)
+                }
                 try reader.read(
                     onRecord: { record, _ in
-                        try writer.write(record)
+                        try write(record)
                         count += 1
                     }, onRejected: spillDamaged)
-                try writer.commit()
-            case .bin:
-                let writer = try GoogleBinaryWriter(path: path)
-                try reader.read(
-                    onRecord: { record, _ in
-                        try writer.write(record)
-                        count += 1
-                    }, onRejected: spillDamaged)
-                try writer.commit()
+                try commit()
             case .stroke3:
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
