@@ -9,7 +9,10 @@ import SketchFormats
 ///   (``TFExample/serializedFeatureEntries()``); the reduce side appends the label's entry.
 /// - WebDataset: `u32 length` + the `.npy` or `.png` member's bytes, then the `.json` member's
 ///   bytes; the reduce side adds the `.cls` member and the tar framing.
-/// - sketch-rnn `.npz`: the `(n, 3)` stroke-3 values as int16 (or float64) little-endian bytes.
+/// - sketch-rnn `.npz`: the `(n, 3)` stroke-3 array's bytes in the `.npz` entry (its pickle tail,
+///   or its values in the flat layout), deflated on their own (``Stroke3Fragment/body(rows:isFloat64:rawValues:layout:encoder:)``:
+///   size, CRC-32, deflated bytes); the reduce side adds the bytes that depend on its place and
+///   joins the fragments (`Stroke3NPZAssembler`).
 package struct ExampleBody: Sendable, Equatable {
     package var element: BodyElement
     package var shape: [Int]
@@ -29,15 +32,16 @@ package struct ExampleBody: Sendable, Equatable {
         case npy
         case tfrecord(TFRecordFeatureNames, imagesAsPNG: Bool)
         case webdataset(imagesAsPNG: Bool)
-        case stroke3
+        case stroke3(Stroke3Layout)
     }
 
-    /// The body of an example with `payload` in `encoding`. Throws `DatasetError` for a payload
-    /// the encoding cannot hold (stroke-3 values that are not int16) and `FormatError` when PNG
-    /// encoding fails.
+    /// The body of an example with `payload` in `encoding`; stroke-3 bodies are deflated by
+    /// `fragments` (a worker's reused encoder; one made for the call when nil). Throws
+    /// `DatasetError` for a payload the encoding cannot hold (stroke-3 values that are not int16)
+    /// and `FormatError` when PNG encoding or deflating fails.
     package static func make(
         payload: TensorPayload, keyID: String, word: String, facts: RecordFacts,
-        encoding: Encoding
+        encoding: Encoding, fragments: DeflateFragmentEncoder? = nil
     ) throws -> ExampleBody {
         switch encoding {
         case .npy:
@@ -70,9 +74,12 @@ package struct ExampleBody: Sendable, Equatable {
             bytes += first
             bytes += WebDatasetShard.json(word: word, keyID: keyID, facts: facts)
             return ExampleBody(element: element(of: payload), shape: payload.shape, flags: png == nil ? 0 : pngImage, bytes: bytes)
-        case .stroke3:
+        case let .stroke3(layout):
+            let raw: [UInt8]
+            let shape: [Int]
+            let isFloat64: Bool
             switch payload {
-            case let .float32(values, shape) where shape.count == 2 && shape[1] == 3:
+            case let .float32(values, payloadShape) where payloadShape.count == 2 && payloadShape[1] == 3:
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(2 * values.count)
                 for value in values {
@@ -81,12 +88,15 @@ package struct ExampleBody: Sendable, Equatable {
                     }
                     bytes.appendLE(integer)
                 }
-                return ExampleBody(element: .int16, shape: shape, bytes: bytes)
-            case let .float64(_, shape) where shape.count == 2 && shape[1] == 3:
-                return ExampleBody(element: .float64, shape: shape, bytes: rawBytes(payload))
+                (raw, shape, isFloat64) = (bytes, payloadShape, false)
+            case let .float64(_, payloadShape) where payloadShape.count == 2 && payloadShape[1] == 3:
+                (raw, shape, isFloat64) = (rawBytes(payload), payloadShape, true)
             default:
                 throw DatasetError("\(keyID) has no (n, 3) stroke-3 payload")
             }
+            let body = try Stroke3Fragment.body(
+                rows: shape[0], isFloat64: isFloat64, rawValues: raw, layout: layout, encoder: try fragments ?? DeflateFragmentEncoder())
+            return ExampleBody(element: isFloat64 ? .float64 : .int16, shape: shape, bytes: body)
         }
     }
 

@@ -231,7 +231,8 @@ package enum Stroke3NPZ {
 
     /// The `.npz` bytes of `splits` in `layout` with elements of `elementType`: the pickled layout
     /// as the published files are (numpy ≥ 1.24 headers, protocol-2 pickles), or the flat one
-    /// (`Stroke3FlatLayout`); deflated, fixed zip timestamps. Throws `FormatError` when a value
+    /// (`Stroke3FlatLayout`); each array deflated on its own and joined by `Stroke3NPZAssembler`
+    /// (the bytes the sketch-rnn pipeline writes for the same arrays), fixed zip timestamps. Throws `FormatError` when a value
     /// does not fit `elementType` (int16: an integer in −32,768…32,767; float64: finite).
     package static func encode(
         _ splits: [(split: Stroke3Split, arrays: [NumericArray])], elementType: Stroke3ElementType = .int16,
@@ -245,20 +246,30 @@ package enum Stroke3NPZ {
                 }
             }
         }
-        let entries: [(name: String, contents: [UInt8])]
-        switch layout {
-        case .standard:
-            entries = splits.map { split, arrays in
-                (
-                    "\(split.rawValue).npy",
-                    NPYFormat.header(descr: "|O", shape: [arrays.count])
-                        + NumpyObjectArrayPickle.encode(arrays, float64: elementType == .float64)
-                )
+        let encoder = try DeflateFragmentEncoder()
+        let float64 = elementType == .float64
+        var storage: [UInt8] = []
+        var raw: [UInt8] = []
+        var fragmentSplits: [(split: Stroke3Split, fragments: [Stroke3Fragment])] = []
+        for (split, arrays) in splits {
+            var fragments: [Stroke3Fragment] = []
+            fragments.reserveCapacity(arrays.count)
+            for array in arrays {
+                raw.removeAll(keepingCapacity: true)
+                NumpyObjectArrayPickle.appendRawValues(array.values, float64: float64, to: &raw)
+                fragments.append(
+                    try Stroke3Fragment.append(
+                        rows: array.rows, isFloat64: float64, rawValues: raw, layout: layout, encoder: encoder,
+                        to: &storage))
             }
-        case .flat:
-            entries = Stroke3FlatLayout.entries(splits, elementType: elementType)
+            fragmentSplits.append((split, fragments))
         }
-        do { return try ZipArchive.encode(entries, path: path) } catch { throw FormatError(.input, error.description) }
+        do {
+            return try Stroke3NPZAssembler.encode(
+                fragmentSplits, storage: storage, elementType: elementType, layout: layout, encoder: encoder, path: path)
+        } catch {
+            throw FormatError(.input, error.description)
+        }
     }
 
     /// Whether the file at `path` holds float64 arrays (false when it cannot be read: reading it

@@ -9,8 +9,8 @@ import Darwin
 /// The small zip subset `.npz` files use: entries stored (method 0) or deflated (method 8),
 /// no zip64, no encryption, read through the central directory.
 ///
-/// Written archives are deterministic: entries in the given order, deflated with zlib level 6,
-/// every entry dated 1980-01-01 00:00:00 (the zip epoch), no extra fields, no comment. An archive
+/// Written archives are deterministic: entries in the given order, deflated by the caller
+/// (`Stroke3NPZAssembler`: zlib level 6 pieces joined into one stream), every entry dated 1980-01-01 00:00:00 (the zip epoch), no extra fields, no comment. An archive
 /// is read and written whole in memory (one `.npz` per category).
 ///
 /// Reading is bounded before anything is inflated: at most ``maximumEntryCount`` entries, each
@@ -26,16 +26,29 @@ package enum ZipArchive {
     /// Most bytes all entries of an archive may inflate to together: 128 MiB.
     package static let maximumArchiveBytes = 128 << 20
 
-    /// The bytes of an archive holding `entries` (name, contents) in that order.
-    package static func encode(_ entries: [(name: String, contents: [UInt8])], path: String) throws(FormatError) -> [UInt8] {
+    /// One entry to write: its name, its contents' raw deflate stream (ended with a final block),
+    /// and the contents' size and CRC-32.
+    package struct Entry {
+        package var name: String
+        package var deflated: [UInt8]
+        package var size: Int
+        package var crc: UInt32
+
+        package init(name: String, deflated: [UInt8], size: Int, crc: UInt32) {
+            (self.name, self.deflated, self.size, self.crc) = (name, deflated, size, crc)
+        }
+    }
+
+    /// The bytes of an archive holding `entries` (deflated, method 8) in that order.
+    package static func encode(_ entries: [Entry], path: String) throws(FormatError) -> [UInt8] {
         var archive: [UInt8] = []
         var central: [UInt8] = []
         for entry in entries {
             let name = Array(entry.name.utf8)
-            let compressed = try deflateRaw(entry.contents, path: path)
-            let crc = entry.contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let compressed = entry.deflated
+            let crc = entry.crc
             let offset = archive.count
-            guard entry.contents.count < Int(UInt32.max), compressed.count < Int(UInt32.max),
+            guard entry.size < Int(UInt32.max), compressed.count < Int(UInt32.max),
                 archive.count + compressed.count < Int(UInt32.max)
             else {
                 throw FormatError.zip(path: path, reason: "entry \(entry.name) is larger than a zip without zip64 holds (4 GiB)")
@@ -49,7 +62,7 @@ package enum ZipArchive {
             append16(0x21, &archive)  // 00:00:00, 1980-01-01
             append32(crc, &archive)
             append32(UInt32(compressed.count), &archive)
-            append32(UInt32(entry.contents.count), &archive)
+            append32(UInt32(entry.size), &archive)
             append16(UInt16(name.count), &archive)
             append16(0, &archive)
             archive += name
@@ -64,7 +77,7 @@ package enum ZipArchive {
             append16(0x21, &central)
             append32(crc, &central)
             append32(UInt32(compressed.count), &central)
-            append32(UInt32(entry.contents.count), &central)
+            append32(UInt32(entry.size), &central)
             append16(UInt16(name.count), &central)
             append16(0, &central)
             append16(0, &central)
@@ -201,21 +214,7 @@ package enum ZipArchive {
         return entries
     }
 
-    private static func deflateRaw(_ input: [UInt8], path: String) throws(FormatError) -> [UInt8] {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
-        else {
-            throw FormatError.zip(path: path, reason: "zlib deflate initialisation failed")
-        }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
-        let status = finish(&stream, input: input, output: &output) { deflate(&$0, Z_FINISH) }
-        guard status == Z_STREAM_END else { throw FormatError.zip(path: path, reason: "zlib deflate failed (\(status))") }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
-    }
-
-    /// Runs `step` (deflate or inflate with `Z_FINISH`) once over all of `input` into `output`.
+    /// Runs `step` (inflate with `Z_FINISH`) once over all of `input` into `output`.
     private static func finish(
         _ stream: inout z_stream, input: [UInt8], output: inout [UInt8],
         step: (inout z_stream) -> Int32

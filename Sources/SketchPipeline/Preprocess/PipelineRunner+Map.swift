@@ -176,6 +176,9 @@ extension PipelineRunner {
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
             let isFloat64Input = float64Chunks.contains(batch.chunk)
+            // One zlib stream per batch of lines, reset per example (sketch-rnn `.npz` only).
+            let fragments: DeflateFragmentEncoder?
+            if case .stroke3 = encoding { fragments = try? DeflateFragmentEncoder() } else { fragments = nil }
             var t = MonotonicClock.now()
             decoder.decode(batch) { entry, decoded, _ in
                 defer { t = MonotonicClock.now() }
@@ -207,7 +210,7 @@ extension PipelineRunner {
                             facts: RecordFacts(
                                 countryCode: record.countryCode, recognized: record.recognized,
                                 timestamp: record.timestamp),
-                            encoding: encoding)
+                            encoding: encoding, fragments: fragments)
                     } catch {
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: "\(error)", bytes: Array(line)))
                         return true

@@ -112,7 +112,7 @@ extension PipelineConfig {
     }
 
     /// How the map side encodes each example.
-    package var exampleEncoding: ExampleBody.Encoding { shardingOptions?.exampleEncoding ?? .stroke3 }
+    package var exampleEncoding: ExampleBody.Encoding { shardingOptions?.exampleEncoding ?? .stroke3(output.stroke3Layout) }
 }
 
 extension PipelineRunner {

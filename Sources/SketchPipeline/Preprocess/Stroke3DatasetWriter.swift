@@ -2,6 +2,7 @@ import Foundation
 import SketchCore
 import SketchDataset
 import SketchFormats
+import SketchIO
 
 /// The reduce side of a sketch-rnn pipeline (`encode.kind: stroke3`, `output.format: npz`): one
 /// `<word>.npz` per class with `train`, `valid` and `test` object arrays of int16 `(n, 3)`
@@ -14,17 +15,23 @@ import SketchFormats
 /// (`DatasetSplit`, per-class `split.counts` by hash rank; without a `split:` section the
 /// pipeline takes `Stroke3SplitQuota`'s: 28 : 1 : 1 shares and Magenta's 70,000 / 2,500 / 2,500),
 /// so a key_id is in the same split here as in an NPY or TFRecord dataset with the same shares,
-/// and as in `convert --to stroke3`. Memory stays bounded:
-/// examples are appended to one temporary file per class (behind buffers of
-/// `spillBufferBytes` in all), and at the end each class is read back and written in turn, so
-/// only one class is in memory at a time. Within a split the arrays keep dataset order, except
-/// that the examples of a class read from stroke-3 input (key_id `<file>#<split>#<index>`) keep
-/// their input order, so converting a published `.npz` gives the same arrays in the same places.
+/// and as in `convert --to stroke3`. Each example arrives deflated by the map side
+/// (`Stroke3Fragment`), and the `.npz` is assembled from these fragments (`Stroke3NPZAssembler`,
+/// the bytes `convert --to stroke3` writes for the same arrays) without inflating or deflating
+/// them: O(1) work per example besides copying its bytes. The rare exception is a class mixing
+/// int16 and float64 examples: it is written as float64, so its int16 fragments are inflated
+/// and deflated again as float64. Memory stays bounded: examples are appended to one temporary
+/// file per class (behind buffers of `spillBufferBytes` in all), and at the end each class is
+/// read back and written in turn, so only one class is in memory at a time. Within a split the
+/// arrays keep dataset order, except that the examples of a class read from stroke-3 input
+/// (key_id `<file>#<split>#<index>`) keep their input order, so converting a published `.npz`
+/// gives the same arrays in the same places.
 final class Stroke3DatasetWriter {
     private let directory: String
     private let classes: [(label: Int, word: String)]
     private let layout: Stroke3Layout
     private let spill: CategorySpill
+    private let encoder: DeflateFragmentEncoder
     private var record: [UInt8] = []
 
     /// Writes into `directory` the classes `classes` (label, word) in `layout` (a class without
@@ -36,17 +43,21 @@ final class Stroke3DatasetWriter {
         self.classes = classes
         self.layout = layout
         spill = try CategorySpill(bufferLimit: spillBufferBytes)
+        encoder = try DeflateFragmentEncoder()
     }
 
-    /// Adds the example `example` (an `(n, 3)` stroke-3 body: int16 or float64 values) to `split`
-    /// of its class; throws `PipelineError` for any other body (run files are read back from
-    /// disk, so this is checked, not assumed).
+    /// Adds the example `example` (an `(n, 3)` stroke-3 body of int16 or float64 values: a
+    /// `Stroke3Fragment` body in this writer's layout) to `split` of its class; throws
+    /// `PipelineError` for any other body (run files are read back from disk, so this is checked,
+    /// not assumed).
     func add(_ example: RunRecord, split: SplitName) throws {
         // Spill record: split (1 byte), key length (UInt32), key, rows (UInt32), element type
-        // (1 byte: 0 int16, 1 float64), values.
+        // (1 byte: 0 int16, 1 float64), body length (UInt32), body (size, CRC-32, deflated bytes).
         let rows = example.rank == 2 && example.dimension(1) == 3 ? example.dimension(0) : -1
-        let size = example.element == .int16 ? 2 : example.element == .float64 ? 8 : 0
-        guard rows >= 0, size > 0, example.body.count == rows * 3 * size else {
+        let isFloat64 = example.element == .float64
+        guard rows >= 0, example.element == .int16 || isFloat64,
+            Stroke3Fragment.parse(body: 0..<example.body.count, of: example.body, rows: rows, isFloat64: isFloat64, layout: layout) != nil
+        else {
             throw PipelineError("\(example.keyIDString) has no (n, 3) stroke-3 body")
         }
         record.removeAll(keepingCapacity: true)
@@ -54,7 +65,8 @@ final class Stroke3DatasetWriter {
         withUnsafeBytes(of: UInt32(example.keyID.count).littleEndian) { record += $0 }
         record.append(contentsOf: example.keyID)
         withUnsafeBytes(of: UInt32(rows).littleEndian) { record += $0 }
-        record.append(example.element == .int16 ? 0 : 1)
+        record.append(isFloat64 ? 1 : 0)
+        withUnsafeBytes(of: UInt32(example.body.count).littleEndian) { record += $0 }
         record.append(contentsOf: example.body)
         try spill.add(record, word: example.wordString)
     }
@@ -66,67 +78,74 @@ final class Stroke3DatasetWriter {
         let spilled = Dictionary(uniqueKeysWithValues: spill.files.map { ($0.word, $0.path) })
         var files: [ShardFileEntry] = []
         for (_, word) in classes {
-            var members: [SplitName: [(key: String, array: NumericArray)]] = [:]
+            var members: [SplitName: [(key: String, fragment: Stroke3Fragment)]] = [:]
+            var storage: [UInt8] = []
             if let path = spilled[word] {
-                try Self.readSpill(path) { split, key, array in members[split, default: []].append((key, array)) }
+                storage = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                try readSpill(storage) { split, key, fragment in members[split, default: []].append((key, fragment)) }
             }
-            var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
+            var splits: [(split: Stroke3Split, fragments: [Stroke3Fragment])] = []
             for split in SplitName.allCases {
                 var list = members[split] ?? []
                 let places = list.map { Stroke3Split.place(ofKey: $0.key)?.index }
                 if !list.isEmpty, places.allSatisfy({ $0 != nil }) {
                     list = zip(places, list).sorted { $0.0! < $1.0! }.map(\.1)
                 }
-                splits.append((split.stroke3Split, list.map(\.array)))
+                splits.append((split.stroke3Split, list.map(\.fragment)))
+            }
+            let isFloat64 = splits.contains { $0.fragments.contains(where: \.isFloat64) }
+            if isFloat64 {
+                // The rare mixed class: its int16 examples are inflated and deflated again as float64.
+                for index in splits.indices {
+                    splits[index].fragments = try splits[index].fragments.map { fragment throws(FormatError) in
+                        try fragment.float64(in: &storage, layout: layout, encoder: encoder)
+                    }
+                }
             }
             let file = ConvertTarget.stroke3.fileName(word: word)
             let path = "\(directory)/\(file)"
-            let isFloat64 = splits.contains { $0.arrays.contains(where: \.isFloat64) }
-            try Stroke3NPZ.write(splits, elementType: isFloat64 ? .float64 : .int16, layout: layout, to: path)
+            try writeAtomically(
+                try Stroke3NPZAssembler.encode(
+                    splits, storage: storage, elementType: isFloat64 ? .float64 : .int16, layout: layout, encoder: encoder, path: path),
+                to: path)
             let measured = try Manifest.SourceFileEntry.measuring(path: path)
             files.append(
                 ShardFileEntry(
-                    file: file, split: nil, examples: splits.reduce(0) { $0 + $1.arrays.count },
+                    file: file, split: nil, examples: splits.reduce(0) { $0 + $1.fragments.count },
                     bytes: measured.bytes, sha256: measured.sha256))
         }
         spill.removeFiles()
         return (files, classes.map(\.label))
     }
 
-    /// Calls `body` for each spilled record of the file at `path`, in order.
-    private static func readSpill(_ path: String, _ body: (SplitName, String, NumericArray) throws -> Void) throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var offset = 0
-        func uint32() -> Int {
-            defer { offset += 4 }
-            return Int(UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }))
-        }
-        while offset < bytes.count {
-            let split = SplitName.allCases[Int(bytes[offset])]
-            offset += 1
-            let keyLength = uint32()
-            let key = String(decoding: bytes[offset..<(offset + keyLength)], as: UTF8.self)
-            offset += keyLength
-            let rows = uint32()
-            let isFloat64 = bytes[offset] == 1
-            offset += 1
-            var values: [Double] = []
-            values.reserveCapacity(rows * 3)
-            for index in 0..<(rows * 3) {
-                values.append(
-                    isFloat64
-                        ? Double(
-                            bitPattern: UInt64(
-                                littleEndian: bytes.withUnsafeBytes {
-                                    $0.loadUnaligned(fromByteOffset: offset + 8 * index, as: UInt64.self)
-                                }))
-                        : Double(
-                            Int16(
-                                littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 2 * index, as: Int16.self) }
-                            )))
+    /// Calls `body` for each record of the spill file `bytes`, in order, with its fragment (whose
+    /// deflated bytes lie in `bytes`).
+    private func readSpill(_ bytes: [UInt8], _ body: (SplitName, String, Stroke3Fragment) throws -> Void) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            func uint32() -> Int {
+                defer { offset += 4 }
+                return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
             }
-            offset += rows * 3 * (isFloat64 ? 8 : 2)
-            try body(split, key, NumericArray(rows: rows, columns: 3, values: values, isFloat64: isFloat64))
+            while offset < raw.count {
+                let split = SplitName.allCases[Int(raw[offset])]
+                offset += 1
+                let keyLength = uint32()
+                let key = String(decoding: raw[offset..<(offset + keyLength)], as: UTF8.self)
+                offset += keyLength
+                let rows = uint32()
+                let isFloat64 = raw[offset] == 1
+                offset += 1
+                let bodyLength = uint32()
+                guard
+                    let fragment = Stroke3Fragment.parse(
+                        body: offset..<(offset + bodyLength), of: raw, rows: rows, isFloat64: isFloat64, layout: layout)
+                else {
+                    throw PipelineError("internal: the spilled stroke-3 body of \(key) is damaged")
+                }
+                offset += bodyLength
+                try body(split, key, fragment)
+            }
         }
     }
 }

@@ -1,0 +1,109 @@
+import CZlib
+
+/// Raw deflate pieces that concatenate into one valid deflate stream (pigz's technique): each
+/// piece is deflated from a reset stream (no back-reference reaches before it) and ended with a
+/// sync flush (byte-aligned, no final-block bit), so pieces deflated apart, in any process, join
+/// by plain concatenation; stored blocks (``appendStoredBlock(_:final:to:)``) carry small
+/// uncompressed bytes between them and the stream ends with a final block. The CRC-32 of the
+/// whole comes from the pieces' CRCs (``combine(_:_:length:)``) without reading them again.
+///
+/// An encoder holds one zlib stream (level 6, default strategy, 32 KiB window) reset per piece,
+/// so a worker initialises zlib once, not once per piece. Not thread-safe: one per thread.
+package final class DeflateFragmentEncoder {
+    // zlib's state points back at its z_stream, so the stream lives at a fixed address.
+    private let stream: UnsafeMutablePointer<z_stream>
+
+    /// Throws `FormatError` when zlib cannot be initialised (out of memory).
+    package init() throws(FormatError) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = deflateInit2_(stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else {
+            stream.deallocate()
+            throw FormatError(.zip, "zlib deflate initialisation failed (\(status))")
+        }
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Appends to `out` the raw deflate of `input` from a reset stream, ended with a sync flush.
+    package func append(_ input: [UInt8], to out: inout [UInt8]) throws(FormatError) {
+        guard deflateReset(stream) == Z_OK else { throw FormatError(.zip, "zlib deflate reset failed") }
+        let start = out.count
+        var reserved = Int(deflateBound(stream, uLong(input.count))) + 16
+        out.append(contentsOf: repeatElement(0, count: reserved))
+        var written = 0
+        var status = Z_OK
+        input.withUnsafeBytes { source in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            stream.pointee.avail_in = uInt(source.count)
+            while true {
+                status = out.withUnsafeMutableBufferPointer { target in
+                    stream.pointee.next_out = target.baseAddress! + start + written
+                    stream.pointee.avail_out = uInt(reserved - written)
+                    return deflate(stream, Z_SYNC_FLUSH)
+                }
+                guard status == Z_OK || status == Z_BUF_ERROR else { return }
+                written = reserved - Int(stream.pointee.avail_out)
+                if stream.pointee.avail_out > 0 { return }
+                out.append(contentsOf: repeatElement(0, count: reserved))
+                reserved = out.count - start
+            }
+        }
+        guard status == Z_OK || status == Z_BUF_ERROR, stream.pointee.avail_in == 0 else {
+            throw FormatError(.zip, "zlib deflate failed (\(status))")
+        }
+        out.removeSubrange((start + written)...)
+    }
+
+    /// Appends a stored block holding `bytes` (at most 65,535; the stream must be byte-aligned,
+    /// as it is after a sync-flushed piece or another stored block); `final` marks the stream's
+    /// last block.
+    package static func appendStoredBlock(_ bytes: ArraySlice<UInt8>, final: Bool, to out: inout [UInt8]) {
+        precondition(bytes.count <= 0xFFFF, "a stored block holds at most 65,535 bytes")
+        let length = UInt16(bytes.count)
+        out += [final ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        out += bytes
+    }
+
+    /// The CRC-32 (zip's) of `bytes`, continuing `crc`.
+    package static func crc(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
+        bytes.withUnsafeBufferPointer { UInt32(crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
+    }
+
+    /// The CRC-32 of `a ‖ b` from `crcA`, `crcB` and `b`'s `length` (zlib's `crc32_combine`).
+    package static func combine(_ crcA: UInt32, _ crcB: UInt32, length: Int) -> UInt32 {
+        UInt32(crc32_combine(uLong(crcA), uLong(crcB), off_t(length)))
+    }
+}
+
+extension DeflateFragmentEncoder {
+    /// The `size` bytes a sync-flushed piece (``append(_:to:)``) inflates to; throws `FormatError`
+    /// when `deflated` is not such a piece of exactly that size.
+    package static func inflate(_ deflated: ArraySlice<UInt8>, size: Int) throws(FormatError) -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw FormatError(.zip, "zlib inflate initialisation failed")
+        }
+        defer { inflateEnd(&stream) }
+        // One spare byte: a piece that inflates to more than `size` is caught, not cut.
+        var output = [UInt8](repeating: 0, count: size + 1)
+        let status = deflated.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return CZlib.inflate(&stream, Z_SYNC_FLUSH)
+            }
+        }
+        guard status == Z_OK || status == Z_BUF_ERROR, stream.avail_in == 0, Int(stream.total_out) == size else {
+            throw FormatError(.zip, "a deflated stroke-3 piece does not inflate to its \(size) bytes (zlib status \(status))")
+        }
+        output.removeLast()
+        return output
+    }
+}
