@@ -76,6 +76,8 @@ def test_a_drawing_is_in_the_same_split_in_the_npz_the_npy_dataset_and_convert(s
             keys = [by_drawing[json.dumps(stroke3_drawing(s))] for s in pipeline[split]]
             assert all(npy_split[k] == split for k in keys)
             assert [by_drawing[json.dumps(stroke3_drawing(s))] for s in converted[split]] == keys
+        # One rule for .npz bytes: the same arrays give the same file from the pipeline and from convert.
+        assert (tmp_path / "npz" / f"{word}.npz").read_bytes() == (tmp_path / "convert" / f"{word}.npz").read_bytes()
 
 
 def test_npz_bytes_are_the_same_for_every_job_count_and_for_partitions_and_merge(sketchprep, tmp_path):

@@ -1,6 +1,7 @@
 """Stroke-3 values kept exactly (float64 input stays float64 through `convert` and the sketch-rnn
 pipeline; int16 quantization rounds positions, never accumulates, and quarantines what does not
 fit) and the pickle-free flat layout, which numpy opens with its default allow_pickle=False."""
+import json
 import subprocess
 
 import numpy as np
@@ -128,6 +129,42 @@ def test_the_sketch_rnn_pipeline_keeps_float64_and_writes_the_flat_layout_the_sa
             run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", source, "-o", out, "--jobs", jobs, "-q")
             outputs[layout, jobs] = (out / "kanji.npz").read_bytes()
         assert outputs[layout, 1] == outputs[layout, 2]
+        # One rule for .npz bytes: convert writes the same file for the same arrays.
+        run(sketchprep, "convert", source, "--to", "stroke3", "--layout", layout, "-o", tmp_path / f"convert-{layout}", "-q")
+        assert (tmp_path / f"convert-{layout}" / "kanji.npz").read_bytes() == outputs[layout, 1]
     assert_same(original, load_pickled(tmp_path / "standard-1" / "kanji.npz"), np.float64)
     assert_same(original, load_flat(tmp_path / "flat-1" / "kanji.npz"), np.float64)
     run(sketchprep, "verify", tmp_path / "flat-1")
+
+
+def test_a_class_mixing_float64_and_int16_drawings_is_written_as_float64_in_both_layouts(sketchprep, tmp_path):
+    source = tmp_path / "in"
+    source.mkdir()
+    original = load_pickled(float64_file(source / "kanji.npz"))
+    drawings = [[[[0, 10, 25], [5, 5, 40]]], [[[3, 3], [0, 90]], [[50], [60]]]]
+    with open(source / "more.ndjson", "w") as lines:
+        for index, drawing in enumerate(drawings):
+            record = {"word": "kanji", "countrycode": "US", "timestamp": "2017-01-01 00:00:00.00000 UTC",
+                      "recognized": True, "key_id": f"{index}", "drawing": drawing}
+            lines.write(json.dumps(record) + "\n")
+    expected = [sketch for split in SPLITS for sketch in original[split]] + [stroke3_rows(d) for d in drawings]
+    for layout in ["standard", "flat"]:
+        pipeline = tmp_path / f"{layout}.yaml"
+        pipeline.write_text("source: {kind: quickdraw-ndjson, format: simplified}\nencode: {kind: stroke3}\n"
+                            f"output: {{format: npz, layout: {layout}}}\n")
+        out = tmp_path / layout
+        run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", source, "-o", out, "-q")
+        written = (load_pickled if layout == "standard" else load_flat)(out / "kanji.npz")
+        sketches = [sketch for split in SPLITS for sketch in written[split]]
+        assert all(sketch.dtype == np.float64 for sketch in sketches)
+        assert sorted(s.tobytes() for s in sketches) == sorted(np.asarray(e, dtype=np.float64).tobytes() for e in expected)
+
+
+def stroke3_rows(drawing):
+    """sketch-rnn's stroke-3 rows of a simplified drawing: deltas, pen lifted on each stroke's last point."""
+    rows, previous = [], (0, 0)
+    for xs, ys in drawing:
+        for index, point in enumerate(zip(xs, ys)):
+            rows.append([point[0] - previous[0], point[1] - previous[1], 1 if index == len(xs) - 1 else 0])
+            previous = point
+    return rows
