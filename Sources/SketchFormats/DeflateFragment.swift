@@ -7,8 +7,8 @@ import CZlib
 /// uncompressed bytes between them and the stream ends with a final block. The CRC-32 of the
 /// whole comes from the pieces' CRCs (``combine(_:_:length:)``) without reading them again.
 ///
-/// An encoder holds one zlib stream (level 6, default strategy, 32 KiB window) reset per piece,
-/// so a worker initialises zlib once, not once per piece. Not thread-safe: one per thread.
+/// An encoder holds one zlib stream (level 6, 32 KiB window) reset per piece, so a worker
+/// initialises zlib once, not once per piece. Not thread-safe: one per thread.
 package final class DeflateFragmentEncoder {
     // zlib's state points back at its z_stream, so the stream lives at a fixed address.
     private let stream: UnsafeMutablePointer<z_stream>
@@ -29,9 +29,22 @@ package final class DeflateFragmentEncoder {
         stream.deallocate()
     }
 
-    /// Appends to `out` the raw deflate of `input` from a reset stream, ended with a sync flush.
-    package func append(_ input: [UInt8], to out: inout [UInt8]) throws(FormatError) {
-        guard deflateReset(stream) == Z_OK else { throw FormatError(.zip, "zlib deflate reset failed") }
+    /// How a piece is compressed.
+    package enum Strategy: Sendable {
+        /// zlib's default: string matches, then Huffman codes.
+        case standard
+        /// Huffman codes alone (`Z_HUFFMAN_ONLY`): for int16 stroke-3 deltas both smaller and
+        /// faster than string matching (docs/scale.md, "Reduce side").
+        case huffmanOnly
+    }
+
+    /// Appends to `out` the raw deflate of `input` (by `strategy`) from a reset stream, ended
+    /// with a sync flush.
+    package func append(_ input: [UInt8], strategy: Strategy = .standard, to out: inout [UInt8]) throws(FormatError) {
+        // After a reset deflateParams flushes nothing: it only sets the strategy for this piece.
+        guard deflateReset(stream) == Z_OK,
+            deflateParams(stream, 6, strategy == .huffmanOnly ? Z_HUFFMAN_ONLY : Z_DEFAULT_STRATEGY) == Z_OK
+        else { throw FormatError(.zip, "zlib deflate reset failed") }
         let start = out.count
         var reserved = Int(deflateBound(stream, uLong(input.count))) + 16
         out.append(contentsOf: repeatElement(0, count: reserved))

@@ -39,7 +39,8 @@ package struct Stroke3Fragment: Sendable, Equatable {
             NumpyObjectArrayPickle.appendArrayTail(rawValues: rawValues, to: &plain)
         }
         let start = storage.count
-        try encoder.append(plain, to: &storage)
+        // int16 deltas compress better without string matching; float64 values (many repeated bytes) with it.
+        try encoder.append(plain, strategy: isFloat64 ? .standard : .huffmanOnly, to: &storage)
         return Stroke3Fragment(
             rows: rows, isFloat64: isFloat64, size: plain.count, crc: DeflateFragmentEncoder.crc(plain), deflated: start..<storage.count)
     }
