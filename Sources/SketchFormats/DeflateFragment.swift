@@ -78,7 +78,11 @@ package final class DeflateFragmentEncoder {
     package static func appendStoredBlock(_ bytes: ArraySlice<UInt8>, final: Bool, to out: inout [UInt8]) {
         precondition(bytes.count <= 0xFFFF, "a stored block holds at most 65,535 bytes")
         let length = UInt16(bytes.count)
-        out += [final ? 1 : 0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        out.append(final ? 1 : 0)
+        out.append(UInt8(length & 0xFF))
+        out.append(UInt8(length >> 8))
+        out.append(UInt8(~length & 0xFF))
+        out.append(UInt8(~length >> 8))
         out += bytes
     }
 

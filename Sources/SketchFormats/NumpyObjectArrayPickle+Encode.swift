@@ -113,9 +113,11 @@ extension NumpyObjectArrayPickle {
 
     private static func batchSize(index: Int, count: Int) -> Int { min(1000, count - index / 1000 * 1000) }
 
+    // Byte by byte (no array literals): the reduce side writes these pieces for every array.
     private static func put(_ index: Int, _ out: inout [UInt8]) {
         if index < 256 {
-            out += [0x71, UInt8(index)]
+            out.append(0x71)
+            out.append(UInt8(index))
         } else {
             out.append(0x72)
             appendLE(UInt32(index), 4, &out)
@@ -124,7 +126,8 @@ extension NumpyObjectArrayPickle {
 
     private static func get(_ index: Int, _ out: inout [UInt8]) {
         if index < 256 {
-            out += [0x68, UInt8(index)]
+            out.append(0x68)
+            out.append(UInt8(index))
         } else {
             out.append(0x6A)
             appendLE(UInt32(index), 4, &out)
@@ -137,7 +140,8 @@ extension NumpyObjectArrayPickle {
 
     private static func integer(_ value: Int, _ out: inout [UInt8]) {
         if value >= 0 && value < 256 {
-            out += [0x4B, UInt8(value)]
+            out.append(0x4B)
+            out.append(UInt8(value))
         } else if value >= 0 && value < 65_536 {
             out.append(0x4D)
             appendLE(UInt32(value), 2, &out)
@@ -147,9 +151,13 @@ extension NumpyObjectArrayPickle {
         }
     }
 
-    private static func shortString(_ text: String, _ out: inout [UInt8]) { out += [0x55, UInt8(text.utf8.count)] + Array(text.utf8) }
+    private static func shortString(_ text: StaticString, _ out: inout [UInt8]) {
+        out.append(0x55)
+        out.append(UInt8(text.utf8CodeUnitCount))
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
 
-    private static func dtypeState(_ order: String, _ flags: UInt8, _ out: inout [UInt8]) {
+    private static func dtypeState(_ order: StaticString, _ flags: UInt8, _ out: inout [UInt8]) {
         out.append(0x28)
         integer(3, &out)
         shortString(order, &out)
@@ -164,6 +172,7 @@ extension NumpyObjectArrayPickle {
         integer(0, &out)
         out.append(0x85)
         shortString("b", &out)
-        out += [0x87, 0x52]
+        out.append(0x87)
+        out.append(0x52)
     }
 }

@@ -39,6 +39,26 @@ final class CategorySpill {
         buffered = 0
     }
 
+    /// Every category added, as its word's bytes (spilled or not).
+    var categories: [[UInt8]] { Array(Set(buffers.keys).union(paths.keys)) }
+
+    /// The bytes added for the category whose word's bytes are `word`, in order (its file's, then
+    /// its buffer's), which the spill then forgets: a caller taking the categories in turn holds
+    /// one at a time besides the buffers, and a category that never outgrew them is never written
+    /// to disk.
+    func take(_ word: [UInt8]) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        if let path = paths.removeValue(forKey: word) {
+            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        if let buffer = buffers.removeValue(forKey: word) {
+            buffered -= buffer.count
+            bytes += buffer
+        }
+        return bytes
+    }
+
     func removeFiles() { TemporaryFiles.removeDirectory(directory) }
 
     deinit { removeFiles() }

@@ -21,8 +21,9 @@ import SketchIO
 /// them: O(1) work per example besides copying its bytes. The rare exception is a class mixing
 /// int16 and float64 examples: it is written as float64, so its int16 fragments are inflated
 /// and deflated again as float64. Memory stays bounded: examples are appended to one temporary
-/// file per class (behind buffers of `spillBufferBytes` in all), and at the end each class is
-/// read back and written in turn, so only one class is in memory at a time. Within a split the
+/// file per class behind buffers of `spillBufferBytes` in all (a class that never outgrows them
+/// stays in memory), and at the end each class is taken back and written in turn, so only one
+/// class is in memory at a time besides the buffers. Within a split the
 /// arrays keep dataset order, except that the examples of a class read from stroke-3 input
 /// (key_id `<file>#<split>#<index>`) keep their input order, so converting a published `.npz`
 /// gives the same arrays in the same places.
@@ -74,23 +75,16 @@ final class Stroke3DatasetWriter {
     /// Writes every class's `.npz`; returns the files (split nil: each holds every split) and
     /// their class indices.
     func finish() throws -> (files: [ShardFileEntry], order: [Int]) {
-        try spill.flush()
-        let spilled = Dictionary(uniqueKeysWithValues: spill.files.map { ($0.word, $0.path) })
+        let categories = Dictionary(spill.categories.map { (String(decoding: $0, as: UTF8.self), $0) }) { first, _ in first }
         var files: [ShardFileEntry] = []
         for (_, word) in classes {
-            var members: [SplitName: [(key: String, fragment: Stroke3Fragment)]] = [:]
-            var storage: [UInt8] = []
-            if let path = spilled[word] {
-                storage = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-                try readSpill(storage) { split, key, fragment in members[split, default: []].append((key, fragment)) }
-            }
+            var members: [SplitName: [(place: Int?, fragment: Stroke3Fragment)]] = [:]
+            var storage = try categories[word].map(spill.take) ?? []
+            try readSpill(storage) { split, place, fragment in members[split, default: []].append((place, fragment)) }
             var splits: [(split: Stroke3Split, fragments: [Stroke3Fragment])] = []
             for split in SplitName.allCases {
                 var list = members[split] ?? []
-                let places = list.map { Stroke3Split.place(ofKey: $0.key)?.index }
-                if !list.isEmpty, places.allSatisfy({ $0 != nil }) {
-                    list = zip(places, list).sorted { $0.0! < $1.0! }.map(\.1)
-                }
+                if !list.isEmpty, list.allSatisfy({ $0.place != nil }) { list.sort { $0.place! < $1.place! } }
                 splits.append((split.stroke3Split, list.map(\.fragment)))
             }
             let isFloat64 = splits.contains { $0.fragments.contains(where: \.isFloat64) }
@@ -118,9 +112,10 @@ final class Stroke3DatasetWriter {
         return (files, classes.map(\.label))
     }
 
-    /// Calls `body` for each record of the spill file `bytes`, in order, with its fragment (whose
-    /// deflated bytes lie in `bytes`).
-    private func readSpill(_ bytes: [UInt8], _ body: (SplitName, String, Stroke3Fragment) throws -> Void) throws {
+    /// Calls `body` for each record of the spill file `bytes`, in order, with its place in its
+    /// stroke-3 input file (nil for a key_id not of the form `<file>#<split>#<index>`) and its
+    /// fragment (whose deflated bytes lie in `bytes`).
+    private func readSpill(_ bytes: [UInt8], _ body: (SplitName, Int?, Stroke3Fragment) throws -> Void) throws {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             func uint32() -> Int {
@@ -131,7 +126,9 @@ final class Stroke3DatasetWriter {
                 let split = SplitName.allCases[Int(raw[offset])]
                 offset += 1
                 let keyLength = uint32()
-                let key = String(decoding: raw[offset..<(offset + keyLength)], as: UTF8.self)
+                let key = raw[offset..<(offset + keyLength)]
+                // Only a key_id with a `#` can name a place: no String is made for the others.
+                let place = key.contains(UInt8(ascii: "#")) ? Stroke3Split.place(ofKey: String(decoding: key, as: UTF8.self))?.index : nil
                 offset += keyLength
                 let rows = uint32()
                 let isFloat64 = raw[offset] == 1
@@ -141,10 +138,10 @@ final class Stroke3DatasetWriter {
                     let fragment = Stroke3Fragment.parse(
                         body: offset..<(offset + bodyLength), of: raw, rows: rows, isFloat64: isFloat64, layout: layout)
                 else {
-                    throw PipelineError("internal: the spilled stroke-3 body of \(key) is damaged")
+                    throw PipelineError("internal: the spilled stroke-3 body of \(String(decoding: key, as: UTF8.self)) is damaged")
                 }
                 offset += bodyLength
-                try body(split, key, fragment)
+                try body(split, place, fragment)
             }
         }
     }
