@@ -115,10 +115,10 @@ test-kubernetes: build
 	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --reducers 2 --run $(BIN)
 
 ## bench-scale: every shipped pipeline at full-dataset shape (a ≥ 4 GB input built from ../shared/data's raw drawings,
-## fresh key_ids; the TU-Berlin PNG set): --jobs 1 and 2, then map and reduce apart (2 map processes, one reducer, R=2 reducers,
+## fresh key_ids; the TU-Berlin PNG set, also scaled to the release's 1111×1111): --jobs 1 and 2, then map and reduce apart (2 map processes, one reducer, R=2 reducers,
 ## finalize); writes the figures and the 50 M model into docs/scale.md. SCALE_BYTES=2e8 is the quick variant; PIPELINES=rnn,… picks some.
 SCALE_BYTES ?= 4e9
-PIPELINES ?= rnn,rnn-tfrecord,tutorial-tfrecord,sketchrnn,bitmap28,raster256,tuberlin
+PIPELINES ?= rnn,rnn-tfrecord,tutorial-tfrecord,sketchrnn,bitmap28,raster256,tuberlin,tuberlin-1111
 bench-scale: build
 	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
 	  --bytes $(SCALE_BYTES) --pipelines $(PIPELINES) --work out/scale --doc docs/scale.md

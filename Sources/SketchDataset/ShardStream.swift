@@ -139,8 +139,7 @@ final class HashedFileSink {
 
     private func flush() throws {
         hasher.update(buffer)
-        try writer.write(buffer)
-        try writer.flush()
+        try buffer.withUnsafeBytes { try writer.write(contiguous: $0) }
         total += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }

@@ -70,7 +70,6 @@ public final class AtomicFileWriter {
         }
         self.temporaryPath = temporaryPath
         self.descriptor = descriptor
-        buffer.reserveCapacity(bufferCapacity)
     }
 
     deinit {
@@ -85,8 +84,26 @@ public final class AtomicFileWriter {
 
     /// Appends bytes.
     public func write<Bytes: Sequence>(_ bytes: Bytes) throws where Bytes.Element == UInt8 {
+        if buffer.capacity == 0 { buffer.reserveCapacity(bufferCapacity) }
         buffer.append(contentsOf: bytes)
         if buffer.count >= bufferCapacity { try flush() }
+    }
+
+    /// Appends `bytes`; while nothing is buffered, a block of at least the buffer's capacity
+    /// (1 MiB) goes to the operating system as it is, without a copy into the buffer (a caller
+    /// that buffers its own output, such as a shard writer, hands it over this way).
+    public func write(contiguous bytes: UnsafeRawBufferPointer) throws {
+        guard buffer.isEmpty, bytes.count >= bufferCapacity else {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= bufferCapacity { try flush() }
+            return
+        }
+        do {
+            _ = try descriptor.writeAll(bytes)
+        } catch {
+            throw IOError.write(path: path, reason: systemErrorText(error))
+        }
+        flushedBytes += bytes.count
     }
 
     /// Appends the UTF-8 encoding of `text`.
@@ -96,6 +113,7 @@ public final class AtomicFileWriter {
 
     /// Appends the raw bytes of `values` (machine byte order).
     public func write<T: BitwiseCopyable>(rawValuesOf values: [T]) throws {
+        if buffer.capacity == 0 { buffer.reserveCapacity(bufferCapacity) }
         values.withUnsafeBytes { buffer.append(contentsOf: $0) }
         if buffer.count >= bufferCapacity { try flush() }
     }

@@ -20,6 +20,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"])
     }
 
+    @Test("contiguous blocks keep their order whether they pass through or are buffered")
+    func contiguousBlocksKeepTheirOrder() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.bin").path
+        let writer = try AtomicFileWriter(path: path)
+        let large = (0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 7) }  // 1.5 MiB
+        try large.withUnsafeBytes { try writer.write(contiguous: $0) }  // nothing buffered: passes through
+        try writer.write([1, 2, 3])
+        try large.withUnsafeBytes { try writer.write(contiguous: $0) }  // behind buffered bytes: buffered
+        try [UInt8]([4]).withUnsafeBytes { try writer.write(contiguous: $0) }
+        #expect(writer.bytesWritten == 2 * large.count + 4)
+        try writer.commit()
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == large + [1, 2, 3] + large + [4])
+    }
+
     @Test("a failed rename reports the path and removes the temporary file")
     func failedRenameCleansUp() throws {
         let directory = try TestSupport.temporaryDirectory()

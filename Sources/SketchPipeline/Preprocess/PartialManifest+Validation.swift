@@ -49,12 +49,9 @@ extension PartialManifest {
         guard records.isReconciled else { return "records: read \(records.read) ≠ written + filtered + rejected" }
         var bucketTotal = 0
         for (index, entry) in bucketCounts.enumerated() {
-            for pair in entry.counts {
-                guard pair.count == 2, (0..<(SortKey.bucketCount * 3)).contains(pair[0]), (1...Manifest.maximumCount).contains(pair[1])
-                else {
-                    return "bucket_counts[\(index)].counts: \(pair) is not [index 0..<\(SortKey.bucketCount * 3), count ≥ 1]"
-                }
-                bucketTotal += pair[1]
+            guard let pairs = entry.pairs() else { return "bucket_counts[\(index)]: \(BucketCounts.Sparse.rule)" }
+            for pair in pairs {
+                bucketTotal += pair.count  // at most 3,072 counts of at most 2³² − 1 each per word
                 guard bucketTotal <= records.written else { break }
             }
         }
