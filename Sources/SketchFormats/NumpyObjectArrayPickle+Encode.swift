@@ -114,22 +114,18 @@ extension NumpyObjectArrayPickle {
     private static func batchSize(index: Int, count: Int) -> Int { min(1000, count - index / 1000 * 1000) }
 
     // Byte by byte (no array literals): the reduce side writes these pieces for every array.
-    private static func put(_ index: Int, _ out: inout [UInt8]) {
-        if index < 256 {
-            out.append(0x71)
-            out.append(UInt8(index))
-        } else {
-            out.append(0x72)
-            appendLE(UInt32(index), 4, &out)
-        }
-    }
+    /// BINPUT / LONG_BINPUT of memo index `index`.
+    private static func put(_ index: Int, _ out: inout [UInt8]) { memo(index, short: 0x71, long: 0x72, &out) }
 
-    private static func get(_ index: Int, _ out: inout [UInt8]) {
+    /// BINGET / LONG_BINGET of memo index `index`.
+    private static func get(_ index: Int, _ out: inout [UInt8]) { memo(index, short: 0x68, long: 0x6A, &out) }
+
+    private static func memo(_ index: Int, short: UInt8, long: UInt8, _ out: inout [UInt8]) {
         if index < 256 {
-            out.append(0x68)
+            out.append(short)
             out.append(UInt8(index))
         } else {
-            out.append(0x6A)
+            out.append(long)
             appendLE(UInt32(index), 4, &out)
         }
     }
