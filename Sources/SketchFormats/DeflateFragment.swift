@@ -7,65 +7,49 @@ import CZlib
 /// uncompressed bytes between them and the stream ends with a final block. The CRC-32 of the
 /// whole comes from the pieces' CRCs (``combine(_:_:length:)``) without reading them again.
 ///
-/// An encoder holds one zlib stream per strategy (level 6, 32 KiB window), each reset per
-/// piece, so a worker initialises zlib once or twice, not once per piece. Not thread-safe: one
-/// per thread.
+/// An encoder holds one zlib stream (level 6, 32 KiB window), reset per piece, so a worker
+/// initialises zlib once, not once per piece, and one ``HuffmanOnlyDeflate``. Not thread-safe:
+/// one per thread.
 package final class DeflateFragmentEncoder {
     /// How a piece is compressed.
     package enum Strategy: Sendable {
         /// zlib's default: string matches, then Huffman codes.
         case standard
-        /// Huffman codes alone (`Z_HUFFMAN_ONLY`): for int16 stroke-3 deltas both smaller and
-        /// faster than string matching (docs/scale.md, "Reduce side").
+        /// Huffman codes alone (``HuffmanOnlyDeflate``): for int16 stroke-3 deltas both smaller
+        /// and faster than string matching (docs/scale.md, "Reduce side").
         case huffmanOnly
     }
 
-    // zlib's state points back at its z_stream, so each stream lives at a fixed address. A stream
-    // per strategy (Huffman-only made on first use), never deflateParams, whose flushing differs
-    // across zlib versions.
+    // zlib's state points back at its z_stream, so the stream lives at a fixed address.
     private let standard: UnsafeMutablePointer<z_stream>
-    private var huffmanOnly: UnsafeMutablePointer<z_stream>?
+    private let huffmanOnly = HuffmanOnlyDeflate()
 
     /// Throws `FormatError` when zlib cannot be initialised (out of memory).
     package init() throws(FormatError) {
-        standard = try Self.makeStream(Z_DEFAULT_STRATEGY)
-    }
-
-    deinit {
-        for stream in [standard] + (huffmanOnly.map { [$0] } ?? []) {
-            deflateEnd(stream)
-            stream.deallocate()
-        }
-    }
-
-    private static func makeStream(_ strategy: Int32) throws(FormatError) -> UnsafeMutablePointer<z_stream> {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        let status = deflateInit2_(stream, 6, Z_DEFLATED, -15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             stream.deallocate()
             throw FormatError(.zip, "zlib deflate initialisation failed (\(status))")
         }
-        return stream
+        standard = stream
     }
 
-    /// The stream of `strategy`, made on first use.
-    private func stream(_ strategy: Strategy) throws(FormatError) -> UnsafeMutablePointer<z_stream> {
-        switch strategy {
-        case .standard:
-            return standard
-        case .huffmanOnly:
-            if let huffmanOnly { return huffmanOnly }
-            let made = try Self.makeStream(Z_HUFFMAN_ONLY)
-            huffmanOnly = made
-            return made
-        }
+    deinit {
+        deflateEnd(standard)
+        standard.deallocate()
     }
 
     /// Appends to `out` the raw deflate of `input` (by `strategy`) from a reset stream, ended
     /// with a sync flush.
     package func append(_ input: [UInt8], strategy: Strategy = .standard, to out: inout [UInt8]) throws(FormatError) {
-        let stream = try stream(strategy)
+        if strategy == .huffmanOnly {
+            huffmanOnly.append(input, to: &out)
+            return
+        }
+        let stream = standard
         guard deflateReset(stream) == Z_OK else { throw FormatError(.zip, "zlib deflate reset failed") }
         let start = out.count
         var reserved = Int(deflateBound(stream, uLong(input.count))) + 16

@@ -1,0 +1,336 @@
+/// Raw deflate of a byte buffer by Huffman codes alone, as one block ended byte-aligned like
+/// zlib's sync flush (an empty stored block, no final-block bit), so pieces concatenate
+/// (``DeflateFragmentEncoder``'s `.huffmanOnly`). The block is the smallest of: one dynamic-Huffman
+/// block of literals (codes built for the buffer, at most 15 bits, code-length codes at most 7,
+/// both complete; no distance codes), one fixed-Huffman block, or one stored block (at most
+/// 65,535 bytes; already byte-aligned, so it needs no empty block after it). Same input, same bytes.
+///
+/// Why not zlib (`Z_HUFFMAN_ONLY`) or libdeflate: sketch-rnn fragments average about 250 bytes,
+/// and zlib's fixed cost per piece (clearing its 64 KiB hash table on reset, three trees over
+/// 286/30/19 symbols) made it about 8.5 µs a fragment, the map side 38 % slower (docs/scale.md,
+/// "Reduce side"); libdeflate always ends its output with a final block, which nothing can
+/// follow. This encoder builds the one tree a literal-only block needs, in scratch memory reused
+/// across calls: no allocation per call but the output's growth. Not thread-safe: one per thread.
+package final class HuffmanOnlyDeflate {
+    /// Literal/length symbols written: the 256 byte values and end-of-block (HLIT = 257).
+    private static let literals = 257
+    private static let endOfBlock = 256
+    private static let codeLengthSymbols = 19
+    /// The order code-length code lengths are sent in (RFC 1951, 3.2.7).
+    private static let codeLengthOrder: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+    /// Stored blocks hold at most this many bytes.
+    private static let storedLimit = 0xFFFF
+
+    private let frequencies: UnsafeMutablePointer<Int>
+    /// Literal/length code lengths, then the one (zero) distance code length.
+    private let lengths: UnsafeMutablePointer<UInt8>
+    private let codes: UnsafeMutablePointer<UInt32>
+    private let lengthFrequencies: UnsafeMutablePointer<Int>
+    private let lengthLengths: UnsafeMutablePointer<UInt8>
+    private let lengthCodes: UnsafeMutablePointer<UInt32>
+    /// The run-length coded code lengths: symbol (0…18) in the low byte, extra bits above.
+    private let runs: UnsafeMutablePointer<UInt16>
+    /// Tree building: symbols sorted by frequency (`frequency << 9 | symbol`), node weights, parents, depths.
+    private let sorted: UnsafeMutablePointer<Int>
+    private let weights: UnsafeMutablePointer<Int>
+    private let parents: UnsafeMutablePointer<Int>
+    private let depths: UnsafeMutablePointer<Int>
+    /// Codes per length (0…15), then the next canonical code per length.
+    private let lengthCounts: UnsafeMutablePointer<Int>
+    private let nextCodes: UnsafeMutablePointer<Int>
+
+    /// Bit-reversed fixed-Huffman literal/length codes and their lengths (RFC 1951, 3.2.6).
+    private static let fixed: [(code: UInt32, length: Int)] = (0..<literals).map { symbol in
+        switch symbol {
+        case 0...143: (reversed(UInt32(0x30 + symbol), length: 8), 8)
+        case 144...255: (reversed(UInt32(0x190 + symbol - 144), length: 9), 9)
+        default: (reversed(UInt32(symbol - 256), length: 7), 7)
+        }
+    }
+
+    package init() {
+        let nodes = 2 * Self.literals
+        frequencies = .allocate(capacity: Self.literals)
+        lengths = .allocate(capacity: Self.literals + 1)
+        codes = .allocate(capacity: Self.literals)
+        lengthFrequencies = .allocate(capacity: Self.codeLengthSymbols)
+        lengthLengths = .allocate(capacity: Self.codeLengthSymbols)
+        lengthCodes = .allocate(capacity: Self.codeLengthSymbols)
+        runs = .allocate(capacity: Self.literals + 1)
+        sorted = .allocate(capacity: Self.literals)
+        weights = .allocate(capacity: nodes)
+        parents = .allocate(capacity: nodes)
+        depths = .allocate(capacity: nodes)
+        lengthCounts = .allocate(capacity: 16)
+        nextCodes = .allocate(capacity: 16)
+    }
+
+    deinit {
+        frequencies.deallocate()
+        lengths.deallocate()
+        codes.deallocate()
+        lengthFrequencies.deallocate()
+        lengthLengths.deallocate()
+        lengthCodes.deallocate()
+        runs.deallocate()
+        sorted.deallocate()
+        weights.deallocate()
+        parents.deallocate()
+        depths.deallocate()
+        lengthCounts.deallocate()
+        nextCodes.deallocate()
+    }
+
+    /// Appends to `out` the raw deflate of `input`: one non-final block, ending byte-aligned.
+    package func append(_ input: [UInt8], to out: inout [UInt8]) {
+        input.withUnsafeBufferPointer { append($0, to: &out) }
+    }
+
+    private func append(_ input: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if input.isEmpty {
+            appendStored(input, to: &out)
+            return
+        }
+        frequencies.update(repeating: 0, count: Self.literals)
+        for byte in input { frequencies[Int(byte)] += 1 }
+        frequencies[Self.endOfBlock] = 1
+        buildLengths(frequencies, count: Self.literals, limit: 15, into: lengths)
+        lengths[Self.literals] = 0
+        let runCount = encodeRuns()
+        lengthFrequencies.update(repeating: 0, count: Self.codeLengthSymbols)
+        for index in 0..<runCount { lengthFrequencies[Int(runs[index] & 0xFF)] += 1 }
+        buildLengths(lengthFrequencies, count: Self.codeLengthSymbols, limit: 7, into: lengthLengths)
+        var sentLengths = Self.codeLengthSymbols
+        while sentLengths > 4 && lengthLengths[Self.codeLengthOrder[sentLengths - 1]] == 0 { sentLengths -= 1 }
+
+        var dynamicBits = 3 + 14 + 3 * sentLengths
+        var fixedBits = 3
+        for symbol in 0..<Self.codeLengthSymbols {
+            dynamicBits += lengthFrequencies[symbol] * (Int(lengthLengths[symbol]) + Self.extraBits(symbol))
+        }
+        for symbol in 0..<Self.literals where frequencies[symbol] > 0 {
+            dynamicBits += frequencies[symbol] * Int(lengths[symbol])
+            fixedBits += frequencies[symbol] * Self.fixed[symbol].length
+        }
+        // Either Huffman block is followed by the 3-bit header of an empty stored block, padding and its 4 bytes.
+        let dynamicBytes = (dynamicBits + 3 + 7) / 8 + 4
+        let fixedBytes = (fixedBits + 3 + 7) / 8 + 4
+        if input.count <= Self.storedLimit && input.count + 5 < min(dynamicBytes, fixedBytes) {
+            appendStored(input, to: &out)
+            return
+        }
+        var writer = BitWriter()
+        if fixedBytes < dynamicBytes {
+            writer.put(0b010, 3, to: &out)  // not final, fixed Huffman
+            for byte in input {
+                let (code, length) = Self.fixed[Int(byte)]
+                writer.put(code, length, to: &out)
+            }
+            writer.put(Self.fixed[Self.endOfBlock].code, Self.fixed[Self.endOfBlock].length, to: &out)
+        } else {
+            assignCodes(lengths, count: Self.literals, into: codes)
+            assignCodes(lengthLengths, count: Self.codeLengthSymbols, into: lengthCodes)
+            writer.put(0b100, 3, to: &out)  // not final, dynamic Huffman
+            writer.put(0, 5, to: &out)  // HLIT - 257
+            writer.put(0, 5, to: &out)  // HDIST - 1
+            writer.put(UInt32(sentLengths - 4), 4, to: &out)
+            for index in 0..<sentLengths { writer.put(UInt32(lengthLengths[Self.codeLengthOrder[index]]), 3, to: &out) }
+            for index in 0..<runCount {
+                let symbol = Int(runs[index] & 0xFF)
+                writer.put(lengthCodes[symbol], Int(lengthLengths[symbol]), to: &out)
+                writer.put(UInt32(runs[index] >> 8), Self.extraBits(symbol), to: &out)
+            }
+            for byte in input { writer.put(codes[Int(byte)], Int(lengths[Int(byte)]), to: &out) }
+            writer.put(codes[Self.endOfBlock], Int(lengths[Self.endOfBlock]), to: &out)
+        }
+        writer.put(0, 3, to: &out)  // not final, stored: the empty block that ends byte-aligned
+        writer.flush(to: &out)
+        out += [0x00, 0x00, 0xFF, 0xFF]
+    }
+
+    /// A stored block of `input` (at most ``storedLimit`` bytes), from a byte boundary.
+    private func appendStored(_ input: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let length = UInt16(input.count)
+        out += [0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        out += input
+    }
+
+    /// Extra bits after a code-length symbol: 16 repeats the previous length 3–6 times, 17 and
+    /// 18 give 3–10 and 11–138 zeros.
+    private static func extraBits(_ symbol: Int) -> Int {
+        switch symbol {
+        case 16: 2
+        case 17: 3
+        case 18: 7
+        default: 0
+        }
+    }
+
+    /// Run-length codes the 258 code lengths (literal/length, then distance) into `runs`; returns how many.
+    private func encodeRuns() -> Int {
+        let total = Self.literals + 1
+        var count = 0
+        func emit(_ symbol: Int, extra: Int = 0) {
+            runs[count] = UInt16(symbol | extra << 8)
+            count += 1
+        }
+        var start = 0
+        while start < total {
+            let length = Int(lengths[start])
+            var end = start + 1
+            while end < total && Int(lengths[end]) == length { end += 1 }
+            var run = end - start
+            if length == 0 {
+                while run >= 11 {
+                    let taken = min(run, 138)
+                    emit(18, extra: taken - 11)
+                    run -= taken
+                }
+                if run >= 3 {
+                    emit(17, extra: run - 3)
+                    run = 0
+                }
+            } else {
+                emit(length)
+                run -= 1
+                while run >= 3 {
+                    let taken = min(run, 6)
+                    emit(16, extra: taken - 3)
+                    run -= taken
+                }
+            }
+            for _ in 0..<run { emit(length) }
+            start = end
+        }
+        return count
+    }
+
+    /// Huffman code lengths, at most `limit` bits, for the `count` symbols of `frequencies` into
+    /// `lengths` (0 for unused symbols). The code is complete: at least two symbols get a code
+    /// (an unused one gets a code when only one is used), as zlib's inflate requires.
+    private func buildLengths(
+        _ frequencies: UnsafeMutablePointer<Int>, count: Int, limit: Int, into lengths: UnsafeMutablePointer<UInt8>
+    ) {
+        lengths.update(repeating: 0, count: count)
+        var used = 0
+        for symbol in 0..<count where frequencies[symbol] > 0 {
+            // Insertion into ascending order of (frequency, symbol): a deterministic order, and
+            // fragments use few symbols.
+            let key = frequencies[symbol] << 9 | symbol
+            var slot = used
+            while slot > 0 && sorted[slot - 1] > key {
+                sorted[slot] = sorted[slot - 1]
+                slot -= 1
+            }
+            sorted[slot] = key
+            used += 1
+        }
+        if used == 0 { return }
+        if used == 1 {
+            // A second, unused symbol (frequency 0 sorts first) makes the one-bit code complete.
+            sorted[1] = sorted[0]
+            sorted[0] = sorted[1] & 0x1FF == 0 ? 1 : 0
+            used = 2
+        }
+        // Two-queue Huffman: leaves 0..<used in ascending weight, internal nodes after them in
+        // the order made (so also ascending); a node's parent has a higher index.
+        for leaf in 0..<used { weights[leaf] = sorted[leaf] >> 9 }
+        var nextLeaf = 0
+        var nextNode = used
+        func lightest(before made: Int) -> Int {
+            if nextLeaf < used && (nextNode >= made || weights[nextLeaf] <= weights[nextNode]) {
+                nextLeaf += 1
+                return nextLeaf - 1
+            }
+            nextNode += 1
+            return nextNode - 1
+        }
+        let root = 2 * used - 2
+        for made in used...root {
+            let first = lightest(before: made)
+            let second = lightest(before: made)
+            weights[made] = weights[first] + weights[second]
+            parents[first] = made
+            parents[second] = made
+        }
+        depths[root] = 0
+        lengthCounts.update(repeating: 0, count: limit + 1)
+        for node in stride(from: root - 1, through: 0, by: -1) {
+            depths[node] = depths[parents[node]] + 1
+            if node < used { lengthCounts[min(depths[node], limit)] += 1 }
+        }
+        // Codes deeper than `limit` were counted at `limit`, overfilling the code space (Kraft
+        // sum above 1); move one code from the deepest level into a split of the longest shorter
+        // one until it is full again (miniz's length limiting).
+        var space = 0
+        for length in 1...limit { space += lengthCounts[length] << (limit - length) }
+        while space > 1 << limit {
+            lengthCounts[limit] -= 1
+            for length in stride(from: limit - 1, through: 1, by: -1) where lengthCounts[length] > 0 {
+                lengthCounts[length] -= 1
+                lengthCounts[length + 1] += 2
+                break
+            }
+            space -= 1
+        }
+        // Shortest codes to the most frequent symbols.
+        var leaf = used - 1
+        for length in 1...limit {
+            for _ in 0..<lengthCounts[length] {
+                lengths[sorted[leaf] & 0x1FF] = UInt8(length)
+                leaf -= 1
+            }
+        }
+    }
+
+    /// Canonical codes (RFC 1951, 3.2.2) of `lengths`, bit-reversed for LSB-first output.
+    private func assignCodes(_ lengths: UnsafeMutablePointer<UInt8>, count: Int, into codes: UnsafeMutablePointer<UInt32>) {
+        lengthCounts.update(repeating: 0, count: 16)
+        for symbol in 0..<count { lengthCounts[Int(lengths[symbol])] += 1 }
+        lengthCounts[0] = 0
+        var code = 0
+        for length in 1..<16 {
+            code = (code + lengthCounts[length - 1]) << 1
+            nextCodes[length] = code
+        }
+        for symbol in 0..<count where lengths[symbol] > 0 {
+            let length = Int(lengths[symbol])
+            codes[symbol] = Self.reversed(UInt32(nextCodes[length]), length: length)
+            nextCodes[length] += 1
+        }
+    }
+
+    /// The `length` low bits of `code` in reverse order.
+    private static func reversed(_ code: UInt32, length: Int) -> UInt32 {
+        var code = code
+        var reversed: UInt32 = 0
+        for _ in 0..<length {
+            reversed = reversed << 1 | code & 1
+            code >>= 1
+        }
+        return reversed
+    }
+}
+
+/// Bits packed least significant first, as deflate sends them.
+private struct BitWriter {
+    private var bits: UInt64 = 0
+    private var count = 0
+
+    mutating func put(_ value: UInt32, _ length: Int, to out: inout [UInt8]) {
+        bits |= UInt64(value) << count
+        count += length
+        while count >= 8 {
+            out.append(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+            count -= 8
+        }
+    }
+
+    /// Writes the last partial byte, padded with zero bits.
+    mutating func flush(to out: inout [UInt8]) {
+        if count > 0 { out.append(UInt8(truncatingIfNeeded: bits)) }
+        bits = 0
+        count = 0
+    }
+}

@@ -1,0 +1,159 @@
+import CZlib
+import Foundation
+import SketchTestSupport
+import Testing
+
+@testable import SketchFormats
+
+@Suite struct HuffmanOnlyDeflateTests {
+    /// Deterministic pseudo-random bytes (xorshift), each drawn from `0..<range`.
+    static func randomBytes(_ count: Int, seed: UInt64, range: Int = 256) -> [UInt8] {
+        var state = seed | 1
+        return (0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(Int(state % UInt64(range)))
+        }
+    }
+
+    /// Bytes whose value counts follow the Fibonacci numbers (1, 1, 2, 3, 5, …): an unlimited
+    /// Huffman code for `symbols` such values is `symbols - 1` bits deep.
+    static func fibonacciBytes(symbols: Int) -> [UInt8] {
+        var counts = [1, 1]
+        while counts.count < symbols { counts.append(counts[counts.count - 1] + counts[counts.count - 2]) }
+        return counts.enumerated().flatMap { value, count in [UInt8](repeating: UInt8(value), count: count) }
+    }
+
+    /// The int16 stroke-3 bytes (`dx dy pen_lifted` rows) of the SampleData simplified drawings.
+    static func stroke3Arrays() throws -> [[UInt8]] {
+        let directory = TestSupport.repositoryRoot.appendingPathComponent("SampleData/quickdraw/simplified")
+        let paths = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+            directory.appendingPathComponent($0).path
+        }
+        return try TestSupport.readAll(paths).records.map { record in
+            var values: [Double] = []
+            var previous = (x: 0.0, y: 0.0)
+            for stroke in record.drawing.strokes {
+                for index in 0..<stroke.count {
+                    values += [stroke.x[index] - previous.x, stroke.y[index] - previous.y, index == stroke.count - 1 ? 1 : 0]
+                    previous = (stroke.x[index], stroke.y[index])
+                }
+            }
+            var raw: [UInt8] = []
+            NumpyObjectArrayPickle.appendRawValues(values, float64: false, to: &raw)
+            return raw
+        }
+    }
+
+    /// What zlib's raw inflate (window bits -15) makes of `deflated`, and whether it saw a final block.
+    static func zlibInflate(_ deflated: [UInt8], capacity: Int) -> (bytes: [UInt8], ended: Bool)? {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: capacity + 1)
+        let status = deflated.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return CZlib.inflate(&stream, Z_SYNC_FLUSH)
+            }
+        }
+        guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, stream.avail_in == 0 else { return nil }
+        return (Array(output.prefix(Int(stream.total_out))), status == Z_STREAM_END)
+    }
+
+    /// Deflates `input`, checks that zlib inflates the fragment to it, and returns the fragment.
+    @discardableResult
+    static func roundTrip(_ input: [UInt8], encoder: HuffmanOnlyDeflate, _ comment: Comment) -> [UInt8] {
+        var fragment: [UInt8] = []
+        encoder.append(input, to: &fragment)
+        let inflated = zlibInflate(fragment, capacity: input.count)
+        #expect(inflated?.bytes == input, comment)
+        #expect(inflated?.ended == false, comment)
+        return fragment
+    }
+
+    @Test func smallAndSingleValueInputsInflateToThemselves() {
+        let encoder = HuffmanOnlyDeflate()
+        Self.roundTrip([], encoder: encoder, "empty")
+        for byte: UInt8 in [0, 1, 7, 255] {
+            Self.roundTrip([byte], encoder: encoder, "one \(byte)")
+            for count in [2, 30, 1_000, 65_536] {
+                Self.roundTrip([UInt8](repeating: byte, count: count), encoder: encoder, "\(count) × \(byte)")
+            }
+        }
+        Self.roundTrip((0...255).map { UInt8($0) }, encoder: encoder, "every byte value once")
+        Self.roundTrip((0..<4_096).map { UInt8($0 % 256) }, encoder: encoder, "every byte value 16 times")
+    }
+
+    @Test func randomBytesOfManySizesInflateToThemselves() {
+        let encoder = HuffmanOnlyDeflate()
+        for (index, count) in [2, 3, 17, 100, 249, 250, 1_000, 4_097, 16_384, 40_000, 65_535, 65_536].enumerated() {
+            for range in [2, 5, 40, 256] {
+                Self.roundTrip(
+                    Self.randomBytes(count, seed: UInt64(index * 1_000 + range), range: range), encoder: encoder, "\(count) in 0..<\(range)"
+                )
+            }
+        }
+    }
+
+    @Test func skewedFrequenciesGetCodesOfAtMost15Bits() {
+        let encoder = HuffmanOnlyDeflate()
+        // 25 Fibonacci-weighted values need a 24-bit code unlimited; the rarest symbols (and
+        // end-of-block) must be pushed up to 15 bits, and the code-length code to 7.
+        for symbols in [16, 17, 20, 25] {
+            let skewed = Self.fibonacciBytes(symbols: symbols)
+            Self.roundTrip(skewed, encoder: encoder, "\(symbols) Fibonacci-weighted values")
+            Self.roundTrip(
+                skewed + Self.randomBytes(300, seed: UInt64(symbols)), encoder: encoder, "\(symbols) Fibonacci-weighted values and noise")
+        }
+    }
+
+    @Test func fragmentsEndByteAlignedAndConcatenateIntoOneStream() {
+        let encoder = HuffmanOnlyDeflate()
+        let first = Self.randomBytes(1_000, seed: 3, range: 30)
+        let second = Self.fibonacciBytes(symbols: 20)
+        var stream = Self.roundTrip(first, encoder: encoder, "first") + Self.roundTrip([], encoder: encoder, "empty")
+        stream += Self.roundTrip(second, encoder: encoder, "second")
+        DeflateFragmentEncoder.appendStoredBlock([], final: true, to: &stream)
+        let inflated = Self.zlibInflate(stream, capacity: first.count + second.count)
+        #expect(inflated?.bytes == first + second)
+        #expect(inflated?.ended == true)
+    }
+
+    @Test func realStroke3ArraysInflateToThemselvesNoLargerThanZlibHuffmanOnly() throws {
+        let encoder = HuffmanOnlyDeflate()
+        let arrays = try Self.stroke3Arrays()
+        #expect(arrays.count > 100)
+        var ours = 0
+        var zlibs = 0
+        for (index, array) in arrays.enumerated() {
+            ours += Self.roundTrip(array, encoder: encoder, "drawing \(index)").count
+            zlibs += Self.zlibHuffmanOnly(array).count
+        }
+        #expect(ours <= zlibs, "\(ours) bytes against zlib's \(zlibs)")
+    }
+
+    /// zlib's `Z_HUFFMAN_ONLY` raw deflate of `input` ended with a sync flush: the baseline size.
+    static func zlibHuffmanOnly(_ input: [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_HUFFMAN_ONLY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            return []
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                _ = deflate(&stream, Z_SYNC_FLUSH)
+            }
+        }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+}
