@@ -35,7 +35,7 @@ package final class HuffmanOnlyDeflate {
     private let weights: UnsafeMutablePointer<Int>
     private let parents: UnsafeMutablePointer<Int>
     private let depths: UnsafeMutablePointer<Int>
-    /// Codes per length (0…15), then the next canonical code per length.
+    /// Codes per length (0…15), and the next canonical code per length.
     private let lengthCounts: UnsafeMutablePointer<Int>
     private let nextCodes: UnsafeMutablePointer<Int>
 
@@ -94,12 +94,12 @@ package final class HuffmanOnlyDeflate {
         frequencies.update(repeating: 0, count: Self.literals)
         for byte in input { frequencies[Int(byte)] += 1 }
         frequencies[Self.endOfBlock] = 1
-        buildLengths(frequencies, count: Self.literals, limit: 15, into: lengths)
+        buildCode(frequencies, count: Self.literals, limit: 15, lengths: lengths, codes: codes)
         lengths[Self.literals] = 0
         let runCount = encodeRuns()
         lengthFrequencies.update(repeating: 0, count: Self.codeLengthSymbols)
         for index in 0..<runCount { lengthFrequencies[Int(runs[index] & 0xFF)] += 1 }
-        buildLengths(lengthFrequencies, count: Self.codeLengthSymbols, limit: 7, into: lengthLengths)
+        buildCode(lengthFrequencies, count: Self.codeLengthSymbols, limit: 7, lengths: lengthLengths, codes: lengthCodes)
         var sentLengths = Self.codeLengthSymbols
         while sentLengths > 4 && lengthLengths[Self.codeLengthOrder[sentLengths - 1]] == 0 { sentLengths -= 1 }
 
@@ -119,39 +119,48 @@ package final class HuffmanOnlyDeflate {
             appendStored(input, to: &out)
             return
         }
-        var writer = BitWriter()
-        if fixedBytes < dynamicBytes {
-            writer.put(0b010, 3, to: &out)  // not final, fixed Huffman
-            for byte in input {
-                let (code, length) = Self.fixed[Int(byte)]
-                writer.put(code, length, to: &out)
+        let size = min(dynamicBytes, fixedBytes)
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: size))
+        out.withUnsafeMutableBufferPointer { buffer in
+            var writer = BitWriter(buffer.baseAddress! + start)
+            if fixedBytes < dynamicBytes {
+                writer.put(0b010, 3)  // not final, fixed Huffman
+                for byte in input {
+                    let (code, length) = Self.fixed[Int(byte)]
+                    writer.put(code, length)
+                }
+                writer.put(Self.fixed[Self.endOfBlock].code, Self.fixed[Self.endOfBlock].length)
+            } else {
+                writer.put(0b100, 3)  // not final, dynamic Huffman
+                writer.put(0, 5)  // HLIT - 257
+                writer.put(0, 5)  // HDIST - 1
+                writer.put(UInt32(sentLengths - 4), 4)
+                for index in 0..<sentLengths { writer.put(UInt32(lengthLengths[Self.codeLengthOrder[index]]), 3) }
+                for index in 0..<runCount {
+                    let symbol = Int(runs[index] & 0xFF)
+                    writer.put(lengthCodes[symbol], Int(lengthLengths[symbol]))
+                    writer.put(UInt32(runs[index] >> 8), Self.extraBits(symbol))
+                }
+                for byte in input { writer.put(codes[Int(byte)], Int(lengths[Int(byte)])) }
+                writer.put(codes[Self.endOfBlock], Int(lengths[Self.endOfBlock]))
             }
-            writer.put(Self.fixed[Self.endOfBlock].code, Self.fixed[Self.endOfBlock].length, to: &out)
-        } else {
-            assignCodes(lengths, count: Self.literals, into: codes)
-            assignCodes(lengthLengths, count: Self.codeLengthSymbols, into: lengthCodes)
-            writer.put(0b100, 3, to: &out)  // not final, dynamic Huffman
-            writer.put(0, 5, to: &out)  // HLIT - 257
-            writer.put(0, 5, to: &out)  // HDIST - 1
-            writer.put(UInt32(sentLengths - 4), 4, to: &out)
-            for index in 0..<sentLengths { writer.put(UInt32(lengthLengths[Self.codeLengthOrder[index]]), 3, to: &out) }
-            for index in 0..<runCount {
-                let symbol = Int(runs[index] & 0xFF)
-                writer.put(lengthCodes[symbol], Int(lengthLengths[symbol]), to: &out)
-                writer.put(UInt32(runs[index] >> 8), Self.extraBits(symbol), to: &out)
-            }
-            for byte in input { writer.put(codes[Int(byte)], Int(lengths[Int(byte)]), to: &out) }
-            writer.put(codes[Self.endOfBlock], Int(lengths[Self.endOfBlock]), to: &out)
+            // The empty stored block that ends byte-aligned: not final, stored, padding, 00 00 FF FF.
+            writer.put(0, 3)
+            writer.flush()
+            writer.put(0xFFFF_0000, 32)
+            precondition(writer.written == size, "Huffman-only block size miscounted")
         }
-        writer.put(0, 3, to: &out)  // not final, stored: the empty block that ends byte-aligned
-        writer.flush(to: &out)
-        out += [0x00, 0x00, 0xFF, 0xFF]
     }
 
     /// A stored block of `input` (at most ``storedLimit`` bytes), from a byte boundary.
     private func appendStored(_ input: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let length = UInt16(input.count)
-        out += [0, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+        out.append(0)
+        out.append(UInt8(length & 0xFF))
+        out.append(UInt8(length >> 8))
+        out.append(UInt8(~length & 0xFF))
+        out.append(UInt8(~length >> 8))
         out += input
     }
 
@@ -205,24 +214,32 @@ package final class HuffmanOnlyDeflate {
         return count
     }
 
-    /// Huffman code lengths, at most `limit` bits, for the `count` symbols of `frequencies` into
-    /// `lengths` (0 for unused symbols). The code is complete: at least two symbols get a code
-    /// (an unused one gets a code when only one is used), as zlib's inflate requires.
-    private func buildLengths(
-        _ frequencies: UnsafeMutablePointer<Int>, count: Int, limit: Int, into lengths: UnsafeMutablePointer<UInt8>
+    /// A Huffman code, at most `limit` bits, for the `count` symbols of `frequencies`: its
+    /// lengths into `lengths` (0 for unused symbols) and its canonical codes (RFC 1951, 3.2.2),
+    /// bit-reversed for LSB-first output, into `codes`. The code is complete: at least two
+    /// symbols get a code (an unused one gets a code when only one is used), as zlib's inflate
+    /// requires.
+    private func buildCode(
+        _ frequencies: UnsafeMutablePointer<Int>, count: Int, limit: Int, lengths: UnsafeMutablePointer<UInt8>,
+        codes: UnsafeMutablePointer<UInt32>
     ) {
         lengths.update(repeating: 0, count: count)
         var used = 0
         for symbol in 0..<count where frequencies[symbol] > 0 {
-            // Insertion into ascending order of (frequency, symbol): a deterministic order, and
+            // Binary insertion into ascending order of (frequency, symbol): a deterministic order, and
             // fragments use few symbols.
             let key = frequencies[symbol] << 9 | symbol
-            var slot = used
-            while slot > 0 && sorted[slot - 1] > key {
-                sorted[slot] = sorted[slot - 1]
-                slot -= 1
+            // Branch-free lower bound: the slot lies in low...low + window.
+            var low = 0
+            var window = used
+            while window > 1 {
+                let half = window / 2
+                low = sorted[low + half] < key ? low + half : low
+                window -= half
             }
-            sorted[slot] = key
+            if window == 1 && sorted[low] < key { low += 1 }
+            (sorted + low + 1).update(from: sorted + low, count: used - low)
+            sorted[low] = key
             used += 1
         }
         if used == 0 { return }
@@ -281,15 +298,9 @@ package final class HuffmanOnlyDeflate {
                 leaf -= 1
             }
         }
-    }
-
-    /// Canonical codes (RFC 1951, 3.2.2) of `lengths`, bit-reversed for LSB-first output.
-    private func assignCodes(_ lengths: UnsafeMutablePointer<UInt8>, count: Int, into codes: UnsafeMutablePointer<UInt32>) {
-        lengthCounts.update(repeating: 0, count: 16)
-        for symbol in 0..<count { lengthCounts[Int(lengths[symbol])] += 1 }
-        lengthCounts[0] = 0
         var code = 0
-        for length in 1..<16 {
+        lengthCounts[0] = 0
+        for length in 1...limit {
             code = (code + lengthCounts[length - 1]) << 1
             nextCodes[length] = code
         }
@@ -300,36 +311,46 @@ package final class HuffmanOnlyDeflate {
         }
     }
 
-    /// The `length` low bits of `code` in reverse order.
+    /// The `length` (at most 16) low bits of `code` in reverse order.
     private static func reversed(_ code: UInt32, length: Int) -> UInt32 {
         var code = code
-        var reversed: UInt32 = 0
-        for _ in 0..<length {
-            reversed = reversed << 1 | code & 1
-            code >>= 1
-        }
-        return reversed
+        code = (code & 0x5555) << 1 | (code >> 1) & 0x5555
+        code = (code & 0x3333) << 2 | (code >> 2) & 0x3333
+        code = (code & 0x0F0F) << 4 | (code >> 4) & 0x0F0F
+        code = (code & 0x00FF) << 8 | (code >> 8) & 0x00FF
+        return code >> (16 - length)
     }
 }
 
-/// Bits packed least significant first, as deflate sends them.
+/// Bits packed least significant first, as deflate sends them, into memory already allocated.
 private struct BitWriter {
+    private let base: UnsafeMutablePointer<UInt8>
+    private(set) var written = 0
     private var bits: UInt64 = 0
     private var count = 0
 
-    mutating func put(_ value: UInt32, _ length: Int, to out: inout [UInt8]) {
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    /// Appends the `length` (at most 32) low bits of `value`; whole 32-bit words go out as they fill.
+    mutating func put(_ value: UInt32, _ length: Int) {
         bits |= UInt64(value) << count
         count += length
-        while count >= 8 {
-            out.append(UInt8(truncatingIfNeeded: bits))
-            bits >>= 8
-            count -= 8
+        if count >= 32 {
+            UnsafeMutableRawPointer(base + written).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
+            written += 4
+            bits >>= 32
+            count -= 32
         }
     }
 
-    /// Writes the last partial byte, padded with zero bits.
-    mutating func flush(to out: inout [UInt8]) {
-        if count > 0 { out.append(UInt8(truncatingIfNeeded: bits)) }
+    /// Writes the bits left, the last byte padded with zero bits.
+    mutating func flush() {
+        while count > 0 {
+            base[written] = UInt8(truncatingIfNeeded: bits)
+            written += 1
+            bits >>= 8
+            count -= 8
+        }
         bits = 0
         count = 0
     }
