@@ -1,9 +1,10 @@
 /// Raw deflate of a byte buffer by Huffman codes alone, as one block ended byte-aligned like
 /// zlib's sync flush (an empty stored block, no final-block bit), so pieces concatenate
-/// (``DeflateFragmentEncoder``'s `.huffmanOnly`). The block is the smallest of: one dynamic-Huffman
-/// block of literals (codes built for the buffer, at most 15 bits, code-length codes at most 7,
-/// both complete; no distance codes), one fixed-Huffman block, or one stored block (at most
-/// 65,535 bytes; already byte-aligned, so it needs no empty block after it). Same input, same bytes.
+/// (``DeflateFragmentEncoder``'s `.huffmanOnly`). The block is a dynamic-Huffman block of literals
+/// (codes built for the buffer, at most 15 bits, code-length codes at most 7, both complete; no
+/// distance codes), or a stored block where that is smaller (at most 65,535 bytes; it ends
+/// byte-aligned and needs no empty block after it). A fixed-Huffman block of literals is never
+/// smaller than a stored one (8 or 9 bits a byte), so it is not considered. Same input, same bytes.
 ///
 /// Why not zlib (`Z_HUFFMAN_ONLY`) or libdeflate: sketch-rnn fragments average about 250 bytes,
 /// and zlib's fixed cost per piece (clearing its 64 KiB hash table on reset, three trees over
@@ -38,15 +39,6 @@ package final class HuffmanOnlyDeflate {
     /// Codes per length (0…15), and the next canonical code per length.
     private let lengthCounts: UnsafeMutablePointer<Int>
     private let nextCodes: UnsafeMutablePointer<Int>
-
-    /// Bit-reversed fixed-Huffman literal/length codes and their lengths (RFC 1951, 3.2.6).
-    private static let fixed: [(code: UInt32, length: Int)] = (0..<literals).map { symbol in
-        switch symbol {
-        case 0...143: (reversed(UInt32(0x30 + symbol), length: 8), 8)
-        case 144...255: (reversed(UInt32(0x190 + symbol - 144), length: 9), 9)
-        default: (reversed(UInt32(symbol - 256), length: 7), 7)
-        }
-    }
 
     package init() {
         let nodes = 2 * Self.literals
@@ -103,48 +95,36 @@ package final class HuffmanOnlyDeflate {
         var sentLengths = Self.codeLengthSymbols
         while sentLengths > 4 && lengthLengths[Self.codeLengthOrder[sentLengths - 1]] == 0 { sentLengths -= 1 }
 
+        // Block header, HLIT, HDIST, HCLEN, the code-length code, the run-length coded lengths, the literals.
         var dynamicBits = 3 + 14 + 3 * sentLengths
-        var fixedBits = 3
         for symbol in 0..<Self.codeLengthSymbols {
             dynamicBits += lengthFrequencies[symbol] * (Int(lengthLengths[symbol]) + Self.extraBits(symbol))
         }
         for symbol in 0..<Self.literals where frequencies[symbol] > 0 {
             dynamicBits += frequencies[symbol] * Int(lengths[symbol])
-            fixedBits += frequencies[symbol] * Self.fixed[symbol].length
         }
-        // Either Huffman block is followed by the 3-bit header of an empty stored block, padding and its 4 bytes.
-        let dynamicBytes = (dynamicBits + 3 + 7) / 8 + 4
-        let fixedBytes = (fixedBits + 3 + 7) / 8 + 4
-        if input.count <= Self.storedLimit && input.count + 5 < min(dynamicBytes, fixedBytes) {
+        // The Huffman block is followed by the 3-bit header of an empty stored block, padding and its 4 bytes.
+        let size = (dynamicBits + 3 + 7) / 8 + 4
+        if input.count <= Self.storedLimit && input.count + 5 < size {
             appendStored(input, to: &out)
             return
         }
-        let size = min(dynamicBytes, fixedBytes)
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: size))
         out.withUnsafeMutableBufferPointer { buffer in
             var writer = BitWriter(buffer.baseAddress! + start)
-            if fixedBytes < dynamicBytes {
-                writer.put(0b010, 3)  // not final, fixed Huffman
-                for byte in input {
-                    let (code, length) = Self.fixed[Int(byte)]
-                    writer.put(code, length)
-                }
-                writer.put(Self.fixed[Self.endOfBlock].code, Self.fixed[Self.endOfBlock].length)
-            } else {
-                writer.put(0b100, 3)  // not final, dynamic Huffman
-                writer.put(0, 5)  // HLIT - 257
-                writer.put(0, 5)  // HDIST - 1
-                writer.put(UInt32(sentLengths - 4), 4)
-                for index in 0..<sentLengths { writer.put(UInt32(lengthLengths[Self.codeLengthOrder[index]]), 3) }
-                for index in 0..<runCount {
-                    let symbol = Int(runs[index] & 0xFF)
-                    writer.put(lengthCodes[symbol], Int(lengthLengths[symbol]))
-                    writer.put(UInt32(runs[index] >> 8), Self.extraBits(symbol))
-                }
-                for byte in input { writer.put(codes[Int(byte)], Int(lengths[Int(byte)])) }
-                writer.put(codes[Self.endOfBlock], Int(lengths[Self.endOfBlock]))
+            writer.put(0b100, 3)  // not final, dynamic Huffman
+            writer.put(0, 5)  // HLIT - 257
+            writer.put(0, 5)  // HDIST - 1
+            writer.put(UInt32(sentLengths - 4), 4)
+            for index in 0..<sentLengths { writer.put(UInt32(lengthLengths[Self.codeLengthOrder[index]]), 3) }
+            for index in 0..<runCount {
+                let symbol = Int(runs[index] & 0xFF)
+                writer.put(lengthCodes[symbol], Int(lengthLengths[symbol]))
+                writer.put(UInt32(runs[index] >> 8), Self.extraBits(symbol))
             }
+            for byte in input { writer.put(codes[Int(byte)], Int(lengths[Int(byte)])) }
+            writer.put(codes[Self.endOfBlock], Int(lengths[Self.endOfBlock]))
             // The empty stored block that ends byte-aligned: not final, stored, padding, 00 00 FF FF.
             writer.put(0, 3)
             writer.flush()

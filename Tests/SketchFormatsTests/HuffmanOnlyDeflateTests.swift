@@ -112,6 +112,35 @@ import Testing
         }
     }
 
+    @Test func incompressibleSmallInputsAreStoredAndOthersOneDynamicBlock() throws {
+        let encoder = HuffmanOnlyDeflate()
+        // Block header bits (least significant first): BFINAL 0, then BTYPE 00 stored or 10 dynamic.
+        let stored = Self.roundTrip((0..<40).map { UInt8($0 * 6) }, encoder: encoder, "40 distinct bytes")
+        #expect(stored.first == 0)
+        #expect(stored.count == 40 + 5)
+        let array = try #require(Self.stroke3Arrays().max { $0.count < $1.count })
+        let dynamic = Self.roundTrip(array, encoder: encoder, "the longest drawing")
+        #expect(dynamic.first.map { $0 & 0b111 } == 0b100)
+        #expect(dynamic.suffix(4) == [0x00, 0x00, 0xFF, 0xFF])
+        #expect(dynamic.count < array.count * 2 / 3)
+    }
+
+    @Test func sameInputSameBytesWhateverTheEncoderDidBefore() {
+        let first = Self.randomBytes(600, seed: 9, range: 50)
+        let reused = HuffmanOnlyDeflate()
+        var before: [UInt8] = []
+        reused.append(first, to: &before)
+        var between: [UInt8] = []
+        reused.append(Self.fibonacciBytes(symbols: 25), to: &between)
+        reused.append(Self.randomBytes(65_536, seed: 1), to: &between)
+        var after: [UInt8] = [7]
+        reused.append(first, to: &after)
+        var fresh: [UInt8] = []
+        HuffmanOnlyDeflate().append(first, to: &fresh)
+        #expect(Array(after.dropFirst()) == before)
+        #expect(fresh == before)
+    }
+
     @Test func fragmentsEndByteAlignedAndConcatenateIntoOneStream() {
         let encoder = HuffmanOnlyDeflate()
         let first = Self.randomBytes(1_000, seed: 3, range: 30)
