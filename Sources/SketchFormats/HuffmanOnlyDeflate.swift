@@ -22,6 +22,7 @@ package final class HuffmanOnlyDeflate {
     /// Stored blocks hold at most this many bytes.
     private static let storedLimit = 0xFFFF
 
+    /// Literal/length symbol counts; during counting, the odd bytes' counts follow them.
     private let frequencies: UnsafeMutablePointer<Int>
     /// Literal/length code lengths, then the one (zero) distance code length.
     private let lengths: UnsafeMutablePointer<UInt8>
@@ -42,7 +43,7 @@ package final class HuffmanOnlyDeflate {
 
     package init() {
         let nodes = 2 * Self.literals
-        frequencies = .allocate(capacity: Self.literals)
+        frequencies = .allocate(capacity: 2 * Self.literals)
         lengths = .allocate(capacity: Self.literals + 1)
         codes = .allocate(capacity: Self.literals)
         lengthFrequencies = .allocate(capacity: Self.codeLengthSymbols)
@@ -83,8 +84,18 @@ package final class HuffmanOnlyDeflate {
             appendStored(input, to: &out)
             return
         }
-        frequencies.update(repeating: 0, count: Self.literals)
-        for byte in input { frequencies[Int(byte)] += 1 }
+        // Even and odd bytes counted apart (int16 values repeat their high byte every other
+        // byte), so consecutive counts of one value seldom wait on each other.
+        frequencies.update(repeating: 0, count: 2 * Self.literals)
+        let odd = frequencies + Self.literals
+        var index = 1
+        while index < input.count {
+            frequencies[Int(input[index - 1])] += 1
+            odd[Int(input[index])] += 1
+            index += 2
+        }
+        if index == input.count { frequencies[Int(input[index - 1])] += 1 }
+        for symbol in 0..<256 { frequencies[symbol] += odd[symbol] }
         frequencies[Self.endOfBlock] = 1
         buildCode(frequencies, count: Self.literals, limit: 15, lengths: lengths, codes: codes)
         lengths[Self.literals] = 0
@@ -214,7 +225,8 @@ package final class HuffmanOnlyDeflate {
             var window = used
             while window > 1 {
                 let half = window / 2
-                low = sorted[low + half] < key ? low + half : low
+                // Keys are below 2^62, so the difference's sign says `sorted[low + half] < key`.
+                low += (sorted[low + half] &- key) >> 63 & half
                 window -= half
             }
             if window == 1 && sorted[low] < key { low += 1 }
