@@ -104,16 +104,25 @@ package final class DeflateFragmentEncoder {
 }
 
 extension DeflateFragmentEncoder {
-    /// The `size` bytes a sync-flushed piece (``append(_:to:)``) inflates to; throws `FormatError`
-    /// when `deflated` is not such a piece of exactly that size.
+    /// The `size` bytes a sync-flushed piece (``append(_:strategy:to:)``) inflates to; throws
+    /// `FormatError` when `deflated` is not such a piece of exactly that size.
     package static func inflate(_ deflated: ArraySlice<UInt8>, size: Int) throws(FormatError) -> [UInt8] {
+        // One spare byte: a piece that inflates to more than `size` is caught, not cut.
+        guard let inflated = try inflateRaw(deflated, capacity: size + 1), !inflated.ended, inflated.bytes.count == size else {
+            throw FormatError(.zip, "a deflated stroke-3 piece does not inflate to its \(size) bytes")
+        }
+        return inflated.bytes
+    }
+
+    /// What zlib's raw inflate makes of all of `deflated`, at most `capacity` bytes, and whether
+    /// it ended with a final block; nil when zlib rejects it or bytes are left over.
+    package static func inflateRaw(_ deflated: ArraySlice<UInt8>, capacity: Int) throws(FormatError) -> (bytes: [UInt8], ended: Bool)? {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw FormatError(.zip, "zlib inflate initialisation failed")
         }
         defer { inflateEnd(&stream) }
-        // One spare byte: a piece that inflates to more than `size` is caught, not cut.
-        var output = [UInt8](repeating: 0, count: size + 1)
+        var output = [UInt8](repeating: 0, count: capacity)
         let status = deflated.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
@@ -123,10 +132,8 @@ extension DeflateFragmentEncoder {
                 return CZlib.inflate(&stream, Z_SYNC_FLUSH)
             }
         }
-        guard status == Z_OK || status == Z_BUF_ERROR, stream.avail_in == 0, Int(stream.total_out) == size else {
-            throw FormatError(.zip, "a deflated stroke-3 piece does not inflate to its \(size) bytes (zlib status \(status))")
-        }
-        output.removeLast()
-        return output
+        guard status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END, stream.avail_in == 0 else { return nil }
+        output.removeSubrange(Int(stream.total_out)...)
+        return (output, status == Z_STREAM_END)
     }
 }
