@@ -8,7 +8,7 @@ import CZlib
 /// whole comes from the pieces' CRCs (``combine(_:_:length:)``) without reading them again.
 ///
 /// An encoder holds one zlib stream (level 6, 32 KiB window), reset per piece, so a worker
-/// initialises zlib once, not once per piece, and one ``HuffmanOnlyDeflate``. Not thread-safe:
+/// initialises zlib once, not once per piece, and one ``HuffmanOnlyDeflate`` (made on first use). Not thread-safe:
 /// one per thread.
 package final class DeflateFragmentEncoder {
     /// How a piece is compressed.
@@ -22,7 +22,7 @@ package final class DeflateFragmentEncoder {
 
     // zlib's state points back at its z_stream, so the stream lives at a fixed address.
     private let standard: UnsafeMutablePointer<z_stream>
-    private let huffmanOnly = HuffmanOnlyDeflate()
+    private lazy var huffmanOnly = HuffmanOnlyDeflate()
 
     /// Throws `FormatError` when zlib cannot be initialised (out of memory).
     package init() throws(FormatError) {
