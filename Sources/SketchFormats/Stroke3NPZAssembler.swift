@@ -50,6 +50,14 @@ package enum Stroke3NPZAssembler {
         var size = 0
         var crc: UInt32 = 0
 
+        /// A stream about to take `fragments` (lying in `storage`) with up to `perFragment` bytes
+        /// of stored-block header and pickle around each, so that their bytes are copied once.
+        init(reservingFor fragments: [Stroke3Fragment], perFragment: Int) {
+            deflated.reserveCapacity(fragments.reduce(1 << 10) { $0 + $1.deflated.count + perFragment })
+        }
+
+        init() {}
+
         /// Adds `bytes` deflated as one piece.
         mutating func deflate(_ bytes: [UInt8], _ encoder: DeflateFragmentEncoder) throws(FormatError) {
             try encoder.append(bytes, to: &deflated)
@@ -82,7 +90,8 @@ package enum Stroke3NPZAssembler {
         combiner: inout CRC32Combiner
     ) throws(FormatError) -> ZipArchive.Entry {
         let count = fragments.count
-        var stream = EntryStream()
+        // Per array: a stored block's 5-byte header and about 40 bytes of pickle around it (a capacity hint).
+        var stream = EntryStream(reservingFor: fragments, perFragment: 48)
         try stream.deflate(NPYFormat.header(descr: "|O", shape: [count]) + NumpyObjectArrayPickle.preamble(count: count), encoder)
         var piece: [UInt8] = []
         for (index, fragment) in fragments.enumerated() {
@@ -111,7 +120,7 @@ package enum Stroke3NPZAssembler {
             try check(fragment, float64: elementType == .float64, name: pointsName)
             offsets.append(offsets.last! + Int64(fragment.rows))
         }
-        var points = EntryStream()
+        var points = EntryStream(reservingFor: fragments, perFragment: 0)
         try points.deflate(NPYFormat.header(dtype: elementType == .float64 ? .float64 : .int16, shape: [Int(offsets.last!), 3]), encoder)
         for fragment in fragments { points.append(fragment, storage, &combiner) }
         points.store([], final: true)
