@@ -48,7 +48,7 @@ PIPELINES = {
     "tuberlin": ("Pipelines/tuberlin-cnn.yaml", "tuberlin", None),
     "tuberlin-1111": ("Pipelines/tuberlin-cnn.yaml", "tuberlin-1111", None),
 }
-# The TU-Berlin release's PNG size (SPEC: 250 classes × 80 sketches, PNG 1111×1111).
+# The TU-Berlin release's PNG size (docs/domain.md: 250 classes × 80 sketches, PNG 1111×1111).
 TUBERLIN_RELEASE_SIZE = 1111
 BEGIN, END = "<!-- bench-scale:begin -->", "<!-- bench-scale:end -->"
 FULL = 50_000_000

@@ -25,17 +25,20 @@ package enum Stroke3NPZAssembler {
         elementType: Stroke3ElementType, layout: Stroke3Layout, encoder: DeflateFragmentEncoder, path: String
     ) throws(FormatError) -> [UInt8] {
         var entries: [ZipArchive.Entry] = []
+        var combiner = CRC32Combiner()
         switch layout {
         case .standard:
             for (split, fragments) in splits {
                 entries.append(
                     try pickledEntry(
-                        "\(split.rawValue).npy", fragments, storage: storage, float64: elementType == .float64, encoder: encoder))
+                        "\(split.rawValue).npy", fragments, storage: storage, float64: elementType == .float64, encoder: encoder,
+                        combiner: &combiner))
             }
         case .flat:
             for split in Stroke3Split.allCases {
                 let fragments = splits.first { $0.split == split }?.fragments ?? []
-                entries += try flatEntries(split, fragments, storage: storage, elementType: elementType, encoder: encoder)
+                entries += try flatEntries(
+                    split, fragments, storage: storage, elementType: elementType, encoder: encoder, combiner: &combiner)
             }
         }
         return try ZipArchive.encode(entries, path: path)
@@ -46,6 +49,14 @@ package enum Stroke3NPZAssembler {
         var deflated: [UInt8] = []
         var size = 0
         var crc: UInt32 = 0
+
+        /// A stream about to take `fragments` (lying in `storage`) with up to `perFragment` bytes
+        /// of stored-block header and pickle around each, so that their bytes are copied once.
+        init(reservingFor fragments: [Stroke3Fragment], perFragment: Int) {
+            deflated.reserveCapacity(fragments.reduce(1 << 10) { $0 + $1.deflated.count + perFragment })
+        }
+
+        init() {}
 
         /// Adds `bytes` deflated as one piece.
         mutating func deflate(_ bytes: [UInt8], _ encoder: DeflateFragmentEncoder) throws(FormatError) {
@@ -60,9 +71,9 @@ package enum Stroke3NPZAssembler {
         }
 
         /// Adds a fragment's deflated bytes as they are.
-        mutating func append(_ fragment: Stroke3Fragment, _ storage: [UInt8]) {
+        mutating func append(_ fragment: Stroke3Fragment, _ storage: [UInt8], _ combiner: inout CRC32Combiner) {
             deflated += storage[fragment.deflated]
-            crc = DeflateFragmentEncoder.combine(crc, fragment.crc, length: fragment.size)
+            crc = combiner.combine(crc, fragment.crc, length: fragment.size)
             size += fragment.size
         }
 
@@ -75,10 +86,12 @@ package enum Stroke3NPZAssembler {
     }
 
     private static func pickledEntry(
-        _ name: String, _ fragments: [Stroke3Fragment], storage: [UInt8], float64: Bool, encoder: DeflateFragmentEncoder
+        _ name: String, _ fragments: [Stroke3Fragment], storage: [UInt8], float64: Bool, encoder: DeflateFragmentEncoder,
+        combiner: inout CRC32Combiner
     ) throws(FormatError) -> ZipArchive.Entry {
         let count = fragments.count
-        var stream = EntryStream()
+        // Per array: a stored block's 5-byte header and about 40 bytes of pickle around it (a capacity hint).
+        var stream = EntryStream(reservingFor: fragments, perFragment: 48)
         try stream.deflate(NPYFormat.header(descr: "|O", shape: [count]) + NumpyObjectArrayPickle.preamble(count: count), encoder)
         var piece: [UInt8] = []
         for (index, fragment) in fragments.enumerated() {
@@ -88,7 +101,7 @@ package enum Stroke3NPZAssembler {
             NumpyObjectArrayPickle.appendArrayPrefix(
                 index: index, count: count, rows: fragment.rows, columns: 3, float64: float64, to: &piece)
             stream.store(piece, final: false)
-            stream.append(fragment, storage)
+            stream.append(fragment, storage, &combiner)
         }
         piece.removeAll(keepingCapacity: true)
         if count > 0 { NumpyObjectArrayPickle.appendArraySuffix(index: count - 1, count: count, to: &piece) }
@@ -98,7 +111,7 @@ package enum Stroke3NPZAssembler {
 
     private static func flatEntries(
         _ split: Stroke3Split, _ fragments: [Stroke3Fragment], storage: [UInt8], elementType: Stroke3ElementType,
-        encoder: DeflateFragmentEncoder
+        encoder: DeflateFragmentEncoder, combiner: inout CRC32Combiner
     ) throws(FormatError) -> [ZipArchive.Entry] {
         let pointsName = "\(split.rawValue)_points.npy"
         var offsets: [Int64] = [0]
@@ -107,9 +120,9 @@ package enum Stroke3NPZAssembler {
             try check(fragment, float64: elementType == .float64, name: pointsName)
             offsets.append(offsets.last! + Int64(fragment.rows))
         }
-        var points = EntryStream()
+        var points = EntryStream(reservingFor: fragments, perFragment: 0)
         try points.deflate(NPYFormat.header(dtype: elementType == .float64 ? .float64 : .int16, shape: [Int(offsets.last!), 3]), encoder)
-        for fragment in fragments { points.append(fragment, storage) }
+        for fragment in fragments { points.append(fragment, storage, &combiner) }
         points.store([], final: true)
         var offsetsStream = EntryStream()
         try offsetsStream.deflate(NPYWriter.encode(offsets, dtype: .int64, shape: [offsets.count]), encoder)

@@ -42,6 +42,8 @@ package enum ZipArchive {
     /// The bytes of an archive holding `entries` (deflated, method 8) in that order.
     package static func encode(_ entries: [Entry], path: String) throws(FormatError) -> [UInt8] {
         var archive: [UInt8] = []
+        // Every entry's bytes are copied once: the archive is sized up front (headers ≤ 64 + name bytes each).
+        archive.reserveCapacity(entries.reduce(22) { $0 + $1.deflated.count + 2 * (64 + $1.name.utf8.count) })
         var central: [UInt8] = []
         for entry in entries {
             let name = Array(entry.name.utf8)

@@ -90,10 +90,11 @@ public final class AtomicFileWriter {
     }
 
     /// Appends `bytes`; while nothing is buffered, a block of at least the buffer's capacity
-    /// (1 MiB) goes to the operating system as it is, without a copy into the buffer (a caller
-    /// that buffers its own output, such as a shard writer, hands it over this way).
-    public func write(contiguous bytes: UnsafeRawBufferPointer) throws {
-        guard buffer.isEmpty, bytes.count >= bufferCapacity else {
+    /// (1 MiB), or of any size when `unbuffered`, goes to the operating system as it is, without a
+    /// copy into the buffer (a caller that buffers its own output, such as a shard writer, hands
+    /// it over this way).
+    public func write(contiguous bytes: UnsafeRawBufferPointer, unbuffered: Bool = false) throws {
+        guard buffer.isEmpty, unbuffered || bytes.count >= bufferCapacity else {
             buffer.append(contentsOf: bytes)
             if buffer.count >= bufferCapacity { try flush() }
             return
@@ -166,6 +167,14 @@ public func writeAtomically<Bytes: Sequence>(_ bytes: Bytes, to path: String) th
 where Bytes.Element == UInt8 {
     let writer = try AtomicFileWriter(path: path)
     try writer.write(bytes)
+    try writer.commit()
+}
+
+/// Writes `bytes` to `path` atomically, handing them to the operating system as they are (no
+/// copy into a buffer).
+public func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    let writer = try AtomicFileWriter(path: path)
+    try bytes.withUnsafeBytes { try writer.write(contiguous: $0, unbuffered: true) }
     try writer.commit()
 }
 

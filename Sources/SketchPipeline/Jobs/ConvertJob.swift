@@ -99,7 +99,7 @@ package struct ConvertJob: Sendable {
         // A stream's format is told by its content (a `.bin` on stdin), as a file's is.
         stream.spoolsStreams = true
         let quarantine = try stream.makeQuarantine(path: quarantinePath)
-        let spill = try CategorySpill(bufferLimit: spillBufferBytes)
+        let spill = try CategorySpill<[UInt8]>(bufferLimit: spillBufferBytes)
         let stage = ConvertStage(job: self, float64Words: target == .stroke3 ? Self.float64Words(of: source) : [])
         var firstLocation: [[UInt8]: SourceLocation] = [:]
         let streamed = try stream.run(stage, quarantine: quarantine) { converted, _ in

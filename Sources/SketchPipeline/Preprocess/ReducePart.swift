@@ -319,7 +319,7 @@ private final class PartWriter {
     /// Takes the next kept example of `label` in split `split` (0…2).
     func add(_ record: RunRecord, label: Int, split: Int) throws {
         guard let shards else {
-            try stroke3!.add(record, split: record.split)
+            try stroke3!.add(record, label: label, split: split)
             written[split][label] += 1
             return
         }

@@ -31,7 +31,7 @@ final class Stroke3DatasetWriter {
     private let directory: String
     private let classes: [(label: Int, word: String)]
     private let layout: Stroke3Layout
-    private let spill: CategorySpill
+    private let spill: CategorySpill<Int>
     private let encoder: DeflateFragmentEncoder
     private var record: [UInt8] = []
 
@@ -51,7 +51,7 @@ final class Stroke3DatasetWriter {
     /// `Stroke3Fragment` body in this writer's layout) to `split` of its class; throws
     /// `PipelineError` for any other body (run files are read back from disk, so this is checked,
     /// not assumed).
-    func add(_ example: RunRecord, split: SplitName) throws {
+    func add(_ example: RunRecord, label: Int, split: Int) throws {
         // Spill record: split (1 byte), key length (UInt32), key, rows (UInt32), element type
         // (1 byte: 0 int16, 1 float64), body length (UInt32), body (size, CRC-32, deflated bytes).
         let rows = example.rank == 2 && example.dimension(1) == 3 ? example.dimension(0) : -1
@@ -62,28 +62,27 @@ final class Stroke3DatasetWriter {
             throw PipelineError("\(example.keyIDString) has no (n, 3) stroke-3 body")
         }
         record.removeAll(keepingCapacity: true)
-        record.append(UInt8(SplitName.allCases.firstIndex(of: split)!))
+        record.append(UInt8(split))
         withUnsafeBytes(of: UInt32(example.keyID.count).littleEndian) { record += $0 }
         record.append(contentsOf: example.keyID)
         withUnsafeBytes(of: UInt32(rows).littleEndian) { record += $0 }
         record.append(isFloat64 ? 1 : 0)
         withUnsafeBytes(of: UInt32(example.body.count).littleEndian) { record += $0 }
         record.append(contentsOf: example.body)
-        try spill.add(record, word: example.wordString)
+        try spill.add(record, to: label)
     }
 
     /// Writes every class's `.npz`; returns the files (split nil: each holds every split) and
     /// their class indices.
     func finish() throws -> (files: [ShardFileEntry], order: [Int]) {
-        let categories = Dictionary(spill.categories.map { (String(decoding: $0, as: UTF8.self), $0) }) { first, _ in first }
         var files: [ShardFileEntry] = []
-        for (_, word) in classes {
-            var members: [SplitName: [(place: Int?, fragment: Stroke3Fragment)]] = [:]
-            var storage = try categories[word].map(spill.take) ?? []
-            try readSpill(storage) { split, place, fragment in members[split, default: []].append((place, fragment)) }
+        for (label, word) in classes {
+            var members: [[(place: Int?, fragment: Stroke3Fragment)]] = [[], [], []]
+            var storage = try spill.take(label)
+            try readSpill(storage) { split, place, fragment in members[split].append((place, fragment)) }
             var splits: [(split: Stroke3Split, fragments: [Stroke3Fragment])] = []
-            for split in SplitName.allCases {
-                var list = members[split] ?? []
+            for (index, split) in SplitName.allCases.enumerated() {
+                var list = members[index]
                 if !list.isEmpty, list.allSatisfy({ $0.place != nil }) { list.sort { $0.place! < $1.place! } }
                 splits.append((split.stroke3Split, list.map(\.fragment)))
             }
@@ -115,7 +114,7 @@ final class Stroke3DatasetWriter {
     /// Calls `body` for each record of the spill file `bytes`, in order, with its place in its
     /// stroke-3 input file (nil for a key_id not of the form `<file>#<split>#<index>`) and its
     /// fragment (whose deflated bytes lie in `bytes`).
-    private func readSpill(_ bytes: [UInt8], _ body: (SplitName, Int?, Stroke3Fragment) throws -> Void) throws {
+    private func readSpill(_ bytes: [UInt8], _ body: (Int, Int?, Stroke3Fragment) throws -> Void) throws {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             func uint32() -> Int {
@@ -123,7 +122,7 @@ final class Stroke3DatasetWriter {
                 return Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
             }
             while offset < raw.count {
-                let split = SplitName.allCases[Int(raw[offset])]
+                let split = Int(raw[offset])
                 offset += 1
                 let keyLength = uint32()
                 let key = raw[offset..<(offset + keyLength)]
