@@ -32,8 +32,11 @@ package final class HuffmanOnlyDeflate {
     private let lengthCodes: UnsafeMutablePointer<UInt32>
     /// The run-length coded code lengths: symbol (0…18) in the low byte, extra bits above.
     private let runs: UnsafeMutablePointer<UInt16>
-    /// Tree building: symbols sorted by frequency (`frequency << 9 | symbol`), node weights, parents, depths.
+    /// Tree building: symbols sorted by frequency (`frequency << 9 | symbol`), the sort's second
+    /// buffer and digit counts, node weights, parents, depths.
     private let sorted: UnsafeMutablePointer<Int>
+    private let spare: UnsafeMutablePointer<Int>
+    private let buckets: UnsafeMutablePointer<Int>
     private let weights: UnsafeMutablePointer<Int>
     private let parents: UnsafeMutablePointer<Int>
     private let depths: UnsafeMutablePointer<Int>
@@ -51,6 +54,8 @@ package final class HuffmanOnlyDeflate {
         lengthCodes = .allocate(capacity: Self.codeLengthSymbols)
         runs = .allocate(capacity: Self.literals + 1)
         sorted = .allocate(capacity: Self.literals)
+        spare = .allocate(capacity: Self.literals)
+        buckets = .allocate(capacity: 256)
         weights = .allocate(capacity: nodes)
         parents = .allocate(capacity: nodes)
         depths = .allocate(capacity: nodes)
@@ -67,6 +72,8 @@ package final class HuffmanOnlyDeflate {
         lengthCodes.deallocate()
         runs.deallocate()
         sorted.deallocate()
+        spare.deallocate()
+        buckets.deallocate()
         weights.deallocate()
         parents.deallocate()
         depths.deallocate()
@@ -216,24 +223,35 @@ package final class HuffmanOnlyDeflate {
     ) {
         lengths.update(repeating: 0, count: count)
         var used = 0
+        var largest = 0
         for symbol in 0..<count where frequencies[symbol] > 0 {
-            // Binary insertion into ascending order of (frequency, symbol): a deterministic order, and
-            // fragments use few symbols.
-            let key = frequencies[symbol] << 9 | symbol
-            // Branch-free lower bound: the slot lies in low...low + window.
-            var low = 0
-            var window = used
-            while window > 1 {
-                let half = window / 2
-                // Keys are below 2^62, so the difference's sign says `sorted[low + half] < key`.
-                low += (sorted[low + half] &- key) >> 63 & half
-                window -= half
-            }
-            if window == 1 && sorted[low] < key { low += 1 }
-            (sorted + low + 1).update(from: sorted + low, count: used - low)
-            sorted[low] = key
+            sorted[used] = frequencies[symbol] << 9 | symbol
+            largest = max(largest, frequencies[symbol])
             used += 1
         }
+        // Radix sort by frequency, 8 bits a pass from the lowest (one pass for fragments' counts
+        // below 256); stable, so equal frequencies stay in symbol order.
+        var source = sorted
+        var target = spare
+        var shift = 9
+        while largest >> (shift - 9) > 0 {
+            buckets.update(repeating: 0, count: 256)
+            for index in 0..<used { buckets[source[index] >> shift & 0xFF] += 1 }
+            var total = 0
+            for digit in 0..<256 {
+                let bucket = buckets[digit]
+                buckets[digit] = total
+                total += bucket
+            }
+            for index in 0..<used {
+                let digit = source[index] >> shift & 0xFF
+                target[buckets[digit]] = source[index]
+                buckets[digit] += 1
+            }
+            swap(&source, &target)
+            shift += 8
+        }
+        if source != sorted { sorted.update(from: source, count: used) }
         if used == 0 { return }
         if used == 1 {
             // A second, unused symbol (frequency 0 sorts first) makes the one-bit code complete.
