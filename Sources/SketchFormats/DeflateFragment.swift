@@ -96,11 +96,6 @@ package final class DeflateFragmentEncoder {
     package static func crc(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBufferPointer { UInt32(crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
     }
-
-    /// The CRC-32 of `a ‖ b` from `crcA`, `crcB` and `b`'s `length` (zlib's `crc32_combine`).
-    package static func combine(_ crcA: UInt32, _ crcB: UInt32, length: Int) -> UInt32 {
-        UInt32(crc32_combine(uLong(crcA), uLong(crcB), off_t(length)))
-    }
 }
 
 extension DeflateFragmentEncoder {
