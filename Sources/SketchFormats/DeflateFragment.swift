@@ -5,7 +5,7 @@ import CZlib
 /// sync flush (byte-aligned, no final-block bit), so pieces deflated apart, in any process, join
 /// by plain concatenation; stored blocks (``appendStoredBlock(_:final:to:)``) carry small
 /// uncompressed bytes between them and the stream ends with a final block. The CRC-32 of the
-/// whole comes from the pieces' CRCs (``combine(_:_:length:)``) without reading them again.
+/// whole comes from the pieces' CRCs (``CRC32Combiner``) without reading them again.
 ///
 /// An encoder holds one zlib stream (level 6, 32 KiB window), reset per piece, so a worker
 /// initialises zlib once, not once per piece, and one ``HuffmanOnlyDeflate`` (made on first use). Not thread-safe:
@@ -103,32 +103,10 @@ extension DeflateFragmentEncoder {
     /// `FormatError` when `deflated` is not such a piece of exactly that size.
     package static func inflate(_ deflated: ArraySlice<UInt8>, size: Int) throws(FormatError) -> [UInt8] {
         // One spare byte: a piece that inflates to more than `size` is caught, not cut.
-        guard let inflated = try inflateRaw(deflated, capacity: size + 1), !inflated.ended, inflated.bytes.count == size else {
+        let inflated = try RawInflate.inflate(deflated, capacity: size + 1)
+        guard inflated.isValid, inflated.leftover == 0, !inflated.ended, inflated.bytes.count == size else {
             throw FormatError(.zip, "a deflated stroke-3 piece does not inflate to its \(size) bytes")
         }
         return inflated.bytes
-    }
-
-    /// What zlib's raw inflate makes of all of `deflated`, at most `capacity` bytes, and whether
-    /// it ended with a final block; nil when zlib rejects it or bytes are left over.
-    package static func inflateRaw(_ deflated: ArraySlice<UInt8>, capacity: Int) throws(FormatError) -> (bytes: [UInt8], ended: Bool)? {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw FormatError(.zip, "zlib inflate initialisation failed")
-        }
-        defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: capacity)
-        let status = deflated.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return CZlib.inflate(&stream, Z_SYNC_FLUSH)
-            }
-        }
-        guard status == Z_OK || status == Z_BUF_ERROR || status == Z_STREAM_END, stream.avail_in == 0 else { return nil }
-        output.removeSubrange(Int(stream.total_out)...)
-        return (output, status == Z_STREAM_END)
     }
 }

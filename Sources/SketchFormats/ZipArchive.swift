@@ -10,7 +10,8 @@ import Darwin
 /// no zip64, no encryption, read through the central directory.
 ///
 /// Written archives are deterministic: entries in the given order, deflated by the caller
-/// (`Stroke3NPZAssembler`: zlib level 6 pieces joined into one stream), every entry dated 1980-01-01 00:00:00 (the zip epoch), no extra fields, no comment. An archive
+/// (`Stroke3NPZAssembler`: pieces deflated apart and joined into one stream), every entry dated
+/// 1980-01-01 00:00:00 (the zip epoch), no extra fields, no comment. An archive
 /// is read and written whole in memory (one `.npz` per category).
 ///
 /// Reading is bounded before anything is inflated: at most ``maximumEntryCount`` entries, each
@@ -216,36 +217,18 @@ package enum ZipArchive {
         return entries
     }
 
-    /// Runs `step` (inflate with `Z_FINISH`) once over all of `input` into `output`.
-    private static func finish(
-        _ stream: inout z_stream, input: [UInt8], output: inout [UInt8],
-        step: (inout z_stream) -> Int32
-    ) -> Int32 {
-        var input = input
-        return input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return step(&stream)
-            }
-        }
-    }
-
     private static func inflateRaw(_ input: [UInt8], expectedSize: Int, path: String, name: String) throws(FormatError) -> [UInt8] {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        let inflated: RawInflate.Result
+        do {
+            inflated = try RawInflate.inflate(input[...], capacity: max(expectedSize, 1))
+        } catch {
             throw FormatError.zip(path: path, reason: "zlib inflate initialisation failed")
         }
-        defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: max(expectedSize, 1))
-        let status = finish(&stream, input: input, output: &output) { inflate(&$0, Z_FINISH) }
-        guard status == Z_STREAM_END else {
-            throw FormatError.zip(path: path, reason: "entry \(name): corrupt deflate data or size mismatch (zlib status \(status))")
+        guard inflated.ended else {
+            throw FormatError.zip(
+                path: path, reason: "entry \(name): corrupt deflate data or size mismatch (zlib status \(inflated.status))")
         }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
+        return inflated.bytes
     }
 
     private static func append16(_ value: UInt16, _ bytes: inout [UInt8]) {

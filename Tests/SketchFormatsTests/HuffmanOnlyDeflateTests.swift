@@ -68,7 +68,8 @@ import Testing
     static func roundTrip(_ input: [UInt8], encoder: HuffmanOnlyDeflate, _ comment: Comment) -> [UInt8] {
         var fragment: [UInt8] = []
         encoder.append(input, to: &fragment)
-        let inflated = try? DeflateFragmentEncoder.inflateRaw(fragment[...], capacity: input.count + 1)
+        let inflated = try? RawInflate.inflate(fragment[...], capacity: input.count + 1)
+        #expect(inflated?.isValid == true && inflated?.leftover == 0, comment)
         #expect(inflated?.bytes == input, comment)
         #expect(inflated?.ended == false, comment)
         return fragment
@@ -149,9 +150,10 @@ import Testing
         var stream = Self.roundTrip(first, encoder: encoder, "first") + Self.roundTrip([], encoder: encoder, "empty")
         stream += Self.roundTrip(second, encoder: encoder, "second")
         DeflateFragmentEncoder.appendStoredBlock([], final: true, to: &stream)
-        let inflated = try DeflateFragmentEncoder.inflateRaw(stream[...], capacity: first.count + second.count + 1)
-        #expect(inflated?.bytes == first + second)
-        #expect(inflated?.ended == true)
+        let inflated = try RawInflate.inflate(stream[...], capacity: first.count + second.count + 1)
+        #expect(inflated.isValid && inflated.leftover == 0)
+        #expect(inflated.bytes == first + second)
+        #expect(inflated.ended)
     }
 
     @Test func realStroke3ArraysInflateToThemselvesNoLargerThanZlibHuffmanOnly() throws {
