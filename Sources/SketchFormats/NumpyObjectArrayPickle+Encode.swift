@@ -1,25 +1,12 @@
 extension NumpyObjectArrayPickle {
-    /// Pickle protocol 2 bytes of a 1-D object array of int16 (or, with `float64`, float64)
-    /// arrays, in the layout of the published sketch-rnn files byte for byte
-    /// (`numpy.core.multiarray._reconstruct`, Python 2 byte strings, appends in batches of 1000);
-    /// for int16 every value must be an integer in the int16 range (checked by the caller).
-    ///
-    /// The bytes are ``preamble(count:)``, then per array ``appendArrayPrefix(index:count:rows:columns:float64:to:)``,
-    /// ``appendArrayTail(rawValues:to:)`` and ``appendArraySuffix(index:count:to:)``, then ``trailer``:
-    /// the tail depends on the array alone, so it can be made (and compressed) before the array's
-    /// place is known (`Stroke3NPZAssembler`).
-    package static func encode(_ arrays: [NumericArray], float64: Bool) -> [UInt8] {
-        var out = preamble(count: arrays.count)
-        var raw: [UInt8] = []
-        for (index, array) in arrays.enumerated() {
-            appendArrayPrefix(index: index, count: arrays.count, rows: array.rows, columns: array.columns, float64: float64, to: &out)
-            raw.removeAll(keepingCapacity: true)
-            appendRawValues(array.values, float64: float64, to: &raw)
-            appendArrayTail(rawValues: raw, to: &out)
-            appendArraySuffix(index: index, count: arrays.count, to: &out)
-        }
-        return out + trailer
-    }
+    // The pickle protocol 2 bytes of a 1-D object array of int16 (or float64) arrays, in the
+    // layout of the published sketch-rnn files byte for byte (`numpy.core.multiarray._reconstruct`,
+    // Python 2 byte strings, appends in batches of 1000), are ``preamble(count:)``, then per array
+    // ``appendArrayPrefix(index:count:rows:columns:float64:to:)``, ``appendArrayTail(rawValues:to:)``
+    // and ``appendArraySuffix(index:count:to:)``, then ``trailer``: the tail depends on the array
+    // alone, so it can be made (and compressed) before the array's place is known
+    // (`Stroke3NPZAssembler`). For int16 every value must be an integer in the int16 range
+    // (checked by the caller).
 
     /// The little-endian int16 (or float64) bytes of `values`.
     package static func appendRawValues(_ values: [Double], float64: Bool, to out: inout [UInt8]) {

@@ -16,29 +16,6 @@ package enum Stroke3FlatLayout {
         names.sorted() == entryNames.sorted()
     }
 
-    /// The zip entries of `splits` in the flat layout (every value must fit `elementType`).
-    package static func entries(
-        _ splits: [(split: Stroke3Split, arrays: [NumericArray])],
-        elementType: Stroke3ElementType
-    ) -> [(name: String, contents: [UInt8])] {
-        Stroke3Split.allCases.flatMap { split -> [(name: String, contents: [UInt8])] in
-            let arrays = splits.first { $0.split == split }?.arrays ?? []
-            var offsets: [Int64] = [0]
-            offsets.reserveCapacity(arrays.count + 1)
-            for array in arrays { offsets.append(offsets.last! + Int64(array.rows)) }
-            let values = arrays.flatMap(\.values)
-            let shape = [Int(offsets.last!), 3]
-            let points =
-                elementType == .float64
-                ? NPYWriter.encode(values, dtype: .float64, shape: shape)
-                : NPYWriter.encode(values.map { Int16($0) }, dtype: .int16, shape: shape)
-            return [
-                ("\(split.rawValue)_points.npy", points),
-                ("\(split.rawValue)_offsets.npy", NPYWriter.encode(offsets, dtype: .int64, shape: [offsets.count])),
-            ]
-        }
-    }
-
     /// The splits of flat-layout entries; throws `FormatError` naming the entry for a dtype other
     /// than int16, int32 or float64 points and int64 offsets, a shape other than `(P, 3)` and
     /// `(N + 1,)`, or offsets that do not start at 0, decrease or do not end at `P`.

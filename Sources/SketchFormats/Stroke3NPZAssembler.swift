@@ -12,9 +12,9 @@
 /// deflated here: O(1) work per array besides copying its bytes. The flat layout's offsets
 /// entry (8 bytes per array) is deflated here whole.
 ///
-/// The entries inflate to exactly the bytes of ``NumpyObjectArrayPickle/encode(_:float64:)``
-/// after `NPYFormat.header` (the published files' pickles) and of
-/// ``Stroke3FlatLayout/entries(_:elementType:)``.
+/// The entries inflate to exactly the whole-array bytes: `NPYFormat.header` and the pickle
+/// ``NumpyObjectArrayPickle``'s pieces make (the published files' pickles), or the flat layout's
+/// `.npy` arrays (`Stroke3NPZAssemblerTests` checks both against encoders written whole).
 package enum Stroke3NPZAssembler {
     /// The `.npz` bytes of `splits` (each fragment's deflated bytes lying in `storage`, its element
     /// type `elementType`) in `layout`: the pickled layout's entries in the order of `splits`, the
