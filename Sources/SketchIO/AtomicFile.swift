@@ -94,11 +94,7 @@ public final class AtomicFileWriter {
     /// copy into the buffer (a caller that buffers its own output, such as a shard writer, hands
     /// it over this way).
     public func write(contiguous bytes: UnsafeRawBufferPointer, unbuffered: Bool = false) throws {
-        guard buffer.isEmpty, unbuffered || bytes.count >= bufferCapacity else {
-            buffer.append(contentsOf: bytes)
-            if buffer.count >= bufferCapacity { try flush() }
-            return
-        }
+        guard buffer.isEmpty, unbuffered || bytes.count >= bufferCapacity else { return try write(bytes) }
         do {
             _ = try descriptor.writeAll(bytes)
         } catch {

@@ -176,7 +176,7 @@ extension PipelineRunner {
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
             let isFloat64Input = float64Chunks.contains(batch.chunk)
-            // zlib streams made once per batch of lines, reset per example (sketch-rnn `.npz` only).
+            // One fragment encoder per batch of lines, reused for every example (sketch-rnn `.npz` only).
             let fragments: DeflateFragmentEncoder?
             if case .stroke3 = encoding { fragments = try? DeflateFragmentEncoder() } else { fragments = nil }
             var t = MonotonicClock.now()

@@ -97,15 +97,14 @@ final class Stroke3DatasetWriter {
             }
             let file = ConvertTarget.stroke3.fileName(word: word)
             let path = "\(directory)/\(file)"
-            try writeAtomically(
-                try Stroke3NPZAssembler.encode(
-                    splits, storage: storage, elementType: isFloat64 ? .float64 : .int16, layout: layout, encoder: encoder, path: path),
-                to: path)
-            let measured = try Manifest.SourceFileEntry.measuring(path: path)
+            let npz = try Stroke3NPZAssembler.encode(
+                splits, storage: storage, elementType: isFloat64 ? .float64 : .int16, layout: layout, encoder: encoder, path: path)
+            try writeAtomically(npz, to: path)
+            // Measured from the bytes just written, not by reading the file back.
             files.append(
                 ShardFileEntry(
                     file: file, split: nil, examples: splits.reduce(0) { $0 + $1.fragments.count },
-                    bytes: measured.bytes, sha256: measured.sha256))
+                    bytes: npz.count, sha256: SHA256Hasher.hash(npz).hexString))
         }
         spill.removeFiles()
         return (files, classes.map(\.label))
