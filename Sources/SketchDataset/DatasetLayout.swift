@@ -26,6 +26,17 @@ package enum DatasetLayout {
     /// How every reduce part's file name starts.
     package static let reducePartPrefix = ".reduce-"
 
+    /// The names of the files SketchPrep itself writes into a dataset directory beside the shards
+    /// and the quarantine that its manifest names (`verify` reports any other file as a stray).
+    /// Hidden names (reduce parts' reports and quarantines, locks) are never listed as strays.
+    package static let ownFileNames: Set<String> = [manifest, classes, quarantine, timings, ShardNaming.tutorialClassesFile]
+
+    /// Whether `name` (an entry of a dataset directory) is one of SketchPrep's own files: in
+    /// ``ownFileNames``, or hidden (a leading `.`: reduce parts' files, locks, staging names).
+    package static func isOwnFile(_ name: String) -> Bool {
+        ownFileNames.contains(name) || name.hasPrefix(".")
+    }
+
     /// An NPY shard's features, `(N, shape…)`.
     package static let featuresSuffix = ".x.npy"
     /// An NPY shard's int32 labels, `(N,)`.

@@ -7,7 +7,8 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
     package struct Problem: Sendable, Equatable, Encodable {
         /// The file concerned (relative to the dataset directory), or `manifest.json` for counts.
         package var file: String
-        /// `missing`, `size mismatch`, `sha256 mismatch`, `unreadable`, `extra shard`, `count mismatch`,
+        /// `missing`, `size mismatch`, `sha256 mismatch`, `unreadable`, `extra shard`, `stray file` (a file
+        /// that neither the manifest nor ``DatasetLayout/isOwnFile(_:)`` names), `count mismatch`,
         /// `invalid value` (a count out of range, a shard name that is not a plain relative path) or
         /// `refused path` (a shard that leads outside the directory or is not a regular file).
         package var kind: String
@@ -24,7 +25,7 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
     /// Examples the manifest says were written.
     package var examples: Int
     /// Everything that does not match, in the order found (files in manifest order, then extra
-    /// shards by name, then counts).
+    /// shards and stray files by name, then counts).
     package var problems: [Problem]
     /// True when there is no problem.
     package var ok: Bool { problems.isEmpty }
@@ -49,7 +50,8 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
 
 /// Checks a dataset directory against its `manifest.json`, so a dataset copied between machines
 /// can be trusted: every listed shard file is re-hashed (size and SHA-256, in constant memory),
-/// shard files of the naming scheme that the manifest does not list are reported as extra, and
+/// shard files of the naming scheme that the manifest does not list are reported as extra, any
+/// other file that neither the manifest nor ``DatasetLayout/isOwnFile(_:)`` names as a stray, and
 /// the counts are checked: the files of one shard agree on their example count, the shards of a
 /// split add up to the split's total, per-class counts add up to it, the splits add up to
 /// `records.written`, and `read = written + filtered + rejected`.
@@ -104,10 +106,16 @@ package enum DatasetVerifier {
                 matching += 1
             }
         }
-        let listed = Set(manifest.shards.map(\.file))
+        let named = Set(manifest.shards.map(\.file) + (manifest.quarantine.map { [$0] } ?? []))
         if let entries = try? DirectoryWalk.entries(of: base) {
-            for entry in entries where ShardNaming.isShardFileName(entry.name) && !listed.contains(entry.name) {
-                problems.append(.init(file: entry.name, kind: "extra shard", detail: "a shard file the manifest does not list"))
+            for entry in entries where !named.contains(entry.name) && !DatasetLayout.isOwnFile(entry.name) {
+                problems.append(
+                    ShardNaming.isShardFileName(entry.name)
+                        ? .init(
+                            file: TerminalText.escaped(entry.name), kind: "extra shard", detail: "a shard file the manifest does not list")
+                        : .init(
+                            file: TerminalText.escaped(entry.name), kind: "stray file",
+                            detail: "neither the manifest nor SketchPrep's own files name it"))
             }
         }
         // Counts out of range are reported above; adding them up could overflow.

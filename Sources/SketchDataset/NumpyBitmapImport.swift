@@ -36,7 +36,7 @@ public struct NumpyBitmapImport: Sendable {
         self.outputDirectory = outputDirectory
     }
 
-    /// Reads every file, writes the shards and manifest.json, and returns the manifest.
+    /// Reads every file, writes the shards, classes.txt and manifest.json, and returns the manifest.
     public func run() throws -> Manifest {
         let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
         let words = files.map(Self.word(of:))
@@ -97,6 +97,8 @@ public struct NumpyBitmapImport: Sendable {
             classes: words.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) }, counts: counts,
             shards: written.files, records: RecordCounts(read: read, written: read, filtered: 0, rejected: 0),
             quarantine: nil)
+        try writeAtomically(
+            words.map { $0 + "\n" }.joined(), to: (outputDirectory as NSString).appendingPathComponent(DatasetLayout.classes))
         try writeAtomically(try manifest.encoded(), to: (outputDirectory as NSString).appendingPathComponent(DatasetLayout.manifest))
         return manifest
     }

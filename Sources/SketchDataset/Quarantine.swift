@@ -7,13 +7,17 @@ import SketchIO
 ///
 /// Only the first `maximumMessages` rejections are printed; the rest are summarised by
 /// `finish()`, so a badly broken input does not flood the terminal. The quarantine file always
-/// receives all of them, and it is created (possibly empty) on `finish()`.
+/// receives all of them. It is created (atomically, under a temporary name until `finish()`) on
+/// the first entry, so a run that rejects nothing leaves no file; a dataset's quarantine, which
+/// its manifest names, is written even when empty (`writesWhenEmpty`).
 public final class QuarantineWriter {
     /// Where rejected lines go, or nil when they are only reported and counted.
     public let path: String?
     /// How many rejections are printed individually.
     public let maximumMessages: Int
-    private let file: AtomicFileWriter?
+    /// Whether `finish()` writes the file when nothing was quarantined.
+    public let writesWhenEmpty: Bool
+    private var file: AtomicFileWriter?
     /// Rejected lines (records) so far.
     public private(set) var count = 0
     /// Source errors so far (damaged or unreadable inputs; see `RejectedLine.sourceError`).
@@ -22,16 +26,23 @@ public final class QuarantineWriter {
     /// reports; source errors are not records and are not in it.
     public private(set) var countsByReason: [String: Int] = [:]
 
-    /// Opens the quarantine file for writing (none when `path` is nil).
-    public init(path: String?, maximumMessages: Int = 20) throws {
+    /// A writer to `path` (none when nil); the file is opened on the first entry.
+    public init(path: String?, maximumMessages: Int = 20, writesWhenEmpty: Bool = false) {
         self.path = path
         self.maximumMessages = maximumMessages
-        file = try path.map { try AtomicFileWriter(path: $0) }
+        self.writesWhenEmpty = writesWhenEmpty
+    }
+
+    /// The open quarantine file, opened now if this is its first entry (nil without a path).
+    private func openFile() throws -> AtomicFileWriter? {
+        if file == nil, let path { file = try AtomicFileWriter(path: path) }
+        return file
     }
 
     /// Records one rejected line. Source errors (damaged or unreadable inputs) are always
     /// reported as they come; rejected records up to `maximumMessages`.
     public func add(_ rejected: RejectedLine) throws {
+        let file = try openFile()
         try file?.write(rejected.bytes)
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
         if rejected.isSourceError {
@@ -49,11 +60,14 @@ public final class QuarantineWriter {
     /// Copies lines already quarantined (an earlier stage's file, complete lines with their
     /// newlines) into the file, without counting or reporting them again.
     public func addVerbatim(_ lines: [UInt8]) throws {
-        try file?.write(lines)
+        guard !lines.isEmpty else { return }
+        try openFile()?.write(lines)
     }
 
-    /// Commits the quarantine file and prints how many entries it holds (if any).
+    /// Commits the quarantine file (if it has an entry, or `writesWhenEmpty`) and prints how many
+    /// entries it holds (if any).
     public func finish() throws {
+        if writesWhenEmpty { _ = try openFile() }
         try file?.commit()
         if count > maximumMessages {
             LiveMessages.emit("… \(count - maximumMessages) more rejected \(Self.lines(count - maximumMessages)) not shown")

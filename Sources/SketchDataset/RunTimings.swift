@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 
 /// Wall-clock figures of one run. They differ from run to run, so they are kept out of reports
 /// and manifests (which stay byte-identical across runs and job counts) and written to a
@@ -36,9 +37,10 @@ package struct RunTimings: Codable, Equatable, Sendable {
         return [UInt8](try encoder.encode(self)) + [0x0A]
     }
 
-    /// Where the timings of the report at `reportPath` go: `report.json` → `report.timings.json`.
-    package static func path(nextTo reportPath: String) -> String {
-        (reportPath.hasSuffix(".json") ? String(reportPath.dropLast(5)) : reportPath) + ".timings.json"
+    /// Where the timings of the report at `reportPath` go: `report.json` → `report.timings.json`;
+    /// nil when the report goes to a stream (no file is created beside one).
+    package static func path(nextTo reportPath: String) -> String? {
+        OutputTarget.sidecar(of: reportPath, replacing: ".json", with: ".timings.json")
     }
 
     enum CodingKeys: String, CodingKey {

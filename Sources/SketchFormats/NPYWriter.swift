@@ -15,12 +15,13 @@ public final class NPYWriter {
     private let headerLength: Int
     private let elementsPerRow: Int
 
-    /// Starts writing `path` (atomically: nothing appears there before ``commit()``).
+    /// Starts writing `path` (atomically: nothing appears there before ``commit()``; a stream such
+    /// as `-` for standard output receives the whole file on ``commit()``).
     public init(path: String, dtype: NPYDType, itemShape: [Int]) throws {
         self.dtype = dtype
         self.itemShape = itemShape
         elementsPerRow = itemShape.reduce(1, *)
-        file = try AtomicFileWriter(path: path)
+        file = try AtomicFileWriter(path: path, spoolsStream: true)
         let header = NPYFormat.header(dtype: dtype, shape: [0] + itemShape)
         headerLength = header.count
         try file.write(header)

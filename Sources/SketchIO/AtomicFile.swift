@@ -15,8 +15,11 @@ import Darwin
 /// removed. The first writer of a process in a directory removes that directory's stale temporary
 /// files: those of this host whose process is gone (a run killed before it could clean up), never
 /// another host's (partitions of a cluster run may share the file system) nor a live process's.
-/// When `path` already exists and is not a regular file (e.g. `/dev/null` or a FIFO),
-/// bytes are written to it directly, because such a target cannot be replaced by a rename. Writes
+/// When `path` is a stream (``OutputTarget/isStream(_:)``: `-` for standard output, `/dev/null`,
+/// a FIFO), bytes are written to it directly, because such a target cannot be replaced by a
+/// rename; a writer made with `spoolsStream` (a file whose header is patched at the end, such as
+/// an NPY) instead spools to a temporary file in the temporary directory and copies it to the
+/// stream on `commit()`, so the stream receives the file only when it is complete. Writes
 /// are buffered; bytes already written can be patched in place with ``overwrite(_:at:)`` (an NPY
 /// header whose row count is known only at the end). No `fsync`: atomic against readers and
 /// crashes of this process, not against power loss.
@@ -26,6 +29,8 @@ public final class AtomicFileWriter {
     /// Where bytes go until `commit()` (equal to `path` for non-regular targets).
     public let temporaryPath: String
     private var descriptor: FileDescriptor
+    /// The stream that receives the spooled file on `commit()` (nil unless spooling).
+    private let spooledStream: String?
     private var buffer: [UInt8] = []
     private let bufferCapacity = 1 << 20
     private var finished = false
@@ -37,22 +42,33 @@ public final class AtomicFileWriter {
     ///
     /// The temporary file is created exclusively and never through a symbolic link
     /// (`O_CREAT|O_EXCL|O_NOFOLLOW`) under a fresh unguessable name, and registered with
-    /// ``TemporaryFiles`` until it is renamed or removed.
-    public init(path: String) throws {
+    /// ``TemporaryFiles`` until it is renamed or removed. `spoolsStream`: see the type's description.
+    public init(path: String, spoolsStream: Bool = false) throws {
         self.path = path
-        var status = stat()
-        let isSpecialTarget = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
-        if !isSpecialTarget { TemporaryFileName.removeStaleFiles(nextTo: path) }
+        let isStream = OutputTarget.isStream(path)
+        let spools = isStream && spoolsStream
+        spooledStream = spools ? path : nil
+        let isSpecialTarget = isStream && !spoolsStream
+        let temporaryBase = spools ? Self.spoolBase : path
+        if !isSpecialTarget { TemporaryFileName.removeStaleFiles(nextTo: temporaryBase) }
         var opened: (String, FileDescriptor)?
         var lastError: Error?
         for _ in 0..<(isSpecialTarget ? 1 : 8) {
-            let candidate = isSpecialTarget ? path : TemporaryFileName.forWriting(path)
+            if isSpecialTarget && path == OutputTarget.standardOutput {
+                do {
+                    opened = (path, try FileDescriptor.standardOutput.duplicate())
+                } catch {
+                    lastError = error
+                }
+                break
+            }
+            let candidate = isSpecialTarget ? path : TemporaryFileName.forWriting(temporaryBase)
             let options: FileDescriptor.OpenOptions =
                 isSpecialTarget
                 ? [.closeOnExec] : [.create, .exclusiveCreate, .noFollow, .closeOnExec]
             let open = {
                 try FileDescriptor.open(
-                    candidate, .writeOnly, options: options,
+                    candidate, spools ? .readWrite : .writeOnly, options: options,
                     permissions: [
                         .ownerReadWrite, .groupRead, .otherRead,
                     ])
@@ -137,11 +153,27 @@ public final class AtomicFileWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes, closes and renames the temporary file over `path`.
+    /// Where spooled streams wait: `sketchprep-spool` in `$TMPDIR` (default `/tmp`).
+    private static var spoolBase: String {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/sketchprep-spool"
+    }
+
+    /// Flushes, closes and renames the temporary file over `path` (a spooled stream: copies it to
+    /// the stream and removes it).
     public func commit() throws {
         precondition(!finished, "AtomicFileWriter.commit() called twice")
         try flush()
         finished = true
+        if let stream = spooledStream {
+            defer {
+                try? descriptor.close()
+                unlink(temporaryPath)
+                TemporaryFiles.unregister(temporaryPath)
+            }
+            try copySpool(to: stream)
+            return
+        }
         do {
             try descriptor.close()
         } catch {
@@ -154,6 +186,35 @@ public final class AtomicFileWriter {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw IOError.write(path: path, reason: reason)
+        }
+    }
+}
+
+extension AtomicFileWriter {
+    /// Copies the spooled bytes, 1 MiB at a time, to `stream` (`-`: standard output).
+    fileprivate func copySpool(to stream: String) throws {
+        let target: FileDescriptor
+        do {
+            target =
+                stream == OutputTarget.standardOutput
+                ? try FileDescriptor.standardOutput.duplicate()
+                : try FileDescriptor.open(stream, .writeOnly, options: [.closeOnExec])
+        } catch {
+            throw IOError.write(path: path, reason: systemErrorText(error))
+        }
+        defer { try? target.close() }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while true {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: offset, into: $0) }
+                guard count > 0 else { return }
+                _ = try chunk[..<count].withUnsafeBytes { try target.writeAll($0) }
+            } catch {
+                throw IOError.write(path: path, reason: systemErrorText(error))
+            }
+            offset += Int64(count)
         }
     }
 }

@@ -18,6 +18,7 @@ import Darwin
 /// exists, so `./a/../out.npy` and a link to `out.npy` count as the same file. Outputs that exist
 /// and are neither regular files nor directories (`/dev/null`, a FIFO, `/dev/stdout`) are streams,
 /// not files that can be clobbered, and are exempt; so are inputs `-` and non-regular inputs.
+/// Also refused: `-` (standard output) as an output directory, and two outputs to standard output.
 package struct OutputPathCheck {
     /// One path of the run with the option that names it, e.g. `("--quarantine", "out.rej")`.
     package typealias Named = (option: String, path: String)
@@ -45,6 +46,19 @@ package struct OutputPathCheck {
 
     /// Throws `IOError` (`outputPaths`) for the first conflict found.
     package func verify() throws(IOError) {
+        if let directory = outputDirectories.first(where: { $0.path == OutputTarget.standardOutput }) {
+            throw IOError(
+                .outputPaths,
+                "\(directory.option) - (standard output) is refused: \(directory.option) names a directory of files here;"
+                    + " give a directory path")
+        }
+        let standardOutputs = outputFiles.filter { OutputTarget.writesStandardOutput($0.path) }
+        if standardOutputs.count > 1 {
+            throw IOError(
+                .outputPaths,
+                "\(standardOutputs[0].option) \(standardOutputs[0].path) and \(standardOutputs[1].option) \(standardOutputs[1].path)"
+                    + " both write to standard output; give one of them a file")
+        }
         let files = outputFiles.filter { !Self.isStream($0.path) }.map { ($0, Self.canonical($0.path)) }
         let directories = outputDirectories.filter { !Self.isStream($0.path) }.map { ($0, Self.canonical($0.path)) }
         var streams: [FileIdentity: Named] = [:]
@@ -113,12 +127,9 @@ package struct OutputPathCheck {
         path.hasPrefix(directory == "/" ? "/" : directory + "/") && path != directory
     }
 
-    /// Whether `path` exists and is neither a regular file nor a directory.
+    /// Whether `path` is a stream (``OutputTarget/isStream(_:)``).
     static func isStream(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return false }
-        let kind = status.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
+        OutputTarget.isStream(path)
     }
 
     /// Whether `path` exists as a regular file or a directory.

@@ -65,6 +65,6 @@ struct ContactSheetCommand: ParsableCommand {
         let sheet = ContactSheet(columns: min(columns, max(items.count, 1)), cellSide: cell).render(items)
         try OutputPaths.createParentDirectory(of: output)
         try writeAtomically(try PNGEncoder.encodeRGB(sheet.pixels, width: sheet.width, height: sheet.height), to: output)
-        print("contact-sheet: \(items.count) sketches → \(output) (\(sheet.width)×\(sheet.height))")
+        OutputPaths.printSummary("contact-sheet: \(items.count) sketches → \(output) (\(sheet.width)×\(sheet.height))", output: output)
     }
 }

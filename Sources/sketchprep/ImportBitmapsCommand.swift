@@ -11,14 +11,14 @@ struct ImportBitmapsCommand: ParsableCommand {
         commandName: "import-bitmaps",
         abstract: "Turn Google's official 28×28 numpy_bitmap files (<word>.npy) into NPY shards with a manifest.",
         discussion: """
-            One class per file (class order: sorted words); examples are uint8 28×28, white ink on black, as \
+            One class per file (class order: sorted words, one a line in classes.txt); examples are uint8 28×28, white ink on black, as \
             published. Row i of <word>.npy is line i+1 of Google's simplified <word>.ndjson: with --simplified, \
             rows are keyed by that key_id (so they join with SketchPrep's renders in `sketchprep eval \
             --compare-shards`), otherwise by <word>/<row>. Use --first-row/--row-count to hold rows out, e.g. \
             rows 0–24 (the ones with vectors here) as a test-only set: --row-count 25 --split 0/0/100.
 
             Examples:
-              sketchprep import-bitmaps --input numpy_bitmap/ -o bitmaps
+              sketchprep import-bitmaps --input numpy_bitmap/ -o bitmaps -q
               sketchprep import-bitmaps --input numpy_bitmap/cat.npy --simplified simplified/cat.ndjson --split 90/10/0 -o cat
             """)
 
@@ -45,6 +45,8 @@ struct ImportBitmapsCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Output directory.")
     var output: String
+
+    @OptionGroup var quiet: QuietOption
 
     func validate() throws {
         _ = try splitShares()

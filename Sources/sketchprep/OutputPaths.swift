@@ -6,9 +6,23 @@ import SketchPipeline
 
 /// Small helpers for the files a command writes.
 enum OutputPaths {
-    /// Creates the directory that will hold `path`, if missing.
-    static func createParentDirectory(of path: String) throws {
+    /// Creates the directory that will hold `path`, if missing (nothing for nil or a stream).
+    static func createParentDirectory(of path: String?) throws {
+        guard let path, !OutputTarget.isStream(path) else { return }
         try createDirectories(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
+    /// A command's quarantine: `given` (`--quarantine`), else the file beside `output` with
+    /// `suffix` replaced by `replacement`; nil (rejections only counted and reported) when
+    /// `output` is a stream and no `--quarantine` was given.
+    static func quarantine(_ given: String?, beside output: String, replacing suffix: String, with replacement: String) -> String? {
+        given ?? OutputTarget.sidecar(of: output, replacing: suffix, with: replacement)
+    }
+
+    /// Prints a command's summary line: on stdout, or on stderr when the output itself goes to
+    /// standard output.
+    static func printSummary(_ line: String, output: String) {
+        if OutputTarget.writesStandardOutput(output) { printToStandardError(line) } else { print(line) }
     }
 
     /// Writes `value` as pretty, key-sorted JSON to `path`, atomically.
@@ -19,13 +33,5 @@ enum OutputPaths {
         var data = try encoder.encode(value)
         data.append(0x0A)
         try writeAtomically(data, to: path)
-    }
-}
-
-extension String {
-    /// The string with `suffix` replaced by `replacement` (or `replacement` appended when absent):
-    /// how commands derive their default quarantine path, e.g. `out.npy` → `out.rejected.ndjson`.
-    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
-        (hasSuffix(suffix) ? String(dropLast(suffix.count)) : self) + replacement
     }
 }

@@ -10,8 +10,8 @@ struct PreprocessCommand: ParsableCommand {
         commandName: "preprocess",
         abstract: "Run a pipeline (Pipelines/*.yaml): read, filter, simplify raw drawings, encode, split, write shards.",
         discussion: """
-            Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt \
-            or .tfrecord; output.layout: tensorflow-tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
+            Writes into the output directory: the shards ({split}-NNNNN-of-NNNNN.x.npy/.y.npy/.keys.txt, \
+            .tfrecord, or .tar for WebDataset, e.g. Pipelines/quickdraw-bitmap28-webdataset.yaml; output.layout: tensorflow-tutorial names them training.tfrecord-NNNNN-of-NNNNN and \
             eval.tfrecord-…), manifest.json (configuration, sources with SHA-256, class map, counts, shard \
             SHA-256s, record reconciliation), classes.txt, quarantine.ndjson (rejected input lines, \
             verbatim) and timings.json (wall-clock figures; the only file that differs between runs). \
@@ -23,6 +23,7 @@ struct PreprocessCommand: ParsableCommand {
 
             Examples:
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
+              sketchprep preprocess --pipeline Pipelines/quickdraw-bitmap28-webdataset.yaml --input raw/ -o out/wds
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --partition 3/8 -o work/part-3
               sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
             """)

@@ -59,10 +59,11 @@ struct RasterCommand: ParsableCommand {
     @OptionGroup var report: ReportJSONOption
 
     func run() throws {
-        let quarantinePath = quarantine ?? output.replacingSuffix(".npy", with: ".rejected.txt")
+        let quarantinePath = OutputPaths.quarantine(quarantine, beside: output, replacing: ".npy", with: ".rejected.txt")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
+        paths.outputFile(KeysCSVWriter.path(beside: output), option: "--output's keys file")
         paths.outputFile(quarantinePath, option: "--quarantine")
         report.register(in: &paths)
         try paths.verify()
@@ -78,7 +79,7 @@ struct RasterCommand: ParsableCommand {
         try report.write(
             command: "raster", counts: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
             jobs: jobs.resolved, seconds: seconds)
-        print("raster: \(tally) → \(output)")
+        OutputPaths.printSummary("raster: \(tally) → \(output)", output: output)
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")
     }

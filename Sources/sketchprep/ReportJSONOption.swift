@@ -46,7 +46,7 @@ struct ReportJSONOption: ParsableArguments {
     func write(_ document: some Encodable, timings: RunTimings?) throws {
         guard let path else { return }
         try OutputPaths.writeJSON(document, to: path)
-        if let timings { try OutputPaths.writeJSON(timings, to: RunTimings.path(nextTo: path)) }
+        if let timings, let timingsPath = RunTimings.path(nextTo: path) { try OutputPaths.writeJSON(timings, to: timingsPath) }
     }
 }
 

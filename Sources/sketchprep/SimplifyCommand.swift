@@ -49,7 +49,7 @@ struct SimplifyCommand: ParsableCommand {
     var input: DrawingInputOptionGroup
 
     func run() throws {
-        let quarantinePath = quarantine ?? output.replacingSuffix(".ndjson", with: ".rejected.ndjson")
+        let quarantinePath = OutputPaths.quarantine(quarantine, beside: output, replacing: ".ndjson", with: ".rejected.ndjson")
         var paths = OutputPathCheck()
         paths.inputs(inputs, option: "input")
         paths.outputFile(output, option: "--output")
@@ -67,8 +67,10 @@ struct SimplifyCommand: ParsableCommand {
             options: options, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
-        print("simplify: \(result.tally) → \(output) (\(rate) drawings/s)")
-        if result.tally.rejected > 0 { print("simplify: rejected lines in \(quarantinePath)") }
+        OutputPaths.printSummary("simplify: \(result.tally) → \(output) (\(rate) drawings/s)", output: output)
+        if result.tally.rejected > 0, let quarantinePath {
+            OutputPaths.printSummary("simplify: rejected lines in \(quarantinePath)", output: output)
+        }
         try report.write(
             SimplifyReport(result: result, inputs: reader.files, output: output, quarantine: quarantinePath, options: options),
             timings: RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds, items: result.tally.read))

@@ -11,7 +11,8 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check a dataset directory against its manifest.json (shard SHA-256s and counts).",
         discussion: """
             Re-hashes every shard file the manifest lists (size and SHA-256), reports shard files it does \
-            not list, and checks the counts (files of one shard agree, shards add up to each split's total, \
+            not list and any other file that is neither named by it nor one of SketchPrep's own \
+            (classes.txt, timings.json, quarantine.ndjson, …) as a stray, and checks the counts (files of one shard agree, shards add up to each split's total, \
             per-class counts add up, splits add up to records.written, read = written + filtered + \
             rejected). Exits 1 when anything is missing, extra or different, so a dataset copied between \
             machines can be trusted before training.

@@ -61,6 +61,20 @@ import Testing
         #expect(result.problems.map(\.kind) == ["sha256 mismatch", "missing", "extra shard"])
     }
 
+    @Test("files that neither the manifest nor the tool's own list names are strays; the tool's own files are not")
+    func strayFilesAreReported() throws {
+        let directory = try makeDataset()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in [DatasetLayout.classes, DatasetLayout.timings, DatasetLayout.quarantine, ".reduce-0-of-2.json"] {
+            try writeAtomically("x\n", to: directory + "/" + name)
+        }
+        try writeAtomically("x\n", to: directory + "/extra-00000-of-00001.x.npy")
+        try writeAtomically("x\n", to: directory + "/notes.txt")
+        let result = try DatasetVerifier.verify(directory: directory)
+        #expect(result.problems.map(\.file) == ["extra-00000-of-00001.x.npy", "notes.txt"])
+        #expect(result.problems.map(\.kind) == ["stray file", "stray file"])
+    }
+
     @Test("counts that do not add up are reported against manifest.json")
     func countMismatchIsReported() throws {
         let directory = try makeDataset()

@@ -9,7 +9,7 @@ import Testing
     let directory = try TestSupport.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("rejected.ndjson").path
-    let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
+    let quarantine = QuarantineWriter(path: path, maximumMessages: 0)
     var tally = RecordCounts(read: 2, written: 2)
 
     try tally.reject(
@@ -27,7 +27,7 @@ import Testing
     let directory = try TestSupport.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("q.ndjson").path
-    let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
+    let quarantine = QuarantineWriter(path: path, maximumMessages: 0)
     try quarantine.add(
         RejectedLine(
             location: SourceLocation(file: "f", line: 3), reason: "stroke 2: x has 3 values but y has 2", bytes: Array("bad 1".utf8)))
@@ -48,7 +48,7 @@ import Testing
     let directory = try TestSupport.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("q.ndjson").path
-    let quarantine = try QuarantineWriter(path: path, maximumMessages: 0)
+    let quarantine = QuarantineWriter(path: path, maximumMessages: 0)
     var tally = RecordCounts(read: 4, written: 4)
     try tally.reject(.sourceError("in \"x\".gz", byteOffset: 1234, reason: "gzip member incorrect data check"), into: quarantine)
     try quarantine.finish()
@@ -72,4 +72,16 @@ import Testing
 func aRunFailsWhenNothingCouldBeReadOrUnderStrictWhenAnythingWasLost(tally: RecordCounts, fails: Bool, failsStrict: Bool) {
     #expect(tally.fails(strict: false) == fails)
     #expect(tally.fails(strict: true) == failsStrict)
+}
+
+@Test func aQuarantineWithNothingRejectedLeavesNoFileUnlessItIsADatasetsQuarantine() throws {
+    let directory = try TestSupport.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let lazy = directory.appendingPathComponent("out.rejected.ndjson").path
+    try QuarantineWriter(path: lazy, maximumMessages: 0).finish()
+    #expect(!FileManager.default.fileExists(atPath: lazy))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)  // no temporary file either
+    let dataset = directory.appendingPathComponent("quarantine.ndjson").path
+    try QuarantineWriter(path: dataset, maximumMessages: 0, writesWhenEmpty: true).finish()
+    #expect(try String(contentsOfFile: dataset, encoding: .utf8) == "")
 }

@@ -99,7 +99,7 @@ private func partitionedAndReduced(_ fixture: ReduceFixture, n: Int, parts: Int)
 }
 
 private let shippedPipelines = [
-    "quickdraw-bitmap28", "quickdraw-raster256", "quickdraw-rnn", "quickdraw-rnn-tfrecord",
+    "quickdraw-bitmap28", "quickdraw-bitmap28-webdataset", "quickdraw-raster256", "quickdraw-rnn", "quickdraw-rnn-tfrecord",
     "quickdraw-sketchrnn", "quickdraw-tutorial-tfrecord", "tuberlin-cnn",
 ]
 

@@ -6,6 +6,7 @@ import io
 import json
 import re
 import subprocess
+import tarfile
 
 import numpy as np
 import pytest
@@ -40,9 +41,17 @@ def run_pipeline(sketchprep, pipeline, out, tuberlin_extract):
 
 
 def shard_examples(out, manifest):
-    """(kind, list of arrays) of every example in the dataset: 'npy' rows, 'png' decoded images,
-    'ink' (rows, 3) stroke deltas of TFRecords, 'stroke3' rows of the .npz files."""
+    """(kind, list of arrays) of every example in the dataset: 'npy' rows, 'png' decoded images
+    (TFRecord or WebDataset), 'ink' (rows, 3) stroke deltas of TFRecords, 'stroke3' rows of the .npz files."""
     files = [out / shard["file"] for shard in manifest["shards"]]
+    if files and all(f.suffix == ".tar" for f in files):
+        members = []
+        for f in files:
+            with tarfile.open(f) as tar:
+                members += [(m.name, tar.extractfile(m).read()) for m in tar.getmembers() if m.name.endswith((".png", ".npy"))]
+        if all(name.endswith(".png") for name, _ in members):
+            return "png", [np.asarray(Image.open(io.BytesIO(data))) for _, data in members]
+        return "npy", [np.load(io.BytesIO(data)) for _, data in members]
     if any(f.name.endswith(".x.npy") for f in files):
         return "npy", [row for f in files if f.name.endswith(".x.npy") for row in np.load(f)]
     if all(f.suffix == ".npz" for f in files):

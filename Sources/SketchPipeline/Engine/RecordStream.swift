@@ -116,7 +116,7 @@ package struct RecordStream: Sendable {
         _ stage: Stage, quarantinePath: String?,
         write: (Stage.Batch.Output) throws -> Void
     ) throws -> RecordStreamResult {
-        let quarantine = try makeQuarantine(path: quarantinePath)
+        let quarantine = makeQuarantine(path: quarantinePath)
         let result = try run(stage, quarantine: quarantine) { output, _ in try write(output) }
         try quarantine.finish()
         return result
@@ -124,8 +124,8 @@ package struct RecordStream: Sendable {
 
     /// The quarantine writer for `path`, printing the first rejections if `printsRejections`;
     /// for runs that stream several inputs into one quarantine (`finish()` it at the end).
-    package func makeQuarantine(path: String?) throws -> QuarantineWriter {
-        try QuarantineWriter(path: path, maximumMessages: printsRejections ? 20 : 0)
+    package func makeQuarantine(path: String?) -> QuarantineWriter {
+        QuarantineWriter(path: path, maximumMessages: printsRejections ? 20 : 0)
     }
 
     /// Runs `stage` like `run(_:quarantinePath:write:)`, adding rejected lines to `quarantine`.

@@ -4,15 +4,17 @@ import SketchFormats
 import SketchRaster
 
 /// Quick, Draw! NDJSON → one `.npy` of uint8 (N, side²) bitmaps in input line order (Google's
-/// numpy_bitmap layout with the default options), with quarantine. Runs on `RecordStream`; the
+/// numpy_bitmap layout with the default options), its rows' key_id and word in `X.keys.csv` beside
+/// it (none for a stream), with quarantine. Runs on `RecordStream`; the
 /// output is the same for every job count.
 package struct BitmapJob {
     /// The inputs.
     package var reader: DrawingSource
-    /// Output `.npy` (written atomically).
+    /// Output `.npy` (written atomically; a stream such as `-` receives it when complete).
     package var outputPath: String
-    /// Quarantine file for rejected lines (written atomically, possibly empty).
-    package var quarantinePath: String
+    /// Quarantine file for rejected lines (written atomically when a line is rejected); nil: only
+    /// counted and reported.
+    package var quarantinePath: String?
     /// Geometry and colours.
     package var render: StrokeRenderOptions
     /// Which drawings are simplified (with Google's steps) first.
@@ -27,7 +29,7 @@ package struct BitmapJob {
 
     /// Creates a job.
     package init(
-        reader: DrawingSource, outputPath: String, quarantinePath: String, render: StrokeRenderOptions,
+        reader: DrawingSource, outputPath: String, quarantinePath: String?, render: StrokeRenderOptions,
         inputFormat: InputFormat, showsProgress: Bool, jobs: Int
     ) {
         self.reader = reader
@@ -43,16 +45,23 @@ package struct BitmapJob {
     package func run() throws -> RecordStreamResult {
         let itemShape = timeChannels.isEmpty ? [render.side * render.side] : [render.side, render.side, timeChannels.count]
         let writer = try NPYWriter(path: outputPath, dtype: .uint8, itemShape: itemShape)
+        let keys = try KeysCSVWriter.path(beside: outputPath).map {
+            try KeysCSVWriter(path: $0, header: KeyedStage<BitmapRenderStage>.header)
+        }
         let stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        let write = { (output: (rows: [UInt8], keys: [[String]])) throws in
+            try writer.append(output.rows)
+            for row in output.keys { try keys?.append(row) }
+        }
         let result =
             timeChannels.isEmpty
-            ? try stream.run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) {
-                try writer.append($0)
-            }
-            : try stream.run(TimeChannelStage(render: render, channels: timeChannels), quarantinePath: quarantinePath) {
-                try writer.append($0)
-            }
+            ? try stream.run(
+                KeyedStage(inner: BitmapRenderStage(render: render, inputFormat: inputFormat)), quarantinePath: quarantinePath, write: write
+            )
+            : try stream.run(
+                KeyedStage(inner: TimeChannelStage(render: render, channels: timeChannels)), quarantinePath: quarantinePath, write: write)
         try writer.commit()
+        try keys?.commit()
         return result
     }
 }

@@ -98,7 +98,7 @@ package struct ConvertJob: Sendable {
         stream.printsRejections = showsProgress
         // A stream's format is told by its content (a `.bin` on stdin), as a file's is.
         stream.spoolsStreams = true
-        let quarantine = try stream.makeQuarantine(path: quarantinePath)
+        let quarantine = stream.makeQuarantine(path: quarantinePath)
         let spill = try CategorySpill<[UInt8]>(bufferLimit: spillBufferBytes)
         let stage = ConvertStage(job: self, float64Words: target == .stroke3 ? Self.float64Words(of: source) : [])
         var firstLocation: [[UInt8]: SourceLocation] = [:]

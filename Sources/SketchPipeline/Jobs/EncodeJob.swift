@@ -3,14 +3,15 @@ import SketchDataset
 import SketchFormats
 
 /// Quick, Draw! NDJSON → one `.npy` of (N, length, 3) float32 stroke tensors in input line order,
-/// with quarantine. Runs on `RecordStream`; the output is the same for every job count.
+/// its rows' key_id and word in `X.keys.csv` beside it (none for a stream), with quarantine. Runs on `RecordStream`; the output is the same for every job count.
 package struct EncodeJob {
     /// The inputs.
     package var reader: DrawingSource
-    /// Output `.npy` (written atomically).
+    /// Output `.npy` (written atomically; a stream such as `-` receives it when complete).
     package var outputPath: String
-    /// Quarantine file for rejected lines (written atomically, possibly empty).
-    package var quarantinePath: String
+    /// Quarantine file for rejected lines (written atomically when a line is rejected); nil: only
+    /// counted and reported.
+    package var quarantinePath: String?
     /// Tensor layout (`length` must be set: one `.npy` array has fixed-size rows).
     package var tensor: StrokeTensorOptions
     /// Which drawings are simplified first.
@@ -24,7 +25,7 @@ package struct EncodeJob {
 
     /// Creates a job.
     package init(
-        reader: DrawingSource, outputPath: String, quarantinePath: String, tensor: StrokeTensorOptions,
+        reader: DrawingSource, outputPath: String, quarantinePath: String?, tensor: StrokeTensorOptions,
         inputFormat: InputFormat, simplification: SimplificationOptions, showsProgress: Bool, jobs: Int
     ) {
         self.reader = reader
@@ -41,10 +42,17 @@ package struct EncodeJob {
     package func run() throws -> (stream: RecordStreamResult, rows: Int) {
         guard let length = tensor.length else { throw PipelineError("encode writes one .npy array: the tensor length must be fixed") }
         let writer = try NPYWriter(path: outputPath, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
+        let keys = try KeysCSVWriter.path(beside: outputPath).map {
+            try KeysCSVWriter(path: $0, header: KeyedStage<StrokeTensorStage>.header)
+        }
         let stage = StrokeTensorStage(tensor: tensor, inputFormat: inputFormat, simplification: simplification)
         let result = try RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
-            .run(stage, quarantinePath: quarantinePath) { rows in try writer.append(rows) }
+            .run(KeyedStage(inner: stage), quarantinePath: quarantinePath) { output in
+                try writer.append(output.rows)
+                for row in output.keys { try keys?.append(row) }
+            }
         try writer.commit()
+        try keys?.commit()
         return (result, writer.count)
     }
 }

@@ -66,7 +66,7 @@ package struct ParityJob {
     package func run(onPair: (String, Drawing, Drawing, ParityComparison) throws -> Void = { _, _, _, _ in }) throws -> Result {
         var officialStream = RecordStream(reader: official, jobs: jobs, showsProgress: showsProgress)
         officialStream.printsRejections = showsProgress
-        let quarantine = try officialStream.makeQuarantine(path: quarantinePath)
+        let quarantine = officialStream.makeQuarantine(path: quarantinePath)
         var byKey: [String: (word: String, drawing: Drawing)] = [:]
         var duplicateOfficial = DuplicateKeys()
         let officialResult = try officialStream.run(RecordCollectingStage(), quarantine: quarantine) { records, _ in

@@ -4,8 +4,9 @@ import SketchFormats
 import SketchIO
 import SketchRaster
 
-/// PNG images (e.g. TU-Berlin) → gray, resampled, one `.npy` array in input order, with the
-/// paths of undecodable files quarantined. Files are decoded and resampled in groups on `jobs`
+/// PNG images (e.g. TU-Berlin) → gray, resampled, one `.npy` array in input order, each row's
+/// file path in `X.keys.csv` beside it (none for a stream), with the paths of undecodable files
+/// quarantined. Files are decoded and resampled in groups on `jobs`
 /// threads (`OrderedParallelMap`) and written in input order, so the output is the same for every
 /// job count.
 package struct RasterJob {
@@ -13,10 +14,11 @@ package struct RasterJob {
     package var files: [String]
     /// Directory entries that could not be read (source errors, quarantined first).
     package var rejectedSources: [RejectedLine]
-    /// Output `.npy` (written atomically).
+    /// Output `.npy` (written atomically; a stream such as `-` receives it when complete).
     package var outputPath: String
-    /// Quarantine file (one rejected path a line).
-    package var quarantinePath: String
+    /// Quarantine file (one rejected path a line, written when a file is rejected); nil: only
+    /// counted and reported.
+    package var quarantinePath: String?
     /// Output side (also of the empty array written when no image decodes).
     package var side: Int
     /// Whether to keep the images' own size instead of resampling (all images must share it).
@@ -32,7 +34,7 @@ package struct RasterJob {
 
     /// Creates a job.
     package init(
-        files: [String], rejectedSources: [RejectedLine] = [], outputPath: String, quarantinePath: String, side: Int, keepsSize: Bool,
+        files: [String], rejectedSources: [RejectedLine] = [], outputPath: String, quarantinePath: String?, side: Int, keepsSize: Bool,
         float32: Bool,
         showsProgress: Bool, jobs: Int
     ) {
@@ -58,7 +60,7 @@ package struct RasterJob {
 
     /// Converts every file; returns the counts. Throws only for output failures.
     package func run() throws -> RecordCounts {
-        let quarantine = try QuarantineWriter(path: quarantinePath)
+        let quarantine = QuarantineWriter(path: quarantinePath)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showsProgress)
         let resampler = keepsSize ? nil : BoxResampler(side: side)
         let float32 = float32
@@ -77,6 +79,7 @@ package struct RasterJob {
             }
         }
         var writer: NPYWriter?
+        let keys = try KeysCSVWriter.path(beside: outputPath).map { try KeysCSVWriter(path: $0, header: ["path"]) }
         var tally = RecordCounts()
         for source in rejectedSources { try tally.reject(source, into: quarantine) }
         let groups = stride(from: 0, to: files.count, by: max(1, filesPerChunk)).lazy.map {
@@ -103,12 +106,14 @@ package struct RasterJob {
                     continue
                 }
                 if float32 { try target.append(image.floats) } else { try target.append(image.bytes) }
+                try keys?.append([image.path])
                 tally.written += 1
             }
         }
         progress.finish()
         // With no decodable image the output is still written: an empty (0, SIDE, SIDE) array.
         try (writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: [side, side])).commit()
+        try keys?.commit()
         try quarantine.finish()
         return tally
     }

@@ -24,10 +24,11 @@ package struct SimplifyResult: Sendable {
 package struct SimplifyJob {
     /// The inputs (timestamps are not read: the output has none).
     package var reader: DrawingSource
-    /// Output file (written atomically).
+    /// Output file (written atomically; `-` streams to standard output).
     package var outputPath: String
-    /// Quarantine file for rejected lines (written atomically, possibly empty).
-    package var quarantinePath: String
+    /// Quarantine file for rejected lines (written atomically when a line is rejected); nil: only
+    /// counted and reported.
+    package var quarantinePath: String?
     /// Simplification parameters.
     package var options: SimplificationOptions
     /// Whether to print progress and rejection messages on stderr.
@@ -39,7 +40,7 @@ package struct SimplifyJob {
 
     /// Creates a job.
     package init(
-        reader: DrawingSource, outputPath: String, quarantinePath: String,
+        reader: DrawingSource, outputPath: String, quarantinePath: String?,
         options: SimplificationOptions = .google, showsProgress: Bool = true, jobs: Int = 1
     ) {
         self.reader = reader

@@ -7,7 +7,7 @@ import SketchFormats
 package struct SimplifyReport: Encodable {
     var inputs: [String]
     var output: String
-    var quarantine: String
+    var quarantine: String?
     var read: Int
     var written: Int
     var rejected: Int
@@ -18,7 +18,7 @@ package struct SimplifyReport: Encodable {
     var outputBytes: Int
     var options: [String: String]
 
-    package init(result: SimplifyResult, inputs: [String], output: String, quarantine: String, options: SimplificationOptions) {
+    package init(result: SimplifyResult, inputs: [String], output: String, quarantine: String?, options: SimplificationOptions) {
         self.inputs = inputs
         self.output = output
         self.quarantine = quarantine

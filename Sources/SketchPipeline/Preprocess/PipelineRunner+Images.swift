@@ -42,7 +42,7 @@ extension PipelineRunner {
             throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
         var output = MapOutput()
-        let quarantine = try QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)")
+        let quarantine = QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)", writesWhenEmpty: true)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
         let resampler = BoxResampler(side: options.stroke.side)
         let filter = RecordFilter(config.filters)

@@ -72,7 +72,7 @@ extension PipelineRunner {
     ) throws -> MapOutput {
         var output = MapOutput()
         output.chunkList = chunks
-        let quarantine = try QuarantineWriter(path: quarantinePath)
+        let quarantine = QuarantineWriter(path: quarantinePath, writesWhenEmpty: true)
         for rejected in rejectedSources {
             output.records.sourceErrors += 1
             output.rejectedSources += 1

@@ -1,0 +1,134 @@
+"""Outputs a user can use on their own: `-o -` writes single-file outputs to standard output and
+nothing beside a stream, `X.keys.csv` names every row of `encode`/`bitmap`/`raster`'s `X.npy`, a
+`*.rejected.*` file appears only when something was rejected, `import-bitmaps` writes classes.txt
+and takes -q, and `verify` reports stray files."""
+import csv
+import io
+import json
+import subprocess
+
+import numpy as np
+
+from conftest import REPO, SHARED
+
+SAMPLE = REPO / "SampleData" / "quickdraw"
+FISH = SAMPLE / "raw" / "fish.ndjson"
+
+
+def run(*args, **kwargs):
+    return subprocess.run([str(a) for a in args], capture_output=True, **kwargs)
+
+
+def read_keys_csv(path):
+    """The rows of a keys file by Python's csv module, and by pandas where it is installed (the same)."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    try:
+        import pandas
+    except ImportError:
+        return rows
+    frame = pandas.read_csv(path, dtype=str, keep_default_na=False)
+    assert [list(frame.columns)] + frame.values.tolist() == rows
+    return rows
+
+
+def test_dash_writes_the_npy_to_standard_output_and_no_file_beside_it(sketchprep, tmp_path):
+    for command in (["encode"], ["bitmap"]):
+        to_file = run(sketchprep, *command, FISH, "-o", tmp_path / "a.npy", "-q", check=True)
+        streamed = run(sketchprep, *command, FISH, "-o", "-", "-q", cwd=tmp_path, check=True)
+        assert streamed.stdout == (tmp_path / "a.npy").read_bytes()
+        assert np.load(io.BytesIO(streamed.stdout)).shape[0] == 20
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["a.keys.csv", "a.npy"], to_file.stderr
+        for p in tmp_path.iterdir():
+            p.unlink()
+
+
+def test_dash_streams_ndjson_and_rejected_lines_go_only_to_quarantine_when_given(sketchprep, tmp_path):
+    broken = tmp_path / "in" / "broken.ndjson"
+    broken.parent.mkdir()
+    broken.write_text(FISH.read_text().splitlines()[0] + "\n" + '{"word":"fish","drawing":"oops"}\n')
+    work = tmp_path / "work"
+    work.mkdir()
+    streamed = run(sketchprep, "simplify", broken, "-o", "-", "-q", cwd=work, text=True)
+    assert streamed.returncode == 0, streamed.stderr
+    assert [json.loads(line)["word"] for line in streamed.stdout.splitlines()] == ["fish"]
+    assert "rejected 1" in streamed.stderr and list(work.iterdir()) == []
+    quarantined = run(sketchprep, "simplify", broken, "-o", "-", "--quarantine", work / "q.ndjson", "-q", cwd=work, text=True)
+    assert (work / "q.ndjson").read_text() == '{"word":"fish","drawing":"oops"}\n', quarantined.stderr
+
+
+def test_dev_stdout_streams_without_a_file_beside_it(sketchprep, tmp_path):
+    result = run(sketchprep, "simplify", FISH, "-o", "/dev/stdout", "--report-json", "/dev/stderr", "-q", text=True)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 20
+    assert run("sh", "-c", "ls /dev/stdout.* /dev/stderr.* 2>/dev/null").stdout == b""
+
+
+def test_commands_whose_output_is_a_directory_refuse_dash(sketchprep, tmp_path):
+    for args in (["convert", FISH, "--to", "ndjson"], ["stats", FISH], ["import-bitmaps", "--input", tmp_path],
+                 ["preprocess", "--pipeline", REPO / "Pipelines" / "quickdraw-rnn.yaml", "--input", FISH]):
+        result = run(sketchprep, *args, "-o", "-", cwd=tmp_path, text=True)
+        assert result.returncode != 0 and "- (standard output) is refused" in result.stderr, (args, result.stderr)
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_keys_csv_names_every_row_of_encode_and_bitmap(sketchprep, tmp_path):
+    lines = FISH.read_text().splitlines()
+    odd = json.loads(lines[0])
+    odd["key_id"], odd["word"] = "a \"quoted\", key", "fish, \"with\" quotes"
+    bad = '{"word":"fish","drawing":"oops"}'
+    source = tmp_path / "in.ndjson"
+    source.write_text("\n".join([json.dumps(odd), bad] + lines[1:4]) + "\n")
+    for command in ("encode", "bitmap"):
+        out = tmp_path / f"{command}.npy"
+        run(sketchprep, command, source, "-o", out, "-q", check=True)
+        rows = read_keys_csv(tmp_path / f"{command}.keys.csv")
+        expected = [(odd["key_id"], odd["word"])] + [(json.loads(line)["key_id"], "fish") for line in lines[1:4]]
+        assert rows == [["key_id", "word"]] + [list(row) for row in expected]
+        assert np.load(out).shape[0] == len(rows) - 1
+
+
+def test_keys_csv_of_raster_names_each_rows_file(sketchprep, tmp_path):
+    pngs = sorted((SHARED / "tuberlin").rglob("*.png"))[:3]
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for i, png in enumerate(pngs):
+        (inputs / f"img,{i}.png").write_bytes(png.read_bytes())
+    (inputs / "broken.png").write_bytes(b"not a png")
+    run(sketchprep, "raster", inputs, "-o", tmp_path / "r.npy", "--size", "28", "-q", check=True)
+    rows = read_keys_csv(tmp_path / "r.keys.csv")
+    assert rows[0] == ["path"] and [r[0].rsplit("/", 1)[-1] for r in rows[1:]] == [f"img,{i}.png" for i in range(len(pngs))]
+    assert np.load(tmp_path / "r.npy").shape[0] == len(pngs)
+    assert "broken.png" in (tmp_path / "r.rejected.txt").read_text()
+
+
+def test_a_rejected_file_appears_only_when_something_was_rejected(sketchprep, tmp_path):
+    for command, output in (("encode", "e.npy"), ("bitmap", "b.npy"), ("simplify", "s.ndjson")):
+        run(sketchprep, command, FISH, "-o", tmp_path / output, "-q", check=True)
+    run(sketchprep, "convert", FISH, "--to", "ndjson", "-o", tmp_path / "converted", "-q", check=True)
+    run(sketchprep, "stats", FISH, "-o", tmp_path / "stats", "-q", check=True)
+    pngs = tmp_path / "pngs"
+    pngs.mkdir()
+    (pngs / "a.png").write_bytes(sorted((SHARED / "tuberlin").rglob("*.png"))[0].read_bytes())
+    run(sketchprep, "raster", pngs, "-o", tmp_path / "r.npy", "-q", check=True)
+    assert not [p.name for p in tmp_path.rglob("*rejected*")]
+
+
+def test_import_bitmaps_takes_quiet_and_writes_classes_txt(sketchprep, tmp_path):
+    out = tmp_path / "bitmaps"
+    run(sketchprep, "import-bitmaps", "--input", SHARED / "quickdraw" / "bitmap" / "cat.npy", "--row-count", "5",
+        "-o", out, "-q", check=True)
+    assert (out / "classes.txt").read_text() == "cat\n"
+    assert run(sketchprep, "verify", out).returncode == 0
+
+
+def test_verify_reports_files_neither_the_manifest_nor_the_tool_names(sketchprep, tmp_path):
+    out = tmp_path / "ds"
+    run(sketchprep, "preprocess", "--pipeline", REPO / "Pipelines" / "quickdraw-rnn.yaml", "--input", FISH, "-o", out, "-q",
+        check=True)
+    assert run(sketchprep, "verify", out).returncode == 0  # classes.txt, quarantine.ndjson, timings.json are its own
+    (out / "extra-00000-of-00001.x.npy").write_bytes(b"x")
+    (out / "notes.txt").write_text("mine\n")
+    result = run(sketchprep, "verify", out, text=True)
+    assert result.returncode == 1
+    assert "extra-00000-of-00001.x.npy: stray file" in result.stderr and "notes.txt: stray file" in result.stderr
