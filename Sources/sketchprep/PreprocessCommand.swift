@@ -24,6 +24,7 @@ struct PreprocessCommand: ParsableCommand {
             Examples:
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
               sketchprep preprocess --pipeline Pipelines/quickdraw-bitmap28-webdataset.yaml --input raw/ -o out/wds
+              sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --categories-file categories.txt -o out/rnn
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --partition 3/8 -o work/part-3
               sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
             """)
@@ -34,6 +35,13 @@ struct PreprocessCommand: ParsableCommand {
     @Option(
         name: .customLong("category"), help: "Keep only this category (repeatable; replaces filters.categories and fixes the class order).")
     var categories: [String] = []
+
+    @Option(
+        name: .customLong("categories-file"),
+        help: ArgumentHelp(
+            "Keep only the categories listed in FILE, one a line, in class order (blank lines and # comments skipped); like --category, which it cannot be combined with.",
+            valueName: "file"))
+    var categoriesFile: String?
 
     @Option(name: .customLong("input"), help: "Input file or directory (repeatable; replaces source.inputs).")
     var inputs: [String] = []
@@ -90,6 +98,9 @@ struct PreprocessCommand: ParsableCommand {
                 throw ValidationError("--limit is for trying a pipeline in one process; it cannot be combined with --partition")
             }
         }
+        if categoriesFile != nil && !categories.isEmpty {
+            throw ValidationError("--categories-file and --category cannot be combined: list every category in the file")
+        }
         if let repeated = categories.firstRepeated {
             throw ValidationError("--category \(repeated) is given twice (each category is one class)")
         }
@@ -99,6 +110,7 @@ struct PreprocessCommand: ParsableCommand {
         // Configuration errors name file, line and key; they are not usage errors, so no usage text.
         var config = try PipelineConfig.load(path: pipeline)
         if !categories.isEmpty { config.filters.categories = categories }
+        if let categoriesFile { config.filters.categories = try CategoriesFile.read(categoriesFile) }
         if !inputs.isEmpty { config.source.inputs = inputs }
         if let fileFormat { config.source.fileFormat = fileFormat }
         if let word { config.source.word = word }

@@ -132,3 +132,28 @@ def test_verify_reports_files_neither_the_manifest_nor_the_tool_names(sketchprep
     result = run(sketchprep, "verify", out, text=True)
     assert result.returncode == 1
     assert "extra-00000-of-00001.x.npy: stray file" in result.stderr and "notes.txt: stray file" in result.stderr
+
+
+def test_categories_file_is_like_category_with_its_order_checks_and_suggestions(sketchprep, tmp_path):
+    pipeline = REPO / "Pipelines" / "quickdraw-rnn.yaml"
+    listed = tmp_path / "categories.txt"
+    listed.write_text("# two classes, in this order\nfish\n\n  apple  \r\n")
+    by_file = run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", SAMPLE / "raw", "--categories-file", listed,
+                  "-o", tmp_path / "file", "-q", text=True)
+    by_option = run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", SAMPLE / "raw", "--category", "fish",
+                    "--category", "apple", "-o", tmp_path / "option", "-q", text=True)
+    assert by_file.returncode == 0 == by_option.returncode, by_file.stderr
+    assert (tmp_path / "file" / "classes.txt").read_text() == "fish\napple\n"
+    for shard in json.loads((tmp_path / "option" / "manifest.json").read_text())["shards"]:
+        assert (tmp_path / "file" / shard["file"]).read_bytes() == (tmp_path / "option" / shard["file"]).read_bytes()
+    listed.write_text("fish\nfsh\n")
+    typo = run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", SAMPLE / "raw", "--categories-file", listed,
+               "-o", tmp_path / "typo", "-q", text=True)
+    assert typo.returncode == 1 and "category 'fsh' matches no record (did you mean 'fish'" in typo.stderr
+    listed.write_text("fish\napple\nfish\n")
+    twice = run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", SAMPLE / "raw", "--categories-file", listed,
+                "-o", tmp_path / "twice", "-q", text=True)
+    assert twice.returncode == 1 and "categories.txt:3: 'fish' is listed twice (first on line 1" in twice.stderr
+    both = run(sketchprep, "preprocess", "--pipeline", pipeline, "--categories-file", listed, "--category", "fish",
+               "-o", tmp_path / "both", text=True)
+    assert both.returncode != 0 and "cannot be combined" in both.stderr
