@@ -19,6 +19,7 @@ struct SketchPrepCommand: ParsableCommand {
             EncodeCommand.self,
             EvalCommand.self,
             ImportBitmapsCommand.self,
+            InfoCommand.self,
             MergeCommand.self,
             ParityCommand.self,
             PreprocessCommand.self,

@@ -157,3 +157,71 @@ def test_categories_file_is_like_category_with_its_order_checks_and_suggestions(
     both = run(sketchprep, "preprocess", "--pipeline", pipeline, "--categories-file", listed, "--category", "fish",
                "-o", tmp_path / "both", text=True)
     assert both.returncode != 0 and "cannot be combined" in both.stderr
+
+
+def python_info_module():
+    """python/sketchprep/info.py with its package's errors, without the native library the package's
+    __init__ loads (the wheel's tests import the installed package)."""
+    import importlib
+    import sys
+    import types
+    package = types.ModuleType("sketchprep_source")
+    package.__path__ = [str(REPO / "python" / "sketchprep")]
+    sys.modules["sketchprep_source"] = package
+    return importlib.import_module("sketchprep_source.info")
+
+
+def test_info_describes_every_kind_of_dataset_as_text_and_json(sketchprep, tmp_path, monkeypatch):
+    pipelines = {"npy": "quickdraw-rnn", "tfrecord": "quickdraw-rnn-tfrecord", "webdataset": "quickdraw-bitmap28-webdataset",
+                 "npz": "quickdraw-sketchrnn"}
+    python_info = python_info_module()
+    monkeypatch.setenv("SKETCHPREP_BIN", str(sketchprep))
+    for kind, pipeline in pipelines.items():
+        out = tmp_path / kind
+        run(sketchprep, "preprocess", "--pipeline", REPO / "Pipelines" / f"{pipeline}.yaml", "--input", SAMPLE / "raw",
+            "--limit", "5", "-o", out, "-q", check=True)
+        manifest = json.loads((out / "manifest.json").read_text())
+        text = run(sketchprep, "info", out, "--report-json", tmp_path / f"{kind}.json", text=True, check=True).stdout
+        document = json.loads((tmp_path / f"{kind}.json").read_text())
+        assert python_info.info(out) == document
+        assert document["kind"] == kind and document["pipeline"] == pipeline
+        assert document["classes"] == [c["word"] for c in sorted(manifest["classes"], key=lambda c: c["index"])]
+        for split in document["splits"]:
+            counts = manifest["counts"][split["split"]]
+            assert split["examples"] == counts["total"]
+            assert {c["word"]: c["examples"] for c in split["per_class"] if c["examples"]} == counts["per_class"]
+        assert document["sources"] == manifest["sources"] and document["config"] == manifest["pipeline"]["config"]
+        assert document["bytes"] == sum(s["bytes"] for s in manifest["shards"]) == sum((out / s["file"]).stat().st_size
+                                                                                     for s in manifest["shards"])
+        assert document["sketchprep_version"] == manifest["libraries"]["sketchprep"] and document["record_limit"] == 5
+        assert f"{manifest['records']['written']} examples of {len(manifest['classes'])} classes" in text
+        assert "The Eiffel Tower" in text and manifest["sources"][0]["sha256"] in text
+
+
+def test_info_escapes_what_an_untrusted_manifest_says_and_python_raises_its_refusal(sketchprep, tmp_path, monkeypatch):
+    out = tmp_path / "ds"
+    run(sketchprep, "preprocess", "--pipeline", REPO / "Pipelines" / "quickdraw-rnn.yaml", "--input", FISH, "-o", out, "-q",
+        check=True)
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["classes"][0]["word"] = "fish\x1b[31m"
+    manifest["pipeline"]["name"] = "evil\x1b]0;title\x07"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    result = run(sketchprep, "info", out, text=True, check=True)
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout and "fish\\u{1B}[31m" in result.stdout
+    python_info = python_info_module()
+    monkeypatch.setenv("SKETCHPREP_BIN", str(sketchprep))
+    (tmp_path / "empty").mkdir()
+    try:
+        python_info.info(tmp_path / "empty")
+    except ValueError as error:
+        assert "manifest.json" in str(error)
+    else:
+        raise AssertionError("info of a directory without a manifest returned")
+    monkeypatch.setenv("SKETCHPREP_BIN", "")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    try:
+        python_info.info(out)
+    except ValueError as error:
+        assert "SKETCHPREP_BIN" in str(error)
+    else:
+        raise AssertionError("info without a CLI returned")

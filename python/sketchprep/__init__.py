@@ -10,11 +10,12 @@ results), and loaders for the datasets the CLI writes (NPY, TFRecord, stroke-3 `
 from ._native import NATIVE_VERSION as __version__
 from .datasets import (ShardDataset, Split, classes, load_split, manifest, tf_dataset)
 from .errors import DatasetError, DrawingError, SketchPrepError
+from .info import info
 from .stroke3 import load_stroke3
 from .strokes import (Drawing, StrokeBatch, encode, encode_batch, simplify, simplify_batch, to_stroke3)
 
 __all__ = [
     "__version__", "simplify", "simplify_batch", "encode", "encode_batch", "to_stroke3", "StrokeBatch", "Drawing",
-    "load_split", "classes", "manifest", "Split", "ShardDataset", "tf_dataset", "load_stroke3",
+    "load_split", "classes", "manifest", "info", "Split", "ShardDataset", "tf_dataset", "load_stroke3",
     "SketchPrepError", "DrawingError", "DatasetError",
 ]
