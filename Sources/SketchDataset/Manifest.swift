@@ -34,8 +34,9 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// runs), lists input chunks, records library versions and adds `key_id` to TFRecords; 3 adds
     /// `settings` (record limit, pipeline file SHA-256) and quarantines unsafe names; 4 writes each
     /// TFRecord `Example`'s label entry after its other features (the reduce side appends it to the
-    /// bytes the map side serialized).
-    public static let currentFormatVersion = 4
+    /// bytes the map side serialized); 5 records the pipeline file's text (`pipeline.text`), so
+    /// `preprocess --from DIR` can run the same pipeline again.
+    public static let currentFormatVersion = 5
 
     /// Creates a manifest (``currentFormatVersion``).
     public init(
@@ -63,11 +64,15 @@ public struct Manifest: Sendable, Equatable, Codable {
         public var file: String
         /// The resolved configuration (every default filled in, command-line overrides applied).
         public var config: JSONValue
+        /// The pipeline file's text as read (nil for datasets that are not a pipeline's, such as
+        /// `import-bitmaps`, and in manifests before format 5): what `preprocess --from` runs again.
+        public var text: String?
         /// Creates the section.
-        public init(name: String, file: String, config: JSONValue) {
+        public init(name: String, file: String, config: JSONValue, text: String? = nil) {
             self.name = name
             self.file = file
             self.config = config
+            self.text = text
         }
     }
 

@@ -25,12 +25,20 @@ struct PreprocessCommand: ParsableCommand {
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
               sketchprep preprocess --pipeline Pipelines/quickdraw-bitmap28-webdataset.yaml --input raw/ -o out/wds
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --categories-file categories.txt -o out/rnn
+              sketchprep preprocess --from out/rnn -o out/rnn-again
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --partition 3/8 -o work/part-3
               sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
             """)
 
     @Option(name: .long, help: "Pipeline file (YAML), e.g. Pipelines/quickdraw-rnn.yaml.")
-    var pipeline: String
+    var pipeline: String?
+
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp(
+            "Run again the pipeline, settings and inputs recorded in DIR/manifest.json, into --output (default DIR); exit 1 naming an input whose size or SHA-256 changed.",
+            valueName: "dir"))
+    var from: String?
 
     @Option(
         name: .customLong("category"), help: "Keep only this category (repeatable; replaces filters.categories and fixes the class order).")
@@ -98,6 +106,21 @@ struct PreprocessCommand: ParsableCommand {
                 throw ValidationError("--limit is for trying a pipeline in one process; it cannot be combined with --partition")
             }
         }
+        if from != nil {
+            let given = [
+                ("--pipeline", pipeline != nil), ("--input", !inputs.isEmpty), ("--category", !categories.isEmpty),
+                ("--categories-file", categoriesFile != nil), ("--format", fileFormat != nil), ("--word", word != nil),
+                ("--limit", limit.limit != nil), ("--partition", partition != nil), ("--root", root != nil),
+            ].filter(\.1).map(\.0)
+            if !given.isEmpty {
+                throw ValidationError(
+                    "--from takes the pipeline, settings and inputs from the manifest; it cannot be combined with \(given.joined(separator: ", "))"
+                )
+            }
+        } else if pipeline == nil {
+            throw ValidationError(
+                "give --pipeline FILE (e.g. Pipelines/quickdraw-rnn.yaml), or --from DIR to run a dataset's recorded pipeline again")
+        }
         if categoriesFile != nil && !categories.isEmpty {
             throw ValidationError("--categories-file and --category cannot be combined: list every category in the file")
         }
@@ -107,6 +130,8 @@ struct PreprocessCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let from { return try rerun(from) }
+        guard let pipeline else { throw ValidationError("give --pipeline FILE or --from DIR") }
         // Configuration errors name file, line and key; they are not usage errors, so no usage text.
         var config = try PipelineConfig.load(path: pipeline)
         if !categories.isEmpty { config.filters.categories = categories }
@@ -123,6 +148,21 @@ struct PreprocessCommand: ParsableCommand {
         runner.recordedPaths = RecordedPaths(root: root)
         runner.recordLimit = limit.limit
         printWarnings(try runner.inputWarnings(), tool: config.name)
+        let outcome = try runner.run()
+        print(Self.summary(outcome))
+        try strictness.check(outcome.manifest.records, command: "preprocess")
+    }
+
+    /// `--from DIR`: the run recorded in DIR's manifest, again, once its inputs are found unchanged.
+    private func rerun(_ directory: String) throws {
+        let recorded = try RecordedRun.read(directory: directory)
+        var config = recorded.config
+        config.output.directory = output ?? directory
+        var runner = PipelineRunner(config: config, pipelineFile: recorded.pipelineFile, showProgress: quiet.showsProgress, force: force)
+        runner.jobs = jobs.resolved
+        runner.temporaryDirectory = temporaryDirectory
+        runner.recordLimit = recorded.recordLimit
+        try recorded.checkInputs(runner.currentSources())
         let outcome = try runner.run()
         print(Self.summary(outcome))
         try strictness.check(outcome.manifest.records, command: "preprocess")

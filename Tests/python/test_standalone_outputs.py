@@ -225,3 +225,30 @@ def test_info_escapes_what_an_untrusted_manifest_says_and_python_raises_its_refu
         assert "SKETCHPREP_BIN" in str(error)
     else:
         raise AssertionError("info without a CLI returned")
+
+
+def test_from_runs_the_recorded_pipeline_again_to_the_same_bytes_or_names_the_changed_input(sketchprep, tmp_path):
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for name in ("fish.ndjson", "cat.ndjson"):
+        (inputs / name).write_bytes((SAMPLE / "raw" / name).read_bytes())
+    first = tmp_path / "first"
+    run(sketchprep, "preprocess", "--pipeline", REPO / "Pipelines" / "quickdraw-rnn.yaml", "--input", inputs, "--category", "fish",
+        "--category", "cat", "--limit", "15", "-o", first, "-q", check=True)
+    assert json.loads((first / "manifest.json").read_text())["pipeline"]["text"] == \
+        (REPO / "Pipelines" / "quickdraw-rnn.yaml").read_text()
+    again = tmp_path / "again"
+    rebuilt = run(sketchprep, "preprocess", "--from", first, "-o", again, "-q", text=True)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    names = sorted(p.name for p in first.iterdir() if p.name != "timings.json")
+    assert names == sorted(p.name for p in again.iterdir() if p.name != "timings.json")
+    assert all((first / n).read_bytes() == (again / n).read_bytes() for n in names)
+    in_place = run(sketchprep, "preprocess", "--from", first, text=True, check=True)
+    assert "up to date" in in_place.stdout
+    with open(inputs / "cat.ndjson", "a") as f:
+        f.write("\n")
+    changed = run(sketchprep, "preprocess", "--from", first, "-o", tmp_path / "changed", text=True)
+    assert changed.returncode == 1 and f"input {inputs / 'cat.ndjson'} changed" in changed.stderr
+    assert not (tmp_path / "changed").exists()
+    mixed = run(sketchprep, "preprocess", "--from", first, "--input", inputs, text=True)
+    assert mixed.returncode != 0 and "cannot be combined with --input" in mixed.stderr

@@ -44,6 +44,7 @@ extension PipelineConfig {
         }
         var config = try parse(root, file: path)
         config.fileSHA256 = SHA256Hasher.hash(Array(text.utf8)).hexString
+        config.text = text
         return config
     }
 

@@ -18,6 +18,8 @@ package struct PipelineConfig {
     package var output: OutputStage
     /// SHA-256 of the pipeline file's bytes (recorded in the manifest's `settings`; not part of ``json``).
     package var fileSHA256 = ""
+    /// The pipeline file's text (recorded in the manifest's `pipeline.text`; not part of ``json``).
+    package var text = ""
 }
 
 /// Kinds of input a pipeline can read.

@@ -95,14 +95,15 @@ package struct PipelineRunner {
         let clock = StageClock()
         var recordedConfig = config
         recordedConfig.source.inputs = try config.source.inputs.map(recordedPaths.record)
-        let pipelineInfo = Manifest.PipelineInfo(name: config.name, file: pipelineFile, config: recordedConfig.json)
+        let pipelineInfo = Manifest.PipelineInfo(
+            name: config.name, file: pipelineFile, config: recordedConfig.json, text: config.text.isEmpty ? nil : config.text)
 
         switch config.source.kind {
         case .quickdrawNDJSON:
             let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable
-            let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
+            let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes)
             if let partition {
                 return try runPartition(
                     partition, chunks: chunks, rejectedSources: rejectedSources,
@@ -181,6 +182,31 @@ package struct PipelineRunner {
         try createDirectories(parent)
         try FreeSpace.require(in: parent, forInputBytes: nil)
         return try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
+    }
+
+    /// The chunk size of this run's input plan: whole inputs under `--limit`.
+    var plannedChunkBytes: Int { recordLimit == nil ? chunkBytes : Int.max }
+
+    /// The inputs as this run would record them in the manifest's `sources` (paths as recorded,
+    /// sizes, SHA-256s), measured now: what `preprocess --from` compares with the recorded run.
+    /// Inputs that cannot be read are left out (the comparison names them); throws
+    /// `PipelineError` for an input that is a stream.
+    package func currentSources() throws -> [Manifest.SourceFileEntry] {
+        switch config.source.kind {
+        case .quickdrawNDJSON:
+            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
+            let chunks = try InputChunking.plan(inputs: reader.engineInputs().inputs, chunkBytes: plannedChunkBytes)
+            if let stream = chunks.first(where: { $0.bytes == nil }) {
+                throw PipelineError("input \(TerminalText.escaped(stream.path)) is a stream, which cannot be read again")
+            }
+            return try chunks.map(measure)
+        case .imageDirectory:
+            return try imageFiles().files.map { file in
+                var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
+                entry.path = try recordedPaths.record(file.path)
+                return entry
+            }
+        }
     }
 
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
