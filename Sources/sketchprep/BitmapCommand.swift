@@ -14,8 +14,8 @@ struct BitmapCommand: ParsableCommand {
             Writes uint8 (N, SIZE*SIZE) in input line order: with the defaults (28, line width 16, \
             padding 16, white on black) the rows are byte-identical to Google's numpy_bitmap files. \
             Raw drawings are first simplified with Google's steps (--input-format auto detects them: a \
-            drawing with a t array or a coordinate outside 0–255 is raw). Bad lines are quarantined; \
-            the run ends with read = written + rejected. See docs/raster.md.
+            drawing with a t array or a coordinate outside 0–255 is raw). OUTPUT.keys.csv (key_id,word) \
+            names each row. Bad lines are quarantined; the run ends with read = written + rejected. See docs/raster.md.
 
             Examples:
               sketchprep bitmap simplified/cat.ndjson --size 28 -o cat.npy
@@ -25,7 +25,11 @@ struct BitmapCommand: ParsableCommand {
     @Argument(help: "Drawing inputs: NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output .npy file (written atomically), with OUTPUT.keys.csv beside it naming each row; - writes the .npy to stdout when complete."
+    )
     var output: String
 
     @Option(
@@ -42,7 +46,10 @@ struct BitmapCommand: ParsableCommand {
     )
     var channels: String?
 
-    @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
+    @Option(
+        help:
+            "File that receives rejected lines verbatim, created only when a line is rejected. (default: OUTPUT with .npy replaced by .rejected.ndjson; none with -o -)"
+    )
     var quarantine: String?
 
     @OptionGroup var quiet: QuietOption

@@ -41,7 +41,10 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup(title: "Input")
     var input: DrawingInputOptionGroup
 
-    @Option(help: "File that receives rejected records. (default: OUTPUT.rejected.ndjson beside the output directory)")
+    @Option(
+        help:
+            "File that receives rejected records, created only when one is rejected. (default: OUTPUT.rejected.ndjson beside the output directory)"
+    )
     var quarantine: String?
 
     @Option(

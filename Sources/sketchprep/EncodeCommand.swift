@@ -17,18 +17,24 @@ struct EncodeCommand: ParsableCommand {
             The book's recipe (docs/tensors.md): points (x, y, end-of-stroke), per-axis min-max \
             normalisation to [0, 1], deltas, first 75 rows kept, zero rows padded at the front; all \
             float32. Raw drawings (strokes with timestamps) are simplified first with Google's steps. \
+            OUTPUT.keys.csv (key_id,word; a header row, then one row per array row) names each row. \
             Unusable lines go to the quarantine file and are reported; the run reconciles \
             read = written + rejected.
 
             Examples:
               sketchprep encode simplified/cat.ndjson -o cat.npy --length 75
               sketchprep encode raw/ -o try.npy --limit 100 --report-json try.json
+              sketchprep encode simplified/cat.ndjson -o - | python3 -c 'import numpy, sys; print(numpy.load(sys.stdin.buffer).shape)'
             """)
 
     @Argument(help: "Drawing inputs: NDJSON (raw or simplified), Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
-    @Option(name: [.short, .customLong("output")], help: "Output .npy file.")
+    @Option(
+        name: [.short, .customLong("output")],
+        help:
+            "Output .npy file (written atomically), with OUTPUT.keys.csv beside it naming each row; - writes the .npy to stdout when complete."
+    )
     var output: String
 
     @Option(help: "Rows per tensor.")
@@ -45,7 +51,10 @@ struct EncodeCommand: ParsableCommand {
         help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (never).")
     var inputFormat: InputFormat = .auto
 
-    @Option(help: "Quarantine file for rejected lines. (default: OUTPUT with .npy replaced by .rejected.ndjson)")
+    @Option(
+        help:
+            "Quarantine file for rejected lines, created only when a line is rejected. (default: OUTPUT with .npy replaced by .rejected.ndjson; none with -o -)"
+    )
     var quarantine: String?
 
     @OptionGroup var strictness: StrictOption

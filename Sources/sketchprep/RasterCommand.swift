@@ -16,7 +16,7 @@ struct RasterCommand: ParsableCommand {
             composited over white and colour converted with BT.601 luma (Pillow's "L"). Images are \
             resampled to SIZE×SIZE with Pillow's BOX filter (resize(BOX)), non-square ones centred on white (aspect \
             kept). Output: uint8 (N, SIZE, SIZE) in input order, or float32 pixel/255 with --float32 \
-            (white background = 1.0, the book's CNN input). Unreadable or corrupt files are listed in \
+            (white background = 1.0, the book's CNN input); OUTPUT.keys.csv (path) names each row's file. Unreadable or corrupt files are listed in \
             the quarantine file and reported; they never stop the run.
 
             Examples:
@@ -28,7 +28,11 @@ struct RasterCommand: ParsableCommand {
     @Argument(help: "PNG files, or directories searched recursively for *.png (sorted by path).")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "Output .npy file.")
+    @Option(
+        name: .shortAndLong,
+        help:
+            "Output .npy file (written atomically), with OUTPUT.keys.csv beside it naming each row's file; - writes the .npy to stdout when complete."
+    )
     var output: String
 
     @Option(help: "Output side in pixels (256 is the book's TU-Berlin CNN input).")
@@ -40,7 +44,10 @@ struct RasterCommand: ParsableCommand {
     @Flag(help: "Write float32 values in [0, 1] (pixel / 255) instead of uint8.")
     var float32 = false
 
-    @Option(help: "Where the paths of rejected files go, one per line. (default: OUTPUT with .npy replaced by .rejected.txt)")
+    @Option(
+        help:
+            "Where the paths of rejected files go, one per line, created only when a file is rejected. (default: OUTPUT with .npy replaced by .rejected.txt; none with -o -)"
+    )
     var quarantine: String?
 
     func validate() throws {

@@ -20,15 +20,19 @@ struct SimplifyCommand: ParsableCommand {
             Examples:
               sketchprep simplify raw/ -o simplified/all.ndjson
               zcat cat.ndjson.gz | sketchprep simplify - -o cat.ndjson --limit 100 --report-json cat.json
+              sketchprep simplify raw/cat.ndjson -o - --quarantine cat.rejected.ndjson | gzip > cat.ndjson.gz
             """)
 
     @Argument(help: "Drawing inputs: raw NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
-    @Option(name: .shortAndLong, help: "Output NDJSON file (written atomically).")
+    @Option(name: .shortAndLong, help: "Output NDJSON file (written atomically); - writes to stdout.")
     var output: String
 
-    @Option(help: "File that receives rejected lines verbatim. (default: OUTPUT with .ndjson replaced by .rejected.ndjson)")
+    @Option(
+        help:
+            "File that receives rejected lines verbatim, created only when a line is rejected. (default: OUTPUT with .ndjson replaced by .rejected.ndjson; none with -o -)"
+    )
     var quarantine: String?
 
     @OptionGroup var report: ReportJSONOption

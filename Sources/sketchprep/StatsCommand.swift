@@ -11,7 +11,7 @@ struct StatsCommand: ParsableCommand {
         discussion: """
             Streams raw or simplified NDJSON, Google .bin or sketch-rnn stroke-3 .npz (files, directories, \
             .gz, - for stdin; raw drawings are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
-            DIR/rejected.ndjson (the quarantine) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
+            DIR/rejected.ndjson (the quarantine, when a line is rejected) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
             script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
             timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
             thumbnails chosen by hash rank of key_id. Runs on the streaming engine; output bytes do not depend on --jobs. See docs/stats.md.

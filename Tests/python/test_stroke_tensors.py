@@ -32,7 +32,7 @@ def test_every_official_simplified_drawing_matches_numpy_exactly(sketchprep, tmp
     reference = np.stack([book_tensor(strokes) for _, _, strokes in drawings])
     assert np.abs(ours - reference).max() == 0
     assert ours.tobytes() == reference.tobytes()  # also the same signs of zero
-    assert (tmp_path / "all.rejected.ndjson").read_bytes() == b""
+    assert not (tmp_path / "all.rejected.ndjson").exists()  # nothing rejected, so no quarantine file
 
 
 @pytest.mark.parametrize("length,padding,truncation", [(20, "back", "front"), (20, "front", "back"), (200, "back", "back")])
