@@ -6,6 +6,7 @@
 #   scripts/test-wheel.sh SKETCHPREP_BINARY SHARED_DATA
 set -euo pipefail
 cli="$1"
+cli_path="$(realpath "$cli")"
 shared="$2"
 work="$PWD/out/wheel-tests"
 wheel="$(ls dist/sketchprep-*.whl)"
@@ -17,6 +18,7 @@ tests="$PWD/Tests/python/package"
 run=("$work/venv/bin/python" -m pytest -q -p no:cacheprovider --confcutdir="$tests" "$tests")
 cd "$work"
 export SKETCHPREP_FIXTURES="$work/fixtures"
+export SKETCHPREP_BIN="$cli_path"   # sketchprep.info runs the CLI
 if [ -d /opt/swift ] && unshare -m true 2>/dev/null; then
   mkdir -p "$work/empty"
   echo "test-wheel: running the wheel's tests with /opt/swift hidden" >&2

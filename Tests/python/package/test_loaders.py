@@ -194,3 +194,13 @@ def test_a_stroke3_file_with_foreign_pickle_globals_is_refused(datasets, tmp_pat
     with pytest.raises(DatasetError, match="not allowed"):
         sketchprep.load_stroke3(directory, "train")
     assert "pickle payload ran" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["quickdraw-rnn", "quickdraw-rnn-tfrecord", "quickdraw-sketchrnn"])
+def test_info_returns_what_the_cli_reports_for_the_dataset(datasets, name):
+    # make test exports SKETCHPREP_BIN (scripts/test-wheel.sh): info() runs that CLI.
+    manifest = sketchprep.manifest(datasets / name)
+    info = sketchprep.info(datasets / name)
+    assert info["classes"] == sketchprep.classes(datasets / name)
+    assert info["pipeline"] == name and info["sources"] == manifest["sources"]
+    assert {s["split"]: s["examples"] for s in info["splits"]} == {k: v["total"] for k, v in manifest["counts"].items()}
