@@ -58,7 +58,8 @@ def simplify(sketchprep, inputs, out, *extra, **kwargs):
     if status in (0, 1) and report.exists():
         result["report"] = json.loads(report.read_text())
         result["output"] = {json.loads(line)["key_id"]: line for line in output.read_bytes().splitlines()}
-        result["quarantine"] = quarantine.read_bytes().splitlines()
+        # The quarantine file exists only when a line was rejected.
+        result["quarantine"] = quarantine.read_bytes().splitlines() if quarantine.exists() else []
     return result
 
 
