@@ -25,6 +25,30 @@ import Testing
         #expect(text?.contains("--output") == true && text?.contains("--quarantine") == true)
     }
 
+    @Test("- is refused as an output directory, and two outputs to standard output are refused")
+    func standardOutputIsOneFileOutput() {
+        var directory = OutputPathCheck()
+        directory.outputDirectory("-", option: "--output")
+        #expect(message(directory)?.contains("--output - (standard output) is refused") == true)
+        var twice = OutputPathCheck()
+        twice.outputFile("-", option: "--output")
+        twice.outputFile("/dev/stdout", option: "--report-json")
+        #expect(message(twice)?.contains("both write to standard output") == true)
+        var once = OutputPathCheck()
+        once.outputFile("-", option: "--output")
+        once.outputFile("/dev/stderr", option: "--report-json")
+        #expect(message(once) == nil)
+    }
+
+    @Test("no file is derived beside a stream: -, /dev/stdout, /dev/null")
+    func noSidecarBesideAStream() {
+        #expect(OutputTarget.sidecar(of: "out.npy", replacing: ".npy", with: ".keys.csv") == "out.keys.csv")
+        #expect(OutputTarget.sidecar(of: "out", replacing: ".npy", with: ".keys.csv") == "out.keys.csv")
+        for stream in ["-", "/dev/stdout", "/dev/null", "/dev/fd/1"] {
+            #expect(OutputTarget.sidecar(of: stream, replacing: ".npy", with: ".rejected.ndjson") == nil)
+        }
+    }
+
     @Test("an output inside an input directory, or equal to an input file, is refused")
     func outputsInsideInputsAreRefused() throws {
         let directory = try TestSupport.temporaryDirectory()
