@@ -13,8 +13,8 @@ struct BitmapCommand: ParsableCommand {
         discussion: """
             Writes uint8 (N, SIZE*SIZE) in input line order: with the defaults (28, line width 16, \
             padding 16, white on black) the rows are byte-identical to Google's numpy_bitmap files. \
-            Raw drawings are first simplified with Google's steps (--input-format auto detects them: a \
-            drawing with a t array or a coordinate outside 0–255 is raw). Bad lines are quarantined; \
+            Raw drawings are first simplified with Google's steps (--input-format auto: a drawing with \
+            a t array or a coordinate that is not an integer in 0–255 is raw). Bad lines are quarantined; \
             the run ends with read = written + rejected. See docs/raster.md.
 
             Examples:
@@ -27,11 +27,6 @@ struct BitmapCommand: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Output .npy file (written atomically).")
     var output: String
-
-    @Option(
-        name: .customLong("input-format"),
-        help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (render as is).")
-    var inputFormat = InputFormat.auto
 
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
@@ -81,7 +76,7 @@ struct BitmapCommand: ParsableCommand {
             report: report, limit: limit.limit, tool: "bitmap")
         var job = BitmapJob(
             reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
-            inputFormat: inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+            inputFormat: input.inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         job.timeChannels = try timeChannels()
         let (result, seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally

@@ -16,8 +16,8 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert drawings between simplified NDJSON, Google .bin and sketch-rnn stroke-3 .npz.",
         discussion: """
             Writes one file per category into the output directory: <word>.bin (as Google's bucket and \
-            the quickdraw package name them), <word>.ndjson or <word>.npz. Raw NDJSON is simplified \
-            first. Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
+            the quickdraw package name them), <word>.ndjson or <word>.npz. Raw drawings are simplified \
+            first (--input-format). Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
             .npz files, directories of them, or - for stdin; the format of each is decided by content \
             unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
             a format cannot hold are quarantined; the run ends with read = written + filtered + rejected \
@@ -107,6 +107,7 @@ struct ConvertCommand: ParsableCommand {
         printWarnings(source.skippedSources, tool: "convert")
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
+        job.inputFormat = input.inputFormat
         job.stroke3Epsilon = stroke3Epsilon
         job.stroke3ElementType = stroke3DType.forcedElementType
         job.stroke3Layout = layout

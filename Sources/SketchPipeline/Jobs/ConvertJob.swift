@@ -39,9 +39,10 @@ package struct ConvertResult: Sendable {
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
 /// category, in bounded memory.
 ///
-/// Raw drawings (`DrawingKind.detect`, and every SVG sketch) are simplified first with `options`,
-/// except that SVG sketches go to NDJSON raw, with their times (`SVGSketch.indexTimes`); records
-/// of stroke-3 input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
+/// Drawings that `inputFormat` says are raw (`InputFormat.needsSimplification(_:readAs:)`: under
+/// `auto` raw NDJSON and CSV records and every SVG sketch; `.bin` and stroke-3 records are taken as
+/// they are) are simplified first with `options`, except that SVG sketches go to NDJSON raw, with
+/// their times (`SVGSketch.indexTimes`). A record the target cannot
 /// hold (see `GoogleBinaryWriter`; int16 stroke-3 values outside int16 once positions are rounded,
 /// `Stroke3.int16Array`; a word that cannot be a file name) is quarantined with its location, as simplified NDJSON. Records are spilled per category
 /// to temporary files (in-memory buffers up to `spillBufferBytes` in all), then each category
@@ -60,6 +61,8 @@ package struct ConvertJob: Sendable {
     package var quarantinePath: String
     /// Simplification of raw input.
     package var options: SimplificationOptions = .google
+    /// Which drawings are simplified (`--input-format`).
+    package var inputFormat = InputFormat.auto
     /// Stroke-3 split sizes per class.
     package var quota: Stroke3SplitQuota
     /// Optional RDP tolerance for stroke-3 output.
@@ -277,13 +280,14 @@ private struct ConvertStage: RecordStage {
         ) throws(StageRejection) {
             var record = record
             let target = stage.job.target
-            let isStroke3 = format == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil
-            if format == .svg && target == .ndjson {
-                // An SVG sketch is written raw, its times (not kept while reading) put back.
-                record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
-            } else if !isStroke3 && (format == .svg || DrawingKind.detect(record.drawing) == .raw) {
-                let drawing = record.drawing
-                record.drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(drawing) }
+            if stage.job.inputFormat.needsSimplification(record, readAs: format) {
+                if format == .svg && target == .ndjson {
+                    // An SVG sketch is written raw, its times (not kept while reading) put back.
+                    record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
+                } else {
+                    let drawing = record.drawing
+                    record.drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(drawing) }
+                }
             }
             var converted: [UInt8] = []
             SimplifiedNDJSONWriter.encode(record, into: &converted)

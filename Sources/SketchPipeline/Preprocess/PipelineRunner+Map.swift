@@ -88,7 +88,7 @@ extension PipelineRunner {
             selected: selected,
             hashing: hashing, recordLimit: recordLimit)
         let transform = batchTransform(
-            stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }),
+            chunkFormats: chunks.map(\.format),
             float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
@@ -154,9 +154,13 @@ extension PipelineRunner {
     }
 
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
-    /// and encoder. Records of the chunks `float64Chunks` (float64 stroke-3 files) keep float64
-    /// stroke-3 rows unless the pipeline asks for int16.
-    private func batchTransform(stroke3Chunks: Set<Int>, float64Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
+    /// and encoder. `chunkFormats` holds each chunk's file format (what `source.format` asks of
+    /// its records, and whether they bring their stroke-3 split). Records of the chunks
+    /// `float64Chunks` (float64 stroke-3 files) keep float64 stroke-3 rows unless the pipeline asks
+    /// for int16.
+    private func batchTransform(
+        chunkFormats: [DrawingFileFormat], float64Chunks: Set<Int>
+    ) -> @Sendable (RawLineBatch) -> MappedBatch {
         let filter = RecordFilter(config.filters)
         let simplification = config.simplification
         let format = config.source.format
@@ -170,7 +174,8 @@ extension PipelineRunner {
         let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
             var mapped = MappedBatch(chunk: batch.chunk)
-            let isStroke3Input = stroke3Chunks.contains(batch.chunk)
+            let fileFormat = chunkFormats[batch.chunk]
+            let isStroke3Input = fileFormat == .stroke3
             mapped.outcomes.reserveCapacity(batch.entries.count)
             var decoder = RecordBatchDecoder()
             var simplifier = Simplifier(options: simplification)
@@ -196,7 +201,7 @@ extension PipelineRunner {
                         // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
                         var prepared = record
                         // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
-                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
+                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record, readAs: fileFormat, with: &simplifier) }
                         mapped.seconds.simplify += MonotonicClock.lap(&t)
                         payload = try encode(prepared, isFloat64Input)
                     } catch {
