@@ -63,8 +63,11 @@ public struct RecordCounts: Sendable, Equatable, Codable, CustomStringConvertibl
     ///   filtered (or some of each).
     /// - Under `strict`, a run also fails when anything was rejected or any source was damaged or
     ///   unreadable.
-    public func failure(strict: Bool, rejectedByReason: [String: Int] = [:]) -> String? {
-        if written == 0 {
+    ///
+    /// `mayWriteNothing` is for one part of a larger run (a `preprocess --partition` map side, which
+    /// may see no record of its share): it fails on writing nothing only when its sources failed.
+    public func failure(strict: Bool, rejectedByReason: [String: Int] = [:], mayWriteNothing: Bool = false) -> String? {
+        if written == 0 && (!mayWriteNothing || read == 0 && sourceErrors > 0) {
             if read == 0 {
                 return sourceErrors > 0
                     ? "no record could be read (\(sourceErrors) source error(s); see the quarantine file)"

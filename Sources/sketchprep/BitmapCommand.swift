@@ -87,6 +87,6 @@ struct BitmapCommand: ParsableCommand {
         let shape = job.timeChannels.isEmpty ? "\(side * side)" : "\(side), \(side), \(job.timeChannels.count)"
         print("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(shape)))")
         guard tally.isReconciled else { throw ExitCode.failure }
-        try strictness.check(tally, command: "bitmap")
+        try strictness.check(tally, command: "bitmap", rejectedByReason: result.rejectedByReason)
     }
 }

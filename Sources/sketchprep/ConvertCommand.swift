@@ -122,7 +122,12 @@ struct ConvertCommand: ParsableCommand {
         print(
             "convert: read \(counts.read) = written \(counts.written) + filtered \(counts.filtered) + rejected \(counts.rejected)\(counts.sourceErrors > 0 ? ", \(counts.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")"
         )
+        if !result.keyMaps.isEmpty {
+            print(
+                "convert: \(result.keyMaps.count) .bin file(s) hold key_ids derived from key_ids that are not uint64; <word>.keys.csv beside each maps them back (docs/formats.md)"
+            )
+        }
         guard counts.isReconciled else { throw ExitCode.failure }
-        try strictness.check(counts, command: "convert")
+        try strictness.check(counts, command: "convert", rejectedByReason: result.rejectedByReason)
     }
 }

@@ -85,6 +85,6 @@ struct EncodeCommand: ParsableCommand {
             jobs: jobs.resolved, seconds: seconds)
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
-        try strictness.check(tally, command: "encode")
+        try strictness.check(tally, command: "encode", rejectedByReason: result.rejectedByReason)
     }
 }

@@ -112,7 +112,7 @@ struct PreprocessCommand: ParsableCommand {
         printWarnings(try runner.inputWarnings(), tool: config.name)
         let outcome = try runner.run()
         print(Self.summary(outcome))
-        try strictness.check(outcome.manifest.records, command: "preprocess")
+        try strictness.check(outcome.manifest.records, command: "preprocess", mayWriteNothing: outcome.partitionChunks != nil)
     }
 
     /// Where the shards are, counts per split, reconciliation.

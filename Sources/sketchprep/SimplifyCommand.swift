@@ -78,6 +78,6 @@ struct SimplifyCommand: ParsableCommand {
             SimplifyReport(result: result, inputs: reader.files, output: output, quarantine: quarantinePath, options: options),
             timings: RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds, items: result.tally.read))
         guard result.tally.isReconciled else { throw ExitCode.failure }
-        try strictness.check(result.tally, command: "simplify")
+        try strictness.check(result.tally, command: "simplify", rejectedByReason: result.rejectedByReason)
     }
 }

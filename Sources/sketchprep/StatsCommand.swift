@@ -57,6 +57,7 @@ struct StatsCommand: ParsableCommand {
         paths.outputDirectory(output, option: "--output")
         report.register(in: &paths)
         try paths.verify()
+        try StatsJob.refuseDatasetDirectories(inputs)
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
         var job = try StatsJob(
@@ -72,6 +73,6 @@ struct StatsCommand: ParsableCommand {
             "stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}"
         )
         guard profile.tally.isReconciled else { throw ExitCode.failure }
-        try strictness.check(profile.tally, command: "stats")
+        try strictness.check(profile.tally, command: "stats", rejectedByReason: profile.rejectedByReason)
     }
 }

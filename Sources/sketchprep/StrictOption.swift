@@ -14,9 +14,12 @@ struct StrictOption: ParsableArguments {
     var strict = false
 
     /// Throws (exit status 1, with the reason on stderr) when `tally` fails under this option;
-    /// `rejectedByReason` names the commonest reason when every record was rejected.
-    func check(_ tally: RecordCounts, command: String, rejectedByReason: [String: Int] = [:]) throws {
-        guard let failure = tally.failure(strict: strict, rejectedByReason: rejectedByReason) else { return }
+    /// `rejectedByReason` names the commonest reason when every record was rejected, and
+    /// `mayWriteNothing` marks one part of a larger run (`RecordCounts.failure`).
+    func check(_ tally: RecordCounts, command: String, rejectedByReason: [String: Int] = [:], mayWriteNothing: Bool = false) throws {
+        guard let failure = tally.failure(strict: strict, rejectedByReason: rejectedByReason, mayWriteNothing: mayWriteNothing) else {
+            return
+        }
         printToStandardError("\(command): \(failure)")
         throw ExitCode.failure
     }

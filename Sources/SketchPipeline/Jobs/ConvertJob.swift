@@ -32,6 +32,10 @@ package struct ConvertResult: Sendable {
     package var roundedToInt16 = 0
     /// Output files with their record counts, in write order.
     package var files: [(path: String, count: Int)] = []
+    /// The `<word>.keys.csv` files written beside `.bin` files holding derived key_ids (`BinaryKeyIDs`).
+    package var keyMaps: [String] = []
+    /// Rejections grouped by reason kind (`QuarantineWriter.countsByReason`).
+    package var rejectedByReason: [String: Int] = [:]
     /// Wall-clock seconds.
     package var seconds = 0.0
 }
@@ -136,23 +140,50 @@ package struct ConvertJob: Sendable {
             let path = "\(outputDirectory)/\(target.fileName(word: word))"
             var count = 0
             switch target {
-            case .ndjson, .bin:
-                // One record after another into one file: the two formats differ only in their writer.
-                let write: (SketchRecord) throws -> Void
-                let commit: () throws -> Void
-                if case .ndjson = target {
-                    let writer = try SimplifiedNDJSONWriter(path: path)
-                    (write, commit) = (writer.write(_:), writer.commit)
-                } else {
-                    let writer = try GoogleBinaryWriter(path: path)
-                    (write, commit) = (writer.write(_:), writer.commit)
-                }
+            case .ndjson:
+                let writer = try SimplifiedNDJSONWriter(path: path)
                 try reader.read(
                     onRecord: { record, _ in
-                        try write(record)
+                        try writer.write(record)
                         count += 1
                     }, onRejected: spillDamaged)
-                try commit()
+                try writer.commit()
+            case .bin:
+                let writer = try GoogleBinaryWriter(path: path)
+                let keysPath = "\(outputDirectory)/\(word).keys.csv"
+                var keyIDs = BinaryKeyIDs()
+                var keysFile: AtomicFileWriter?
+                let location = firstLocation[Array(word.utf8)]!
+                try reader.read(
+                    onRecord: { record, _ in
+                        var written = record
+                        switch keyIDs.assign(record.keyID) {
+                        case .collision(let reason):
+                            line.removeAll(keepingCapacity: true)
+                            SimplifiedNDJSONWriter.encode(record, into: &line)
+                            result.counts.rejected += 1
+                            try quarantine.add(RejectedLine(location: location, reason: reason, bytes: line))
+                            return
+                        case .kept: break
+                        case .derived(let value):
+                            if keysFile == nil {
+                                keysFile = try AtomicFileWriter(path: keysPath)
+                                try keysFile!.write("key_id,original_key_id\n")
+                            }
+                            try keysFile!.write("\(value),\(Self.csvField(record.keyID))\n")
+                            written.keyID = String(value)
+                        }
+                        try writer.write(written)
+                        count += 1
+                    }, onRejected: spillDamaged)
+                try writer.commit()
+                if let keysFile {
+                    try keysFile.commit()
+                    result.keyMaps.append(keysPath)
+                } else {
+                    // No derived key_id: a key map left by an earlier run would describe another file.
+                    unlink(keysPath)
+                }
             case .stroke3:
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
@@ -173,8 +204,16 @@ package struct ConvertJob: Sendable {
         }
         spill.removeFiles()
         try quarantine.finish()
+        result.rejectedByReason = quarantine.countsByReason
         result.seconds = MonotonicClock.seconds(since: start)
         return result
+    }
+
+    /// `text` as one RFC 4180 field: quoted (with `"` doubled) when it holds a comma, a quote or a
+    /// line break, as it is otherwise.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     private func spillDamaged(_ line: RejectedLine) throws {
@@ -212,7 +251,9 @@ package struct ConvertJob: Sendable {
             return nil
         case .bin:
             scratch.removeAll(keepingCapacity: true)
-            do { try GoogleBinaryWriter.encode(record, into: &scratch) } catch { return error.description }
+            var stored = record
+            stored.keyID = String(BinaryKeyIDs.value(of: record.keyID))
+            do { try GoogleBinaryWriter.encode(stored, into: &scratch) } catch { return error.description }
             return nil
         case .stroke3:
             do { _ = try stroke3Array(of: record, elementType: stroke3ElementType(word: record.word, float64Words: float64Words)) } catch {

@@ -47,6 +47,17 @@ package struct StatsJob {
         self.showsMessages = showsMessages
     }
 
+    /// Throws `PipelineError` when one of `inputs` is a dataset directory this tool wrote (it holds
+    /// `manifest.json`): its files are shards, not drawings, and profiling them would profile only
+    /// its quarantine. The message points to `sketchprep info DIR`.
+    package static func refuseDatasetDirectories(_ inputs: [String]) throws {
+        for input in inputs where FileManager.default.fileExists(atPath: "\(input)/\(DatasetLayout.manifest)") {
+            throw PipelineError(
+                "\(input) is a dataset directory (it holds \(DatasetLayout.manifest)), not drawings: "
+                    + "see what it holds with `sketchprep info \(input)`; stats profiles drawing inputs (NDJSON, .bin, stroke-3, CSV, SVG)")
+        }
+    }
+
     /// Profiles every input; rejected lines go to `quarantinePath` (nil: only counted), and a
     /// fresh temporary directory next to `spillBase` (created exclusively and removed here) holds
     /// the key spill files.
