@@ -8,7 +8,6 @@ import json
 import struct
 import subprocess
 
-
 from conftest import SHARED
 from test_formats import pack_bin, simplified_records
 
@@ -92,7 +91,7 @@ def test_a_run_that_writes_nothing_exits_1_saying_why(sketchprep, tmp_path):
     bad.write_text("".join(json.dumps({**r, "countrycode": "USA"}) + "\n" for r in records))
     refused = run(sketchprep, "convert", bad, "--to", "bin", "-o", tmp_path / "bin", "-q", expect=1)
     assert "all 5 record(s) were rejected" in refused.stderr
-    assert "is not 2 ASCII bytes" in refused.stderr and "(5 of 5)" in refused.stderr
+    assert "is not N ASCII bytes" in refused.stderr and "(5 of 5)" in refused.stderr
 
 
 def test_stats_on_a_dataset_directory_points_to_info(sketchprep, tmp_path):
@@ -158,7 +157,21 @@ def test_a_derived_key_id_that_another_record_of_the_file_has_is_refused(sketchp
     taken = str(fnv1a64("mine") | 1 << 63)
     (tmp_path / "apple.ndjson").write_text("".join(json.dumps({**record, "key_id": k}) + "\n" for k in [taken, "mine", "other"]))
     result = run(sketchprep, "convert", tmp_path / "apple.ndjson", "--to", "bin", "-o", tmp_path / "bin", "-q")
-    assert "read 3 = written 2 + rejected 1" in result.stdout
+    assert "read 3 = written 2 + filtered 0 + rejected 1" in result.stdout
     quarantined = lines(tmp_path / "bin.rejected.ndjson")
     assert len(quarantined) == 1 and json.loads(quarantined[0])["key_id"] == "mine"
     assert bin_key_ids(tmp_path / "bin" / "apple.bin") == [int(taken), fnv1a64("other") | 1 << 63]
+
+
+def test_svg_sketches_converted_to_bin_read_back_as_their_simplified_drawings(sketchprep, tmp_path):
+    run(sketchprep, "convert", TUBERLIN, "--to", "bin", "-o", tmp_path / "bin", "-q")
+    run(sketchprep, "convert", tmp_path / "bin", "--to", "ndjson", "-o", tmp_path / "back", "-q")
+    run(sketchprep, "convert", TUBERLIN, "--to", "stroke3", "-o", tmp_path / "npz", "-q")
+    run(sketchprep, "simplify", TUBERLIN, "-o", tmp_path / "simplified.ndjson", "-q")
+    simplified = {(r["word"], fnv1a64(r["key_id"]) | 1 << 63): r["drawing"]
+                  for r in map(json.loads, lines(tmp_path / "simplified.ndjson"))}
+    back = [json.loads(line) for path in (tmp_path / "back").glob("*.ndjson") for line in lines(path)]
+    assert len(back) == len(simplified)
+    for r in back:
+        assert (r["countrycode"], r["timestamp"]) == ("ZZ", "1970-01-01 00:00:00 UTC")
+        assert r["drawing"] == simplified[(r["word"], int(r["key_id"]))]
