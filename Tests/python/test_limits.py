@@ -138,8 +138,9 @@ def test_simplified_input_beyond_its_bound_is_quarantined(sketchprep, tmp_path):
     output = tmp_path / "out.npy"
     status, stdout, stderr, _ = run([sketchprep, "encode", source, "-o", output, "--input-format", "simplified",
                                      "--quarantine", tmp_path / "q.ndjson"])
-    assert status == 0 and np.load(output).shape[0] == 0
-    assert "coordinate out of range" in stderr
+    # Its only record quarantined, the run wrote nothing: exit 1, saying why.
+    assert status == 1 and np.load(output).shape[0] == 0
+    assert "coordinate out of range" in stderr and "all 1 record(s) were rejected" in stderr
 
 
 def zigzag_line(points, key="zigzag"):
