@@ -404,6 +404,10 @@ def test_raster_strict_fails_on_an_undecodable_image(sketchprep, tmp_path):
     images.mkdir()
     (images / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
     output = tmp_path / "out.npy"
+    # Nothing written: exit 1 with or without --strict.
+    status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q"])
+    assert status == 1 and "all 1 record(s) were rejected" in stderr
+    (images / "good.png").write_bytes(sorted((SHARED / "tuberlin").rglob("*.png"))[0].read_bytes())
     status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q"])
     assert status == 0, stderr
     status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q", "--strict"])
