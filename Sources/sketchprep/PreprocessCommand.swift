@@ -112,7 +112,9 @@ struct PreprocessCommand: ParsableCommand {
         printWarnings(try runner.inputWarnings(), tool: config.name)
         let outcome = try runner.run()
         print(Self.summary(outcome))
-        try strictness.check(outcome.manifest.records, command: "preprocess", mayWriteNothing: outcome.partitionChunks != nil)
+        try strictness.check(
+            outcome.manifest.records, command: "preprocess", rejectedByReason: outcome.rejectedByReason,
+            mayWriteNothing: outcome.partitionChunks != nil)
     }
 
     /// Where the shards are, counts per split, reconciliation.

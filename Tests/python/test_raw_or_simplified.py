@@ -92,6 +92,10 @@ def test_a_run_that_writes_nothing_exits_1_saying_why(sketchprep, tmp_path):
     refused = run(sketchprep, "convert", bad, "--to", "bin", "-o", tmp_path / "bin", "-q", expect=1)
     assert "all 5 record(s) were rejected" in refused.stderr
     assert "is not N ASCII bytes" in refused.stderr and "(5 of 5)" in refused.stderr
+    broken = tmp_path / "broken.ndjson"
+    broken.write_text('{"word":"apple"}\n' * 3)
+    refused = run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", broken, "-o", tmp_path / "d2", "-q", expect=1)
+    assert "all 3 record(s) were rejected" in refused.stderr and "(3 of 3)" in refused.stderr
 
 
 def test_stats_on_a_dataset_directory_points_to_info(sketchprep, tmp_path):

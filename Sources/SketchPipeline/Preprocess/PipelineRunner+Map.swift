@@ -13,6 +13,8 @@ package struct MapOutput: Sendable {
     /// Records read, written to the runs, filtered and rejected, and the damaged or unreadable
     /// inputs (the one count type; `read = written + filtered + rejected`).
     package var records = RecordCounts()
+    /// Rejections grouped by reason kind (`QuarantineWriter.countsByReason`).
+    package var rejectedByReason: [String: Int] = [:]
     package var words = ClassWords()
     /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
     package var chunks: [Int: ChunkRecord] = [:]
@@ -128,6 +130,7 @@ extension PipelineRunner {
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
+        output.rejectedByReason = quarantine.countsByReason
         try batches.requireAnInputOpened(count: selected.count)
         let spillStart = MonotonicClock.now()
         output.runs = try runs.finish()
