@@ -49,18 +49,25 @@ public struct SketchRecord: Equatable, Sendable {
     public var recognized: Bool
     /// Google's unique id of the drawing (a decimal string of a 64-bit integer).
     public var keyID: String
-    /// The strokes.
-    public var drawing: Drawing
+    /// The strokes; replacing or changing them sets `kind` to theirs (`DrawingKind.detect`).
+    public var drawing: Drawing {
+        didSet { kind = DrawingKind.detect(drawing) }
+    }
     /// The exact `[dx, dy]` pairs of a float64 stroke-3 record, one pair per point, when the
     /// differences of its positions (their cumulative sums in `Double`) do not give them back;
     /// nil otherwise. Written and read as the NDJSON key `stroke3_deltas`; used only while they
     /// still sum to `drawing` exactly (`Stroke3.array(of:exactDeltas:)`).
     public var stroke3Deltas: [Double]?
+    /// Raw or simplified by `DrawingKind`'s rule, as the record's source said: decided by the
+    /// reader while it decodes the line (`QuickDrawLineParser`), so a reader that drops the `t`
+    /// arrays keeps the answer; for a record made in code, or once `drawing` is changed, the kind
+    /// of `drawing`.
+    public var kind: DrawingKind
 
-    /// Creates a record.
+    /// Creates a record; its `kind` is `DrawingKind.detect(drawing)` unless given.
     public init(
         word: String, countryCode: String, timestamp: String, recognized: Bool,
-        keyID: String, drawing: Drawing
+        keyID: String, drawing: Drawing, kind: DrawingKind? = nil
     ) {
         self.word = word
         self.countryCode = countryCode
@@ -68,5 +75,6 @@ public struct SketchRecord: Equatable, Sendable {
         self.recognized = recognized
         self.keyID = keyID
         self.drawing = drawing
+        self.kind = kind ?? DrawingKind.detect(drawing)
     }
 }

@@ -5,16 +5,32 @@ public enum DrawingKind: String, Sendable, CaseIterable {
     /// Google's simplified form: integer coordinates in 0...255, no timestamps.
     case simplified
 
-    /// The detection rule of `--input-format auto`: a drawing is raw when any stroke carries a `t`
-    /// array or any coordinate lies outside 0...255; otherwise it is taken as simplified.
-    /// (Simplification guarantees both; raw files always carry `t`, so the range test only
-    /// matters for hand-made or third-party data without timestamps.)
+    /// The rule of `--input-format auto` for a drawing as its source holds it: raw when any stroke
+    /// carries a `t` array (`hasTimestamps`) or any coordinate is not an integer in 0...255
+    /// (`allCoordinatesSimplified` false, see ``isSimplifiedCoordinate(_:)``); otherwise
+    /// simplified. Simplification guarantees both, so Google's simplified files are simplified and
+    /// their raw files raw. Readers decide it while they decode, before timestamps are dropped
+    /// (`SketchRecord.kind`).
+    public init(hasTimestamps: Bool, allCoordinatesSimplified: Bool) {
+        self = hasTimestamps || !allCoordinatesSimplified ? .raw : .simplified
+    }
+
+    /// Whether `value` can be a coordinate of a simplified drawing: an integer in 0...255.
+    @inlinable
+    public static func isSimplifiedCoordinate(_ value: Double) -> Bool {
+        value >= 0 && value <= 255 && value.rounded(.towardZero) == value
+    }
+
+    /// The kind of `drawing` by ``init(hasTimestamps:allCoordinatesSimplified:)``.
     public static func detect(_ drawing: Drawing) -> DrawingKind {
+        var hasTimestamps = false
+        var allCoordinatesSimplified = true
         for stroke in drawing.strokes {
-            if !stroke.t.isEmpty { return .raw }
-            for value in stroke.x where !(0...255).contains(value) { return .raw }
-            for value in stroke.y where !(0...255).contains(value) { return .raw }
+            if !stroke.t.isEmpty { hasTimestamps = true }
+            if !stroke.x.allSatisfy(isSimplifiedCoordinate) || !stroke.y.allSatisfy(isSimplifiedCoordinate) {
+                allCoordinatesSimplified = false
+            }
         }
-        return .simplified
+        return DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified)
     }
 }

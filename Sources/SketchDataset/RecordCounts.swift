@@ -54,11 +54,35 @@ public struct RecordCounts: Sendable, Equatable, Codable, CustomStringConvertibl
         return isReconciled ? summary : "\(summary) — MISMATCH: \(read - written - filtered - rejected) records unaccounted for"
     }
 
-    /// Whether a run with these counts fails: under `strict` when anything was rejected or any
-    /// source was damaged or unreadable; otherwise only when sources failed and nothing at all
-    /// could be read.
-    public func fails(strict: Bool) -> Bool {
-        strict ? rejected > 0 || sourceErrors > 0 : sourceErrors > 0 && read == 0
+    /// Why a run that was given inputs and ended with these counts fails (exit status 1), or nil
+    /// when it succeeds: the one rule of every data command, `preprocess` and `merge`.
+    /// - Nothing succeeds on nothing: a run that wrote no record fails, saying why: no record
+    ///   could be read (its inputs hold none, or every source was damaged or unreadable), every
+    ///   record was rejected (with the commonest reason kind of `rejectedByReason`, as
+    ///   `QuarantineWriter.countsByReason` groups them, and its count), or every record was
+    ///   filtered (or some of each).
+    /// - Under `strict`, a run also fails when anything was rejected or any source was damaged or
+    ///   unreadable.
+    ///
+    /// `mayWriteNothing` is for one part of a larger run (a `preprocess --partition` map side, which
+    /// may see no record of its share): it fails on writing nothing only when its sources failed.
+    public func failure(strict: Bool, rejectedByReason: [String: Int] = [:], mayWriteNothing: Bool = false) -> String? {
+        if written == 0 && (!mayWriteNothing || read == 0 && sourceErrors > 0) {
+            if read == 0 {
+                return sourceErrors > 0
+                    ? "no record could be read (\(sourceErrors) source error(s); see the quarantine file)"
+                    : "no record could be read: the inputs hold no record"
+            }
+            let commonest = rejectedByReason.max { ($0.value, $1.key) < ($1.value, $0.key) }
+            let why = commonest.map { "; the commonest reason: \"\($0.key)\" (\($0.value) of \(rejected))" } ?? ""
+            if filtered == 0 { return "nothing was written: all \(rejected) record(s) were rejected\(why); see the quarantine file" }
+            if rejected == 0 { return "nothing was written: all \(filtered) record(s) were filtered out" }
+            return "nothing was written: \(filtered) record(s) were filtered out and \(rejected) rejected\(why); see the quarantine file"
+        }
+        if strict && (rejected > 0 || sourceErrors > 0) {
+            return "--strict: \(rejected) rejected record(s), \(sourceErrors) source error(s); see the quarantine file"
+        }
+        return nil
     }
 
     enum CodingKeys: String, CodingKey {

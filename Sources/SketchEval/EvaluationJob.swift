@@ -55,6 +55,10 @@ public struct EvaluationJob: Sendable {
         let session = try InferenceSession(runtime: runtime, modelPath: bundle.modelPath, threads: threads)
         let evaluator = try Evaluator(session: session, classNames: bundle.classNames)
         let readers = try shards.map { try ShardSplitReader(directory: $0, split: split) }
+        var datasetClasses: [String] = []
+        for reader in readers { datasetClasses += reader.classNames.filter { !datasetClasses.contains($0) } }
+        try Evaluator.requireCommonClasses(
+            model: bundle.classNames, dataset: datasetClasses, datasetName: "the dataset \(shards.joined(separator: ", "))")
         let comparisonReader = try compareShards.map { try ShardSplitReader(directory: $0, split: compareSplit) }
 
         let started = MonotonicClock.now()

@@ -24,6 +24,20 @@ public struct Evaluator {
     /// The output read as class probabilities (the model's first output).
     public let outputName: String
 
+    /// Throws `OnnxRuntimeError.inputMismatch` when the model's classes and the dataset's have no
+    /// word in common, so that no example could be scored: the message gives both lists, each
+    /// shortened to its first `shown` words and how many more there are.
+    public static func requireCommonClasses(model: [String], dataset: [String], datasetName: String, shown: Int = 8) throws {
+        guard Set(model).isDisjoint(with: dataset) else { return }
+        func list(_ words: [String]) -> String {
+            let head = words.prefix(shown).joined(separator: ", ")
+            return words.count > shown ? "\(head), … (\(words.count - shown) more)" : head
+        }
+        throw OnnxRuntimeError.inputMismatch(
+            "no class in common between the model (\(model.count) classes: \(list(model))) and \(datasetName) "
+                + "(\(dataset.count) classes: \(list(dataset))): no example could be scored")
+    }
+
     /// Checks that `session` has one float32 input with only its batch dimension dynamic.
     public init(session: InferenceSession, classNames: [String]) throws {
         guard session.inputs.count == 1, let input = session.inputs.first, input.isFloat32 else {

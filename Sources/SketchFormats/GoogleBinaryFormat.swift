@@ -39,6 +39,10 @@ package enum GoogleBinaryFormat {
         return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC"
     }
 
+    /// The country written for a record without one (stroke-3, SVG): `ZZ`, the ISO 3166 code for an
+    /// unknown country.
+    package static let unknownCountry = "ZZ"
+
     /// Seconds since 1970-01-01 UTC of a Quick, Draw! timestamp `YYYY-MM-DD HH:MM:SS[.fraction] UTC`
     /// (the fraction is dropped), or nil when the text has another form or lies outside uint32.
     package static func seconds(fromTimestamp text: String) -> UInt32? {
@@ -345,7 +349,7 @@ final class BufferedByteStream {
 /// `AtomicFileWriter`. A record the layout cannot hold is refused with `FormatError`
 /// (the caller quarantines it): a key_id that is not a decimal UInt64, a country code that is not
 /// 2 ASCII bytes, a timestamp not of the form `YYYY-MM-DD HH:MM:SS[.f] UTC` within uint32
-/// seconds, coordinates that are not integers in 0…255, more than 65,535 strokes or points per stroke.
+/// seconds (an empty country is written as `unknownCountry`, an empty timestamp as 0), coordinates that are not integers in 0…255, more than 65,535 strokes or points per stroke.
 package final class GoogleBinaryWriter {
 
     private let file: AtomicFileWriter
@@ -359,11 +363,12 @@ package final class GoogleBinaryWriter {
     /// The `.bin` bytes of `record`, or a refusal.
     package static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) throws(FormatError) {
         guard let keyID = UInt64(record.keyID) else { throw FormatError(.binaryLayout, "key_id \(record.keyID) does not fit a uint64") }
-        let country = Array(record.countryCode.utf8)
+        // A record that has no country or time (stroke-3, SVG) gets "ZZ" (unknown) and 0 (1970).
+        let country = record.countryCode.isEmpty ? Array(GoogleBinaryFormat.unknownCountry.utf8) : Array(record.countryCode.utf8)
         guard country.count == 2, country.allSatisfy({ $0 < 0x80 }) else {
             throw FormatError(.binaryLayout, "country code \"\(record.countryCode)\" is not 2 ASCII bytes")
         }
-        guard let seconds = GoogleBinaryFormat.seconds(fromTimestamp: record.timestamp) else {
+        guard let seconds = record.timestamp.isEmpty ? 0 : GoogleBinaryFormat.seconds(fromTimestamp: record.timestamp) else {
             throw FormatError(.binaryLayout, "timestamp \"\(record.timestamp)\" is not YYYY-MM-DD HH:MM:SS UTC within uint32 seconds")
         }
         let strokes = record.drawing.strokes

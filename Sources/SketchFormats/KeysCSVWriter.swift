@@ -1,7 +1,8 @@
 import SketchIO
 
-/// Writes `X.keys.csv` beside the `X.npy` of `encode`, `bitmap` and `raster`: a header row, then
-/// one row per array row (`key_id,word`; `raster`: `path`), each field quoted by RFC 4180's rule
+/// Writes the keys files: `X.keys.csv` beside the `X.npy` of `encode`, `bitmap` and `raster` (a
+/// header row, then one row per array row: `key_id,word`; `raster`: `path`) and `convert --to bin`'s
+/// `<word>.keys.csv` (`key_id,original_key_id`), each field quoted by RFC 4180's rule
 /// (``field(_:)``), one row a line (LF). Written atomically: nothing appears at the path before
 /// ``commit()``.
 package final class KeysCSVWriter {

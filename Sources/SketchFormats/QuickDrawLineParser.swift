@@ -19,7 +19,9 @@ import SketchCore
 ///
 /// The parser keeps scratch buffers between lines, so reuse one instance for a whole stream.
 /// With `keepsTimestamps == false`, `t` arrays are still checked but not stored (strokes get
-/// an empty `t`), which saves work when only coordinates are needed.
+/// an empty `t`), which saves work when only coordinates are needed. Either way the record's
+/// `kind` is decided from the line as written (`DrawingKind`: a `t` array or a coordinate that is
+/// not an integer in 0…255 makes it raw).
 public struct QuickDrawLineParser {
     /// Whether strokes keep their `t` arrays.
     public var keepsTimestamps: Bool
@@ -72,6 +74,7 @@ public struct QuickDrawLineParser {
         var recognized: Bool?
         var keyID: String?
         var drawing: Drawing?
+        var kind = DrawingKind.simplified
         var stroke3Deltas: [Double]?
 
         cursor.skipWhitespace()
@@ -92,7 +95,7 @@ public struct QuickDrawLineParser {
                 case .timestamp: timestamp = try parseString(&cursor, key: "timestamp")
                 case .keyID: keyID = try parseString(&cursor, key: "key_id")
                 case .recognized: recognized = try cursor.parseBool(key: "recognized")
-                case .drawing: drawing = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
+                case .drawing: (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
                 case .stroke3Deltas:
                     var deltas: [Double] = []
                     let count = try cursor.parseNumberArray(
@@ -126,7 +129,7 @@ public struct QuickDrawLineParser {
         }
         var record = SketchRecord(
             word: word, countryCode: countryCode, timestamp: timestamp,
-            recognized: recognized, keyID: keyID, drawing: drawing)
+            recognized: recognized, keyID: keyID, drawing: drawing, kind: kind)
         record.stroke3Deltas = stroke3Deltas
         return record
     }
@@ -138,11 +141,17 @@ public struct QuickDrawLineParser {
         return try cursor.parseString(scratch: &stringScratch)
     }
 
-    private mutating func parseDrawing(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(FormatError) -> Drawing {
+    /// Parses the strokes and decides the drawing's kind (`DrawingKind`) from them as they are in
+    /// the line, whether or not the `t` arrays are kept.
+    private mutating func parseDrawing(
+        _ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?
+    ) throws(FormatError) -> (Drawing, DrawingKind) {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
         var strokes: [Stroke] = []
         var strokeCount = 0
         var pointCount = 0
+        var hasTimestamps = false
+        var allCoordinatesSimplified = true
         flatStrokes?.removeAll()
         cursor.skipWhitespace()
         if cursor.peek() == UInt8(ascii: "]") {
@@ -158,10 +167,15 @@ public struct QuickDrawLineParser {
                 &cursor, number: strokeCount,
                 pointLimit: DrawingLimits.maximumPoints - pointCount)
             pointCount += count
+            hasTimestamps = hasTimestamps || hasTimes
             xs.withUnsafeBufferPointer { xs in
                 ys.withUnsafeBufferPointer { ys in
                     let x = UnsafeBufferPointer(rebasing: xs[..<count])
                     let y = UnsafeBufferPointer(rebasing: ys[..<count])
+                    if allCoordinatesSimplified {
+                        allCoordinatesSimplified =
+                            x.allSatisfy(DrawingKind.isSimplifiedCoordinate) && y.allSatisfy(DrawingKind.isSimplifiedCoordinate)
+                    }
                     if flatStrokes != nil {
                         flatStrokes!.appendStroke(x: x, y: y)
                     } else {
@@ -175,7 +189,8 @@ public struct QuickDrawLineParser {
                 continue
             }
             try cursor.expect(UInt8(ascii: "]"), "key \"drawing\": expected ',' or ']' after a stroke")
-            return Drawing(strokes: strokes)
+            let kind = DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified)
+            return (Drawing(strokes: strokes), kind)
         }
     }
 

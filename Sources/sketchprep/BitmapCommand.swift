@@ -13,8 +13,8 @@ struct BitmapCommand: ParsableCommand {
         discussion: """
             Writes uint8 (N, SIZE*SIZE) in input line order: with the defaults (28, line width 16, \
             padding 16, white on black) the rows are byte-identical to Google's numpy_bitmap files. \
-            Raw drawings are first simplified with Google's steps (--input-format auto detects them: a \
-            drawing with a t array or a coordinate outside 0–255 is raw). OUTPUT.keys.csv (key_id,word) \
+            Raw drawings are first simplified with Google's steps (--input-format auto: a drawing with \
+            a t array or a coordinate that is not an integer in 0–255 is raw). OUTPUT.keys.csv (key_id,word) \
             names each row. Bad lines are quarantined; the run ends with read = written + rejected. See docs/raster.md.
 
             Examples:
@@ -31,11 +31,6 @@ struct BitmapCommand: ParsableCommand {
             "Output .npy file (written atomically), with OUTPUT.keys.csv beside it naming each row; - writes the .npy to stdout when complete."
     )
     var output: String
-
-    @Option(
-        name: .customLong("input-format"),
-        help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (render as is).")
-    var inputFormat = InputFormat.auto
 
     @OptionGroup(title: "Rendering")
     var raster: StrokeRasterOptionGroup
@@ -88,7 +83,7 @@ struct BitmapCommand: ParsableCommand {
             report: report, limit: limit.limit, tool: "bitmap")
         var job = BitmapJob(
             reader: reader, outputPath: output, quarantinePath: quarantinePath, render: raster.options,
-            inputFormat: inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+            inputFormat: input.inputFormat, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         job.timeChannels = try timeChannels()
         let (result, seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
@@ -99,6 +94,6 @@ struct BitmapCommand: ParsableCommand {
         let shape = job.timeChannels.isEmpty ? "\(side * side)" : "\(side), \(side), \(job.timeChannels.count)"
         OutputPaths.printSummary("bitmap: \(tally) → \(output) (uint8, shape (\(tally.written), \(shape)))", output: output)
         guard tally.isReconciled else { throw ExitCode.failure }
-        try strictness.check(tally, command: "bitmap")
+        try strictness.check(tally, command: "bitmap", rejectedByReason: result.rejectedByReason)
     }
 }

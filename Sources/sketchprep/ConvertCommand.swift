@@ -16,8 +16,8 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert drawings between simplified NDJSON, Google .bin and sketch-rnn stroke-3 .npz.",
         discussion: """
             Writes one file per category into the output directory: <word>.bin (as Google's bucket and \
-            the quickdraw package name them), <word>.ndjson or <word>.npz. Raw NDJSON is simplified \
-            first. Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
+            the quickdraw package name them), <word>.ndjson or <word>.npz. Raw drawings are simplified \
+            first (--input-format). Inputs may be NDJSON (raw or simplified, .gz too), .bin (.bin.gz too) or stroke-3 \
             .npz files, directories of them, or - for stdin; the format of each is decided by content \
             unless --format is given. What each format keeps and loses is in docs/formats.md. Records \
             a format cannot hold are quarantined; the run ends with read = written + filtered + rejected \
@@ -110,6 +110,7 @@ struct ConvertCommand: ParsableCommand {
         printWarnings(source.skippedSources, tool: "convert")
         var job = ConvertJob(source: source, target: to, outputDirectory: output, quarantinePath: quarantinePath, quota: try quota())
         job.options = simplification.options
+        job.inputFormat = input.inputFormat
         job.stroke3Epsilon = stroke3Epsilon
         job.stroke3ElementType = stroke3DType.forcedElementType
         job.stroke3Layout = layout
@@ -124,7 +125,12 @@ struct ConvertCommand: ParsableCommand {
         print(
             "convert: read \(counts.read) = written \(counts.written) + filtered \(counts.filtered) + rejected \(counts.rejected)\(counts.sourceErrors > 0 ? ", \(counts.sourceErrors) source errors" : "") → \(result.files.count) \(to.rawValue) files in \(output)\(result.roundedToInt16 > 0 ? "; \(result.roundedToInt16) float64 drawings rounded to int16 (positions rounded, deltas re-derived)" : "")"
         )
+        if !result.keyMaps.isEmpty {
+            print(
+                "convert: \(result.keyMaps.count) .bin file(s) hold key_ids derived from key_ids that are not uint64; <word>.keys.csv beside each maps them back (docs/formats.md)"
+            )
+        }
         guard counts.isReconciled else { throw ExitCode.failure }
-        try strictness.check(counts, command: "convert")
+        try strictness.check(counts, command: "convert", rejectedByReason: result.rejectedByReason)
     }
 }

@@ -16,7 +16,7 @@ struct EncodeCommand: ParsableCommand {
         discussion: """
             The book's recipe (docs/tensors.md): points (x, y, end-of-stroke), per-axis min-max \
             normalisation to [0, 1], deltas, first 75 rows kept, zero rows padded at the front; all \
-            float32. Raw drawings (strokes with timestamps) are simplified first with Google's steps. \
+            float32. Raw drawings are simplified first with Google's steps (--input-format). \
             OUTPUT.keys.csv (key_id,word; a header row, then one row per array row) names each row. \
             Unusable lines go to the quarantine file and are reported; the run reconciles \
             read = written + rejected.
@@ -45,11 +45,6 @@ struct EncodeCommand: ParsableCommand {
 
     @Option(help: "Where rows are dropped when a drawing is longer: back (keep the first rows) or front (keep the last).")
     var truncation: SequenceSide = .back
-
-    @Option(
-        name: .customLong("input-format"),
-        help: "auto (simplify drawings with timestamps or coordinates outside 0–255), raw (always simplify) or simplified (never).")
-    var inputFormat: InputFormat = .auto
 
     @Option(
         help:
@@ -90,7 +85,7 @@ struct EncodeCommand: ParsableCommand {
         let job = EncodeJob(
             reader: reader, outputPath: output, quarantinePath: quarantinePath,
             tensor: StrokeTensorOptions(length: length, paddingSide: padding, truncationSide: truncation),
-            inputFormat: inputFormat, simplification: simplification.options,
+            inputFormat: input.inputFormat, simplification: simplification.options,
             showsProgress: quiet.showsProgress, jobs: jobs.resolved)
         let ((result, rows), seconds) = try ReportJSONOption.timed { try job.run() }
         let tally = result.tally
@@ -99,6 +94,6 @@ struct EncodeCommand: ParsableCommand {
             jobs: jobs.resolved, seconds: seconds)
         printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
-        try strictness.check(tally, command: "encode")
+        try strictness.check(tally, command: "encode", rejectedByReason: result.rejectedByReason)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SketchDataset
 import SketchPipeline
 
 /// `sketchprep merge`: the reduce side of a partitioned `preprocess`.
@@ -62,6 +63,10 @@ struct MergeCommand: ParsableCommand {
         switch try PartialRun.merge(partials, into: output, step: step, showProgress: quiet.showsProgress) {
         case .dataset(let outcome):
             print(PreprocessCommand.summary(outcome))
+            if let failure = outcome.manifest.records.failure(strict: false) {
+                printToStandardError("merge: \(failure)")
+                throw ExitCode.failure
+            }
         case .part(let report):
             print(
                 "reduce part \(report.part)/\(report.parts): wrote \(report.written) examples in \(report.files.count) file(s) into \(output)/"

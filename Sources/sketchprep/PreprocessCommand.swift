@@ -150,7 +150,9 @@ struct PreprocessCommand: ParsableCommand {
         printWarnings(try runner.inputWarnings(), tool: config.name)
         let outcome = try runner.run()
         print(Self.summary(outcome))
-        try strictness.check(outcome.manifest.records, command: "preprocess")
+        try strictness.check(
+            outcome.manifest.records, command: "preprocess", rejectedByReason: outcome.rejectedByReason,
+            mayWriteNothing: outcome.partitionChunks != nil)
     }
 
     /// `--from DIR`: the run recorded in DIR's manifest, again, once its inputs are found unchanged.

@@ -32,5 +32,3 @@ struct SimplificationOptionGroup: ParsableArguments {
         return options
     }
 }
-
-extension InputFormat: ExpressibleByArgument {}

@@ -14,7 +14,9 @@ struct SimplifyCommand: ParsableCommand {
             Aligns each drawing to the top-left, scales it uniformly to 255, resamples every stroke at \
             1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), then writes NDJSON with Google's \
             keys, key order and compact layout. Inputs may be files, directories (their *.ndjson and \
-            *.ndjson.gz files), gzip files or - for stdin. Bad lines are reported, quarantined and \
+            *.ndjson.gz files), gzip files or - for stdin. Drawings that are already simplified \
+            (--input-format auto: no t array and every coordinate an integer in 0–255; every .bin) are \
+            copied through unchanged, and the summary says how many. Bad lines are reported, quarantined and \
             counted; the run ends with read = written + rejected. See docs/foundation.md.
 
             Examples:
@@ -66,12 +68,15 @@ struct SimplifyCommand: ParsableCommand {
         try OutputPaths.createParentDirectory(of: output)
         try OutputPaths.createParentDirectory(of: quarantinePath)
         let options = simplification.options
-        let job = SimplifyJob(
+        var job = SimplifyJob(
             reader: reader, outputPath: output, quarantinePath: quarantinePath,
             options: options, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
+        job.inputFormat = input.inputFormat
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
-        OutputPaths.printSummary("simplify: \(result.tally) → \(output) (\(rate) drawings/s)", output: output)
+        OutputPaths.printSummary(
+            "simplify: \(result.tally) → \(output) (\(result.tally.written - result.copied) simplified, \(result.copied) already simplified and copied unchanged; \(rate) drawings/s)",
+            output: output)
         if result.tally.rejected > 0, let quarantinePath {
             OutputPaths.printSummary("simplify: rejected lines in \(quarantinePath)", output: output)
         }
@@ -79,6 +84,6 @@ struct SimplifyCommand: ParsableCommand {
             SimplifyReport(result: result, inputs: reader.files, output: output, quarantine: quarantinePath, options: options),
             timings: RunTimings(command: "simplify", jobs: jobs.resolved, seconds: result.seconds, items: result.tally.read))
         guard result.tally.isReconciled else { throw ExitCode.failure }
-        try strictness.check(result.tally, command: "simplify")
+        try strictness.check(result.tally, command: "simplify", rejectedByReason: result.rejectedByReason)
     }
 }

@@ -10,7 +10,7 @@ struct StatsCommand: ParsableCommand {
         abstract: "Profile Quick, Draw! drawings: counts, histograms, truncation share, duplicates, thumbnails.",
         discussion: """
             Streams raw or simplified NDJSON, Google .bin or sketch-rnn stroke-3 .npz (files, directories, \
-            .gz, - for stdin; raw drawings are simplified with Google's rule first) and writes DIR/stats.json, DIR/stats.md, \
+            .gz, - for stdin; raw drawings are simplified with Google's rule first, see --input-format) and writes DIR/stats.json, DIR/stats.md, \
             DIR/rejected.ndjson (the quarantine, when a line is rejected) and DIR/stats.html (one self-contained page: SVG histograms, PNG thumbnails as data: URIs, no \
             script). Per category: drawings, countries, recognized flags, strokes, points, extent and \
             timestamp histograms, the share of drawings the stroke encoder truncates at --length, and \
@@ -57,11 +57,13 @@ struct StatsCommand: ParsableCommand {
         paths.outputDirectory(output, option: "--output")
         report.register(in: &paths)
         try paths.verify()
+        try StatsJob.refuseDatasetDirectories(inputs)
         var source = try input.source(inputs)
         source.recordLimitPerInput = limit.limit
-        let job = try StatsJob(
+        var job = try StatsJob(
             source: source, length: length, thumbnailCount: thumbnails,
             jobs: jobs.resolved, showsMessages: quiet.showsProgress)
+        job.inputFormat = input.inputFormat
         printWarnings(job.reader.skippedSources, tool: "stats")
         let (profile, seconds) = try ReportJSONOption.timed { try job.run(outputDirectory: output) }
         try report.write(
@@ -71,6 +73,6 @@ struct StatsCommand: ParsableCommand {
             "stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}"
         )
         guard profile.tally.isReconciled else { throw ExitCode.failure }
-        try strictness.check(profile.tally, command: "stats")
+        try strictness.check(profile.tally, command: "stats", rejectedByReason: profile.rejectedByReason)
     }
 }

@@ -14,6 +14,12 @@ import Testing
         #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 10], y: [-1, 10])])) == .raw)
     }
 
+    @Test("a coordinate that is not an integer means raw even in 0...255 and without timestamps")
+    func fractionalMeansRaw() {
+        #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 10.5], y: [0, 10])])) == .raw)
+        #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 10], y: [0.25, 10])])) == .raw)
+    }
+
     @Test("integer coordinates in 0...255 without timestamps are simplified, as is an empty drawing")
     func inRangeMeansSimplified() {
         #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 255], y: [255, 0])])) == .simplified)

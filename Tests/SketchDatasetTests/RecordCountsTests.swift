@@ -67,11 +67,24 @@ import Testing
     (RecordCounts(read: 3, written: 2, rejected: 1), false, true),
     (RecordCounts(read: 3, written: 3, sourceErrors: 1), false, true),
     (RecordCounts(read: 0, written: 0, sourceErrors: 1), true, true),
-    (RecordCounts(read: 0, written: 0), false, false),
+    (RecordCounts(read: 0, written: 0), true, true),
+    (RecordCounts(read: 2, written: 0, rejected: 2), true, true),
+    (RecordCounts(read: 2, written: 0, filtered: 2), true, true),
 ])
-func aRunFailsWhenNothingCouldBeReadOrUnderStrictWhenAnythingWasLost(tally: RecordCounts, fails: Bool, failsStrict: Bool) {
-    #expect(tally.fails(strict: false) == fails)
-    #expect(tally.fails(strict: true) == failsStrict)
+func aRunFailsWhenItWroteNothingOrUnderStrictWhenAnythingWasLost(tally: RecordCounts, fails: Bool, failsStrict: Bool) {
+    #expect((tally.failure(strict: false) != nil) == fails)
+    #expect((tally.failure(strict: true) != nil) == failsStrict)
+}
+
+@Test func aRunThatWroteNothingSaysWhy() {
+    #expect(RecordCounts().failure(strict: false) == "no record could be read: the inputs hold no record")
+    let rejected = RecordCounts(read: 5, written: 0, rejected: 5)
+    let reasons = ["key_id N does not fit a uint64": 4, "coordinate out of range": 1]
+    let why = rejected.failure(strict: false, rejectedByReason: reasons)
+    #expect(why?.hasPrefix("nothing was written: all 5 record(s) were rejected") == true)
+    #expect(why?.contains(#"the commonest reason: "key_id N does not fit a uint64" (4 of 5)"#) == true)
+    let filtered = RecordCounts(read: 3, written: 0, filtered: 3)
+    #expect(filtered.failure(strict: false) == "nothing was written: all 3 record(s) were filtered out")
 }
 
 @Test func aQuarantineWithNothingRejectedLeavesNoFileUnlessItIsADatasetsQuarantine() throws {

@@ -15,3 +15,17 @@ struct EvaluatorTests {
         #expect(inputs == ["k2": [0.2, 0.2, 0.2, 0.2], "k3": [1, 0, 0, 0]])
     }
 }
+
+@Suite struct CommonClassesTests {
+    @Test func aModelWithNoClassOfTheDatasetIsRefusedNamingBothShortenedClassLists() {
+        let model = (0..<20).map { "class\($0)" }
+        #expect {
+            try Evaluator.requireCommonClasses(model: model, dataset: ["cat", "dog"], datasetName: "the dataset out/x")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("no class in common") && text.contains("(20 classes: class0, class1")
+                && text.contains("… (12 more)") && text.contains("the dataset out/x (2 classes: cat, dog)")
+        }
+        #expect(throws: Never.self) { try Evaluator.requireCommonClasses(model: model + ["cat"], dataset: ["cat"], datasetName: "d") }
+    }
+}

@@ -63,6 +63,15 @@ import Testing
         #expect(throws: FormatError.self) { try GoogleBinaryWriter.encode(offCanvas, into: &bytes) }
     }
 
+    @Test func aRecordWithoutCountryOrTimeIsWrittenWithTheUnknownCountryAndTimeZero() throws {
+        var bare = Self.cat
+        (bare.countryCode, bare.timestamp) = ("", "")
+        var bytes: [UInt8] = []
+        try GoogleBinaryWriter.encode(bare, into: &bytes)
+        #expect(Array(bytes[8..<10]) == Array("ZZ".utf8))
+        #expect(Array(bytes[11..<15]) == [0, 0, 0, 0])
+    }
+
     @Test func aTruncatedLastRecordIsQuarantinedWithItsByteOffsetAndTheRestIsRead() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

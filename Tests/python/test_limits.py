@@ -139,8 +139,9 @@ def test_simplified_input_beyond_its_bound_is_quarantined(sketchprep, tmp_path):
     output = tmp_path / "out.npy"
     status, stdout, stderr, _ = run([sketchprep, "encode", source, "-o", output, "--input-format", "simplified",
                                      "--quarantine", tmp_path / "q.ndjson"])
-    assert status == 0 and np.load(output).shape[0] == 0
-    assert "coordinate out of range" in stderr
+    # Its only record quarantined, the run wrote nothing: exit 1, saying why.
+    assert status == 1 and np.load(output).shape[0] == 0
+    assert "coordinate out of range" in stderr and "all 1 record(s) were rejected" in stderr
 
 
 def zigzag_line(points, key="zigzag"):
@@ -404,6 +405,10 @@ def test_raster_strict_fails_on_an_undecodable_image(sketchprep, tmp_path):
     images.mkdir()
     (images / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
     output = tmp_path / "out.npy"
+    # Nothing written: exit 1 with or without --strict.
+    status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q"])
+    assert status == 1 and "all 1 record(s) were rejected" in stderr
+    (images / "good.png").write_bytes(sorted((SHARED / "tuberlin").rglob("*.png"))[0].read_bytes())
     status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q"])
     assert status == 0, stderr
     status, _, stderr, _ = run([sketchprep, "raster", images, "-o", output, "-q", "--strict"])

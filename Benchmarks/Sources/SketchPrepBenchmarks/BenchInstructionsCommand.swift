@@ -10,7 +10,8 @@ struct BenchInstructionsCommand: ParsableCommand {
         discussion: """
             Each run is one child under `valgrind --tool=callgrind`, environment and paths fixed, on \
             the fixed input (default: SampleData/quickdraw/raw, 6 files, 120 drawings):
-            simplify_command_startup: `sketchprep simplify --jobs 1` on an empty file;
+            simplify_command_startup: `sketchprep simplify --jobs 1` on an empty file (which exits 1: \
+            no record could be read);
             simplify_command: `sketchprep simplify --jobs 1` on the input;
             simplify_command_per_drawing: (simplify_command − startup) / drawings: read, parse, \
             simplify and write one drawing;
@@ -68,7 +69,7 @@ struct BenchInstructionsCommand: ParsableCommand {
             "simplify-startup",
             [
                 sketchprep, "simplify", "--quiet", "--jobs", "1", "-o", work.appendingPathComponent("empty-out.ndjson").path, empty.path,
-            ])
+            ], standardOutput: "/dev/null", expectedStatus: 1)
         let counts = work.appendingPathComponent("simplify.json")
         let simplify = try callgrind.instructions(
             "simplify",

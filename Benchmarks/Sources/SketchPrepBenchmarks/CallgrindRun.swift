@@ -36,8 +36,11 @@ struct CallgrindRun {
     }
 
     /// The instructions `arguments` executed, counted only inside the function whose symbol is
-    /// `toggle` when one is given; the child's standard output goes to `standardOutput`.
-    func instructions(_ name: String, _ arguments: [String], toggle: String? = nil, standardOutput: String = "/dev/null") throws -> Int {
+    /// `toggle` when one is given; the child's standard output goes to `standardOutput`, and it
+    /// must exit with `expectedStatus`.
+    func instructions(
+        _ name: String, _ arguments: [String], toggle: String? = nil, standardOutput: String = "/dev/null", expectedStatus: Int32 = 0
+    ) throws -> Int {
         let counts = work.appendingPathComponent("callgrind.\(name).out").path
         let log = work.appendingPathComponent("callgrind.\(name).log").path
         var command = [
@@ -47,9 +50,10 @@ struct CallgrindRun {
         ]
         if let toggle { command.append("--toggle-collect=\(toggle)") }
         let child = try ChildProcess.run(command + arguments, standardOutput: standardOutput)
-        guard child.status == 0 else {
+        guard child.status == expectedStatus else {
             throw BenchmarkError(
-                "`\(arguments.joined(separator: " "))` under callgrind failed with status \(child.status) (valgrind's log: \(log))")
+                "`\(arguments.joined(separator: " "))` under callgrind exited with status \(child.status), not \(expectedStatus)"
+                    + " (valgrind's log: \(log))")
         }
         return try Self.summary(of: counts)
     }

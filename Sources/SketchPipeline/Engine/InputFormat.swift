@@ -2,31 +2,45 @@ import SketchCore
 import SketchDataset
 import SketchFormats
 
-/// Which drawings get Google's simplification before they are encoded or rendered: pipelines'
-/// `source.format`, `encode --input-format` and `bitmap --input-format`.
+/// Which drawings get Google's simplification before they are used: the one override of the rule,
+/// taken by every command that simplifies (`--input-format` of `convert`, `simplify`, `encode`,
+/// `bitmap`, `stats`) and by pipelines (`source.format`).
 package enum InputFormat: String, CaseIterable, Sendable {
-    /// Simplify drawings detected as raw by `DrawingKind.detect` (a `t` array or a coordinate outside 0–255).
+    /// Simplify what its input says is raw (``needsSimplification(_:readAs:)``).
     case auto
     /// Simplify every drawing.
     case raw
     /// Never simplify.
     case simplified
 
-    /// Whether `drawing` is simplified before use under this format.
-    package func needsSimplification(_ drawing: Drawing) -> Bool {
+    /// Whether `record`, read from an input of `fileFormat`, is simplified before use: the one
+    /// raw-or-simplified rule of every command. `raw` and `simplified` force the answer. `auto`
+    /// asks what the input says: a Google `.bin` holds simplified drawings, an SVG sketch is raw,
+    /// a stroke-3 drawing is taken as it is (never simplified), and an NDJSON or CSV record is
+    /// what its line said as it was decoded (`SketchRecord.kind`: raw when it had a `t` array or a
+    /// coordinate that is not an integer in 0…255), whether or not the reader kept the times.
+    package func needsSimplification(_ record: SketchRecord, readAs fileFormat: DrawingFileFormat) -> Bool {
         switch self {
-        case .auto: return DrawingKind.detect(drawing) == .raw
         case .raw: return true
         case .simplified: return false
+        case .auto:
+            switch fileFormat {
+            case .bin, .stroke3: return false
+            case .svg: return true
+            case .ndjson, .csv: return record.kind == .raw
+            }
         }
     }
 
-    /// `drawing` ready to encode or render: simplified with `simplifier` when this format says
-    /// so, otherwise checked against `DrawingLimits.maximumSimplifiedCoordinate`. Throws
-    /// `DrawingLimitError` for a drawing over a cap, which the reader quarantines.
-    package func prepare(_ drawing: Drawing, with simplifier: inout Simplifier) throws(DrawingLimitError) -> Drawing {
-        if needsSimplification(drawing) { return try simplifier.simplify(drawing) }
-        try DrawingLimits.checkSimplified(drawing)
-        return drawing
+    /// `record`'s drawing ready to encode or render: simplified with `simplifier` when
+    /// ``needsSimplification(_:readAs:)`` says so, otherwise checked against
+    /// `DrawingLimits.maximumSimplifiedCoordinate`. Throws `DrawingLimitError` for a drawing over
+    /// a cap, which the reader quarantines.
+    package func prepare(
+        _ record: SketchRecord, readAs fileFormat: DrawingFileFormat, with simplifier: inout Simplifier
+    ) throws(DrawingLimitError) -> Drawing {
+        if needsSimplification(record, readAs: fileFormat) { return try simplifier.simplify(record.drawing) }
+        try DrawingLimits.checkSimplified(record.drawing)
+        return record.drawing
     }
 }

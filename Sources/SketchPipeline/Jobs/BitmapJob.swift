@@ -96,16 +96,19 @@ struct BitmapRenderStage: RecordStage {
     var inputFormat: InputFormat
     var input: RecordStageInput { .drawings }
 
-    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(stage: self, lineCount: lineCount) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(stage: self, format: format, lineCount: lineCount) }
 
     struct Batch: RecordStageBatch {
         let stage: BitmapRenderStage
+        /// The format of the batch's input (`InputFormat.needsSimplification(_:readAs:)`).
+        let format: DrawingFileFormat
         let renderer: StrokeRenderer
         var simplifier = Simplifier(options: .google)
         private(set) var output: [UInt8] = []
 
-        init(stage: BitmapRenderStage, lineCount: Int) {
+        init(stage: BitmapRenderStage, format: DrawingFileFormat, lineCount: Int) {
             self.stage = stage
+            self.format = format
             renderer = StrokeRenderer(options: stage.render)
             output.reserveCapacity(lineCount * stage.render.side * stage.render.side)
         }
@@ -115,7 +118,7 @@ struct BitmapRenderStage: RecordStage {
             location: SourceLocation
         ) throws(StageRejection) {
             let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
-                try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+                try stage.inputFormat.prepare(record, readAs: format, with: &simplifier)
             }
             let pixels = stage.render.side * stage.render.side
             let start = output.count

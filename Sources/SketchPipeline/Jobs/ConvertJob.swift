@@ -32,6 +32,10 @@ package struct ConvertResult: Sendable {
     package var roundedToInt16 = 0
     /// Output files with their record counts, in write order.
     package var files: [(path: String, count: Int)] = []
+    /// The `<word>.keys.csv` files written beside `.bin` files holding derived key_ids (`BinaryKeyIDs`).
+    package var keyMaps: [String] = []
+    /// Rejections grouped by reason kind (`QuarantineWriter.countsByReason`).
+    package var rejectedByReason: [String: Int] = [:]
     /// Wall-clock seconds.
     package var seconds = 0.0
 }
@@ -39,9 +43,10 @@ package struct ConvertResult: Sendable {
 /// Converts drawings between NDJSON, Google `.bin` and sketch-rnn stroke-3, one output file per
 /// category, in bounded memory.
 ///
-/// Raw drawings (`DrawingKind.detect`, and every SVG sketch) are simplified first with `options`,
-/// except that SVG sketches go to NDJSON raw, with their times (`SVGSketch.indexTimes`); records
-/// of stroke-3 input (key_id `<file>#<split>#<index>`) are taken as they are. A record the target cannot
+/// Drawings that `inputFormat` says are raw (`InputFormat.needsSimplification(_:readAs:)`: under
+/// `auto` raw NDJSON and CSV records and every SVG sketch; `.bin` and stroke-3 records are taken as
+/// they are) are simplified first with `options`, except that SVG sketches go to NDJSON raw, with
+/// their times (`SVGSketch.indexTimes`). A record the target cannot
 /// hold (see `GoogleBinaryWriter`; int16 stroke-3 values outside int16 once positions are rounded,
 /// `Stroke3.int16Array`; a word that cannot be a file name) is quarantined with its location, as simplified NDJSON. Records are spilled per category
 /// to temporary files (in-memory buffers up to `spillBufferBytes` in all), then each category
@@ -60,6 +65,8 @@ package struct ConvertJob: Sendable {
     package var quarantinePath: String
     /// Simplification of raw input.
     package var options: SimplificationOptions = .google
+    /// Which drawings are simplified (`--input-format`).
+    package var inputFormat = InputFormat.auto
     /// Stroke-3 split sizes per class.
     package var quota: Stroke3SplitQuota
     /// Optional RDP tolerance for stroke-3 output.
@@ -133,23 +140,47 @@ package struct ConvertJob: Sendable {
             let path = "\(outputDirectory)/\(target.fileName(word: word))"
             var count = 0
             switch target {
-            case .ndjson, .bin:
-                // One record after another into one file: the two formats differ only in their writer.
-                let write: (SketchRecord) throws -> Void
-                let commit: () throws -> Void
-                if case .ndjson = target {
-                    let writer = try SimplifiedNDJSONWriter(path: path)
-                    (write, commit) = (writer.write(_:), writer.commit)
-                } else {
-                    let writer = try GoogleBinaryWriter(path: path)
-                    (write, commit) = (writer.write(_:), writer.commit)
-                }
+            case .ndjson:
+                let writer = try SimplifiedNDJSONWriter(path: path)
                 try reader.read(
                     onRecord: { record, _ in
-                        try write(record)
+                        try writer.write(record)
                         count += 1
                     }, onRejected: spillDamaged)
-                try commit()
+                try writer.commit()
+            case .bin:
+                let writer = try GoogleBinaryWriter(path: path)
+                let keysPath = "\(outputDirectory)/\(word).keys.csv"
+                var keyIDs = BinaryKeyIDs()
+                var keysFile: KeysCSVWriter?
+                let location = firstLocation[Array(word.utf8)]!
+                try reader.read(
+                    onRecord: { record, _ in
+                        var written = record
+                        switch keyIDs.assign(record.keyID) {
+                        case .collision(let reason):
+                            line.removeAll(keepingCapacity: true)
+                            SimplifiedNDJSONWriter.encode(record, into: &line)
+                            result.counts.rejected += 1
+                            try quarantine.add(RejectedLine(location: location, reason: reason, bytes: line))
+                            return
+                        case .kept: break
+                        case .derived(let value):
+                            if keysFile == nil { keysFile = try KeysCSVWriter(path: keysPath, header: ["key_id", "original_key_id"]) }
+                            try keysFile?.append([String(value), record.keyID])
+                            written.keyID = String(value)
+                        }
+                        try writer.write(written)
+                        count += 1
+                    }, onRejected: spillDamaged)
+                try writer.commit()
+                if let keysFile {
+                    try keysFile.commit()
+                    result.keyMaps.append(keysPath)
+                } else {
+                    // No derived key_id: a key map left by an earlier run would describe another file.
+                    unlink(keysPath)
+                }
             case .stroke3:
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
@@ -170,6 +201,7 @@ package struct ConvertJob: Sendable {
         }
         spill.removeFiles()
         try quarantine.finish()
+        result.rejectedByReason = quarantine.countsByReason
         result.seconds = MonotonicClock.seconds(since: start)
         return result
     }
@@ -209,7 +241,9 @@ package struct ConvertJob: Sendable {
             return nil
         case .bin:
             scratch.removeAll(keepingCapacity: true)
-            do { try GoogleBinaryWriter.encode(record, into: &scratch) } catch { return error.description }
+            var stored = record
+            stored.keyID = String(BinaryKeyIDs.value(of: record.keyID))
+            do { try GoogleBinaryWriter.encode(stored, into: &scratch) } catch { return error.description }
             return nil
         case .stroke3:
             do { _ = try stroke3Array(of: record, elementType: stroke3ElementType(word: record.word, float64Words: float64Words)) } catch {
@@ -277,13 +311,14 @@ private struct ConvertStage: RecordStage {
         ) throws(StageRejection) {
             var record = record
             let target = stage.job.target
-            let isStroke3 = format == .stroke3 && Stroke3Split.place(ofKey: record.keyID) != nil
-            if format == .svg && target == .ndjson {
-                // An SVG sketch is written raw, its times (not kept while reading) put back.
-                record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
-            } else if !isStroke3 && (format == .svg || DrawingKind.detect(record.drawing) == .raw) {
-                let drawing = record.drawing
-                record.drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(drawing) }
+            if stage.job.inputFormat.needsSimplification(record, readAs: format) {
+                if format == .svg && target == .ndjson {
+                    // An SVG sketch is written raw, its times (not kept while reading) put back.
+                    record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
+                } else {
+                    let drawing = record.drawing
+                    record.drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(drawing) }
+                }
             }
             var converted: [UInt8] = []
             SimplifiedNDJSONWriter.encode(record, into: &converted)

@@ -65,16 +65,19 @@ struct StrokeTensorStage: RecordStage {
     var input: RecordStageInput { .drawings }
 
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
-        Batch(stage: self, simplifier: Simplifier(options: simplification), lineCount: lineCount)
+        Batch(stage: self, format: format, simplifier: Simplifier(options: simplification), lineCount: lineCount)
     }
 
     struct Batch: RecordStageBatch {
         let stage: StrokeTensorStage
+        /// The format of the batch's input (`InputFormat.needsSimplification(_:readAs:)`).
+        let format: DrawingFileFormat
         var simplifier: Simplifier
         private(set) var output: [Float] = []
 
-        init(stage: StrokeTensorStage, simplifier: Simplifier, lineCount: Int) {
+        init(stage: StrokeTensorStage, format: DrawingFileFormat, simplifier: Simplifier, lineCount: Int) {
             self.stage = stage
+            self.format = format
             self.simplifier = simplifier
             output.reserveCapacity(lineCount * (stage.tensor.length ?? 0) * StrokeTensorEncoder.columns)
         }
@@ -84,7 +87,7 @@ struct StrokeTensorStage: RecordStage {
             location: SourceLocation
         ) throws(StageRejection) {
             let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
-                try stage.inputFormat.prepare(record.drawing, with: &simplifier)
+                try stage.inputFormat.prepare(record, readAs: format, with: &simplifier)
             }
             StrokeTensorEncoder.encode(drawing, options: stage.tensor, appendingTo: &output)
         }

@@ -9,6 +9,9 @@ package struct SimplifyResult: Sendable {
     package var tally: RecordCounts
     /// Rejections grouped by reason kind (see `QuarantineWriter.countsByReason`).
     package var rejectedByReason: [String: Int]
+    /// Written records that were already simplified (`InputFormat.needsSimplification(_:readAs:)`)
+    /// and were copied through unchanged; the others were simplified.
+    package var copied: Int
     /// Stored input bytes consumed.
     package var inputBytes: Int
     /// Bytes written to the output file.
@@ -17,7 +20,9 @@ package struct SimplifyResult: Sendable {
     package var seconds: Double
 }
 
-/// Raw (or any) Quick, Draw! NDJSON → simplified NDJSON in Google's layout, with quarantine.
+/// Quick, Draw! drawings → simplified NDJSON in Google's layout, with quarantine. Drawings that
+/// `inputFormat` says are raw are simplified; the others (Google's simplified files, `.bin`) are
+/// copied through with their points unchanged, so simplifying simplified input changes nothing.
 ///
 /// Runs on `RecordStream`: batches of lines are simplified on `jobs` threads and written in input
 /// order, so the output is the same for every job count and memory stays flat whatever the input size.
@@ -31,6 +36,8 @@ package struct SimplifyJob {
     package var quarantinePath: String?
     /// Simplification parameters.
     package var options: SimplificationOptions
+    /// Which drawings are simplified (`--input-format`); the others are copied through.
+    package var inputFormat = InputFormat.auto
     /// Whether to print progress and rejection messages on stderr.
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
@@ -58,42 +65,62 @@ package struct SimplifyJob {
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
         stream.linesPerBatch = linesPerBatch
         stream.printsRejections = showsProgress
-        let result = try stream.run(SimplifyStage(options: options), quarantinePath: quarantinePath) { lines in
-            try file.write(lines)
+        var copied = 0
+        let result = try stream.run(SimplifyStage(options: options, inputFormat: inputFormat), quarantinePath: quarantinePath) { batch in
+            try file.write(batch.lines)
+            copied += batch.copied
         }
         try file.commit()
         return SimplifyResult(
-            tally: result.tally, rejectedByReason: result.rejectedByReason, inputBytes: result.inputBytes,
+            tally: result.tally, rejectedByReason: result.rejectedByReason, copied: copied, inputBytes: result.inputBytes,
             outputBytes: file.bytesWritten, seconds: result.seconds)
     }
 }
 
-/// Simplifies each record and appends its line in Google's simplified layout.
+/// Simplifies each record that `inputFormat` says is raw, copies the others' points, and appends
+/// its line in Google's simplified layout.
 struct SimplifyStage: RecordStage {
     var options: SimplificationOptions
+    var inputFormat: InputFormat
     var input: RecordStageInput { .flatPoints }
 
+    /// One batch's lines and how many of them were copied through.
+    struct SimplifiedLines: Sendable {
+        var lines: [UInt8] = []
+        var copied = 0
+    }
+
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
-        Batch(simplifier: Simplifier(options: options), lineCount: lineCount)
+        Batch(simplifier: Simplifier(options: options), inputFormat: inputFormat, format: format, lineCount: lineCount)
     }
 
     struct Batch: RecordStageBatch {
         var simplifier: Simplifier
+        let inputFormat: InputFormat
+        /// The format of the batch's input.
+        let format: DrawingFileFormat
         var strokes = FlatStrokes()
-        private(set) var output: [UInt8] = []
+        private(set) var output = SimplifiedLines()
 
-        init(simplifier: Simplifier, lineCount: Int) {
+        init(simplifier: Simplifier, inputFormat: InputFormat, format: DrawingFileFormat, lineCount: Int) {
             self.simplifier = simplifier
-            output.reserveCapacity(lineCount * 1024)
+            self.inputFormat = inputFormat
+            self.format = format
+            output.lines.reserveCapacity(lineCount * 1024)
         }
 
         mutating func process(
             _ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
             location: SourceLocation
         ) throws(StageRejection) {
-            try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(points, into: &strokes) }
-            SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &output)
-            output.append(0x0A)
+            if inputFormat.needsSimplification(record, readAs: format) {
+                try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(points, into: &strokes) }
+                SimplifiedNDJSONWriter.encode(record, strokes: strokes, into: &output.lines)
+            } else {
+                SimplifiedNDJSONWriter.encode(record, strokes: points, into: &output.lines)
+                output.copied += 1
+            }
+            output.lines.append(0x0A)
         }
     }
 }

@@ -3,13 +3,15 @@ import SketchDataset
 import SketchFormats
 
 /// The `--report-json` document of `simplify`: counts and settings only, so it is the same for
-/// every run and job count (the wall-clock time goes to `RunTimings`).
+/// every run and job count (the wall-clock time goes to `RunTimings`). `copied` counts the written
+/// drawings that were already simplified and were copied through unchanged.
 package struct SimplifyReport: Encodable {
     var inputs: [String]
     var output: String
     var quarantine: String?
     var read: Int
     var written: Int
+    var copied: Int
     var rejected: Int
     var sourceErrors: Int
     var reconciled: Bool
@@ -24,6 +26,7 @@ package struct SimplifyReport: Encodable {
         self.quarantine = quarantine
         read = result.tally.read
         written = result.tally.written
+        copied = result.copied
         rejected = result.tally.rejected
         sourceErrors = result.tally.sourceErrors
         reconciled = result.tally.isReconciled
@@ -34,7 +37,7 @@ package struct SimplifyReport: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case inputs, output, quarantine, read, written, rejected, reconciled, options
+        case inputs, output, quarantine, read, written, copied, rejected, reconciled, options
         case rejectedByReason = "rejected_by_reason"
         case sourceErrors = "source_errors"
         case inputBytes = "input_bytes"

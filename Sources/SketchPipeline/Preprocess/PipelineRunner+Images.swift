@@ -97,6 +97,7 @@ extension PipelineRunner {
         clock.add(seconds)
         progress.finish()
         try quarantine.finish()
+        output.rejectedByReason = quarantine.countsByReason
         output.runs = try runs.finish()
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         return output

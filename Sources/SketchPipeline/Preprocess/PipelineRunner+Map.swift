@@ -13,6 +13,8 @@ package struct MapOutput: Sendable {
     /// Records read, written to the runs, filtered and rejected, and the damaged or unreadable
     /// inputs (the one count type; `read = written + filtered + rejected`).
     package var records = RecordCounts()
+    /// Rejections grouped by reason kind (`QuarantineWriter.countsByReason`).
+    package var rejectedByReason: [String: Int] = [:]
     package var words = ClassWords()
     /// Per chunk index: stored bytes read, their SHA-256, and quarantined lines.
     package var chunks: [Int: ChunkRecord] = [:]
@@ -88,7 +90,7 @@ extension PipelineRunner {
             selected: selected,
             hashing: hashing, recordLimit: recordLimit)
         let transform = batchTransform(
-            stroke3Chunks: Set(chunks.indices.filter { chunks[$0].format == .stroke3 }),
+            chunkFormats: chunks.map(\.format),
             float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
@@ -128,6 +130,7 @@ extension PipelineRunner {
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
         progress.finish()
         try quarantine.finish()
+        output.rejectedByReason = quarantine.countsByReason
         try batches.requireAnInputOpened(count: selected.count)
         let spillStart = MonotonicClock.now()
         output.runs = try runs.finish()
@@ -154,9 +157,13 @@ extension PipelineRunner {
     }
 
     /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
-    /// and encoder. Records of the chunks `float64Chunks` (float64 stroke-3 files) keep float64
-    /// stroke-3 rows unless the pipeline asks for int16.
-    private func batchTransform(stroke3Chunks: Set<Int>, float64Chunks: Set<Int>) -> @Sendable (RawLineBatch) -> MappedBatch {
+    /// and encoder. `chunkFormats` holds each chunk's file format (what `source.format` asks of
+    /// its records, and whether they bring their stroke-3 split). Records of the chunks
+    /// `float64Chunks` (float64 stroke-3 files) keep float64 stroke-3 rows unless the pipeline asks
+    /// for int16.
+    private func batchTransform(
+        chunkFormats: [DrawingFileFormat], float64Chunks: Set<Int>
+    ) -> @Sendable (RawLineBatch) -> MappedBatch {
         let filter = RecordFilter(config.filters)
         let simplification = config.simplification
         let format = config.source.format
@@ -170,7 +177,8 @@ extension PipelineRunner {
         let tracksCountries = !config.filters.countries.isEmpty
         return { batch in
             var mapped = MappedBatch(chunk: batch.chunk)
-            let isStroke3Input = stroke3Chunks.contains(batch.chunk)
+            let fileFormat = chunkFormats[batch.chunk]
+            let isStroke3Input = fileFormat == .stroke3
             mapped.outcomes.reserveCapacity(batch.entries.count)
             var decoder = RecordBatchDecoder()
             var simplifier = Simplifier(options: simplification)
@@ -196,7 +204,7 @@ extension PipelineRunner {
                         // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
                         var prepared = record
                         // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
-                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record.drawing, with: &simplifier) }
+                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record, readAs: fileFormat, with: &simplifier) }
                         mapped.seconds.simplify += MonotonicClock.lap(&t)
                         payload = try encode(prepared, isFloat64Input)
                     } catch {

@@ -20,6 +20,9 @@ package struct PipelineOutcome {
     /// Why an existing dataset in the directory was rebuilt: each setting that differs from its
     /// manifest (empty when there was none, or with `--force`).
     package var rebuildReasons: [String] = []
+    /// The map side's rejections grouped by reason kind (`QuarantineWriter.countsByReason`), for
+    /// the reason a run that wrote nothing gives; empty when not known (up to date, `merge`).
+    package var rejectedByReason: [String: Int] = [:]
 }
 
 /// `--partition i/n`: this process runs the map side on partition `index` (0-based) of `count`.
@@ -128,6 +131,7 @@ package struct PipelineRunner {
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
+            written.rejectedByReason = map.rejectedByReason
             try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
         case .imageDirectory:
@@ -148,6 +152,7 @@ package struct PipelineRunner {
             let map = try mapImages(images, runsDirectory: runs, clock: clock)
             var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
+            written.rejectedByReason = map.rejectedByReason
             try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
             return written
         }

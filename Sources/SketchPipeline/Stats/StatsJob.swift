@@ -27,6 +27,8 @@ package struct StatsJob {
     package var jobs: Int
     /// Whether rejected lines are reported on stderr one by one.
     package var showsMessages: Bool
+    /// Which drawings are simplified before they are profiled (`--input-format`).
+    package var inputFormat = InputFormat.auto
 
     /// Input files in order (`-` for standard input), as `reader` expands them.
     package var files: [String] { reader.files }
@@ -45,6 +47,17 @@ package struct StatsJob {
         self.showsMessages = showsMessages
     }
 
+    /// Throws `PipelineError` when one of `inputs` is a dataset directory this tool wrote (it holds
+    /// `manifest.json`): its files are shards, not drawings, and profiling them would profile only
+    /// its quarantine. The message points to `sketchprep info DIR`.
+    package static func refuseDatasetDirectories(_ inputs: [String]) throws {
+        for input in inputs where FileManager.default.fileExists(atPath: "\(input)/\(DatasetLayout.manifest)") {
+            throw PipelineError(
+                "\(input) is a dataset directory (it holds \(DatasetLayout.manifest)), not drawings: "
+                    + "see what it holds with `sketchprep info \(input)`; stats profiles drawing inputs (NDJSON, .bin, stroke-3, CSV, SVG)")
+        }
+    }
+
     /// Profiles every input; rejected lines go to `quarantinePath` (nil: only counted), and a
     /// fresh temporary directory next to `spillBase` (created exclusively and removed here) holds
     /// the key spill files.
@@ -55,7 +68,7 @@ package struct StatsJob {
         stream.printsRejections = showsMessages
         var fileIndices: [String: Int] = [:]
         for (index, file) in files.enumerated() where fileIndices[file] == nil { fileIndices[file] = index }
-        let stage = ProfileStage(length: length, thumbnailCount: thumbnailCount, fileIndices: fileIndices)
+        let stage = ProfileStage(length: length, thumbnailCount: thumbnailCount, fileIndices: fileIndices, inputFormat: inputFormat)
         var total = DatasetProfile(length: length, thumbnailCount: thumbnailCount)
         let spill = KeySpill(directory: spillDirectory, worker: 0)
         let result = try stream.run(stage, quarantinePath: quarantinePath) { batch in
@@ -105,19 +118,22 @@ struct ProfileBatch: Sendable {
     var keyIDs: [String]
 }
 
-/// The stats stage of the engine: every batch of records becomes a partial profile. Raw drawings
-/// (`InputFormat.auto`) are simplified with Google's rule first; a drawing over a simplification
-/// limit is rejected by the engine.
+/// The stats stage of the engine: every batch of records becomes a partial profile. Drawings that
+/// `inputFormat` says are raw are simplified with Google's rule first; a drawing over a
+/// simplification limit is rejected by the engine.
 struct ProfileStage: RecordStage {
     let length: Int
     let thumbnailCount: Int
     /// Position of each input in the file list (ties between thumbnails break by it).
     let fileIndices: [String: Int]
+    let inputFormat: InputFormat
 
     var input: RecordStageInput { .drawings }
 
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> ProfileBatchState {
-        ProfileBatchState(profile: DatasetProfile(length: length, thumbnailCount: thumbnailCount), fileIndices: fileIndices)
+        ProfileBatchState(
+            profile: DatasetProfile(length: length, thumbnailCount: thumbnailCount), fileIndices: fileIndices,
+            inputFormat: inputFormat, fileFormat: format)
     }
 }
 
@@ -125,20 +141,25 @@ struct ProfileStage: RecordStage {
 struct ProfileBatchState: RecordStageBatch {
     var profile: DatasetProfile
     let fileIndices: [String: Int]
+    let inputFormat: InputFormat
+    /// The format of the batch's input.
+    let fileFormat: DrawingFileFormat
     var keyIDs: [String] = []
     var simplifier = Simplifier(options: .google)
     var simplified = FlatStrokes()
 
-    init(profile: DatasetProfile, fileIndices: [String: Int]) {
+    init(profile: DatasetProfile, fileIndices: [String: Int], inputFormat: InputFormat, fileFormat: DrawingFileFormat) {
         self.profile = profile
         self.fileIndices = fileIndices
+        self.inputFormat = inputFormat
+        self.fileFormat = fileFormat
     }
 
     mutating func process(
         _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
         location: SourceLocation
     ) throws(StageRejection) {
-        let wasRaw = InputFormat.auto.needsSimplification(record.drawing)
+        let wasRaw = inputFormat.needsSimplification(record, readAs: fileFormat)
         if wasRaw {
             try StageRejection.overLimit { () throws(DrawingLimitError) in try simplifier.simplify(record.drawing, into: &simplified) }
         } else {
