@@ -14,14 +14,16 @@ package func systemErrorText(_ error: any Error) -> String {
 /// output is created there, through a temporary file beside it), else `path` itself — instead of
 /// the bare system text; otherwise ``systemErrorText(_:)``.
 package func writeErrorText(_ error: any Error, path: String) -> String {
-    guard let errno = errnoOf(error), errno == .permissionDenied || errno == .readOnlyFileSystem else { return systemErrorText(error) }
+    guard let code = errnoOf(error), code == .permissionDenied || code == .readOnlyFileSystem else { return systemErrorText(error) }
     var directory = parentDirectory(of: path)
-    while access(directory, F_OK) != 0, directory != parentDirectory(of: directory) { directory = parentDirectory(of: directory) }
-    if access(directory, W_OK | X_OK) != 0 {
-        return "the directory \(directory) is not writable (\(errno.description)); choose an output in a directory you may write to"
+    while access(directory, F_OK) != 0, errno == ENOENT, directory != parentDirectory(of: directory) {
+        directory = parentDirectory(of: directory)
     }
-    if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable (\(errno.description))" }
-    return describe(errno)
+    if access(directory, W_OK | X_OK) != 0 {
+        return "the directory \(directory) is not writable (\(code.description)); choose an output in a directory you may write to"
+    }
+    if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable (\(code.description))" }
+    return describe(code)
 }
 
 /// The errno behind a system or Foundation error, when there is one.
