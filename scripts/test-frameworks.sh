@@ -8,7 +8,7 @@ work=out/wheel-frameworks
 rm -rf "$work"
 # numpy and the other test tools from the repository's Python environment ($PYTHON, default .venv/bin/python),
 # made visible by a .pth file placed after the fresh environment's own site-packages.
-python="$(realpath "${PYTHON:-.venv/bin/python}")"
+python="${PYTHON:-$PWD/.venv/bin/python}"   # not realpath: the venv's python is a link to the base interpreter
 "$python" -m venv "$work/venv"
 "$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
   >"$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/repository-venv.pth"

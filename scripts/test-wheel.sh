@@ -11,7 +11,7 @@ cli="$1"
 shared="$2"
 work="$PWD/out/wheel-tests"
 wheel="$(ls dist/sketchprep-*.whl)"
-python="$(realpath "${PYTHON:-.venv/bin/python}")"
+python="${PYTHON:-$PWD/.venv/bin/python}"   # not realpath: the venv's python is a link to the base interpreter
 "$python" Tests/python/package/make_fixtures.py --sketchprep "$cli" --shared "$shared" --out "$work/fixtures"
 rm -rf "$work/venv"
 "$python" -m venv "$work/venv"   # sketchprep from the wheel; numpy and pytest from the repository's environment
