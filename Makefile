@@ -35,7 +35,8 @@ build: setup
 
 ## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv). Its debug build
 ## treats every warning in this package's own targets as an error (SKETCHPREP_WARNINGS_AS_ERRORS, Package.swift) and fails on an
-## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it
+## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it.
+## Tests/python/test_plain_build.py also makes a plain `swift build -c release` (no flags) into .build-plain/ and runs it
 test: setup-tests
 	SKETCHPREP_WARNINGS_AS_ERRORS=1 $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
@@ -77,9 +78,9 @@ preprocess: build
 	$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "$$in" \
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
 
-## clean: remove the build and everything written under out/
+## clean: remove the builds and everything written under out/ (the environment .venv/ stays)
 clean:
-	rm -rf .build out
+	rm -rf .build .build-plain out
 
 ## parity: our simplification vs Google's simplified files (shared data, else SampleData); reports in out/parity/
 QUICKDRAW := $(if $(wildcard $(SHARED)/quickdraw/raw),$(SHARED)/quickdraw,SampleData/quickdraw)
