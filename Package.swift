@@ -67,10 +67,9 @@ let package = Package(
                 "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports", "SketchPipeline",
                 "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // The release binary carries the Swift runtime and Foundation, so it starts on machines
-            // without the Swift toolchain (cluster nodes; docs/cluster.md).
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+            ]
+            // No linker flags here: a plain `swift build -c release` links the Swift runtime dynamically; `make build`
+            // adds `--static-swift-stdlib` so that its binary starts without the toolchain (docs/cluster.md).
         ),
 
         // C shims, each as small as the library it wraps.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the build, tests and benchmarks need, by package name only:
-# Debian packages from scripts/apt-packages.txt and PyPI packages from scripts/requirements.txt.
-# `setup.sh NAME…` also installs scripts/apt-packages-NAME.txt (e.g. `cluster` for make test-cluster).
-# Idempotent and quiet when everything is already present.
+# Installs the Debian packages the build needs, by package name only, from scripts/apt-packages.txt
+# (what `make build` and `make preprocess` need: nothing from PyPI, nothing for the tests).
+# `setup.sh NAME…` also installs scripts/apt-packages-NAME.txt (`test` for make test, `cluster` for
+# make test-cluster, `browser` for make test-browser). The Python test tools go into the repository's
+# virtual environment instead (scripts/setup-venv.sh). Idempotent and quiet when everything is present.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -19,11 +20,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-
-stamp="$here/../.deps/pip.stamp"
-if [ ! -f "$stamp" ] || [ "$here/requirements.txt" -nt "$stamp" ]; then
-  echo "setup: installing PyPI packages from scripts/requirements.txt" >&2
-  python3 -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  mkdir -p "$(dirname "$stamp")" && touch "$stamp"
 fi

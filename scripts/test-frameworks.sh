@@ -6,7 +6,12 @@ set -euo pipefail
 cli="$1"
 work=out/wheel-frameworks
 rm -rf "$work"
-python3 -m venv --system-site-packages "$work/venv"
+# numpy and the other test tools from the repository's Python environment ($PYTHON, default .venv/bin/python),
+# made visible by a .pth file placed after the fresh environment's own site-packages.
+python="${PYTHON:-$PWD/.venv/bin/python}"   # not realpath: the venv's python is a link to the base interpreter
+"$python" -m venv "$work/venv"
+"$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
+  >"$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/repository-venv.pth"
 pip=("$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${pip[@]}" --no-deps --force-reinstall dist/sketchprep-*.whl
 # torch's CPU-only build where pip can find it (the image's find-links, as Models/requirements-train.txt

@@ -3,6 +3,8 @@
 # Tests/python/package there (never from the source tree), against what the CLI writes first
 # (Tests/python/package/make_fixtures.py). When we may (root, `unshare -m`), the tests run with
 # /opt/swift hidden behind an empty bind mount, so the wheel is shown to need no Swift toolchain.
+# numpy and pytest come from the repository's Python environment ($PYTHON, default .venv/bin/python),
+# made visible to the fresh one by a .pth file placed after its own site-packages.
 #   scripts/test-wheel.sh SKETCHPREP_BINARY SHARED_DATA
 set -euo pipefail
 cli="$1"
@@ -10,9 +12,12 @@ cli_path="$(realpath "$cli")"
 shared="$2"
 work="$PWD/out/wheel-tests"
 wheel="$(ls dist/sketchprep-*.whl)"
-python3 Tests/python/package/make_fixtures.py --sketchprep "$cli" --shared "$shared" --out "$work/fixtures"
+python="${PYTHON:-$PWD/.venv/bin/python}"   # not realpath: the venv's python is a link to the base interpreter
+"$python" Tests/python/package/make_fixtures.py --sketchprep "$cli" --shared "$shared" --out "$work/fixtures"
 rm -rf "$work/venv"
-python3 -m venv --system-site-packages "$work/venv"   # numpy and pytest from the system, sketchprep from the wheel
+"$python" -m venv "$work/venv"   # sketchprep from the wheel; numpy and pytest from the repository's environment
+"$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
+  >"$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/repository-venv.pth"
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-index "$wheel"
 tests="$PWD/Tests/python/package"
 run=("$work/venv/bin/python" -m pytest -q -p no:cacheprovider --confcutdir="$tests" "$tests")

@@ -82,7 +82,8 @@ public final class AtomicFileWriter {
             }
         }
         guard let (temporaryPath, descriptor) = opened else {
-            throw IOError.write(path: path, reason: lastError.map(systemErrorText) ?? "cannot create a temporary file")
+            throw lastError.map { IOError.write(path: path, error: $0) }
+                ?? IOError.write(path: path, reason: "cannot create a temporary file")
         }
         self.temporaryPath = temporaryPath
         self.descriptor = descriptor
@@ -114,7 +115,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(bytes)
         } catch {
-            throw IOError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, error: error)
         }
         flushedBytes += bytes.count
     }
@@ -138,7 +139,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes)
         } catch {
-            throw IOError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, error: error)
         }
     }
 
@@ -147,7 +148,7 @@ public final class AtomicFileWriter {
         do {
             _ = try descriptor.writeAll(buffer)
         } catch {
-            throw IOError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, error: error)
         }
         flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
@@ -177,7 +178,7 @@ public final class AtomicFileWriter {
         do {
             try descriptor.close()
         } catch {
-            throw IOError.write(path: path, reason: systemErrorText(error))
+            throw IOError.write(path: path, error: error)
         }
         guard temporaryPath != path else { return }
         defer { TemporaryFiles.unregister(temporaryPath) }

@@ -12,6 +12,6 @@ package func appendToFile(_ bytes: [UInt8], path: String) throws {
         defer { try? descriptor.close() }
         _ = try descriptor.writeAll(bytes)
     } catch {
-        throw IOError.write(path: path, reason: systemErrorText(error))
+        throw IOError.write(path: path, error: error)
     }
 }

@@ -33,6 +33,12 @@ public struct IOError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An output file that cannot be written.
     public static func write(path: String, reason: String) -> IOError { IOError(.write, reason, path: path) }
 
+    /// An output file that cannot be written because of `error`: the reason says which directory is
+    /// not writable when that is the cause (``writeErrorText(_:path:)``).
+    package static func write(path: String, error: any Error) -> IOError {
+        IOError(.write, writeErrorText(error, path: path), path: path)
+    }
+
     /// `cannot write PATH: reason` for a write, `PATH: reason` when the path is known, else the reason.
     public var description: String {
         guard let path else { return reason }

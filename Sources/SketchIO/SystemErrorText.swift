@@ -5,22 +5,45 @@ import SystemPackage
 /// (`Error Domain=NSCocoaErrorDomain Code=…`): the `strerror` text of the underlying errno, plus
 /// what to do for the common cases.
 package func systemErrorText(_ error: any Error) -> String {
-    if let errno = error as? Errno { return describe(errno) }
+    if let errno = errnoOf(error) { return describe(errno) }
+    return error.localizedDescription
+}
+
+/// The reason a write of `path` failed, for a user message: for a permission error, the place
+/// that refuses it — the nearest existing directory above `path` when that is not writable (an
+/// output is created there, through a temporary file beside it), else `path` itself — instead of
+/// the bare system text; otherwise ``systemErrorText(_:)``.
+package func writeErrorText(_ error: any Error, path: String) -> String {
+    guard let code = errnoOf(error), code == .permissionDenied || code == .readOnlyFileSystem else { return systemErrorText(error) }
+    var directory = parentDirectory(of: path)
+    while access(directory, F_OK) != 0, errno == ENOENT, directory != parentDirectory(of: directory) {
+        directory = parentDirectory(of: directory)
+    }
+    if access(directory, W_OK | X_OK) != 0 {
+        return "the directory \(directory) is not writable (\(code.description)); choose an output in a directory you may write to"
+    }
+    if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable (\(code.description))" }
+    return describe(code)
+}
+
+/// The errno behind a system or Foundation error, when there is one.
+private func errnoOf(_ error: any Error) -> Errno? {
+    if let errno = error as? Errno { return errno }
     let error = error as NSError
-    if error.domain == NSPOSIXErrorDomain { return describe(Errno(rawValue: Int32(error.code))) }
+    if error.domain == NSPOSIXErrorDomain { return Errno(rawValue: Int32(error.code)) }
     if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return describe(Errno(rawValue: Int32(underlying.code)))
+        return Errno(rawValue: Int32(underlying.code))
     }
     if error.domain == NSCocoaErrorDomain {
         switch CocoaError.Code(rawValue: error.code) {
-        case .fileNoSuchFile, .fileReadNoSuchFile: return describe(.noSuchFileOrDirectory)
-        case .fileReadNoPermission, .fileWriteNoPermission: return describe(.permissionDenied)
-        case .fileWriteOutOfSpace: return describe(.noSpace)
-        case .fileWriteFileExists: return describe(.fileExists)
+        case .fileNoSuchFile, .fileReadNoSuchFile: return .noSuchFileOrDirectory
+        case .fileReadNoPermission, .fileWriteNoPermission: return .permissionDenied
+        case .fileWriteOutOfSpace: return .noSpace
+        case .fileWriteFileExists: return .fileExists
         default: break
         }
     }
-    return error.localizedDescription
+    return nil
 }
 
 private func describe(_ errno: Errno) -> String {
@@ -39,6 +62,6 @@ package func createDirectories(_ path: String) throws(IOError) {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-        throw IOError.write(path: path, reason: systemErrorText(error))
+        throw IOError.write(path: path, error: error)
     }
 }

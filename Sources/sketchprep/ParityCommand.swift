@@ -33,8 +33,10 @@ struct ParityCommand: ParsableCommand {
     @Option(name: .customLong("report-md"), help: "Write the report as Markdown here.")
     var reportMarkdown: String?
 
-    @Option(name: .customLong("min-exact"), help: "Exit with status 1 when the exact rate (0…1) is below this.")
-    var minimumExactRate: Double?
+    @Option(
+        name: .customLong("min-exact"),
+        help: "Exit with status 1 when the exact rate is below this: a rate (0.9999) or a percentage with % (99.99%).")
+    var minimumExact: String?
 
     @Option(help: "File that receives rejected input lines verbatim. (default: rejected lines are only listed on stderr and counted)")
     var quarantine: String?
@@ -63,8 +65,8 @@ struct ParityCommand: ParsableCommand {
 
     func validate() throws {
         if raw.isEmpty || simplified.isEmpty { throw ValidationError("give at least one --raw and one --simplified input") }
-        if let minimumExactRate, !(0...1).contains(minimumExactRate) {
-            throw ValidationError("--min-exact is a rate between 0 and 1, e.g. 0.94")
+        if let minimumExact {
+            do { _ = try MinimumExactRate(parsing: minimumExact) } catch { throw ValidationError("\(error)") }
         }
         if worstCount < 0 { throw ValidationError("--worst must be ≥ 0") }
     }
@@ -116,10 +118,8 @@ struct ParityCommand: ParsableCommand {
                 rejected: rawTally.rejected + officialTally.rejected,
                 sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
             command: "parity")
-        if let minimumExactRate, report.exactRate < minimumExactRate {
-            print(
-                "parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimumExactRate))"
-            )
+        if let minimum = try minimumExact.map(MinimumExactRate.init(parsing:)), report.exactRate < minimum.rate {
+            print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimum.rate))")
             throw ExitCode.failure
         }
     }

@@ -147,6 +147,7 @@ struct PreprocessCommand: ParsableCommand {
         runner.temporaryDirectory = temporaryDirectory
         runner.recordedPaths = RecordedPaths(root: root)
         runner.recordLimit = limit.limit
+        runner.overrides = PipelineOverrides(inputs: !inputs.isEmpty, output: output != nil)
         printWarnings(try runner.inputWarnings(), tool: config.name)
         let outcome = try runner.run()
         print(Self.summary(outcome))

@@ -3,6 +3,7 @@ import Foundation
 import SketchCore
 import SketchFormats
 import SketchIO
+import SketchPipeline
 
 /// The `sketchprep` command-line tool: one subcommand per job.
 @main
@@ -36,12 +37,29 @@ struct SketchPrepCommand: ParsableCommand {
         AllocatorTuning.keepFreedMemoryForReuse()
         InterruptCleanup.install()
         LiveMessages.install(showLiveMessage)
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(nil)
+            command = try parseAsRoot(nil)
+        } catch {
+            exitNamingUnknownArgument()
+            exit(withError: error)
+        }
+        do {
             try command.run()
         } catch {
             InterruptCleanup.waitIfExiting()
             exit(withError: ReadableError.wrap(error))
         }
+    }
+
+    /// After a parse error: when the command line names a subcommand or long option that does not exist,
+    /// says so with the closest real names (``UnknownArgumentCheck``) and exits with the usage status 64,
+    /// instead of the parser's message about whatever it tripped over first (a "missing" `--output`).
+    private static func exitNamingUnknownArgument() {
+        guard let vocabulary = CommandVocabulary.of(Self.self),
+            let problem = UnknownArgumentCheck.problem(in: Array(CommandLine.arguments.dropFirst()), root: vocabulary)
+        else { return }
+        printToStandardError("Error: \(problem.message)\n  See '\(problem.command) --help' for more information.")
+        Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 }

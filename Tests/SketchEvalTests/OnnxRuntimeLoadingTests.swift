@@ -71,7 +71,8 @@ struct OnnxRuntimeLoadingTests {
     }
 
     @Test func theActivePythonEnvironmentsPackageIsFound() throws {
-        // python3 on PATH is the one the test suite runs with (scripts/requirements.txt installs onnxruntime).
+        // python3 on PATH is the one the test suite runs with: `make test` puts .venv/bin first, where scripts/requirements.txt
+        // installs onnxruntime.
         let sitePackages = OnnxRuntimeLibraryLocator.pythonSitePackages(environment: ProcessInfo.processInfo.environment)
         #expect(!sitePackages.isEmpty)
         let path = try OnnxRuntimeLibraryLocator.resolve(

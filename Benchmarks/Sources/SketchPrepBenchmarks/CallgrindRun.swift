@@ -19,7 +19,8 @@ struct CallgrindRun {
         let child = try ChildProcess.run([valgrind, "--version"], standardOutput: output.path)
         guard child.status == 0 else {
             throw BenchmarkError(
-                "`\(valgrind) --version` failed with status \(child.status) (valgrind is in scripts/apt-packages.txt: `make setup`)")
+                "`\(valgrind) --version` failed with status \(child.status) (valgrind is in scripts/apt-packages-test.txt: `make setup-tests`)"
+            )
         }
         return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }

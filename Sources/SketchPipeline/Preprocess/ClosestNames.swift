@@ -1,8 +1,8 @@
 /// The names closest to a mistyped one, for "did you mean" suggestions: by edit distance over
 /// lower-cased Unicode scalars, at most a third of the name's length (at least `minimumBound`) away.
-enum ClosestNames {
+package enum ClosestNames {
     /// Up to `limit` names of `candidates` closest to `name`, nearest first (ties in byte order).
-    static func suggest(for name: String, among candidates: [String], limit: Int = 3, minimumBound: Int = 2) -> [String] {
+    package static func suggest(for name: String, among candidates: [String], limit: Int = 3, minimumBound: Int = 2) -> [String] {
         let target = Array(name.lowercased().unicodeScalars)
         let bound = max(minimumBound, target.count / 3)
         var scored: [(distance: Int, name: String)] = []
@@ -32,7 +32,7 @@ enum ClosestNames {
     }
 
     /// ` (did you mean 'a', 'b'?)`, or empty when there is nothing close.
-    static func hint(for name: String, among candidates: [String], minimumBound: Int = 2) -> String {
+    package static func hint(for name: String, among candidates: [String], minimumBound: Int = 2) -> String {
         let close = suggest(for: name, among: candidates, minimumBound: minimumBound)
         return close.isEmpty ? "" : " (did you mean \(close.map { "'\($0)'" }.joined(separator: ", "))?)"
     }

@@ -16,16 +16,39 @@ extension PipelineRunner {
             do {
                 listing = try LabeledImageDirectory.scan(root)
             } catch {
-                throw PipelineError("\(pipelineFile): source.inputs: \(root) is not a readable directory of <class>/*.png (\(error))")
+                throw PipelineError("\(pipelineFile): \(inputsName): \(root) is not a readable directory of <class>/*.png (\(error))")
             }
             guard !listing.files.isEmpty || !listing.rejected.isEmpty else {
-                throw PipelineError("\(pipelineFile): source.inputs: no <class>/*.png images in \(root)")
+                throw PipelineError("\(pipelineFile): \(inputsName): no <class>/*.png images in \(root)" + svgHint(root))
             }
             all.files += listing.files
             all.rejected += listing.rejected
             all.skipped += listing.skipped
         }
         return all
+    }
+
+    /// For an image root without PNGs that holds SVG sketches (`<class>/*.svg`, also under a split
+    /// directory): the pipelines beside this one that read drawings, SVG among them, e.g.
+    /// `; it holds SVG sketches, which pipelines of drawings read: Pipelines/quickdraw-rnn.yaml, …`.
+    private func svgHint(_ root: String) -> String {
+        let files = FileManager.default
+        let levels = [root] + ["train", "val", "test"].map { "\(root)/\($0)" }
+        let holdsSVG = levels.contains { level in
+            ((try? files.contentsOfDirectory(atPath: level)) ?? []).prefix(1000).contains { name in
+                ((try? files.contentsOfDirectory(atPath: "\(level)/\(name)")) ?? []).prefix(1000).contains {
+                    $0.lowercased().hasSuffix(".svg")
+                }
+            }
+        }
+        guard holdsSVG else { return "" }
+        let directory = parentDirectory(of: pipelineFile)
+        let siblings = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        let drawingPipelines = siblings.map { directory == "." ? $0 : "\(directory)/\($0)" }.filter { path in
+            (try? PipelineConfig.load(path: path))?.source.kind == .quickdrawNDJSON
+        }
+        let named = drawingPipelines.isEmpty ? "a pipeline with source.kind: quickdraw-ndjson" : drawingPipelines.joined(separator: ", ")
+        return "; it holds SVG sketches, which this image pipeline does not read: pipelines of drawings do (\(named))"
     }
 
     /// The map side for labelled PNG directories (one process): decodes, resamples and labels

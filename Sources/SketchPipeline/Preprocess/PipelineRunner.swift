@@ -76,6 +76,8 @@ package struct PipelineRunner {
     package var recordedPaths = RecordedPaths(root: nil)
     /// Read only the first this-many records of each input (`--limit`; each input is then one chunk).
     package var recordLimit: Int?
+    /// The values of the pipeline file that options replaced (what errors call them).
+    package var overrides = PipelineOverrides()
 
     package init(config: PipelineConfig, pipelineFile: String, showProgress: Bool, force: Bool) {
         self.config = config
@@ -88,10 +90,11 @@ package struct PipelineRunner {
         guard !config.source.inputs.isEmpty else {
             throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
         }
+        try checkInputsExist()
         let directory = config.output.directory
         var paths = OutputPathCheck()
-        paths.inputs(config.source.inputs, option: "source.inputs")
-        paths.outputDirectory(directory, option: "output.directory")
+        paths.inputs(config.source.inputs, option: inputsName)
+        paths.outputDirectory(directory, option: outputName)
         if let temporaryDirectory { paths.outputDirectory(temporaryDirectory, option: "--tmp-dir") }
         try paths.verify()
         try createDirectories(directory)
@@ -161,6 +164,7 @@ package struct PipelineRunner {
     /// Warnings about the inputs for the caller to show before the run: device files and FIFOs
     /// found in input directories and skipped.
     package func inputWarnings() throws -> [String] {
+        try checkInputsExist()
         switch config.source.kind {
         case .quickdrawNDJSON:
             return try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)

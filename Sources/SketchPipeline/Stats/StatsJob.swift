@@ -91,11 +91,7 @@ package struct StatsJob {
     /// Profiles the inputs and writes `stats.json`, `stats.md`, `stats.html` and `rejected.ndjson`
     /// into `outputDirectory` (created if missing; each file written atomically).
     package func run(outputDirectory: String) throws -> DatasetProfile {
-        do {
-            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw PipelineError("cannot create output directory \(outputDirectory): \(error.localizedDescription)")
-        }
+        try createDirectories(outputDirectory)
         let profile = try profile(spillBase: "\(outputDirectory)/.stats-keys", quarantinePath: "\(outputDirectory)/\(Self.quarantineName)")
         let thumbnails = try StatsThumbnails.render(profile)
         let report = StatsReport(profile: profile, inputs: files)

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The values of a pipeline file that command-line options replaced. An error about a value names
+/// what the user typed: the option (`--input`, `-o/--output`) when it came from the command line,
+/// the YAML key (`source.inputs`, `output.directory`) and the file when it came from there.
+package struct PipelineOverrides: Sendable {
+    /// `--input` replaced `source.inputs`.
+    package var inputs: Bool
+    /// `-o/--output` replaced `output.directory`.
+    package var output: Bool
+
+    package init(inputs: Bool = false, output: Bool = false) {
+        self.inputs = inputs
+        self.output = output
+    }
+}
+
+extension PipelineRunner {
+    /// What the inputs are called in messages: `--input` or `source.inputs`.
+    var inputsName: String { overrides.inputs ? "--input" : "source.inputs" }
+
+    /// What the output directory is called in messages: `-o/--output` or `output.directory`.
+    var outputName: String { overrides.output ? "-o/--output" : "output.directory" }
+
+    /// Throws `PipelineError` for an input path that does not exist, saying where the path came from
+    /// and, for a relative path, what it was resolved against (the working directory, not the
+    /// pipeline file's directory) and that `--input` replaces `source.inputs`.
+    package func checkInputsExist() throws {
+        for input in config.source.inputs where input != "-" && access(input, F_OK) != 0 && errno == ENOENT {
+            let relative = !input.hasPrefix("/")
+            let workingDirectory = FileManager.default.currentDirectoryPath
+            let resolved = relative ? " (resolved against the working directory \(workingDirectory))" : ""
+            if overrides.inputs {
+                throw PipelineError("--input \(input) not found\(resolved)")
+            }
+            throw PipelineError(
+                "\(pipelineFile): source.inputs: \(input) not found\(resolved)"
+                    + (relative ? "; relative paths in a pipeline file are resolved against the working directory, not the file's" : "")
+                    + "; give --input PATH, which replaces source.inputs, or run from the directory the paths are relative to")
+        }
+    }
+}
