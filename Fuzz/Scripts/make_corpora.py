@@ -6,6 +6,7 @@ Deterministic: running it again rewrites the same bytes. Run from anywhere:
     python3 Fuzz/Scripts/make_corpora.py
 """
 import gzip
+import hashlib
 import struct
 import io
 import json
@@ -282,17 +283,33 @@ def dataset_files_corpus():
         rest += b"".join(struct.pack("<I", s) for s in shape) + key + word + body
         return struct.pack("<I", len(rest)) + rest
 
-    def block(records, first, last):
-        keys = struct.pack("<QQ", first, last)
-        return struct.pack("<II", len(records), crc32c(records, crc32c(keys))) + keys + records
+    def header(records, seq, first, last):
+        rest = struct.pack("<QQQ", seq, first, last)
+        return struct.pack("<II", len(records), crc32c(records, crc32c(rest))) + rest
 
-    records = record(b"k1", b"cat", 5, 0, (2, 2), 2, bytes(4)) + record(b"k2", b"dog", 7, 1, (1, 3), 1, bytes(12))
-    run = b"SKRUN02\n" + block(records, 5, 7)
+    def run_file(blocks, count=None):
+        """SKRUN03: magic, blocks (32-byte header, payload), trailer (SKRUNEND, count, SHA-256 of the headers)."""
+        headers = b"".join(h for h, _ in blocks)
+        trailer = b"SKRUNEND" + struct.pack("<Q", len(blocks) if count is None else count) + hashlib.sha256(headers).digest()
+        return b"SKRUN03\n" + b"".join(h + p for h, p in blocks) + trailer
+
+    first = record(b"k1", b"cat", 5, 0, (2, 2), 2, bytes(4))
+    second = record(b"k2", b"dog", 7, 1, (1, 3), 1, bytes(12))
+    records = first + second
+    run = run_file([(header(records, 0, 5, 7), records)])
     write(d, "run", b"\x02" + run)
     write(d, "run-truncated", b"\x02" + run[:-5])
-    write(d, "run-bad-crc", b"\x02" + run[:-1] + bytes([run[-1] ^ 1]))
-    write(d, "run-bad-length", b"\x02" + b"SKRUN02\n" + block(b"\xff\xff\x00\x00" + records[4:], 5, 7))
-    write(d, "run-out-of-range", b"\x02" + b"SKRUN02\n" + block(records, 6, 7))
+    bad = bytearray(run)
+    bad[-49] ^= 1  # the last payload byte, before the trailer
+    write(d, "run-bad-crc", b"\x02" + bytes(bad))
+    write(d, "run-bad-length", b"\x02" + run_file([(header(b"\xff\xff\x00\x00" + records[4:], 0, 5, 7), b"\xff\xff\x00\x00" + records[4:])]))
+    write(d, "run-out-of-range", b"\x02" + run_file([(header(records, 0, 6, 7), records)]))
+    one = (header(first, 0, 5, 5), first)
+    two = (header(second, 1, 7, 7), second)
+    write(d, "run-two-blocks", b"\x02" + run_file([one, two]))
+    write(d, "run-reordered", b"\x02" + run_file([two, one]))
+    write(d, "run-repeated", b"\x02" + run_file([one, one, two]))
+    write(d, "run-missing", b"\x02" + run_file([two]))
 
 
 def html_corpus():

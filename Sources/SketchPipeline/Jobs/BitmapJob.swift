@@ -111,7 +111,14 @@ struct BitmapRenderStage: RecordStage {
             let pixels = stage.render.side * stage.render.side
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: pixels))
-            output.withUnsafeMutableBufferPointer { renderer.render(drawing, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+            do throws(DrawingLimitError) {
+                try output.withUnsafeMutableBufferPointer { (buffer) throws(DrawingLimitError) in
+                    try renderer.render(drawing, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+                }
+            } catch {
+                output.removeSubrange(start...)
+                throw StageRejection(error)
+            }
         }
     }
 }
