@@ -270,8 +270,20 @@ package final class RunRangeReader {
         try? descriptor.close()
     }
 
-    /// The next record in the range, or nil at its end.
-    package func next() throws -> RunRecord? {
+    /// Where a reader stands: at a record, before a block not read yet (whose records are all at or
+    /// after `sortKey`), or at the end of its range.
+    package enum Head {
+        case record(RunRecord)
+        case block(sortKey: UInt64)
+        case end
+    }
+
+    /// The next record of the block held, or, once it is used up, the next block of the range
+    /// without reading it (`.block` with its first sort key): a block is read only when the merge
+    /// reaches its keys (``loadPendingBlock()``), so the blocks held at once are those the merge
+    /// position lies in, not one per run. A block larger than the usual storage is released
+    /// as soon as its records are used.
+    package func advance() throws -> Head {
         while !done {
             if blockOffset < block.count {
                 let record: RunRecord
@@ -283,65 +295,83 @@ package final class RunRangeReader {
                 if record.sortKey < keys.lowerBound { continue }
                 if record.sortKey > keys.upperBound {
                     done = true
-                    return nil
+                    return .end
                 }
-                return record
+                return .record(record)
             }
-            try loadBlock()
+            block = UnsafeRawBufferPointer(start: nil, count: 0)
+            blockOffset = 0
+            if storage.count > Self.keptStorageBytes {
+                storage.deallocate()
+                storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            }
+            while nextBlock < table.count, table[nextBlock].last < keys.lowerBound { nextBlock += 1 }
+            guard nextBlock < table.count, table[nextBlock].first <= keys.upperBound else {
+                done = true
+                return .end
+            }
+            return .block(sortKey: max(table[nextBlock].first, keys.lowerBound))
         }
-        return nil
+        return .end
     }
+
+    /// Reads and checks the block ``advance()`` announced, then returns the first record of it in
+    /// the range (or what follows, as ``advance()``).
+    package func loadPendingBlock() throws -> Head {
+        try loadBlock()
+        return try advance()
+    }
+
+    /// Storage kept between blocks: a block larger than this (one large example) gets storage of
+    /// its own, released once its records are used.
+    static let keptStorageBytes = SortedRunWriter.blockTargetBytes * 2
 
     private func invalid(_ detail: String) -> DatasetError {
         DatasetError("\(path) is not a valid run file (\(detail)); re-run its map side")
     }
 
-    /// Reads the next block that may hold keys of the range (or ends the file).
+    /// Reads and checks the block `table[nextBlock]` (``advance()`` has skipped the blocks outside
+    /// the range).
     private func loadBlock() throws {
         block = UnsafeRawBufferPointer(start: nil, count: 0)
         blockOffset = 0
-        while true {
-            guard nextBlock < table.count else {
-                done = true
-                return
-            }
-            let entry = table[nextBlock]
-            let sequence = nextBlock
-            nextBlock += 1
-            if entry.last < keys.lowerBound { continue }
-            if entry.first > keys.upperBound {
-                done = true
-                return
-            }
-            if storage.count < entry.length {
-                storage.deallocate()
-                storage = .allocate(byteCount: max(entry.length, SortedRunWriter.blockTargetBytes * 2), alignment: 8)
-            }
-            let payload = UnsafeMutableRawBufferPointer(rebasing: storage[0..<entry.length])
-            do {
-                let got = try descriptor.read(fromAbsoluteOffset: Int64(entry.payloadOffset), into: payload, retryOnInterrupt: true)
-                guard got == entry.length else { throw invalid("truncated: a block is cut off") }
-            } catch let error as DatasetError {
-                throw error
-            } catch {
-                throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
-            }
-            do {
-                _ = try RunFile.checkBlock(UnsafeRawBufferPointer(payload), entry, sequence: sequence)
-            } catch {
-                throw invalid(error.description)
-            }
-            block = UnsafeRawBufferPointer(payload)
+        guard nextBlock < table.count else {
+            done = true
             return
         }
+        let entry = table[nextBlock]
+        let sequence = nextBlock
+        nextBlock += 1
+        if storage.count < entry.length {
+            storage.deallocate()
+            storage = .allocate(byteCount: max(entry.length, Self.keptStorageBytes), alignment: 8)
+        }
+        let payload = UnsafeMutableRawBufferPointer(rebasing: storage[0..<entry.length])
+        do {
+            let got = try descriptor.read(fromAbsoluteOffset: Int64(entry.payloadOffset), into: payload, retryOnInterrupt: true)
+            guard got == entry.length else { throw invalid("truncated: a block is cut off") }
+        } catch let error as DatasetError {
+            throw error
+        } catch {
+            throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
+        }
+        do {
+            _ = try RunFile.checkBlock(UnsafeRawBufferPointer(payload), entry, sequence: sequence)
+        } catch {
+            throw invalid(error.description)
+        }
+        block = UnsafeRawBufferPointer(payload)
     }
 }
 
 /// The reduce side's k-way merge of sorted runs into one stream in dataset order, over the sort
-/// keys `keys`. Memory: one block per run. The record returned stays valid until the next call.
+/// keys `keys`. A run's next block is read only when the merge reaches its first key
+/// (``RunRangeReader/advance()``), so memory is the blocks the merge position lies in (one per
+/// run whose keys overlap there), not one per run: runs of one large example each (rasters at the
+/// largest size) hold one example at a time. The record returned stays valid until the next call.
 package struct RunMerge {
     private var readers: [RunRangeReader]
-    private var heads: [RunRecord?]
+    private var heads: [RunRangeReader.Head]
     /// Min-heap of reader indices by their head.
     private var heap: [Int] = []
     /// The reader whose head was handed out last (advanced on the next call).
@@ -349,32 +379,51 @@ package struct RunMerge {
 
     package init(runs: [String], keys: ClosedRange<UInt64> = 0...UInt64.max) throws {
         readers = try runs.map { try RunRangeReader(path: $0, keys: keys) }
-        heads = try readers.map { try $0.next() }
-        for source in readers.indices where heads[source] != nil { push(source) }
+        heads = try readers.map { try $0.advance() }
+        for source in readers.indices { push(source) }
     }
 
     /// The next record in dataset order, or nil when every run is exhausted.
     package mutating func next() throws -> RunRecord? {
         if let source = handedOut {
             handedOut = nil
-            heads[source] = try readers[source].next()
+            heads[source] = try readers[source].advance()
             popRoot()
-            if heads[source] != nil { push(source) }
+            push(source)
         }
-        guard let source = heap.first else { return nil }
-        handedOut = source
-        return heads[source]
+        while let source = heap.first {
+            switch heads[source] {
+            case .record(let record):
+                handedOut = source
+                return record
+            case .block:
+                popRoot()
+                heads[source] = try readers[source].loadPendingBlock()
+                push(source)
+            case .end:
+                popRoot()
+            }
+        }
+        return nil
     }
 
+    /// Heap order: by sort key; at one key a block not read yet comes first (it may hold a record
+    /// that precedes), then records in dataset order, then by run.
     private func less(_ a: Int, _ b: Int) -> Bool {
-        let x = heads[a]!
-        let y = heads[b]!
-        if RunRecord.precedes(x, y) { return true }
-        if RunRecord.precedes(y, x) { return false }
-        return a < b
+        switch (heads[a], heads[b]) {
+        case let (.record(x), .record(y)):
+            if RunRecord.precedes(x, y) { return true }
+            if RunRecord.precedes(y, x) { return false }
+            return a < b
+        case let (.record(x), .block(key)): return x.sortKey < key
+        case let (.block(key), .record(y)): return key <= y.sortKey
+        case let (.block(x), .block(y)): return x != y ? x < y : a < b
+        default: return false
+        }
     }
 
     private mutating func push(_ source: Int) {
+        if case .end = heads[source] { return }
         heap.append(source)
         var child = heap.count - 1
         while child > 0 {

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import io
 import pickle
+import struct
 import zipfile
+import zlib
 from typing import Any, List, NamedTuple
 
 import numpy as np
@@ -93,7 +95,12 @@ def read_npz_split(path: Any, split: str) -> List[np.ndarray]:
                 if f"{split}.npy" not in names:
                     raise DatasetError(f"{path}: no {split!r} array (has {', '.join(sorted(names))})")
                 return _object_arrays(archive.read(f"{split}.npy"), path, split)
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as error:
+    except DatasetError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, struct.error, OSError, EOFError, NotImplementedError, RuntimeError,
+            ValueError) as error:
+        # zlib.error: damaged deflate data; ValueError: zipfile's own refusals, e.g. a name that is not
+        # UTF-8 although flagged so.
         raise DatasetError(f"{path}: not a readable .npz: {error}") from None
 
 

@@ -82,3 +82,23 @@ def test_an_npy_header_claiming_more_than_its_bytes_is_refused_before_numpy_allo
     path.write_bytes(npz([("train_points.npy", header.getvalue() + b"\0" * 6), ("train_offsets.npy", header.getvalue())]))
     with pytest.raises(DatasetError, match="does not match"):
         stroke3.read_npz_split(path, "train")
+
+
+def test_damaged_deflate_data_and_a_name_that_is_not_utf8_are_refused_as_dataset_errors(tmp_path):
+    """Two inputs the atheris harness (Fuzz/Python/FuzzPythonLoaders.py) found raising zlib.error and
+    UnicodeDecodeError out of the loader."""
+    data = bytearray(npz([("train.npy", bytes(range(256)) * 64)]))
+    start = data.find(b"train.npy") + len("train.npy")
+    data[start:start + 40] = b"\xff" * 40  # the deflate stream's first bytes
+    path = tmp_path / "damaged.npz"
+    path.write_bytes(bytes(data))
+    with pytest.raises(DatasetError):
+        stroke3.read_npz_split(path, "train")
+    named = bytearray(npz([("train.npy", b"x")]))
+    for signature, flags in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = named.find(signature)
+        named[at + flags + 1] |= 0x08  # bit 11 of the flags: the name is UTF-8
+    named = bytes(named).replace(b"train.npy", b"tr\x80in.npy")
+    path.write_bytes(named)
+    with pytest.raises(DatasetError):
+        stroke3.read_npz_split(path, "train")
