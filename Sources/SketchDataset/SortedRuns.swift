@@ -218,8 +218,9 @@ package enum RunFile {
 /// Reads the records of one run file whose sort keys fall in `keys`, front to back: the block
 /// table is checked when the file is opened (``RunFile/blockTable(size:readHeader:)``), blocks
 /// wholly outside the range are skipped by their headers (never read), and each block read is
-/// checked (``RunFile/checkBlock(_:_:sequence:)``) before its records are handed out. One
-/// block is held at a time; a ``RunRecord`` stays valid until the next call of ``next()``.
+/// checked (``RunFile/checkBlock(_:_:sequence:)``) before its records are handed out. At most one
+/// block is held at a time, and none between ``advance()`` announcing a block and
+/// ``loadPendingBlock()`` reading it; a ``RunRecord`` stays valid until the next call of either.
 package final class RunRangeReader {
     let path: String
     private let descriptor: FileDescriptor
