@@ -1,8 +1,9 @@
-"""Rendering and storing the largest raster the pipelines accept keeps preprocess's memory bound
-(docs/limits.md, "Rasters at the largest size") for any number of drawings: the map's batches hold
-one drawing at that size and the reduce's merge reads a run's block only when it reaches its keys.
-Measured through the pipeline with the release CLI, PNG (TFRecord) and raw (NPY) output, at 2 and 8
-drawings: the peak RSS stays under the bound and does not grow with the number of drawings."""
+"""Rendering and storing the largest raster accepted keeps the memory bound of `preprocess` and
+`bitmap` (docs/limits.md, "Rasters at the largest size") for any number of drawings: batches hold
+one drawing at that size (`BatchSizing`) and the reduce's merge reads a run's block only when it
+reaches its keys. Measured through the release CLI (preprocess with PNG (TFRecord) and raw (NPY)
+output, and bitmap) at 2 and 8 drawings: the peak RSS stays under the bound and does not grow with
+the number of drawings."""
 import subprocess
 import sys
 
@@ -45,4 +46,17 @@ def test_the_largest_raster_keeps_the_memory_bound_for_any_number_of_drawings(sk
                                        "--jobs", JOBS, "-q"])
     assert peaks[8] <= BOUND_BYTES, f"peak RSS {peaks[8] / MIB:.0f} MiB over the bound {BOUND_BYTES / MIB:.0f} MiB"
     # One drawing at this size is 64 MiB: six more drawings may not add half of one.
+    assert peaks[8] - peaks[2] < SIDE * SIDE // 2, f"peak RSS grows with the drawings: {peaks}"
+
+
+def test_bitmap_at_the_largest_size_keeps_the_memory_bound_for_any_number_of_drawings(sketchprep, tmp_path):
+    with open(SHARED / "quickdraw" / "raw" / "cat.ndjson", "rb") as handle:
+        lines = [next(handle) for _ in range(8)]
+    peaks = {}
+    for count in (2, 8):
+        source = tmp_path / f"cat{count}.ndjson"
+        source.write_bytes(b"".join(lines[:count]))
+        peaks[count] = peak_rss_bytes([sketchprep, "bitmap", source, "--size", SIDE, "-o", tmp_path / f"b{count}.npy",
+                                       "--jobs", JOBS, "-q"])
+    assert peaks[8] <= BOUND_BYTES, f"peak RSS {peaks[8] / MIB:.0f} MiB over the bound {BOUND_BYTES / MIB:.0f} MiB"
     assert peaks[8] - peaks[2] < SIDE * SIDE // 2, f"peak RSS grows with the drawings: {peaks}"

@@ -43,7 +43,8 @@ package struct BitmapJob {
     package func run() throws -> RecordStreamResult {
         let itemShape = timeChannels.isEmpty ? [render.side * render.side] : [render.side, render.side, timeChannels.count]
         let writer = try NPYWriter(path: outputPath, dtype: .uint8, itemShape: itemShape)
-        let stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        stream.linesPerBatch = BatchSizing.records(bytesPerRecord: itemShape.reduce(1, *), maximum: stream.linesPerBatch)
         let result =
             timeChannels.isEmpty
             ? try stream.run(BitmapRenderStage(render: render, inputFormat: inputFormat), quarantinePath: quarantinePath) {

@@ -78,17 +78,13 @@ package enum EncodeStage: Sendable {
     /// the input's (float64 rows of float64 stroke-3 input stay float64, others are int16).
     case stroke3(epsilon: Double?, elementType: Stroke3ElementType?)
 
-    /// Encoded bytes a batch of the map may hold (its examples' payloads), so that at the largest
-    /// raster a batch holds one example and memory does not grow with the number of drawings.
-    package static let batchPayloadBytes = 16 << 20
-
-    /// Lines in one batch of the map: 1,024, fewer for rasters whose payloads would pass
-    /// `batchPayloadBytes` (at least 1: at size 8192 one example is 64 MiB, 256 MiB as float32).
+    /// Lines in one batch of the map: 1,024, fewer for rasters (`BatchSizing`: one line at size
+    /// 8192, whose payload is 64 MiB, 256 MiB as float32).
     package var linesPerBatch: Int {
         guard case let .raster(options) = self else { return 1024 }
         let channels = max(1, options.timeChannels.count)
         let payload = options.stroke.side * options.stroke.side * channels * (options.dtype == .float32 ? 4 : 1)
-        return max(1, min(1024, Self.batchPayloadBytes / payload))
+        return BatchSizing.records(bytesPerRecord: payload, maximum: 1024)
     }
 }
 
