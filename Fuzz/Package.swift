@@ -67,6 +67,31 @@ let package = Package(
                 .product(name: "SketchDataset", package: "SketchPrep"),
                 .product(name: "SketchPipeline", package: "SketchPrep"),
             ]),
+        // An SVG file, path data or a transform list → the SVG reader → simplify → 28×28 bitmap.
+        .executableTarget(
+            name: "FuzzSVGSketch",
+            dependencies: [
+                "LibFuzzerDriver",
+                .product(name: "SketchCore", package: "SketchPrep"),
+                .product(name: "SketchFormats", package: "SketchPrep"),
+                .product(name: "SketchRaster", package: "SketchPrep"),
+            ]),
+        // A Kaggle competition CSV → records → simplify → encode → 28×28 bitmap.
+        .executableTarget(
+            name: "FuzzKaggleCSV",
+            dependencies: [
+                "LibFuzzerDriver",
+                .product(name: "SketchCore", package: "SketchPrep"),
+                .product(name: "SketchFormats", package: "SketchPrep"),
+                .product(name: "SketchRaster", package: "SketchPrep"),
+            ]),
+        // A run file's blocks rearranged: only the file's own order may be accepted.
+        .executableTarget(
+            name: "FuzzRunFileOrder",
+            dependencies: [
+                "LibFuzzerDriver",
+                .product(name: "SketchDataset", package: "SketchPrep"),
+            ]),
         // libxml2's HTML parser (Debian libxml2-dev), through a small C shim: the HTML harness's oracle.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Texts from data → the evaluation report's HTML → libxml2 finds no script and no event handler.

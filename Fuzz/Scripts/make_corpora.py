@@ -6,6 +6,7 @@ Deterministic: running it again rewrites the same bytes. Run from anywhere:
     python3 Fuzz/Scripts/make_corpora.py
 """
 import gzip
+import hashlib
 import struct
 import io
 import json
@@ -282,17 +283,33 @@ def dataset_files_corpus():
         rest += b"".join(struct.pack("<I", s) for s in shape) + key + word + body
         return struct.pack("<I", len(rest)) + rest
 
-    def block(records, first, last):
-        keys = struct.pack("<QQ", first, last)
-        return struct.pack("<II", len(records), crc32c(records, crc32c(keys))) + keys + records
+    def header(records, seq, first, last):
+        rest = struct.pack("<QQQ", seq, first, last)
+        return struct.pack("<II", len(records), crc32c(records, crc32c(rest))) + rest
 
-    records = record(b"k1", b"cat", 5, 0, (2, 2), 2, bytes(4)) + record(b"k2", b"dog", 7, 1, (1, 3), 1, bytes(12))
-    run = b"SKRUN02\n" + block(records, 5, 7)
+    def run_file(blocks, count=None):
+        """SKRUN03: magic, blocks (32-byte header, payload), trailer (SKRUNEND, count, SHA-256 of the headers)."""
+        headers = b"".join(h for h, _ in blocks)
+        trailer = b"SKRUNEND" + struct.pack("<Q", len(blocks) if count is None else count) + hashlib.sha256(headers).digest()
+        return b"SKRUN03\n" + b"".join(h + p for h, p in blocks) + trailer
+
+    first = record(b"k1", b"cat", 5, 0, (2, 2), 2, bytes(4))
+    second = record(b"k2", b"dog", 7, 1, (1, 3), 1, bytes(12))
+    records = first + second
+    run = run_file([(header(records, 0, 5, 7), records)])
     write(d, "run", b"\x02" + run)
     write(d, "run-truncated", b"\x02" + run[:-5])
-    write(d, "run-bad-crc", b"\x02" + run[:-1] + bytes([run[-1] ^ 1]))
-    write(d, "run-bad-length", b"\x02" + b"SKRUN02\n" + block(b"\xff\xff\x00\x00" + records[4:], 5, 7))
-    write(d, "run-out-of-range", b"\x02" + b"SKRUN02\n" + block(records, 6, 7))
+    bad = bytearray(run)
+    bad[-49] ^= 1  # the last payload byte, before the trailer
+    write(d, "run-bad-crc", b"\x02" + bytes(bad))
+    write(d, "run-bad-length", b"\x02" + run_file([(header(b"\xff\xff\x00\x00" + records[4:], 0, 5, 7), b"\xff\xff\x00\x00" + records[4:])]))
+    write(d, "run-out-of-range", b"\x02" + run_file([(header(records, 0, 6, 7), records)]))
+    one = (header(first, 0, 5, 5), first)
+    two = (header(second, 1, 7, 7), second)
+    write(d, "run-two-blocks", b"\x02" + run_file([one, two]))
+    write(d, "run-reordered", b"\x02" + run_file([two, one]))
+    write(d, "run-repeated", b"\x02" + run_file([one, one, two]))
+    write(d, "run-missing", b"\x02" + run_file([two]))
 
 
 def html_corpus():
@@ -300,6 +317,90 @@ def html_corpus():
     write(d, "plain", b"model\0cat\0dog\0key-1\0shard-00000")
     write(d, "combining-quote", 'm\0c"\u0301 onload=alert(1) \0<script>alert(2)</script>\0k\'\u0301><img src=x onerror=y>\0s'.encode())
     write(d, "controls", b"\x1b[2J\0\x00\0\x7f\xc2\x9b\0\xe2\x80\xae\0\xff\xfe")
+
+
+def svg_corpus():
+    """Whole SVG files (selector 0), path data (1) and transform lists (2) for FuzzSVGSketch."""
+    d = CORPUS / "FuzzSVGSketch"
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">'
+    write(d, "svg-paths", b"\x00" + svg + b'<g transform="translate(10 20) scale(2)"><path d="M10 10 L50 60 Q 80 0 100 100 '
+          b'T 150 150 C 10 20 30 40 50 60 S 70 80 90 100 A 40 30 15 1 1 200 200 Z m5 5 h10 v10 z"/></g>'
+          b'<polyline points="0,0 10,10 20,0"/><line x1="0" y1="0" x2="9" y2="9"/><polygon points="1 1 5 5 1 5"/></svg>')
+    write(d, "svg-nested", b"\x00" + svg + b'<g transform="matrix(1 0 0 1 5 5)">' * 30 + b'<path d="M0 0 L1 1"/>'
+          + b"</g>" * 30 + b"</svg>")
+    write(d, "svg-skipped", b"\x00" + svg + b'<defs><path d="M0 0 L5 5"/></defs><text>x</text><path d="M1 1 L2 2"/></svg>')
+    for name, data in [
+        ("path-all-commands", b"M10 20 l5 5 H30 v-5 c1 2 3 4 5 6 s7 8 9 10 q3 3 6 0 t6 0 a5 5 0 0 1 10 0 z"),
+        ("path-no-separators", b"M10-20.5.5e1L1e2,3E-1"),
+        ("path-arc-underflow", b"M0 0 A1e-300 1e-300 0 0 1 10 10"),
+        ("path-arc-tiny", b"M0 0 A1e-200 5 0 1 0 10 10"),
+        ("path-arc-huge", b"M0 0 A1e9 1e-9 90 1 1 1e6 -1e6"),
+        ("path-far-control", b"M0 0 C 999999 -999999 -999999 999999 10 10"),
+        ("path-extremes", b"M1e9 -1e9 L-1e9 1e9 l1e9 1e9"),
+        ("path-bad", b"M0 0 L 1e400 2 Z 3"),
+    ]:
+        write(d, name, b"\x01" + data)
+    for name, data in [
+        ("transform-list", b"translate(10,20) rotate(30 5 5) scale(2 3) skewX(10) skewY(-10) matrix(1 0 0 1 0 0)"),
+        ("transform-huge", b"scale(1e9) scale(1e9) translate(1e9)"),
+        ("transform-skew-90", b"skewX(90) skewY(270)"),
+        ("transform-tiny", b"scale(1e-300) scale(1e-300)"),
+        ("transform-bad", b"rotate() scale(a) matrix(1 2 3)"),
+    ]:
+        write(d, name, b"\x02" + data)
+
+
+def csv_corpus():
+    """Kaggle competition CSV files (train and test layouts) for FuzzKaggleCSV."""
+    d = CORPUS / "FuzzKaggleCSV"
+    train = b"countrycode,drawing,key_id,recognized,timestamp,word\n"
+    test = b"key_id,countrycode,drawing\n"
+    drawing = b'"[[[0, 10, 20], [0, 5, 30]], [[5, 6], [7, 8]]]"'
+    write(d, "train", train + b"US," + drawing + b",1,True,2017-03-01 10:00:00.1,cat\n"
+          + b'GB,"[[[1e308, -1e308], [0, 1]]]",2,False,2017-03-01 10:00:00.1,"a ""quoted"" word"\n')
+    write(d, "test", test + b"9,DE," + drawing + b"\n10,FR,\"[[[NaN], [1]]]\"\n")
+    write(d, "crlf-bom", b"\xef\xbb\xbf" + train.replace(b"\n", b"\r\n") + b"US," + drawing + b",1,true,,dog\r\n")
+    write(d, "damaged", train + b'US,"[[[0,1],[0]]]",3,maybe,x,cat\nUS,"unterminated\n,,,,,\n')
+    write(d, "extremes", test + b'1,US,"[[[1e400, 7e305, -0, 1e-320], [0, 0, 0, 0]]]"\n2,US,"[[]]"\n3,US,"[]"\n')
+
+
+def run_order_corpus():
+    """Run files with a block order for FuzzRunFileOrder: k, k block indexes, the file."""
+    d = CORPUS / "FuzzRunFileOrder"
+    two_blocks = (CORPUS / "FuzzDatasetFiles" / "run-two-blocks").read_bytes()[1:]
+    one_block = (CORPUS / "FuzzDatasetFiles" / "run").read_bytes()[1:]
+    write(d, "same-order", bytes([2, 0, 1]) + two_blocks)
+    write(d, "swapped", bytes([2, 1, 0]) + two_blocks)
+    write(d, "repeated", bytes([3, 0, 0, 1]) + two_blocks)
+    write(d, "dropped", bytes([1, 1]) + two_blocks)
+    write(d, "one-block", bytes([1, 0]) + one_block)
+
+
+def python_loaders_corpus():
+    """Stroke-3 .npz files (selector 0) and manifests (1) for the atheris harness FuzzPythonLoaders."""
+    d = CORPUS / "FuzzPythonLoaders"
+    items = [np.array([[0, 0, 0], [5, 3, 1]], np.int16), np.array([[1, 2, 1]], np.int16)]
+    objects = np.empty(len(items), dtype=object)
+    objects[:] = items
+    def npy(array):
+        out = io.BytesIO()
+        np.lib.format.write_array(out, array, allow_pickle=True)
+        return out.getvalue()
+
+    write(d, "npz-object-arrays", b"\x00" + zip_entries(
+        [("train.npy", npy(objects)), ("valid.npy", npy(objects[:1])), ("test.npy", npy(objects[:0]))]))
+    empty, start = np.zeros((0, 3), np.int16), np.array([0], np.int64)
+    write(d, "npz-flat", b"\x00" + zip_entries([
+        ("train_points.npy", npy(np.concatenate(items))), ("train_offsets.npy", npy(np.array([0, 2, 3], np.int64))),
+        ("valid_points.npy", npy(empty)), ("valid_offsets.npy", npy(start)),
+        ("test_points.npy", npy(empty)), ("test_offsets.npy", npy(start))]))
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<i2", "fortran_order": False, "shape": (1 << 31, 3)})
+    write(d, "npz-shape-claim", b"\x00" + zip_entries([("train_points.npy", header.getvalue()), ("train_offsets.npy", header.getvalue())]))
+    write(d, "npz-many-entries", b"\x00" + zip_entries([(f"e{i}.npy", b"") for i in range(70)]))
+    write(d, "manifest", b"\x01" + json.dumps({"format_version": 4, "pipeline": {"name": "p"}, "shards": [
+        {"file": "cat.npz", "bytes": 10, "sha256": "0" * 64, "split": "all", "format": "npz"}]}).encode())
+    write(d, "manifest-escape", b"\x01" + b'{"shards": [{"file": "../../etc/passwd", "bytes": 1e400}]}')
 
 
 def main():
@@ -314,6 +415,10 @@ def main():
     npy_corpus()
     dataset_files_corpus()
     html_corpus()
+    svg_corpus()
+    csv_corpus()
+    run_order_corpus()
+    python_loaders_corpus()
     for d in sorted(CORPUS.iterdir()):
         print(d.name, len(list(d.iterdir())), "files")
 

@@ -13,7 +13,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-60}
 RSS_MB=${FUZZ_RSS_MB:-1024}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 OUT=${FUZZ_OUT:-out/fuzz}
-ALL=(FuzzNDJSONLine FuzzGzipReader FuzzBinReader FuzzPNGImport FuzzPipelineYAML FuzzNPZReader FuzzNPYReader FuzzDatasetFiles FuzzHTMLReport)
+ALL=(FuzzNDJSONLine FuzzGzipReader FuzzBinReader FuzzPNGImport FuzzPipelineYAML FuzzNPZReader FuzzNPYReader FuzzDatasetFiles FuzzHTMLReport FuzzSVGSketch FuzzKaggleCSV FuzzRunFileOrder FuzzPythonLoaders)
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ALL[@]}")
 
@@ -51,9 +51,12 @@ for harness in "${HARNESSES[@]}"; do
     mkdir -p "$work/corpus"
     dict=()
     case $harness in FuzzNDJSONLine|FuzzGzipReader) dict=(-dict=Fuzz/ndjson.dict) ;; esac
+    # FuzzPythonLoaders is the atheris harness of the Python package (Fuzz/Python, PyPI atheris).
+    runner=("$BIN/$harness")
+    [ "$harness" = FuzzPythonLoaders ] && runner=("${PYTHON:-python3}" "Fuzz/Python/$harness.py")
     echo "fuzz: $harness for ${SECONDS_EACH}s (rss limit ${RSS_MB} MB, timeout ${TIMEOUT}s per input)"
     # New inputs go to $work/corpus; the committed seeds are only read.
-    "$BIN/$harness" "${dict[@]}" -max_total_time="$SECONDS_EACH" -rss_limit_mb="$RSS_MB" \
+    "${runner[@]}" "${dict[@]}" -max_total_time="$SECONDS_EACH" -rss_limit_mb="$RSS_MB" \
         -timeout="$TIMEOUT" -print_final_stats=1 -artifact_prefix="$work/" \
         "$work/corpus" "$seeds" >"$work/log.txt" 2>&1
     status=$?

@@ -92,29 +92,30 @@ public enum DatasetFileValidation {
     }
 
     /// The number of examples in the run-file `bytes` (header included); throws `DatasetError`
-    /// for a block whose length, CRC-32C or key range does not hold, or a record that breaks its
-    /// framing (the checks ``RunRangeReader`` makes before it uses a block).
+    /// for a block table that does not hold (``RunFile/blockTable(size:readHeader:)``: lengths,
+    /// sequence numbers, key order, the trailer's count and digest) or a block whose CRC-32C or
+    /// key range does not hold or whose records break their framing (the checks
+    /// ``RunRangeReader`` makes before it uses a block).
     public static func runFileExampleCount(_ bytes: [UInt8]) throws(DatasetError) -> Int {
         guard bytes.starts(with: RunFile.magic) else { throw DatasetError("not a sketchprep run file (wrong header)") }
-        var offset = RunFile.magic.count
+        let table: [RunFile.Block]
+        do {
+            table = try RunFile.blockTable(size: bytes.count) { offset, count in Array(bytes[offset..<min(bytes.count, offset + count)]) }
+        } catch let error as DatasetError {
+            throw error
+        } catch {
+            throw DatasetError("\(error)")
+        }
         var count = 0
-        while offset < bytes.count {
-            guard bytes.count - offset >= RunFile.headerBytes else { throw DatasetError("truncated run file") }
-            let (length, crc, first, last) = bytes.withUnsafeBytes {
-                RunFile.parseHeader(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + RunFile.headerBytes]))
-            }
-            let start = offset + RunFile.headerBytes
-            guard length <= RunFile.maximumBlockBytes, length <= bytes.count - start, first <= last else {
-                throw DatasetError("truncated run file")
-            }
+        for (sequence, entry) in table.enumerated() {
             let result = bytes.withUnsafeBytes { raw in
                 Result { () throws(DatasetError) in
                     try RunFile.checkBlock(
-                        UnsafeRawBufferPointer(rebasing: raw[start..<start + length]), crc: crc, first: first, last: last)
+                        UnsafeRawBufferPointer(rebasing: raw[entry.payloadOffset..<entry.payloadOffset + entry.length]), entry,
+                        sequence: sequence)
                 }
             }
             count += try result.get()
-            offset = start + length
         }
         return count
     }

@@ -7,11 +7,14 @@ import SystemPackage
 /// each full buffer is sorted (``SortedExample/precedes(_:_:)``) and written as one *run* file.
 /// Memory is the budget, whatever the number of examples.
 ///
-/// A run file is `SKRUN02\n` and then blocks of whole records (``SortedExample/serialize(into:)``),
-/// each behind a 24-byte header: `u32` payload length, `u32` CRC-32C of the two keys and the
-/// payload, `u64` first and `u64` last sort key in the block. The keys let a reader skip every
-/// block outside its range of the dataset order without reading it; the CRC and the record
-/// lengths make a damaged or truncated file an error, checked cheaply before any record is used.
+/// A run file (``RunFile``) is `SKRUN03\n`, blocks of whole records
+/// (``SortedExample/serialize(into:)``) each behind a 32-byte header (`u32` payload length, `u32`
+/// CRC-32C of the rest of the header and the payload, `u64` sequence number from 0, `u64` first and
+/// `u64` last sort key in the block), then a 48-byte trailer: `SKRUNEND`, `u64` block count and the
+/// SHA-256 of every block header in order (the block table). The keys let a reader skip every
+/// block outside its range of the dataset order without reading it; the CRC, the sequence numbers,
+/// the table's digest and the record lengths make a damaged, truncated, reordered, repeated or
+/// missing block an error, checked before any record is used.
 package final class SortedRunWriter {
     /// Directory of the run files.
     package let directory: String
@@ -51,9 +54,12 @@ package final class SortedRunWriter {
         var block: [UInt8] = []
         var first: UInt64 = 0
         var last: UInt64 = 0
+        var table = RunFile.TableDigest()
         func close() throws {
             guard !block.isEmpty else { return }
-            try writer.write(RunFile.blockHeader(payload: block, first: first, last: last))
+            let header = RunFile.blockHeader(payload: block, sequence: table.blocks, first: first, last: last)
+            table.add(header)
+            try writer.write(header)
             try writer.write(block)
             block.removeAll(keepingCapacity: true)
         }
@@ -64,6 +70,7 @@ package final class SortedRunWriter {
             if block.count >= Self.blockTargetBytes { try close() }
         }
         try close()
+        try writer.write(table.trailer())
         try writer.commit()
         runs.append(path)
         buffer.removeAll(keepingCapacity: true)
@@ -71,38 +78,123 @@ package final class SortedRunWriter {
     }
 }
 
-/// The framing of run files (``SortedRunWriter``).
+/// The framing of run files (``SortedRunWriter``): magic, blocks, trailer with the block table's
+/// digest. ``blockTable(size:readHeader:)`` is the one check of the table every reader makes.
 package enum RunFile {
-    package static let magic: [UInt8] = Array("SKRUN02\n".utf8)
-    static let headerBytes = 24
+    package static let magic: [UInt8] = Array("SKRUN03\n".utf8)
+    package static let headerBytes = 32
+    /// The trailer's first bytes.
+    static let trailerMagic: [UInt8] = Array("SKRUNEND".utf8)
+    /// `SKRUNEND`, the block count, the SHA-256 of the block headers.
+    package static let trailerBytes = 48
     /// Largest block payload read: one record of the largest body and strings, or 256 KiB of records.
     package static let maximumBlockBytes = SortedExample.maximumBodyBytes + 2 * SortedExample.maximumStringBytes + 4096
 
-    static func blockHeader(payload: [UInt8], first: UInt64, last: UInt64) -> [UInt8] {
-        var header: [UInt8] = []
-        header.appendLE(UInt32(payload.count))
-        var keys: [UInt8] = []
-        keys.appendLE(first)
-        keys.appendLE(last)
-        header.appendLE(CRC32C.checksum(payload, continuing: CRC32C.checksum(keys)))
-        return header + keys
+    /// One block of a run file as its table lists it.
+    struct Block: Equatable {
+        /// Offset of the payload in the file.
+        var payloadOffset: Int
+        var length: Int
+        var crc: UInt32
+        var first: UInt64
+        var last: UInt64
     }
 
-    /// The payload length, CRC and key range of a block header (24 bytes at `header`).
-    static func parseHeader(_ header: UnsafeRawBufferPointer) -> (length: Int, crc: UInt32, first: UInt64, last: UInt64) {
+    /// The block headers in the order they are written, and the trailer they make.
+    struct TableDigest {
+        private var hasher = SHA256Hasher()
+        private(set) var blocks: UInt64 = 0
+
+        mutating func add(_ header: [UInt8]) {
+            hasher.update(header)
+            blocks += 1
+        }
+
+        /// The trailer of a file holding the blocks added (the hasher is finalized).
+        mutating func trailer() -> [UInt8] {
+            var bytes = RunFile.trailerMagic
+            bytes.appendLE(blocks)
+            return bytes + hasher.finalize().bytes
+        }
+    }
+
+    static func blockHeader(payload: [UInt8], sequence: UInt64, first: UInt64, last: UInt64) -> [UInt8] {
+        var rest: [UInt8] = []
+        rest.appendLE(sequence)
+        rest.appendLE(first)
+        rest.appendLE(last)
+        var header: [UInt8] = []
+        header.appendLE(UInt32(payload.count))
+        header.appendLE(CRC32C.checksum(payload, continuing: CRC32C.checksum(rest)))
+        return header + rest
+    }
+
+    /// The payload length, CRC, sequence number and key range of a block header (32 bytes).
+    static func parseHeader(_ header: UnsafeRawBufferPointer) -> (length: Int, crc: UInt32, sequence: UInt64, first: UInt64, last: UInt64) {
         (
             Int(UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 0, as: UInt32.self))),
             UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
             UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
-            UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+            UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+            UInt64(littleEndian: header.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
         )
     }
 
-    /// Checks one block's payload against its header: the CRC, then every record's framing
+    /// The block table of a run file of `size` bytes whose magic was checked, read through
+    /// `readHeader(offset, count)` (the bytes at `offset`, or fewer at the end of the file): every
+    /// block header in turn, each block's length within the file and `maximumBlockBytes`, its
+    /// sequence number equal to its place, its key range ordered and after the previous block's,
+    /// then the trailer's block count and digest of the headers. A reordered, repeated, missing or
+    /// added block, a cut file and a damaged header are refused here, before any payload is read.
+    static func blockTable(size: Int, readHeader: (Int, Int) throws -> [UInt8]) throws -> [Block] {
+        guard size >= magic.count + trailerBytes else { throw DatasetError("truncated: the trailer is missing") }
+        let trailer = try readHeader(size - trailerBytes, trailerBytes)
+        guard trailer.count == trailerBytes, trailer.starts(with: trailerMagic) else {
+            throw DatasetError("truncated or damaged: the file does not end with its block table's trailer")
+        }
+        let declared = trailer.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        let end = size - trailerBytes
+        var table = TableDigest()
+        var blocks: [Block] = []
+        var offset = magic.count
+        var previousLast: UInt64?
+        while offset < end {
+            guard end - offset >= headerBytes, table.blocks < declared else {
+                throw DatasetError("truncated or damaged: block \(table.blocks) is not in the block table")
+            }
+            let header = try readHeader(offset, headerBytes)
+            guard header.count == headerBytes else { throw DatasetError("truncated: a block header is cut off") }
+            let (length, crc, sequence, first, last) = header.withUnsafeBytes(parseHeader)
+            guard sequence == table.blocks else {
+                throw DatasetError("block \(table.blocks) carries sequence number \(sequence): blocks are reordered, repeated or missing")
+            }
+            guard length > 0, length <= maximumBlockBytes, length <= end - offset - headerBytes, first <= last else {
+                throw DatasetError("truncated or damaged: block \(sequence) declares \(length) bytes")
+            }
+            if let previousLast, first < previousLast {
+                throw DatasetError("block \(sequence) starts before the previous block's last sort key: blocks are out of order")
+            }
+            previousLast = last
+            table.add(header)
+            blocks.append(Block(payloadOffset: offset + headerBytes, length: length, crc: crc, first: first, last: last))
+            offset += headerBytes + length
+        }
+        guard table.blocks == declared else {
+            throw DatasetError("the block table lists \(declared) blocks and the file holds \(table.blocks): blocks are missing or added")
+        }
+        guard Array(table.trailer().suffix(32)) == Array(trailer.suffix(32)) else {
+            throw DatasetError("the block table's SHA-256 does not match the block headers: blocks are reordered, replaced or damaged")
+        }
+        return blocks
+    }
+
+    /// Checks the payload of block number `sequence` against its table entry: the CRC, then every record's framing
     /// (``RunRecord/parse(_:offset:)``) and its sort key inside the header's range and in order.
     /// Returns the number of records.
-    static func checkBlock(_ payload: UnsafeRawBufferPointer, crc: UInt32, first: UInt64, last: UInt64) throws(DatasetError) -> Int {
+    static func checkBlock(_ payload: UnsafeRawBufferPointer, _ block: Block, sequence: Int) throws(DatasetError) -> Int {
+        let (crc, first, last) = (block.crc, block.first, block.last)
         var keys: [UInt8] = []
+        keys.appendLE(UInt64(sequence))
         keys.appendLE(first)
         keys.appendLE(last)
         let computed = payload.withMemoryRebound(to: UInt8.self) { CRC32C.checksum($0, continuing: CRC32C.checksum(keys)) }
@@ -123,16 +215,19 @@ package enum RunFile {
     }
 }
 
-/// Reads the records of one run file whose sort keys fall in `keys`, front to back: blocks
+/// Reads the records of one run file whose sort keys fall in `keys`, front to back: the block
+/// table is checked when the file is opened (``RunFile/blockTable(size:readHeader:)``), blocks
 /// wholly outside the range are skipped by their headers (never read), and each block read is
-/// checked (``RunFile/checkBlock(_:crc:first:last:)``) before its records are handed out. One
-/// block is held at a time; a ``RunRecord`` stays valid until the next call of ``next()``.
+/// checked (``RunFile/checkBlock(_:_:sequence:)``) before its records are handed out. At most one
+/// block is held at a time, and none between ``advance()`` announcing a block and
+/// ``loadPendingBlock()`` reading it; a ``RunRecord`` stays valid until the next call of either.
 package final class RunRangeReader {
     let path: String
     private let descriptor: FileDescriptor
     private let size: Int
     private let keys: ClosedRange<UInt64>
-    private var fileOffset: Int
+    private var table: [RunFile.Block] = []
+    private var nextBlock = 0
     private var storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var block = UnsafeRawBufferPointer(start: nil, count: 0)
     private var blockOffset = 0
@@ -154,7 +249,21 @@ package final class RunRangeReader {
             try? opened.close()
             throw DatasetError("\(path) is not a sketchprep run file of this version (wrong header); re-run its map side")
         }
-        fileOffset = RunFile.magic.count
+        do {
+            table = try RunFile.blockTable(size: size) { offset, count in
+                var bytes = [UInt8](repeating: 0, count: count)
+                let got = try bytes.withUnsafeMutableBytes {
+                    try opened.read(fromAbsoluteOffset: Int64(offset), into: $0, retryOnInterrupt: true)
+                }
+                return Array(bytes.prefix(got))
+            }
+        } catch let error as DatasetError {
+            try? opened.close()
+            throw DatasetError("\(path) is not a valid run file (\(error.description)); re-run its map side")
+        } catch {
+            try? opened.close()
+            throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
+        }
     }
 
     deinit {
@@ -162,8 +271,20 @@ package final class RunRangeReader {
         try? descriptor.close()
     }
 
-    /// The next record in the range, or nil at its end.
-    package func next() throws -> RunRecord? {
+    /// Where a reader stands: at a record, before a block not read yet (whose records are all at or
+    /// after `sortKey`), or at the end of its range.
+    package enum Head {
+        case record(RunRecord)
+        case block(sortKey: UInt64)
+        case end
+    }
+
+    /// The next record of the block held, or, once it is used up, the next block of the range
+    /// without reading it (`.block` with its first sort key): a block is read only when the merge
+    /// reaches its keys (``loadPendingBlock()``), so the blocks held at once are those the merge
+    /// position lies in, not one per run. A block larger than the usual storage is released
+    /// as soon as its records are used.
+    package func advance() throws -> Head {
         while !done {
             if blockOffset < block.count {
                 let record: RunRecord
@@ -175,83 +296,83 @@ package final class RunRangeReader {
                 if record.sortKey < keys.lowerBound { continue }
                 if record.sortKey > keys.upperBound {
                     done = true
-                    return nil
+                    return .end
                 }
-                return record
+                return .record(record)
             }
-            try loadBlock()
+            block = UnsafeRawBufferPointer(start: nil, count: 0)
+            blockOffset = 0
+            if storage.count > Self.keptStorageBytes {
+                storage.deallocate()
+                storage = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            }
+            while nextBlock < table.count, table[nextBlock].last < keys.lowerBound { nextBlock += 1 }
+            guard nextBlock < table.count, table[nextBlock].first <= keys.upperBound else {
+                done = true
+                return .end
+            }
+            return .block(sortKey: max(table[nextBlock].first, keys.lowerBound))
         }
-        return nil
+        return .end
     }
+
+    /// Reads and checks the block ``advance()`` announced, then returns the first record of it in
+    /// the range (or what follows, as ``advance()``).
+    package func loadPendingBlock() throws -> Head {
+        try loadBlock()
+        return try advance()
+    }
+
+    /// Storage kept between blocks: a block larger than this (one large example) gets storage of
+    /// its own, released once its records are used.
+    static let keptStorageBytes = SortedRunWriter.blockTargetBytes * 2
 
     private func invalid(_ detail: String) -> DatasetError {
         DatasetError("\(path) is not a valid run file (\(detail)); re-run its map side")
     }
 
-    /// Reads the next block that may hold keys of the range (or ends the file).
+    /// Reads and checks the block `table[nextBlock]` (``advance()`` has skipped the blocks outside
+    /// the range).
     private func loadBlock() throws {
         block = UnsafeRawBufferPointer(start: nil, count: 0)
         blockOffset = 0
-        while true {
-            if fileOffset == size {
-                done = true
-                return
-            }
-            guard size - fileOffset >= RunFile.headerBytes else { throw invalid("truncated: a block header is cut off") }
-            var header = [UInt8](repeating: 0, count: RunFile.headerBytes)
-            try read(into: &header, at: fileOffset)
-            let (length, crc, first, last) = header.withUnsafeBytes(RunFile.parseHeader)
-            guard length <= RunFile.maximumBlockBytes, length <= size - fileOffset - RunFile.headerBytes, first <= last else {
-                throw invalid("truncated or damaged: a block declares \(length) bytes")
-            }
-            let payloadOffset = fileOffset + RunFile.headerBytes
-            fileOffset = payloadOffset + length
-            if last < keys.lowerBound { continue }
-            if first > keys.upperBound {
-                done = true
-                return
-            }
-            if storage.count < length {
-                storage.deallocate()
-                storage = .allocate(byteCount: max(length, SortedRunWriter.blockTargetBytes * 2), alignment: 8)
-            }
-            let payload = UnsafeMutableRawBufferPointer(rebasing: storage[0..<length])
-            do {
-                let got = try descriptor.read(fromAbsoluteOffset: Int64(payloadOffset), into: payload, retryOnInterrupt: true)
-                guard got == length else { throw invalid("truncated: a block is cut off") }
-            } catch let error as DatasetError {
-                throw error
-            } catch {
-                throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
-            }
-            do {
-                _ = try RunFile.checkBlock(UnsafeRawBufferPointer(payload), crc: crc, first: first, last: last)
-            } catch {
-                throw invalid(error.description)
-            }
-            block = UnsafeRawBufferPointer(payload)
+        guard nextBlock < table.count else {
+            done = true
             return
         }
-    }
-
-    private func read(into bytes: inout [UInt8], at offset: Int) throws {
-        let got: Int
+        let entry = table[nextBlock]
+        let sequence = nextBlock
+        nextBlock += 1
+        if storage.count < entry.length {
+            storage.deallocate()
+            storage = .allocate(byteCount: max(entry.length, Self.keptStorageBytes), alignment: 8)
+        }
+        let payload = UnsafeMutableRawBufferPointer(rebasing: storage[0..<entry.length])
         do {
-            got = try bytes.withUnsafeMutableBytes {
-                try descriptor.read(fromAbsoluteOffset: Int64(offset), into: $0, retryOnInterrupt: true)
-            }
+            let got = try descriptor.read(fromAbsoluteOffset: Int64(entry.payloadOffset), into: payload, retryOnInterrupt: true)
+            guard got == entry.length else { throw invalid("truncated: a block is cut off") }
+        } catch let error as DatasetError {
+            throw error
         } catch {
             throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
         }
-        guard got == bytes.count else { throw invalid("truncated") }
+        do {
+            _ = try RunFile.checkBlock(UnsafeRawBufferPointer(payload), entry, sequence: sequence)
+        } catch {
+            throw invalid(error.description)
+        }
+        block = UnsafeRawBufferPointer(payload)
     }
 }
 
 /// The reduce side's k-way merge of sorted runs into one stream in dataset order, over the sort
-/// keys `keys`. Memory: one block per run. The record returned stays valid until the next call.
+/// keys `keys`. A run's next block is read only when the merge reaches its first key
+/// (``RunRangeReader/advance()``), so memory is the blocks the merge position lies in (one per
+/// run whose keys overlap there), not one per run: runs of one large example each (rasters at the
+/// largest size) hold one example at a time. The record returned stays valid until the next call.
 package struct RunMerge {
     private var readers: [RunRangeReader]
-    private var heads: [RunRecord?]
+    private var heads: [RunRangeReader.Head]
     /// Min-heap of reader indices by their head.
     private var heap: [Int] = []
     /// The reader whose head was handed out last (advanced on the next call).
@@ -259,32 +380,51 @@ package struct RunMerge {
 
     package init(runs: [String], keys: ClosedRange<UInt64> = 0...UInt64.max) throws {
         readers = try runs.map { try RunRangeReader(path: $0, keys: keys) }
-        heads = try readers.map { try $0.next() }
-        for source in readers.indices where heads[source] != nil { push(source) }
+        heads = try readers.map { try $0.advance() }
+        for source in readers.indices { push(source) }
     }
 
     /// The next record in dataset order, or nil when every run is exhausted.
     package mutating func next() throws -> RunRecord? {
         if let source = handedOut {
             handedOut = nil
-            heads[source] = try readers[source].next()
+            heads[source] = try readers[source].advance()
             popRoot()
-            if heads[source] != nil { push(source) }
+            push(source)
         }
-        guard let source = heap.first else { return nil }
-        handedOut = source
-        return heads[source]
+        while let source = heap.first {
+            switch heads[source] {
+            case .record(let record):
+                handedOut = source
+                return record
+            case .block:
+                popRoot()
+                heads[source] = try readers[source].loadPendingBlock()
+                push(source)
+            case .end:
+                popRoot()
+            }
+        }
+        return nil
     }
 
+    /// Heap order: by sort key; at one key a block not read yet comes first (it may hold a record
+    /// that precedes), then records in dataset order, then by run.
     private func less(_ a: Int, _ b: Int) -> Bool {
-        let x = heads[a]!
-        let y = heads[b]!
-        if RunRecord.precedes(x, y) { return true }
-        if RunRecord.precedes(y, x) { return false }
-        return a < b
+        switch (heads[a], heads[b]) {
+        case let (.record(x), .record(y)):
+            if RunRecord.precedes(x, y) { return true }
+            if RunRecord.precedes(y, x) { return false }
+            return a < b
+        case let (.record(x), .block(key)): return x.sortKey < key
+        case let (.block(key), .record(y)): return key <= y.sortKey
+        case let (.block(x), .block(y)): return x != y ? x < y : a < b
+        default: return false
+        }
     }
 
     private mutating func push(_ source: Int) {
+        if case .end = heads[source] { return }
         heap.append(source)
         var child = heap.count - 1
         while child > 0 {

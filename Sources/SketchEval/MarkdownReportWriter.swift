@@ -8,10 +8,13 @@ public enum MarkdownReportWriter {
     public static func render(_ report: EvalReport) -> String {
         let m = report.metrics
         var lines = [
-            "# Evaluation: \(report.model)", "",
+            "# Evaluation: \(MarkdownText.escaped(report.model))", "",
             "| | |", "|---|---|",
-            "| shards | \(report.shards.map { "`\($0)`" }.joined(separator: " + ")) (split `\(report.split)`\(report.shards.count > 1 ? ", joined by key_id, first wins" : "")) |",
-            "| model input | `\(report.modelInput)` |",
+            MarkdownTable.row([
+                "shards",
+                "\(report.shards.joined(separator: " + ")) (split \(report.split)\(report.shards.count > 1 ? ", joined by key_id, first wins" : ""))",
+            ]),
+            MarkdownTable.row(["model input", report.modelInput]),
             "| examples | \(m.examples) (skipped, class not in model: \(report.skippedUnknownClass)) |",
             "| top-1 accuracy | **\(percent(m.top1Accuracy))** |",
             "| top-3 accuracy | \(percent(m.top3Accuracy)) |",
@@ -43,7 +46,8 @@ public enum MarkdownReportWriter {
         if let agreement = report.agreement {
             let a = agreement.metrics
             lines += [
-                "", "## Agreement with `\(agreement.compareShards)` (split `\(agreement.split)`)", "",
+                "", "## Agreement with \(MarkdownText.escaped(agreement.compareShards)) (split \(MarkdownText.escaped(agreement.split)))",
+                "",
                 "Same top-1 class on **\(a.agreeing) of \(a.matched)** drawings matched by key_id: **\(percent(a.agreementRate))**"
                     + " (unmatched: \(a.onlyInPrimary) only here, \(a.onlyInComparison) only there).", "",
             ]

@@ -143,7 +143,9 @@ package struct SVGPathData {
                 let large = try flag()
                 let sweep = try flag()
                 let end = point(try number(), try number())
-                for segment in SVGArc.cubics(from: current, to: end, rx: rx, ry: ry, rotation: rotation, large: large, sweep: sweep) {
+                let arc = SVGArc.cubics(from: current, to: end, rx: rx, ry: ry, rotation: rotation, large: large, sweep: sweep)
+                guard let arc else { throw fail("arc radii \(rx), \(ry) give no finite ellipse through its end points") }
+                for segment in arc {
                     try add(segment)
                 }
                 current = end
@@ -267,11 +269,15 @@ package enum SVGNumbers {
 
 /// SVG's elliptical arc (`A`) as cubic Béziers, by the center parameterization of the SVG 1.1
 /// implementation notes (F.6.5, F.6.6: zero radii draw a line, radii too small are scaled up).
+/// Every value derived from the file's numbers is checked before it is used: radii that underflow
+/// when squared (`1e-300`) or overflow make the arc nil, never a trap or a NaN point.
 enum SVGArc {
+    /// The cubics of the arc, or nil when its numbers give no finite ellipse (the caller refuses
+    /// the record).
     static func cubics(
         from start: SVGPoint, to end: SVGPoint, rx: Double, ry: Double, rotation: Double,
         large: Bool, sweep: Bool
-    ) -> [SVGSegment] {
+    ) -> [SVGSegment]? {
         if start == end { return [] }
         var rx = abs(rx)
         var ry = abs(ry)
@@ -284,6 +290,7 @@ enum SVGArc {
         let y1 = -sinPhi * dx + cosPhi * dy
         let lambda = (x1 * x1) / (rx * rx) + (y1 * y1) / (ry * ry)
         if lambda > 1 { (rx, ry) = (rx * lambda.squareRoot(), ry * lambda.squareRoot()) }
+        guard lambda.isFinite, rx.isFinite, ry.isFinite, (rx * rx * ry * ry).isNormal else { return nil }
         let numerator = max(0, rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1)
         let denominator = rx * rx * y1 * y1 + ry * ry * x1 * x1
         var coefficient = denominator == 0 ? 0 : (numerator / denominator).squareRoot()
@@ -297,7 +304,9 @@ enum SVGArc {
         var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
         if !sweep && delta > 0 { delta -= 2 * .pi }
         if sweep && delta < 0 { delta += 2 * .pi }
-        let pieces = max(1, Int((abs(delta) / (.pi / 2)).rounded(.up)))
+        // delta is within ±2π when finite, so at most 4 pieces.
+        guard delta.isFinite, let quarters = Int(exactly: (abs(delta) / (.pi / 2)).rounded(.up)), quarters <= 4 else { return nil }
+        let pieces = max(1, quarters)
         let step = delta / Double(pieces)
         let k = 4.0 / 3.0 * tan(step / 4)
         func onEllipse(_ t: Double) -> (SVGPoint, SVGPoint) {
@@ -319,6 +328,10 @@ enum SVGArc {
                     SVGPoint(x: to.x - k * toTangent.x, y: to.y - k * toTangent.y), to))
             (from, fromTangent) = (to, toTangent)
         }
-        return segments
+        let finite = segments.allSatisfy { segment in
+            guard case let .cubic(c1, c2, to) = segment else { return true }
+            return [c1.x, c1.y, c2.x, c2.y, to.x, to.y].allSatisfy(\.isFinite)
+        }
+        return finite ? segments : nil
     }
 }

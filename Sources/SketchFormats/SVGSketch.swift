@@ -24,7 +24,9 @@ package enum SVGSketch {
     package static let maximumFileBytes = 16 << 20
     /// Most path segments (after `A`/`Q` are turned into cubics) in one file.
     package static let maximumSegments = 200_000
-    /// Largest coordinate magnitude after the transforms (cairo's fixed point holds ±8,388,607).
+    /// Largest coordinate magnitude after the transforms, of every point handed to cairo (end and
+    /// control points alike): within `RenderRange.maximumDeviceCoordinate`, as the flattener draws
+    /// at the identity transform.
     package static let maximumCoordinate = 1e6
     /// cairo's flattening tolerance, in user units of the root element.
     package static let flatteningTolerance = 0.1
@@ -147,17 +149,27 @@ package enum SVGSketch {
             case let .cubic(c1, c2, end):
                 guard let last = xs.indices.last else { return }
                 let start = SVGPoint(x: xs[last], y: ys[last])
-                let target = transform.apply(end)
-                for point in flattener.interior(start, transform.apply(c1), transform.apply(c2), target) { try append(point) }
+                let target = try Self.checked(transform.apply(end))
+                let controls = (try Self.checked(transform.apply(c1)), try Self.checked(transform.apply(c2)))
+                for point in flattener.interior(start, controls.0, controls.1, target) { try append(point) }
                 try append(target)
             }
         }
 
-        private mutating func append(_ point: SVGPoint) throws(FormatError) {
+        /// `point` (after the transforms) when it is finite and within ±`maximumCoordinate`: the
+        /// one check of every point, end or control, before cairo or the drawing gets it.
+        private static func checked(_ point: SVGPoint) throws(FormatError) -> SVGPoint {
             guard abs(point.x) <= maximumCoordinate, abs(point.y) <= maximumCoordinate else {
                 throw FormatError(
-                    .record, "a point at (\(point.x), \(point.y)) lies beyond ±\(Int(maximumCoordinate)) after the transforms")
+                    .record,
+                    "\(RenderRange.outOfRange): a point at (\(point.x), \(point.y)) lies beyond ±\(Int(maximumCoordinate)) after the transforms"
+                )
             }
+            return point
+        }
+
+        private mutating func append(_ point: SVGPoint) throws(FormatError) {
+            let point = try Self.checked(point)
             guard points < DrawingLimits.maximumPoints else {
                 throw FormatError(
                     .record, "\(DrawingLimits.tooManyPoints): more than \(DrawingLimits.maximumPoints) points once curves are flattened")

@@ -11,6 +11,7 @@ public struct GoogleBitmapRenderer {
     /// Creates a renderer with its own cairo surface.
     public init() {}
 
-    /// The 784 bytes of `drawing`'s bitmap, row-major, as in one row of a numpy_bitmap file.
-    public func render(_ drawing: Drawing) -> [UInt8] { renderer.render(drawing) }
+    /// The 784 bytes of `drawing`'s bitmap, row-major, as in one row of a numpy_bitmap file;
+    /// throws `RenderRange.outOfRange` for a point beyond cairo's range once placed.
+    public func render(_ drawing: Drawing) throws(DrawingLimitError) -> [UInt8] { try renderer.render(drawing) }
 }

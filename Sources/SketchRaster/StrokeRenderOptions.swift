@@ -1,3 +1,5 @@
+import SketchCore
+
 /// Which colour the ink and the background get in a rendered sketch.
 public enum RasterPolarity: String, Sendable, CaseIterable, Codable {
     /// White strokes on black (Google's numpy_bitmap files, MNIST-like): ink = 255.
@@ -43,4 +45,13 @@ public struct StrokeRenderOptions: Equatable, Sendable, Codable {
 
     /// Pixels per 256-unit.
     public var scale: Double { Double(side) / (referenceSide + totalPadding) }
+
+    /// `RenderRange`'s check of `drawing` placed as the renderers place it: shifted by its centring
+    /// offsets and half the padding, scaled, widened by half the pen. Every stroke renderer calls it
+    /// before it draws.
+    package func checkRange(_ drawing: Drawing, offsetX: Double, offsetY: Double) throws(DrawingLimitError) {
+        try RenderRange.check(
+            drawing, offsetX: offsetX + totalPadding / 2, offsetY: offsetY + totalPadding / 2, scale: scale,
+            margin: lineWidth * scale / 2)
+    }
 }

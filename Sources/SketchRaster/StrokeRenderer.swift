@@ -50,32 +50,46 @@ public final class StrokeRenderer {
         cairo_surface_destroy(surface)
     }
 
-    /// Renders `drawing` and returns `side * side` bytes, row-major.
-    public func render(_ drawing: Drawing) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: options.side * options.side) { buffer, count in
-            render(drawing, into: buffer)
+    /// Renders `drawing` and returns `side * side` bytes, row-major. Throws
+    /// `RenderRange.outOfRange` for a drawing with a point beyond cairo's range once placed.
+    public func render(_ drawing: Drawing) throws(DrawingLimitError) -> [UInt8] {
+        try checkRange(drawing)
+        return [UInt8](unsafeUninitializedCapacity: options.side * options.side) { buffer, count in
+            draw(drawing)
+            copyLowBytes(into: buffer)
             count = options.side * options.side
         }
     }
 
-    /// Renders `drawing` as a `GrayImage`.
-    public func renderImage(_ drawing: Drawing) -> GrayImage {
-        GrayImage(width: options.side, height: options.side, pixels: render(drawing))
+    /// Renders `drawing` as a `GrayImage` (throws as `render(_:)`).
+    public func renderImage(_ drawing: Drawing) throws(DrawingLimitError) -> GrayImage {
+        GrayImage(width: options.side, height: options.side, pixels: try render(drawing))
     }
 
-    /// Renders `drawing` into the first `side * side` bytes of `buffer` (no allocation).
-    public func render(_ drawing: Drawing, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+    /// Renders `drawing` into the first `side * side` bytes of `buffer` (no allocation; throws as
+    /// `render(_:)`, before drawing anything).
+    public func render(_ drawing: Drawing, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(DrawingLimitError) {
         precondition(buffer.count >= options.side * options.side, "render buffer too small")
+        try checkRange(drawing)
         draw(drawing)
         copyLowBytes(into: buffer)
+    }
+
+    private func checkRange(_ drawing: Drawing) throws(DrawingLimitError) {
+        let (offsetX, offsetY) = offsets(of: drawing)
+        try options.checkRange(drawing, offsetX: offsetX, offsetY: offsetY)
+    }
+
+    /// The centring offsets of `drawing`: `(referenceSide - max) / 2` per axis.
+    private func offsets(of drawing: Drawing) -> (Double, Double) {
+        let (maxX, maxY) = maximum(of: drawing)
+        return ((options.referenceSide - maxX) / 2, (options.referenceSide - maxY) / 2)
     }
 
     private func draw(_ drawing: Drawing) {
         cairo_set_source_rgb(context, background, background, background)
         cairo_paint(context)
-        let (maxX, maxY) = maximum(of: drawing)
-        let offsetX = (options.referenceSide - maxX) / 2
-        let offsetY = (options.referenceSide - maxY) / 2
+        let (offsetX, offsetY) = offsets(of: drawing)
         cairo_set_source_rgb(context, ink, ink, ink)
         for stroke in drawing.strokes where stroke.count > 0 {
             cairo_move_to(context, stroke.x[0] + offsetX, stroke.y[0] + offsetY)

@@ -58,6 +58,8 @@ public final class TimeChannelRenderer {
                 "the \(channel.rawValue) channel needs raw drawings with times (t); this drawing has none (simplified input)")
         }
         let geometry = hasTimes ? try GoogleSimplifier.alignedAndScaled(drawing) : drawing
+        let (offsetX, offsetY) = offsets(of: geometry)
+        try options.checkRange(geometry, offsetX: offsetX, offsetY: offsetY)
         let pixels = options.side * options.side
         var output = [UInt8](repeating: 0, count: pixels * channels.count)
         for (index, channel) in channels.enumerated() {
@@ -105,13 +107,17 @@ public final class TimeChannelRenderer {
         }
     }
 
+    /// The centring offsets of `drawing`: `(referenceSide - max) / 2` per axis.
+    private func offsets(of drawing: Drawing) -> (Double, Double) {
+        let maxX = drawing.strokes.compactMap { $0.x.max() }.max() ?? 0
+        let maxY = drawing.strokes.compactMap { $0.y.max() }.max() ?? 0
+        return ((options.referenceSide - maxX) / 2, (options.referenceSide - maxY) / 2)
+    }
+
     private func draw(_ drawing: Drawing, values: [[Double]]) {
         cairo_set_source_rgb(context, 0, 0, 0)
         cairo_paint(context)
-        let maxX = drawing.strokes.compactMap { $0.x.max() }.max() ?? 0
-        let maxY = drawing.strokes.compactMap { $0.y.max() }.max() ?? 0
-        let offsetX = (options.referenceSide - maxX) / 2
-        let offsetY = (options.referenceSide - maxY) / 2
+        let (offsetX, offsetY) = offsets(of: drawing)
         for (stroke, greys) in zip(drawing.strokes, values) where stroke.count > 0 {
             for (k, grey) in greys.enumerated() {
                 let next = min(k + 1, stroke.count - 1)

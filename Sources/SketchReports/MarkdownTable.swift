@@ -1,5 +1,5 @@
 /// Markdown tables of the report pages (`stats.md`, the eval `report.md`, the parity report): one
-/// line a row, cells between `| ` and ` |`.
+/// line a row, cells between `| ` and ` |`; every cell is text, escaped by `MarkdownText`.
 package enum MarkdownTable {
     /// How a column's cells align, written in the line under the header.
     package enum Alignment: String, Sendable {
@@ -16,13 +16,9 @@ package enum MarkdownTable {
         return [row(columns), "|" + marks.map(\.rawValue).joined(separator: "|") + "|"]
     }
 
-    /// One row: `| a | b |`.
+    /// One row: `| a | b |`, each cell escaped (`MarkdownText.escaped`), so a cell holding text
+    /// from data shows that text and cannot split its row or hold markup.
     package static func row(_ cells: [String]) -> String {
-        "| " + cells.joined(separator: " | ") + " |"
-    }
-
-    /// `text` with `|` escaped, so a cell holding text from data cannot split its row.
-    package static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|")
+        "| " + cells.map(MarkdownText.escaped).joined(separator: " | ") + " |"
     }
 }

@@ -53,17 +53,18 @@ import Testing
         }
     }
 
-    @Test("a run-file block that declares more bytes than the file holds reads as truncated, naming the file")
+    @Test("a run-file block that declares more bytes than the file holds is refused when the file is opened, naming the file")
     func runBlockPastTheEndIsTruncated() throws {
         let directory = try TestSupport.temporaryDirectory().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var header: [UInt8] = [0, 0, 0x10, 0]  // a block of 1 MiB…
-        header += [UInt8](repeating: 0, count: 20)
+        header += [UInt8](repeating: 0, count: RunFile.headerBytes - 4)
+        var table = RunFile.TableDigest()
+        table.add(header)
         // …of which 100 bytes exist.
-        try writeAtomically(RunFile.magic + header + [UInt8](repeating: 0x41, count: 100), to: "\(directory)/run.bin")
-        let reader = try RunRangeReader(path: "\(directory)/run.bin")
-        let error = #expect(throws: DatasetError.self) { try reader.next() }
-        #expect(error?.description.contains("truncated") == true && error?.description.contains("run.bin") == true)
+        try writeAtomically(RunFile.magic + header + [UInt8](repeating: 0x41, count: 100) + table.trailer(), to: "\(directory)/run.bin")
+        let error = #expect(throws: DatasetError.self) { _ = try RunRangeReader(path: "\(directory)/run.bin") }
+        #expect(error?.description.contains("declares") == true && error?.description.contains("run.bin") == true)
     }
 
     @Test("the fuzzer's run-file seeds: the valid one counts its records, each damaged one is refused")
@@ -73,7 +74,7 @@ import Testing
             Array(try [UInt8](Data(contentsOf: corpus.appendingPathComponent(name))).dropFirst())
         }
         #expect(try DatasetFileValidation.runFileExampleCount(seed("run")) == 2)
-        for name in ["run-truncated", "run-bad-crc", "run-bad-length", "run-out-of-range"] {
+        for name in ["run-truncated", "run-bad-crc", "run-bad-length", "run-out-of-range", "run-reordered", "run-repeated", "run-missing"] {
             #expect(throws: DatasetError.self, "\(name)") { try DatasetFileValidation.runFileExampleCount(seed(name)) }
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
-import SketchDataset
 import SketchFormats
 import SketchTestSupport
 import Testing
+
+@testable import SketchDataset
 
 private func example(
     _ key: String, chunk: UInt32 = 0, ordinal: UInt64 = 0, split: SplitName = .train,
@@ -76,7 +77,7 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     }
     #expect(truncated?.description.contains(runs[0]) == true)
     var altered = bytes
-    altered[altered.count - 3] ^= 0x40  // a body byte: only the block's CRC-32C notices
+    altered[altered.count - RunFile.trailerBytes - 3] ^= 0x40  // a body byte: only the block's CRC-32C notices
     try Data(altered).write(to: URL(fileURLWithPath: runs[0]))
     let crc = #expect(throws: DatasetError.self) {
         var again = try RunMerge(runs: runs)
@@ -85,4 +86,45 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     #expect(crc?.description.contains("CRC-32C") == true)
     #expect(throws: DatasetError.self) { try DatasetFileValidation.runFileExampleCount(altered) }
     #expect(try DatasetFileValidation.runFileExampleCount(bytes) == 100)
+}
+
+/// The blocks of a run file written by `SortedRunWriter`: the magic, each block (header and
+/// payload) and the trailer.
+private func blocks(of bytes: [UInt8]) -> (blocks: [[UInt8]], trailer: [UInt8]) {
+    var offset = RunFile.magic.count
+    var blocks: [[UInt8]] = []
+    while offset < bytes.count - RunFile.trailerBytes {
+        let length = bytes.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self))) }
+        blocks.append(Array(bytes[offset..<offset + RunFile.headerBytes + length]))
+        offset += RunFile.headerBytes + length
+    }
+    return (blocks, Array(bytes[offset...]))
+}
+
+@Test("a run file whose blocks are reordered, repeated or missing, each with a valid CRC, is refused by the merge and by verify's check")
+func reorderedRepeatedOrMissingBlocksAreRefused() throws {
+    let directory = try TestSupport.temporaryDirectory().path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 64 << 20)
+    for i in 0..<12 { try writer.add(example("k\(i)", body: [UInt8](repeating: UInt8(i), count: 100_000))) }
+    let runs = try writer.finish()
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: runs[0])))
+    let (parts, trailer) = blocks(of: bytes)
+    #expect(parts.count >= 3)
+    var reordered = parts
+    reordered.swapAt(0, 1)
+    let variants: [(String, [[UInt8]])] = [
+        ("reordered", reordered), ("repeated", parts + [parts[parts.count - 1]]), ("missing", Array(parts.dropFirst())),
+        ("last missing", Array(parts.dropLast())),
+    ]
+    for (name, variant) in variants {
+        let altered = RunFile.magic + variant.joined() + trailer
+        #expect(throws: DatasetError.self, "\(name)") { try DatasetFileValidation.runFileExampleCount(altered) }
+        try Data(altered).write(to: URL(fileURLWithPath: runs[0]))
+        #expect(throws: DatasetError.self, "\(name)") {
+            var merge = try RunMerge(runs: runs)
+            _ = try drain(&merge)
+        }
+    }
+    #expect(try DatasetFileValidation.runFileExampleCount(bytes) == 12)
 }

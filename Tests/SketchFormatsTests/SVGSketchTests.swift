@@ -38,4 +38,20 @@ import Testing
         #expect(throws: FormatError.self) { try drawing(#"<path d="M0 0L1 1" id="&a;"/>"#) }
         #expect(try drawing(#"<path d="M0 0L1 1" id="&lt;&#65;&#x42;"/>"#).strokes.count == 1)
     }
+
+    @Test("arc radii that underflow when squared are refused with a reason, never a trap")
+    func arcRadiiThatUnderflowAreRefused() throws {
+        for radii in ["1e-300 1e-300", "1e-200 5"] {
+            let error = #expect(throws: FormatError.self) { try drawing("<path d=\"M0 0 A\(radii) 0 0 1 10 10\"/>") }
+            #expect(error?.description.contains("arc radii") == true, "\(radii): \(String(describing: error))")
+        }
+    }
+
+    @Test("a curve whose control point leaves the renderer's range after the transforms is refused, not drawn wrapped")
+    func controlPointsBeyondTheRangeAreRefused() throws {
+        let error = #expect(throws: FormatError.self) {
+            try drawing("<path transform=\"scale(1000)\" d=\"M0 0 C 5000 0 0 5000 10 10\"/>")
+        }
+        #expect(error?.description.contains(RenderRange.outOfRange) == true)
+    }
 }

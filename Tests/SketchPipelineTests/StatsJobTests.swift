@@ -64,4 +64,21 @@ import Testing
         #expect(html.contains("src=\"data:image/png;base64,"))
         #expect(!html.contains("<script"))
     }
+
+    @Test("stats.md shows a class word and a rejection reason from data as text: no tag, no row break")
+    func statsMarkdownEscapesWordsFromData() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("a.ndjson")
+        try """
+        {"word":"<img src=x onerror=alert(1)>|`x`","countrycode":"US","timestamp":"","recognized":true,"key_id":"1","drawing":[[[0,10],[0,5]]]}
+
+        """.write(to: input, atomically: true, encoding: .utf8)
+        let out = directory.appendingPathComponent("out")
+        _ = try StatsJob(source: DrawingSource(inputs: [input.path]), jobs: 1, showsMessages: false).run(outputDirectory: out.path)
+        let markdown = try String(contentsOf: out.appendingPathComponent("stats.md"), encoding: .utf8)
+        #expect(!markdown.contains("<img"))
+        #expect(!markdown.contains("`x`"))
+        #expect(markdown.contains("&#60;img src=x onerror=alert(1)&#62;&#124;&#96;x&#96;"))
+    }
 }

@@ -2,9 +2,10 @@
 (shards, manifest.json, classes.txt, quarantine.ndjson) are the same for every job count and every
 partitioning; merge refuses what does not fit together."""
 import filecmp
+import struct
 import subprocess
 
-from conftest import REPO
+from conftest import REPO, SHARED
 
 PIPELINE = REPO / "Pipelines" / "quickdraw-rnn.yaml"
 RAW = REPO / "SampleData" / "quickdraw" / "raw"
@@ -107,3 +108,24 @@ def test_limit_reads_the_first_records_of_each_input(sketchprep, tmp_path):
     preprocess(sketchprep, tmp_path / "p", "--limit", "2")
     manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
     assert manifest["records"]["read"] == 2 * len(files)
+
+
+def test_merge_refuses_a_run_file_whose_blocks_are_reordered(sketchprep, tmp_path):
+    """Each block keeps its valid CRC-32C; the block sequence numbers and the trailer's digest of the
+    block table (docs/formats.md, "Run files") make merge refuse the file instead of writing the
+    examples in another order."""
+    part = tmp_path / "part"
+    subprocess.run([sketchprep, "preprocess", "--pipeline", str(PIPELINE), "--input", str(SHARED / "quickdraw" / "raw"),
+                    "-o", str(part), "--quiet", "--partition", "0/1"], check=True, capture_output=True)
+    run = max(part.rglob("run-*.bin"), key=lambda path: path.stat().st_size)
+    data = run.read_bytes()
+    assert data.startswith(b"SKRUN03\n")
+    blocks, offset = [], 8
+    while offset < len(data) - 48:
+        length = struct.unpack_from("<I", data, offset)[0]
+        blocks.append(data[offset:offset + 32 + length])
+        offset += 32 + length
+    assert len(blocks) >= 2
+    run.write_bytes(data[:8] + blocks[1] + blocks[0] + b"".join(blocks[2:]) + data[offset:])
+    merged = subprocess.run([sketchprep, "merge", str(part), "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert merged.returncode != 0 and run.name in merged.stderr and "reordered" in merged.stderr, merged.stderr

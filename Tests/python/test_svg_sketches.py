@@ -127,6 +127,8 @@ HOSTILE = {
     "deep.svg": "<svg>" + "<g>" * 100 + '<path d="M0 0L1 1"/>' + "</g>" * 100 + "</svg>",
     "segments.svg": '<svg><path d="M0 0' + " L1 1 L2 2" * 150_000 + '"/></svg>',
     "broken.svg": '<svg><path d="M0 0L1 1"></svg>',
+    "arc-underflow.svg": '<svg><path d="M0 0 A1e-300 1e-300 0 0 1 10 10"/></svg>',
+    "far-control.svg": '<svg><g transform="scale(1000)"><path d="M0 0 C 5000 0 0 5000 10 10"/></g></svg>',
 }
 
 
@@ -144,6 +146,7 @@ def test_hostile_svg_files_are_refused_one_by_one_with_a_reason_and_the_rest_rea
     assert f"read {len(HOSTILE) + 1} = written 1 + filtered 0 + rejected {len(HOSTILE)}" in result.stdout
     reasons = result.stderr
     for expected in ["internal subset", "entities are not expanded", "expected a number", "beyond ±1000000",
-                     "nested deeper than 64", "more than 200000 path segments", "closes <path>"]:
+                     "nested deeper than 64", "more than 200000 path segments", "closes <path>", "arc radii",
+                     "coordinate beyond the renderer's range"]:
         assert expected in reasons, expected
     assert json.loads((tmp_path / "out" / "cat.ndjson").read_text())["key_id"] == "cat/good.svg"

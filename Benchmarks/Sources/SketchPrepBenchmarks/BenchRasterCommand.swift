@@ -48,7 +48,7 @@ struct BenchRasterCommand: ParsableCommand {
         }
         let renderer = GoogleBitmapRenderer()
         var checksum = 0
-        let render = fastest { for drawing in inputs { checksum &+= Int(renderer.render(drawing)[14 * 28 + 14]) } }
+        let render = fastest { for drawing in inputs { checksum &+= Int((try? renderer.render(drawing))?[14 * 28 + 14] ?? 0) } }
         let resampler = BoxResampler(side: size)
         var failures = 0
         let decode = fastest {

@@ -48,7 +48,8 @@ package struct BitmapJob {
         let keys = try KeysCSVWriter.path(beside: outputPath).map {
             try KeysCSVWriter(path: $0, header: KeyedStage<BitmapRenderStage>.header)
         }
-        let stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
+        stream.linesPerBatch = BatchSizing.records(bytesPerRecord: itemShape.reduce(1, *), maximum: stream.linesPerBatch)
         let write = { (output: (rows: [UInt8], keys: [[String]])) throws in
             try writer.append(output.rows)
             for row in output.keys { try keys?.append(row) }
@@ -123,7 +124,14 @@ struct BitmapRenderStage: RecordStage {
             let pixels = stage.render.side * stage.render.side
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: pixels))
-            output.withUnsafeMutableBufferPointer { renderer.render(drawing, into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+            do throws(DrawingLimitError) {
+                try output.withUnsafeMutableBufferPointer { (buffer) throws(DrawingLimitError) in
+                    try renderer.render(drawing, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+                }
+            } catch {
+                output.removeSubrange(start...)
+                throw StageRejection(error)
+            }
         }
     }
 }

@@ -4,6 +4,7 @@ import SketchDataset
 import SketchFormats
 import SketchIO
 import SketchRaster
+import SketchReports
 
 /// `parity --overlays DIR`: PNG overlays (official in blue, ours in orange; `OverlayRenderer`) of the
 /// worst drawings, and the Markdown section that links them from the report.
@@ -48,7 +49,7 @@ package struct ParityOverlays {
             try writeAtomically(
                 try PNGEncoder.encodeRGB(image.pixels, width: image.width, height: image.height),
                 to: "\(directory)/\(name)")
-            section += "![\(miss.word) \(miss.keyID)](\(linkBase)/\(name))\n"
+            section += "![\(MarkdownText.escaped("\(miss.word) \(miss.keyID)"))](\(linkBase)/\(name))\n"
         }
         return section
     }

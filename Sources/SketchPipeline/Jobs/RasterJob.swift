@@ -29,7 +29,7 @@ package struct RasterJob {
     package var showsProgress: Bool
     /// Worker threads; the output bytes do not depend on it.
     package var jobs: Int
-    /// Files per unit of parallel work.
+    /// Files per unit of parallel work at most (fewer for large rasters, `BatchSizing`).
     package var filesPerChunk = 8
 
     /// Creates a job.
@@ -82,8 +82,11 @@ package struct RasterJob {
         let keys = try KeysCSVWriter.path(beside: outputPath).map { try KeysCSVWriter(path: $0, header: ["path"]) }
         var tally = RecordCounts()
         for source in rejectedSources { try tally.reject(source, into: quarantine) }
-        let groups = stride(from: 0, to: files.count, by: max(1, filesPerChunk)).lazy.map {
-            files[$0..<min($0 + max(1, filesPerChunk), files.count)]
+        // An image kept at its own size has at most PNGImage.maximumPixelCount pixels.
+        let pixels = keepsSize ? PNGImage.maximumPixelCount : side * side
+        let perGroup = BatchSizing.records(bytesPerRecord: pixels * (float32 ? 4 : 1), maximum: max(1, filesPerChunk))
+        let groups = stride(from: 0, to: files.count, by: perGroup).lazy.map {
+            files[$0..<min($0 + perGroup, files.count)]
         }
         try map.run(groups) { images in
             for image in images {

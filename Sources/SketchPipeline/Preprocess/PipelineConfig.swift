@@ -79,6 +79,15 @@ package enum EncodeStage: Sendable {
     /// (as sketch-rnn's data was made), of `elementType` (`encode.dtype: int16`), or nil to keep
     /// the input's (float64 rows of float64 stroke-3 input stay float64, others are int16).
     case stroke3(epsilon: Double?, elementType: Stroke3ElementType?)
+
+    /// Lines in one batch of the map: 1,024, fewer for rasters (`BatchSizing`: one line at size
+    /// 8192, whose payload is 64 MiB, 256 MiB as float32).
+    package var linesPerBatch: Int {
+        guard case let .raster(options) = self else { return 1024 }
+        let channels = max(1, options.timeChannels.count)
+        let payload = options.stroke.side * options.stroke.side * channels * (options.dtype == .float32 ? 4 : 1)
+        return BatchSizing.records(bytesPerRecord: payload, maximum: 1024)
+    }
 }
 
 /// `output.format`: what the reduce side writes.

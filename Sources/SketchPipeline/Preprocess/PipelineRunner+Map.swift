@@ -88,7 +88,7 @@ extension PipelineRunner {
         let batches = InputBatches(
             sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) },
             selected: selected,
-            hashing: hashing, recordLimit: recordLimit)
+            hashing: hashing, linesPerBatch: config.encode.linesPerBatch, recordLimit: recordLimit)
         let transform = batchTransform(
             chunkFormats: chunks.map(\.format),
             float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
@@ -265,7 +265,7 @@ private struct SendableEncodeStage: Sendable {
             return { record, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
         case let .raster(options):
             let renderer = StrokeRenderer(options: options.stroke)
-            return { record, _ in options.payload(renderer.render(record.drawing)) }
+            return { record, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
         case let .stroke3(epsilon, elementType):
             return { record, isFloat64Input throws(DrawingLimitError) in
                 var reduced = record

@@ -27,7 +27,7 @@ package enum StatsMarkdownWriter {
             [.left, .right, .right, .left, .right, .right, .right, .right, .right])
         for (word, category) in profile.sortedCategories {
             let cells: [String] = [
-                MarkdownTable.cell(word),
+                word,
                 String(category.drawings),
                 percent(category.recognized, of: category.drawings),
                 topCountries(category.countries),
@@ -45,7 +45,7 @@ package enum StatsMarkdownWriter {
         } else {
             lines += MarkdownTable.header(["reason", "lines"], [.left, .right])
             for (reason, count) in byCountDescending(profile.rejectedByReason) {
-                lines.append(MarkdownTable.row([MarkdownTable.cell(reason), String(count)]))
+                lines.append(MarkdownTable.row([reason, String(count)]))
             }
             lines += ["", "Every rejected line is in `\(StatsJob.quarantineName)`, verbatim."]
         }
