@@ -124,6 +124,7 @@ extension PipelineRunner {
             }
             progress.advance(by: batch.outcomes.count)
             progress.update(bytesConsumed: batches.consumedBytes)
+            TestStopPoint.map.reached()
         }
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
         progress.finish()

@@ -52,7 +52,9 @@ package struct Partition: Sendable, Equatable, Codable {
 /// deterministic share of the chunks, and its output directory is a *partial* that `sketchprep
 /// merge` (``PartialRun/merge(_:into:parts:showProgress:)``) reduces.
 package struct PipelineRunner {
-    package let config: PipelineConfig
+    /// The configuration; a run inside a ``DatasetTransaction`` writes into its staging area
+    /// (``writing(into:)``).
+    package private(set) var config: PipelineConfig
     /// The pipeline file as given on the command line (recorded in the manifest).
     package let pipelineFile: String
     /// Print progress on stderr.
@@ -91,7 +93,8 @@ package struct PipelineRunner {
         paths.outputDirectory(directory, option: "output.directory")
         if let temporaryDirectory { paths.outputDirectory(temporaryDirectory, option: "--tmp-dir") }
         try paths.verify()
-        try createDirectories(directory)
+        let transaction = try DatasetTransaction.begin(directory)
+        defer { transaction.abort() }
         let clock = StageClock()
         var recordedConfig = config
         recordedConfig.source.inputs = try config.source.inputs.map(recordedPaths.record)
@@ -104,9 +107,10 @@ package struct PipelineRunner {
             let rejectedSources = reader.rejectedSources + unreadable
             let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: recordLimit == nil ? chunkBytes : Int.max)
             if let partition {
-                return try runPartition(
+                let outcome = try writing(into: transaction.staging).runPartition(
                     partition, chunks: chunks, rejectedSources: rejectedSources,
                     pipeline: pipelineInfo, clock: clock)
+                return try commit(transaction, outcome)
             }
             // Measured up front only for the up-to-date check; the run then reuses these checksums
             // instead of hashing every chunk a second time while reading it.
@@ -117,21 +121,25 @@ package struct PipelineRunner {
             if let existing = check.upToDate {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
-            try removeManifest()
+            let staged = writing(into: transaction.staging)
             let runs = try runsDirectory(in: directory)
             defer { TemporaryFiles.removeDirectory(runs) }
-            let map = try mapDrawings(
+            let map = try staged.mapDrawings(
                 chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
-                quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
+                quarantinePath: "\(transaction.staging)/\(DatasetLayout.quarantine)", runsDirectory: runs,
                 hashing: measured == nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
-            var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
+            var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            return written
+            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
+            return try commit(transaction, written)
         case .imageDirectory:
             let images = try imageFiles()
-            if let partition { return try runImagePartition(partition, images: images, pipeline: pipelineInfo, clock: clock) }
+            if let partition {
+                let outcome = try writing(into: transaction.staging).runImagePartition(
+                    partition, images: images, pipeline: pipelineInfo, clock: clock)
+                return try commit(transaction, outcome)
+            }
             let sources = try images.files.map { file in
                 var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
                 entry.path = try recordedPaths.record(file.path)
@@ -141,14 +149,14 @@ package struct PipelineRunner {
             if let existing = check.upToDate {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
-            try removeManifest()
+            let staged = writing(into: transaction.staging)
             let runs = try runsDirectory(in: directory)
             defer { TemporaryFiles.removeDirectory(runs) }
-            let map = try mapImages(images, runsDirectory: runs, clock: clock)
-            var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
+            let map = try staged.mapImages(images, runsDirectory: runs, clock: clock)
+            var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            return written
+            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
+            return try commit(transaction, written)
         }
     }
 
@@ -164,13 +172,19 @@ package struct PipelineRunner {
         }
     }
 
-    /// From here until the new manifest is written the directory is incomplete: a manifest
-    /// present always describes the shards next to it.
-    private func removeManifest() throws {
-        let manifestPath = "\(config.output.directory)/\(DatasetLayout.manifest)"
-        if unlink(manifestPath) != 0 && errno != ENOENT {
-            throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
-        }
+    /// This runner writing into `directory` (a transaction's staging area) instead of the output.
+    package func writing(into directory: String) -> PipelineRunner {
+        var staged = self
+        staged.config.output.directory = directory
+        return staged
+    }
+
+    /// Swaps the staged dataset in and reports it under the output's name.
+    private func commit(_ transaction: DatasetTransaction, _ staged: PipelineOutcome) throws -> PipelineOutcome {
+        try transaction.commit()
+        var outcome = staged
+        outcome.directory = config.output.directory
+        return outcome
     }
 
     /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
