@@ -33,6 +33,14 @@ package enum DatasetLayout {
     /// What the names of a transaction's files beside an output carry.
     package static let transactionMarker = ".sketchprep-"
 
+    /// In a run's temporary directory: the lock its live owner holds, so a later run tells a dead
+    /// run's leftovers (reused or removed) from a live one's (left alone).
+    package static let runsDirectoryLock = "owner.lock"
+    /// In a run's temporary directory: what the map made of input chunk `chunk` (``MapCheckpoint``), for resume.
+    package static func chunkCheckpoint(_ chunk: Int) -> String { "chunk-\(chunk).json" }
+    /// In a run's temporary directory: input chunk `chunk`'s quarantined lines.
+    package static func chunkQuarantine(_ chunk: Int) -> String { "chunk-\(chunk).quarantine.ndjson" }
+
     /// Reduce part `part` of `parts`'s report in the dataset directory (`merge --reduce i/R`),
     /// read and removed by the finalize step.
     package static func reduceReport(part: Int, of parts: Int) -> String { "\(reducePartPrefix)\(part)-of-\(parts).json" }

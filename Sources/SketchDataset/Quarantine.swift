@@ -34,6 +34,12 @@ public final class QuarantineWriter {
     public func add(_ rejected: RejectedLine) throws {
         try file?.write(rejected.bytes)
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
+        tally(rejected)
+    }
+
+    /// Counts and reports one rejected line that the caller writes elsewhere (a chunk's own
+    /// quarantine file, copied in with ``addVerbatim(_:)`` in chunk order).
+    package func tally(_ rejected: RejectedLine) {
         if rejected.isSourceError {
             sourceErrorCount += 1
             LiveMessages.emit(TerminalText.escaped("\(rejected)"))

@@ -7,6 +7,8 @@ import Foundation
 package enum TestStopPoint: String, Sendable {
     /// The map side has mapped its first batch.
     case map
+    /// The map side has finished its first input chunk (its checkpoint is written).
+    case chunkMapped = "chunk-mapped"
     /// A reduce part has started.
     case reduce
     /// The dataset is complete in the staging area but for its manifest.

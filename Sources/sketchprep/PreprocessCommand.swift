@@ -165,6 +165,9 @@ struct PreprocessCommand: ParsableCommand {
         if r.duplicateKeyIDs > 0 {
             lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
         }
+        if outcome.reusedChunks > 0 {
+            lines.append("  \(outcome.reusedChunks) input chunk(s) were mapped by an interrupted run and reused (checked by SHA-256)")
+        }
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
         }

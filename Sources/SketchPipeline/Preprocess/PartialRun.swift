@@ -302,7 +302,7 @@ package enum PartialRun {
             return .dataset(outcome)
         case .part(let part):
             let joined = try DatasetTransaction.joinAsPart(output, part: part.index, of: part.count)
-            defer { joined.locks.forEach { $0.release() } }
+            defer { for lock in joined.locks { lock.release() } }
             let staged = runner.writing(into: joined.staging)
             try staged.refuseOtherReduceRuns(part: part, input: input)
             return .part(try staged.runReducePart(part, input: input))

@@ -20,6 +20,8 @@ package struct PipelineOutcome {
     /// Why an existing dataset in the directory was rebuilt: each setting that differs from its
     /// manifest (empty when there was none, or with `--force`).
     package var rebuildReasons: [String] = []
+    /// Input chunks reused from a killed run's map side instead of mapped again (resume).
+    package var reusedChunks = 0
 }
 
 /// `--partition i/n`: this process runs the map side on partition `index` (0-based) of `count`.
@@ -122,17 +124,25 @@ package struct PipelineRunner {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
             let staged = writing(into: transaction.staging)
-            let runs = try runsDirectory(in: directory)
-            defer { TemporaryFiles.removeDirectory(runs) }
+            let (runs, owner) = try runsDirectory(in: directory)
+            defer {
+                TemporaryFiles.removeDirectory(runs)
+                owner.release()
+            }
+            let resume = try findDeadRuns(own: runs, pipeline: pipelineInfo)
             let map = try staged.mapDrawings(
                 chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
                 quarantinePath: "\(transaction.staging)/\(DatasetLayout.quarantine)", runsDirectory: runs,
-                hashing: measured == nil, clock: clock)
+                hashing: measured == nil, measured: measured,
+                resume: chunks.allSatisfy({ $0.bytes != nil }) ? resume : nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
             var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
+            written.reusedChunks = map.reusedChunks
             try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            return try commit(transaction, written)
+            let outcome = try commit(transaction, written)
+            resume.removeDeadDirectories()
+            return outcome
         case .imageDirectory:
             let images = try imageFiles()
             if let partition {
@@ -150,13 +160,19 @@ package struct PipelineRunner {
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
             let staged = writing(into: transaction.staging)
-            let runs = try runsDirectory(in: directory)
-            defer { TemporaryFiles.removeDirectory(runs) }
+            let (runs, owner) = try runsDirectory(in: directory)
+            defer {
+                TemporaryFiles.removeDirectory(runs)
+                owner.release()
+            }
+            let deadRuns = try findDeadRuns(own: runs, pipeline: pipelineInfo)
             let map = try staged.mapImages(images, runsDirectory: runs, clock: clock)
             var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
             try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            return try commit(transaction, written)
+            let outcome = try commit(transaction, written)
+            deadRuns.removeDeadDirectories()
+            return outcome
         }
     }
 
@@ -190,11 +206,22 @@ package struct PipelineRunner {
     /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
     /// parent), created exclusively under a name with host, pid and a random part, so that cluster
     /// partitions sharing it never collide and nothing planted in advance is used.
-    private func runsDirectory(in output: String) throws -> String {
+    /// The directory holds a lock its owner keeps until the run ends (``MapResume`` tells a dead
+    /// run's directory from a live one's by it).
+    private func runsDirectory(in output: String) throws -> (path: String, owner: OutputLock) {
         let parent = temporaryDirectory ?? parentDirectory(of: output)
         try createDirectories(parent)
         try FreeSpace.require(in: parent, forInputBytes: nil)
-        return try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
+        let path = try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
+        return (path, try OutputLock.acquire("\(path)/\(DatasetLayout.runsDirectoryLock)", output: path))
+    }
+
+    /// The temporary directories of dead runs where runs put them (`--tmp-dir` and the output's
+    /// parent), for this run to reuse finished chunks from and to remove once it has succeeded.
+    private func findDeadRuns(own: String, pipeline: Manifest.PipelineInfo) throws -> MapResume {
+        let places = [temporaryDirectory, parentDirectory(of: config.output.directory)].compactMap { $0 }
+        let identity = try PartialRun.encodeJSON(pipeline) + PartialRun.encodeJSON(settings) + PartialRun.encodeJSON(Self.libraryVersions)
+        return MapResume(places: places, own: own, identity: identity)
     }
 
     /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
