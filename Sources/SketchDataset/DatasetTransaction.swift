@@ -71,6 +71,19 @@ package final class DatasetTransaction {
         return ([own, shared], staging)
     }
 
+    /// Hard-links the old dataset's files `names` (plain names of regular files in the output) into
+    /// the staging area, so a shard the new dataset writes with the same bytes is left as it was
+    /// (``HashedFileSink``) and keeps its inode; writes replace a linked file by a rename, never
+    /// in place, so the old dataset's bytes cannot change. Files the new dataset does not list are
+    /// removed from the staging area with the stale shards.
+    package func carryOver(_ names: [String]) {
+        for name in names where DirectoryMember.lexicalProblem(name) == nil && !name.contains("/") {
+            var status = stat()
+            guard lstat("\(output)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            _ = link("\(output)/\(name)", "\(staging)/\(name)")
+        }
+    }
+
     /// Makes the staging area the output: syncs it to disk, swaps it in, removes the old dataset
     /// and releases the lock.
     package func commit() throws {

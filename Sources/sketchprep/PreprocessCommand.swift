@@ -19,7 +19,10 @@ struct PreprocessCommand: ParsableCommand {
             do not depend on --jobs or on partitioning: `--partition i/n` runs the map side of 1/n of the \
             input chunks anywhere, and `sketchprep merge` writes exactly the one-process output. \
             A re-run with unchanged inputs and configuration verifies the shards and does nothing else; \
-            otherwise shards that already hold the right bytes are left untouched. Schema: docs/pipelines.md.
+            otherwise shards that already hold the right bytes are left untouched. A rebuild is made in a \
+            staging directory beside the output and swapped in only when complete, under a lock that a \
+            second run into the same output is refused by; a rerun after a kill reuses the input chunks \
+            the killed run finished (docs/errors.md). Schema: docs/pipelines.md.
 
             Examples:
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn

@@ -121,8 +121,11 @@ package struct PipelineRunner {
                 ? try? chunks.map(measure) : nil
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate {
+                // Nothing of a dead run outlives a successful run, an up-to-date one included.
+                try findDeadRuns(own: "", pipeline: pipelineInfo).removeDeadDirectories()
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
+            carryOverShards(into: transaction)
             let staged = writing(into: transaction.staging)
             let (runs, owner) = try runsDirectory(in: directory)
             defer {
@@ -157,8 +160,11 @@ package struct PipelineRunner {
             }
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
             if let existing = check.upToDate {
+                // Nothing of a dead run outlives a successful run, an up-to-date one included.
+                try findDeadRuns(own: "", pipeline: pipelineInfo).removeDeadDirectories()
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
+            carryOverShards(into: transaction)
             let staged = writing(into: transaction.staging)
             let (runs, owner) = try runsDirectory(in: directory)
             defer {
@@ -193,6 +199,16 @@ package struct PipelineRunner {
         var staged = self
         staged.config.output.directory = directory
         return staged
+    }
+
+    /// Links the shards of the dataset in the output into the staging area, so that shards the
+    /// rebuild writes with the same bytes are left untouched (sharded formats only: their
+    /// finalize step removes the shards the new dataset does not list).
+    private func carryOverShards(into transaction: DatasetTransaction) {
+        guard config.output.format.shardFormat != nil,
+            let existing = try? Manifest.read(DatasetLayout.manifest, in: config.output.directory)
+        else { return }
+        transaction.carryOver(existing.shards.map(\.file))
     }
 
     /// Swaps the staged dataset in and reports it under the output's name.
