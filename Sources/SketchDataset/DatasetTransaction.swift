@@ -47,8 +47,7 @@ package final class DatasetTransaction {
             try transaction.recover(keepingStaging: keepingStaging)
             try transaction.refuseForeignDirectory()
         } catch {
-            transaction.finished = true
-            lock.release()
+            transaction.abort()
             throw error
         }
         return transaction
@@ -153,7 +152,8 @@ package final class DatasetTransaction {
     }
 
     /// Refuses an output that exists as something other than a directory, or as a directory
-    /// holding files but neither a manifest nor a partial (the swap would discard them).
+    /// holding, without a manifest or a partial, a file the tool does not write (the swap would
+    /// discard it).
     private func refuseForeignDirectory() throws {
         var status = stat()
         guard lstat(output, &status) == 0 else { return }
@@ -161,10 +161,21 @@ package final class DatasetTransaction {
             throw DatasetError("\(output) exists and is not a directory: choose another output directory")
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
-        guard !entries.isEmpty, !entries.contains(DatasetLayout.manifest), !entries.contains(DatasetLayout.partialManifest) else { return }
+        guard !entries.contains(DatasetLayout.manifest), !entries.contains(DatasetLayout.partialManifest),
+            let foreign = entries.sorted().first(where: { !Self.isToolFileName($0) })
+        else { return }
         throw DatasetError(
-            "\(output) holds files but no dataset (no \(DatasetLayout.manifest)), e.g. \(TerminalText.escaped(entries.sorted()[0])); "
+            "\(output) holds files but no dataset (no \(DatasetLayout.manifest)), e.g. \(TerminalText.escaped(foreign)); "
                 + "a run replaces its output directory as a whole: choose a new or empty directory")
+    }
+
+    /// Whether `name` is one the tool writes into a dataset or partial directory.
+    private static func isToolFileName(_ name: String) -> Bool {
+        [
+            DatasetLayout.manifest, DatasetLayout.classes, DatasetLayout.quarantine, DatasetLayout.timings,
+            DatasetLayout.partialRunsDirectory, ShardNaming.tutorialClassesFile,
+        ].contains(name) || name.hasPrefix(DatasetLayout.reducePartPrefix) || name.hasSuffix(".npz")
+            || name.contains(TemporaryFileName.marker) || ShardNaming.isShardFileName(name)
     }
 
     /// What a dead run left at `output` when it has no dataset: a staging area (a build that was

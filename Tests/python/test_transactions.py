@@ -200,3 +200,13 @@ def test_a_rebuild_on_a_full_file_system_keeps_the_old_dataset(sketchprep, tmp_p
         assert os.listdir(scratch) == []
     finally:
         run(["umount", mount])
+
+
+def test_a_directory_holding_other_files_is_not_swapped_away(sketchprep, tmp_path):
+    output = tmp_path / "work" / "out"
+    output.mkdir(parents=True)
+    (output / "notes.txt").write_text("mine")
+    result = run(command(sketchprep, output, OLD_WORDS))
+    assert result.returncode == 1
+    assert "holds files but no dataset" in result.stderr and "notes.txt" in result.stderr, result.stderr
+    assert sorted(os.listdir(output)) == ["notes.txt"] and sorted(os.listdir(output.parent)) == ["out"]
