@@ -34,6 +34,15 @@ package struct MapCheckpoint: Codable, Equatable {
 
     /// Largest checkpoint file read.
     static let maximumFileBytes = 16 << 20
+
+    /// Whether every count and size is in 0 … ``Manifest/maximumCount`` and the tally reconciles
+    /// (a checkpoint is read back untrusted; its counts are added to the run's).
+    var countsAreInRange: Bool {
+        let r = records
+        let values =
+            [bytes, quarantined, r.read, r.written, r.filtered, r.rejected, r.sourceErrors, r.duplicateKeyIDs] + files.map(\.bytes)
+        return values.allSatisfy { (0...Manifest.maximumCount).contains($0) } && r.isReconciled
+    }
 }
 
 /// Resume (docs/errors.md, "Resume after a kill"): a run's temporary directory carries a lock its
@@ -91,7 +100,7 @@ package final class MapResume {
     /// holds up: the chunk's content now has the recorded SHA-256 (`digest`, when measured up
     /// front, else re-hashed) and every file has its recorded size and SHA-256.
     package func reusable(key: String, chunk: InputChunk, digest: String?) -> (checkpoint: MapCheckpoint, directory: String)? {
-        guard let (checkpoint, directory) = found[key] else { return nil }
+        guard let (checkpoint, directory) = found[key], checkpoint.countsAreInRange else { return nil }
         let content = digest ?? (try? InputFile.measure(chunk.path, range: chunk.range))?.sha256
         guard content == checkpoint.sha256 else { return nil }
         for file in checkpoint.files {
