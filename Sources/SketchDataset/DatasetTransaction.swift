@@ -79,7 +79,7 @@ package final class DatasetTransaction {
         for name in names where DirectoryMember.lexicalProblem(name) == nil && !name.contains("/") {
             var status = stat()
             guard lstat("\(output)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            _ = link("\(output)/\(name)", "\(staging)/\(name)")
+            _ = DirectorySwap.link("\(output)/\(name)", as: "\(staging)/\(name)")
         }
     }
 

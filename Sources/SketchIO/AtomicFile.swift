@@ -18,8 +18,8 @@ import Darwin
 /// When `path` already exists and is not a regular file (e.g. `/dev/null` or a FIFO),
 /// bytes are written to it directly, because such a target cannot be replaced by a rename. Writes
 /// are buffered; bytes already written can be patched in place with ``overwrite(_:at:)`` (an NPY
-/// header whose row count is known only at the end). No `fsync`: atomic against readers and
-/// crashes of this process, not against power loss.
+/// header whose row count is known only at the end). The file is `fsync`ed before the rename, so
+/// after a power loss the path holds the old bytes or the new ones, never an empty or partial file.
 public final class AtomicFileWriter {
     /// The final destination.
     public let path: String
@@ -142,6 +142,7 @@ public final class AtomicFileWriter {
         precondition(!finished, "AtomicFileWriter.commit() called twice")
         try flush()
         finished = true
+        if temporaryPath != path { try Durability.syncFile(descriptor.rawValue, path: path) }
         do {
             try descriptor.close()
         } catch {

@@ -21,6 +21,29 @@ package enum DirectorySwap {
         #endif
     }
 
+    /// Hard-links the regular file `source` as `destination` (same file system); false when it cannot.
+    package static func link(_ source: String, as destination: String) -> Bool {
+        #if canImport(Glibc)
+        retryingOnInterrupt { Glibc.link(source, destination) } == 0
+        #else
+        retryingOnInterrupt { Darwin.link(source, destination) } == 0
+        #endif
+    }
+
+    /// Creates the file `path` with `bytes` only if nothing is there (`O_CREAT|O_EXCL`, never
+    /// through a link): true when created, false when a file was there already.
+    package static func createExclusively(_ path: String, bytes: [UInt8]) throws(IOError) -> Bool {
+        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+        guard descriptor >= 0 else {
+            if errno == EEXIST { return false }
+            throw IOError.write(path: path, reason: currentErrorText())
+        }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw IOError.write(path: path, reason: currentErrorText()) }
+        return true
+    }
+
     /// Renames `source` to `destination` (replacing an empty directory there).
     package static func rename(_ source: String, to destination: String) throws(IOError) {
         #if canImport(Glibc)
