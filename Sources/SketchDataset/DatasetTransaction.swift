@@ -1,5 +1,6 @@
 import Foundation
 import SketchIO
+import SystemPackage
 
 /// A rebuild as a transaction (docs/errors.md, "How a dataset is replaced"): the run locks its
 /// output, builds the new dataset in a staging directory beside it (same parent, so the same file
@@ -21,7 +22,7 @@ package final class DatasetTransaction {
 
     private init(output: String, lock: OutputLock, keepsStagingOnError: Bool) {
         self.output = output
-        let name = (output as NSString).lastPathComponent
+        let name = Self.name(of: output)
         parent = parentDirectory(of: output)
         staging = "\(parent)/\(DatasetLayout.stagingDirectory(of: name))"
         aside = "\(parent)/\(DatasetLayout.asideDirectory(of: name))"
@@ -40,7 +41,7 @@ package final class DatasetTransaction {
         let resolved = resolvingLink(output)
         let parent = parentDirectory(of: resolved)
         try createDirectories(parent)
-        let name = (resolved as NSString).lastPathComponent
+        let name = Self.name(of: resolved)
         let lock = try OutputLock.acquire("\(parent)/\(DatasetLayout.lockFile(of: name))", output: output)
         let transaction = DatasetTransaction(output: resolved, lock: lock, keepsStagingOnError: keepingStaging)
         do {
@@ -60,7 +61,7 @@ package final class DatasetTransaction {
         let resolved = resolvingLink(output)
         let parent = parentDirectory(of: resolved)
         try createDirectories(parent)
-        let name = (resolved as NSString).lastPathComponent
+        let name = Self.name(of: resolved)
         let shared = try OutputLock.acquire("\(parent)/\(DatasetLayout.lockFile(of: name))", output: output, shared: true)
         let own = try OutputLock.acquire(
             "\(parent)/\(DatasetLayout.reducePartLockFile(of: name, part: part, of: parts))",
@@ -183,7 +184,7 @@ package final class DatasetTransaction {
     package static func interruptedRun(at output: String) -> String? {
         let resolved = resolvingLink(output)
         let parent = parentDirectory(of: resolved)
-        let name = (resolved as NSString).lastPathComponent
+        let name = Self.name(of: resolved)
         var status = stat()
         let aside = "\(parent)/\(DatasetLayout.asideDirectory(of: name))"
         if lstat(aside, &status) == 0 {
@@ -196,10 +197,19 @@ package final class DatasetTransaction {
             + "run it again (the next run removes the staging area)"
     }
 
-    /// `path` with a symbolic link at its end resolved (the transaction swaps the directory the link names).
+    /// `path` with a symbolic link at its end resolved (the transaction swaps the directory the link
+    /// names), and made absolute when it ends in `.` or `..` (which name no entry of a parent).
     private static func resolvingLink(_ path: String) -> String {
         var status = stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return path }
-        return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+            return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        }
+        let last = FilePath(path).lastComponent?.string ?? ""
+        return last == "." || last == ".." || last.isEmpty ? URL(fileURLWithPath: path).standardizedFileURL.path : path
+    }
+
+    /// The last component of `path` (the output's name its staging area and lock file are named after).
+    private static func name(of path: String) -> String {
+        FilePath(path).lastComponent?.string ?? path
     }
 }
