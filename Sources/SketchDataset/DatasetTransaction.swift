@@ -110,18 +110,14 @@ package final class DatasetTransaction {
         lock.release()
     }
 
-    /// Ends the run without a new dataset: the old one stays as it was, the staging area is
-    /// removed (kept for `merge --finalize`, whose parts' work it holds), the lock released.
+    /// Ends the run without a new dataset (an error, or an output found up to date): the old one
+    /// stays as it was, the staging area is removed (kept for `merge --finalize`, whose parts'
+    /// work it holds), the lock released; nothing after ``commit()``.
     package func abort() {
         guard !finished else { return }
         finished = true
         if !keepsStagingOnError { TemporaryFiles.removeDirectory(staging) }
         lock.release()
-    }
-
-    /// Ends a run that found the output up to date: nothing to swap.
-    package func cancel() {
-        abort()
     }
 
     /// A swap a dead run left half done (old dataset aside, none at the output) is rolled back; an
