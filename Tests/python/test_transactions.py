@@ -210,3 +210,18 @@ def test_a_directory_holding_other_files_is_not_swapped_away(sketchprep, tmp_pat
     assert result.returncode == 1
     assert "holds files but no dataset" in result.stderr and "notes.txt" in result.stderr, result.stderr
     assert sorted(os.listdir(output)) == ["notes.txt"] and sorted(os.listdir(output.parent)) == ["out"]
+
+
+def test_reduce_parts_write_beside_the_dataset_and_finalize_swaps_it_in(sketchprep, tmp_path, reference, old_dataset):
+    output, before = old_dataset
+    part = tmp_path / "part-0"
+    result = run(command(sketchprep, part, NEW_WORDS, "--partition", "0/1"))
+    assert result.returncode == 0, result.stderr
+    for index in range(2):
+        reduced = run([sketchprep, "merge", part, "-o", output, "--reduce", f"{index}/2", "--quiet"])
+        assert reduced.returncode == 0, reduced.stderr
+        assert snapshot(output) == before, "a reduce part wrote into the dataset before the finalize step"
+    finalized = run([sketchprep, "merge", part, "-o", output, "--finalize", "--quiet"])
+    assert finalized.returncode == 0, finalized.stderr
+    assert dataset_bytes(output) == reference["new"]
+    assert sorted(os.listdir(output.parent)) == ["out"]
