@@ -30,18 +30,25 @@ package enum DirectorySwap {
         #endif
     }
 
-    /// Creates the file `path` with `bytes` only if nothing is there (`O_CREAT|O_EXCL`, never
-    /// through a link): true when created, false when a file was there already.
+    /// Creates the file `path` with `bytes` only if nothing is there: true when created, false when
+    /// a file was there already. The bytes are written to a temporary file first and linked into
+    /// place, so a concurrent reader never sees the file without its bytes.
     package static func createExclusively(_ path: String, bytes: [UInt8]) throws(IOError) -> Bool {
-        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644) }
-        guard descriptor >= 0 else {
-            if errno == EEXIST { return false }
-            throw IOError.write(path: path, reason: currentErrorText())
+        let temporary = TemporaryFileName.forWriting(path)
+        let descriptor = TemporaryFiles.create(temporary) {
+            retryingOnInterrupt { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644) }
         }
-        defer { close(descriptor) }
+        defer {
+            unlink(temporary)
+            TemporaryFiles.unregister(temporary)
+        }
+        guard descriptor >= 0 else { throw IOError.write(path: path, reason: currentErrorText()) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
         guard written == bytes.count else { throw IOError.write(path: path, reason: currentErrorText()) }
-        return true
+        if link(temporary, as: path) { return true }
+        if errno == EEXIST { return false }
+        throw IOError.write(path: path, reason: currentErrorText())
     }
 
     /// Renames `source` to `destination` (replacing an empty directory there).
