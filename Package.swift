@@ -28,7 +28,8 @@ let package = Package(
         // Files and streams: byte sources (gzip inflated), line splitting, atomic and temporary files,
         // directory walks, SHA-256 of files, system errors, free space, output-path checks, live messages (shown by the
         // CLI) and progress.
-        .target(name: "SketchIO", dependencies: ["CZlib", "COpenSSL", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(
+            name: "SketchIO", dependencies: ["CZlib", "COpenSSL", "CFileSystem", .product(name: "SystemPackage", package: "swift-system")]),
         // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
         .target(
             name: "SketchFormats",
@@ -81,6 +82,8 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),
+        // renameat2(RENAME_EXCHANGE), which Glibc's Swift module lacks, for SketchIO's directory swap.
+        .systemLibrary(name: "CFileSystem"),
         // ONNX Runtime C API shim: the part of the C API it calls is declared in the target, the library dlopen()ed at run time.
         .target(name: "COnnxRuntime", linkerSettings: [.linkedLibrary("dl")]),
         // CRC-32C with SSE 4.2's CRC32 instruction (run-file blocks, TFRecord framing).

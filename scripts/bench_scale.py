@@ -14,7 +14,8 @@ writes the figures and the 50 M model's inputs into docs/scale.md.
    b. the scheduler shape: n map processes (`--partition i/n --jobs 1`) at once, then one reducer
       alone (`merge --reduce 0/1`: the single-reducer write rate), then R reducers at once
       (`merge --reduce j/R`), then `merge --finalize`;
-   the dataset of (b) and of --jobs 2 must equal --jobs 1's byte for byte (timings.json aside).
+   the dataset of (b) and of --jobs 2 must equal --jobs 1's byte for byte (timings.json aside);
+   c. for rnn, resume: a run SIGKILLed at 80 % of its map, then rerun (wall time against a clean run).
 3. Measures this machine's disk write rate (dd, 512 MiB, conv=fdatasync), the one-box I/O bound.
 4. Replaces the generated section of docs/scale.md (between the bench-scale markers) with the
    figures, the commands, and the model's inputs and times for 50 M drawings (formulas in the
@@ -29,6 +30,7 @@ import json
 import os
 import pathlib
 import platform
+import re
 import shlex
 import shutil
 import subprocess
@@ -50,6 +52,8 @@ PIPELINES = {
 }
 # The TU-Berlin release's PNG size (docs/domain.md: 250 classes × 80 sketches, PNG 1111×1111).
 TUBERLIN_RELEASE_SIZE = 1111
+# Pipelines whose resume after a kill is measured (issue 28).
+RESUME_PIPELINES = ("rnn",)
 BEGIN, END = "<!-- bench-scale:begin -->", "<!-- bench-scale:end -->"
 FULL = 50_000_000
 # The model's I/O assumptions for a cluster (not measured here): the shared file system's aggregate
@@ -198,6 +202,40 @@ def duration(seconds, io_bound):
     return text + (f" (I/O: {', '.join(io_bound)})" if io_bound else "")
 
 
+def resume_run(binary, name, pipeline, inputs, work, jobs=2, kill_at=0.8):
+    """Resume: a clean `preprocess --jobs 2`, then a run SIGKILLed at `kill_at` of the clean run's map
+    wall time (timings.json `map_wall`) and its rerun, which reuses the chunks the killed run finished
+    (their content re-hashed, since `--force` skips the up-front measure). Wall times of the clean run
+    and of the rerun; the rerun's dataset must equal the clean run's."""
+    clean = fresh(work / f"{name}-resume-clean")
+    start = time.monotonic()
+    subprocess.run(list(map(str, preprocess(binary, pipeline, inputs, clean, jobs))), check=True, stdout=subprocess.DEVNULL)
+    clean_wall = time.monotonic() - start
+    map_wall = json.loads((clean / "timings.json").read_text())["stages"]["map_wall"]
+    out = fresh(work / f"{name}-resume")
+    killed = subprocess.Popen(list(map(str, preprocess(binary, pipeline, inputs, out, jobs))), stdout=subprocess.DEVNULL)
+    time.sleep(kill_at * map_wall)
+    killed.kill()
+    killed.wait()
+    start = time.monotonic()
+    rerun = subprocess.run(list(map(str, preprocess(binary, pipeline, inputs, out, jobs))), check=True,
+                           capture_output=True, text=True)
+    rerun_wall = time.monotonic() - start
+    reused = re.search(r"(\d+) input chunk\(s\) were mapped by an interrupted run and reused", rerun.stdout)
+    result = {"clean_wall_s": clean_wall, "map_wall_s": map_wall, "killed_after_s": kill_at * map_wall,
+              "rerun_wall_s": rerun_wall, "ratio": rerun_wall / clean_wall, "chunks": len(inputs),
+              "reused_chunks": int(reused.group(1)) if reused else 0, "identical": same_dataset(clean, out),
+              "command": shlex.join(map(str, preprocess(binary, pipeline, inputs, out, jobs))),
+              "clean_stages": json.loads((clean / "timings.json").read_text())["stages"],
+              "rerun_stages": json.loads((out / "timings.json").read_text())["stages"]}
+    fresh(clean)
+    fresh(out)
+    print(f"bench-scale: {name} resume: clean {clean_wall:.1f} s, killed at {kill_at * map_wall:.1f} s of a "
+          f"{map_wall:.1f} s map, rerun {rerun_wall:.1f} s = {result['ratio']:.0%} ({result['reused_chunks']} of "
+          f"{len(inputs)} chunks reused)", file=sys.stderr)
+    return result
+
+
 def markdown(report):
     partitions, reducers = report["partitions"], report["reducers"]
     readers = lambda key: ", ".join(n for n, r in report["pipelines"].items() if r.get("input") == key)  # noqa: E731
@@ -268,6 +306,16 @@ def markdown(report):
                      f"{m['input_bytes'] / 1e3:.2f} / {m['run_bytes'] / 1e3:.2f} / {m['output_bytes'] / 1e3:.2f} | "
                      f"{m['finalize_s']:.2f} s | "
                      + " | ".join(boxes + clusters) + " |")
+    resumed = {name: r["resume"] for name, r in report["pipelines"].items() if "resume" in r}
+    if resumed:
+        lines += ["", "Resume: a clean `preprocess --jobs 2`, then a run killed (SIGKILL) at 80 % of the clean run's map wall "
+                  "time and its rerun (`--force`, so the reused chunks' content is re-hashed). Target: rerun ≤ 35 % of the clean run.", "",
+                  "| pipeline | clean wall | map wall | killed at | rerun wall | rerun / clean | chunks reused | == clean |",
+                  "|---|---:|---:|---:|---:|---:|---:|---|"]
+        for name, r in resumed.items():
+            lines.append(f"| {name} | {r['clean_wall_s']:.1f} s | {r['map_wall_s']:.1f} s | {r['killed_after_s']:.1f} s | "
+                         f"{r['rerun_wall_s']:.1f} s | {r['ratio']:.0%} | {r['reused_chunks']} of {r['chunks']} | "
+                         f"{'yes' if r['identical'] else '**no**'} |")
     lines += ["", "Commands of each run: `out/scale/results.json`.", "", END]
     return "\n".join(lines)
 
@@ -326,6 +374,8 @@ def main():
     parser.add_argument("--work", type=pathlib.Path, default=REPO / "out" / "scale")
     parser.add_argument("--doc", type=pathlib.Path, help="markdown file whose bench-scale section is replaced")
     parser.add_argument("--from-results", action="store_true", help="rewrite the section from WORK/results.json without running")
+    parser.add_argument("--only-resume", action="store_true",
+                        help="measure only the resume after a kill (c.) of the chosen pipelines and print it as JSON")
     args = parser.parse_args()
     if args.from_results:
         report = json.loads((args.work / "results.json").read_text())
@@ -340,6 +390,13 @@ def main():
 
     args.work.mkdir(parents=True, exist_ok=True)
     binary = args.sketchprep.resolve()
+    if args.only_resume:
+        for name in names:
+            if name in RESUME_PIPELINES and PIPELINES[name][1] == "quickdraw":
+                inputs, info = quickdraw_input(args.raw, float(f"{args.bytes * PIPELINES[name][2]:.0e}"), args.work)
+                result = resume_run(binary, name, PIPELINES[name][0], inputs, args.work)
+                print(json.dumps(dict(result, input_bytes=info["bytes"], drawings=info["drawings"]), indent=2))
+        return
     report = {"command": f"scripts/bench_scale.py --bytes {args.bytes:.0e} --partitions {args.partitions} --reducers {args.reducers}",
               "machine": f"{os.cpu_count()} CPUs, {platform.machine()}, load average {os.getloadavg()[0]:.2f} at the start",
               "date": time.strftime("%Y-%m-%d"), "partitions": args.partitions, "reducers": args.reducers,
@@ -358,6 +415,8 @@ def main():
             inputs, input_bytes, key = [release], tree_bytes(release), "tuberlin-1111"
         result = run_pipeline(binary, name, pipeline, inputs, args.work, args.partitions, args.reducers)
         result.update(input=key, input_bytes=input_bytes)
+        if name in RESUME_PIPELINES:
+            result["resume"] = resume_run(binary, name, pipeline, inputs, args.work)
         report["pipelines"][name] = result
     report["load_at_end"] = f"{os.getloadavg()[0]:.2f}"
     (args.work / "results.json").write_text(json.dumps(report, indent=2) + "\n")
@@ -365,7 +424,8 @@ def main():
     print(section)
     if args.doc:
         write_section(args.doc, section)
-    failures = [n for n, r in report["pipelines"].items() if not (r["jobs2_identical"] and r["cluster_identical"])]
+    failures = [n for n, r in report["pipelines"].items()
+                if not (r["jobs2_identical"] and r["cluster_identical"] and r.get("resume", {}).get("identical", True))]
     if failures:
         sys.exit(f"bench-scale: datasets differ between jobs 1, jobs 2 and map → reduce → finalize for {failures}")
 

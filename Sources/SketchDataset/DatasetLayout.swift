@@ -18,11 +18,37 @@ package enum DatasetLayout {
     /// The temporary directory of a run's sorted runs (a fresh name is made from it), next to the output.
     package static let temporaryRunsDirectory = ".sketchprep-runs"
 
+    /// Beside an output directory `name` (in its parent): where a run builds the new dataset, or
+    /// partial, before it swaps it in (``DatasetTransaction``); `merge --reduce` parts write here.
+    package static func stagingDirectory(of name: String) -> String { ".\(name)\(transactionMarker)staging" }
+    /// Beside an output directory `name`: the old dataset while a swap without an atomic exchange
+    /// is half done (the next run renames it back).
+    package static func asideDirectory(of name: String) -> String { ".\(name)\(transactionMarker)old" }
+    /// Beside an output directory `name`: the lock file of the run writing it (``OutputLock``).
+    package static func lockFile(of name: String) -> String { ".\(name)\(transactionMarker)lock" }
+    /// Beside an output directory `name`: the lock file of reduce part `part` of `parts` writing into its staging area.
+    package static func reducePartLockFile(of name: String, part: Int, of parts: Int) -> String {
+        "\(lockFile(of: name))\(reducePartPrefix)\(part)-of-\(parts)"
+    }
+    /// What the names of a transaction's files beside an output carry.
+    package static let transactionMarker = ".sketchprep-"
+
+    /// In a run's temporary directory: the lock its live owner holds, so a later run tells a dead
+    /// run's leftovers (reused or removed) from a live one's (left alone).
+    package static let runsDirectoryLock = "owner.lock"
+    /// In a run's temporary directory: what the map made of input chunk `chunk` (``MapCheckpoint``), for resume.
+    package static func chunkCheckpoint(_ chunk: Int) -> String { "chunk-\(chunk).json" }
+    /// In a run's temporary directory: input chunk `chunk`'s quarantined lines.
+    package static func chunkQuarantine(_ chunk: Int) -> String { "chunk-\(chunk).quarantine.ndjson" }
+
     /// Reduce part `part` of `parts`'s report in the dataset directory (`merge --reduce i/R`),
     /// read and removed by the finalize step.
     package static func reduceReport(part: Int, of parts: Int) -> String { "\(reducePartPrefix)\(part)-of-\(parts).json" }
     /// Reduce part `part` of `parts`'s quarantined examples, appended to the quarantine by the finalize step.
     package static func reduceQuarantine(part: Int, of parts: Int) -> String { "\(reducePartPrefix)\(part)-of-\(parts).quarantine.ndjson" }
+    /// In a staging area: which run of `merge --reduce i/R` parts writes there (number of parts,
+    /// their input and configuration), so a part of another run is refused; removed by the finalize step.
+    package static let reduceRunMark = "\(reducePartPrefix)run.txt"
     /// How every reduce part's file name starts.
     package static let reducePartPrefix = ".reduce-"
 

@@ -63,7 +63,12 @@ package enum DatasetVerifier {
     /// Verifies `directory`; throws `DatasetError` only when `manifest.json` cannot be read at all.
     package static func verify(directory: String, manifestName: String = DatasetLayout.manifest) throws -> DatasetVerification {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
-        let manifest = try Manifest.read(manifestName, in: base)
+        let manifest: Manifest
+        do {
+            manifest = try Manifest.read(manifestName, in: base)
+        } catch {
+            throw DatasetTransaction.interruptedRun(at: base).map(DatasetError.init) ?? error
+        }
         var problems: [DatasetVerification.Problem] = []
         var matching = 0
         let invalid = manifest.invalidFields

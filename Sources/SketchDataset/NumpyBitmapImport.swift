@@ -36,13 +36,25 @@ public struct NumpyBitmapImport: Sendable {
         self.outputDirectory = outputDirectory
     }
 
-    /// Reads every file, writes the shards, classes.txt and manifest.json, and returns the manifest.
+    /// Reads every file, writes the shards, classes.txt and manifest.json into the output's staging
+    /// area, swaps it in (``DatasetTransaction``), and returns the manifest.
     public func run() throws -> Manifest {
+        let words = bitmapFiles.map(Self.word(of:))
+        guard Set(words).count == words.count else { throw DatasetError("\(outputDirectory): two bitmap files share a class word") }
+        let transaction = try DatasetTransaction.begin(outputDirectory)
+        defer { transaction.abort() }
+        var staged = self
+        staged.outputDirectory = transaction.staging
+        let manifest = try staged.write()
+        try transaction.commit()
+        return manifest
+    }
+
+    /// The import into ``outputDirectory`` itself.
+    private func write() throws -> Manifest {
         let files = bitmapFiles.sorted { Self.word(of: $0) < Self.word(of: $1) }
         let words = files.map(Self.word(of:))
-        guard Set(words).count == words.count else { throw DatasetError("\(outputDirectory): two bitmap files share a class word") }
         let simplifiedFiles = try simplifiedSource.map { try Self.simplifiedFiles(for: words, in: $0) } ?? [:]
-        try createDirectories(outputDirectory)
         let writer = ShardedDatasetWriter(directory: outputDirectory, options: sharding)
         var sources: [Manifest.SourceFileEntry] = []
         var read = 0

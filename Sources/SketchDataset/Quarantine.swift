@@ -45,6 +45,12 @@ public final class QuarantineWriter {
         let file = try openFile()
         try file?.write(rejected.bytes)
         try file?.write(CollectionOfOne(UInt8(ascii: "\n")))
+        tally(rejected)
+    }
+
+    /// Counts and reports one rejected line that the caller writes elsewhere (a chunk's own
+    /// quarantine file, copied in with ``addVerbatim(_:)`` in chunk order).
+    package func tally(_ rejected: RejectedLine) {
         if rejected.isSourceError {
             sourceErrorCount += 1
             LiveMessages.emit(TerminalText.escaped("\(rejected)"))

@@ -40,6 +40,18 @@ package final class SortedRunWriter {
         if buffered >= budget { try spill() }
     }
 
+    /// Run files written since the last chunk boundary.
+    private var chunkStart = 0
+
+    /// A chunk boundary (resume, ``MapCheckpoint``): writes what is buffered as a run, so that
+    /// every run holds the examples of one input chunk, and returns the run files of the chunk
+    /// that ends here.
+    package func closeChunk() throws -> [String] {
+        if !buffer.isEmpty { try spill() }
+        defer { chunkStart = runs.count }
+        return Array(runs[chunkStart...])
+    }
+
     /// Writes what is buffered as a last run (when anything is) and returns every run file.
     package func finish() throws -> [String] {
         if !buffer.isEmpty { try spill() }

@@ -21,8 +21,8 @@ import Darwin
 /// an NPY) instead spools to a temporary file in the temporary directory and copies it to the
 /// stream on `commit()`, so the stream receives the file only when it is complete. Writes
 /// are buffered; bytes already written can be patched in place with ``overwrite(_:at:)`` (an NPY
-/// header whose row count is known only at the end). No `fsync`: atomic against readers and
-/// crashes of this process, not against power loss.
+/// header whose row count is known only at the end). The file is `fsync`ed before the rename, so
+/// after a power loss the path holds the old bytes or the new ones, never an empty or partial file.
 public final class AtomicFileWriter {
     /// The final destination.
     public let path: String
@@ -175,6 +175,7 @@ public final class AtomicFileWriter {
             try copySpool(to: stream)
             return
         }
+        if temporaryPath != path { try Durability.syncFile(descriptor.rawValue, path: path) }
         do {
             try descriptor.close()
         } catch {

@@ -14,6 +14,8 @@ public struct IOError: Error, Equatable, Sendable, CustomStringConvertible {
         case outputPaths
         /// Too little free space for a run's temporary files.
         case freeSpace
+        /// An output another live run holds the lock of (``OutputLock``).
+        case busy
     }
 
     /// What failed.

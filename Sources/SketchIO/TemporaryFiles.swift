@@ -35,6 +35,13 @@ package enum TemporaryFiles {
         }
     }
 
+    /// Runs `body` (a directory swap: renames that must not interleave with a signal's clean-up)
+    /// under the registry's lock: the clean-up removes the registered paths either before `body`
+    /// or after it, never in the middle. `body` must not call back into `TemporaryFiles`.
+    package static func whileCleanUpWaits<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try paths.withLock { _ in try body() }
+    }
+
     /// Forgets `path` (renamed into place or removed).
     package static func unregister(_ path: String) {
         paths.withLock { _ = $0.remove(path) }

@@ -19,7 +19,10 @@ struct PreprocessCommand: ParsableCommand {
             do not depend on --jobs or on partitioning: `--partition i/n` runs the map side of 1/n of the \
             input chunks anywhere, and `sketchprep merge` writes exactly the one-process output. \
             A re-run with unchanged inputs and configuration verifies the shards and does nothing else; \
-            otherwise shards that already hold the right bytes are left untouched. Schema: docs/pipelines.md.
+            otherwise shards that already hold the right bytes are left untouched. A rebuild is made in a \
+            staging directory beside the output and swapped in only when complete, under a lock that a \
+            second run into the same output is refused by; a rerun after a kill reuses the input chunks \
+            the killed run finished (docs/errors.md). Schema: docs/pipelines.md.
 
             Examples:
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
@@ -220,6 +223,9 @@ struct PreprocessCommand: ParsableCommand {
                     ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? DatasetLayout.quarantine))" : ""))
         if r.duplicateKeyIDs > 0 {
             lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
+        }
+        if outcome.reusedChunks > 0 {
+            lines.append("  \(outcome.reusedChunks) input chunk(s) were mapped by an interrupted run and reused (checked by SHA-256)")
         }
         if !outcome.upToDate && outcome.reusedFiles > 0 {
             lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")

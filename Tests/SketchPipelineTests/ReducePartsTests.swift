@@ -153,7 +153,9 @@ private func expectSameBytesForEveryShape(_ fixture: ReduceFixture, name: String
     #expect(throws: PipelineError.self) { try ReducePart(parsing: "0/2000") }
 }
 
-@Test func finalizeRefusesAPartWrittenForOtherPartials() throws {
+/// The parts of one `merge --reduce i/R` run share the output's staging area; a part of a run with
+/// other partials is refused before it writes anything.
+@Test func aReducePartOfAnotherRunIsRefusedAtOnce() throws {
     let fixture = try ReduceFixture(pipeline: "quickdraw-rnn")
     let all = "\(fixture.root)/all"
     _ = try fixture.runner(output: all, partition: try Partition(parsing: "0/1")).run()
@@ -166,8 +168,12 @@ private func expectSameBytesForEveryShape(_ fixture: ReduceFixture, name: String
     _ = try cats.run()
     let output = "\(fixture.root)/dataset"
     _ = try PartialRun.merge([all], into: output, step: .part(ReducePart(index: 0, count: 2)), showProgress: false)
-    _ = try PartialRun.merge(["\(fixture.root)/cats"], into: output, step: .part(ReducePart(index: 1, count: 2)), showProgress: false)
-    #expect { try PartialRun.merge([all], into: output, step: .finalize, showProgress: false) } throws: {
-        "\($0)".contains(".reduce-1-of-2.json was written for other partials")
+    #expect {
+        try PartialRun.merge(["\(fixture.root)/cats"], into: output, step: .part(ReducePart(index: 1, count: 2)), showProgress: false)
+    } throws: {
+        "\($0)".contains("holds the reduce parts of another merge")
+    }
+    #expect { try PartialRun.merge([all], into: output, step: .part(ReducePart(index: 1, count: 3)), showProgress: false) } throws: {
+        "\($0)".contains("holds the reduce parts of another merge")
     }
 }

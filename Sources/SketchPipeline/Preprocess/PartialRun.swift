@@ -249,7 +249,6 @@ package enum PartialRun {
         paths.inputs(directories, option: "PARTIAL")
         paths.outputDirectory(output, option: "--output")
         try paths.verify()
-        try createDirectories(output)
 
         var config = try PipelineConfig.parse(text: first.pipelineText, file: first.pipeline.file)
         if !first.categories.isEmpty { config.filters.categories = first.categories }
@@ -284,24 +283,39 @@ package enum PartialRun {
         let input = ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
         let clock = StageClock(command: "merge")
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
-        let quarantine = {
+        let quarantine = { (directory: String) in
             try writeQuarantine(
                 ordered, directories: orderedDirectories, chunkCount: first.chunks.count,
-                to: "\(output)/\(DatasetLayout.quarantine)")
+                to: "\(directory)/\(DatasetLayout.quarantine)")
         }
+        // Every step writes into the output's staging area (DatasetTransaction); the whole merge
+        // and the finalize step swap it in, so the dataset already in `output` stays whole until then.
         switch step {
         case .all(let parts):
-            try quarantine()
-            let outcome = try runner.reduce(input, parts: parts, clock: clock)
-            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: parts, items: map.records.read)
+            let transaction = try DatasetTransaction.begin(output)
+            defer { transaction.abort() }
+            try quarantine(transaction.staging)
+            var outcome = try runner.writing(into: transaction.staging).reduce(input, parts: parts, clock: clock)
+            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: parts, items: map.records.read)
+            try transaction.commit()
+            outcome.directory = output
             return .dataset(outcome)
         case .part(let part):
-            return .part(try runner.runReducePart(part, input: input))
+            let joined = try DatasetTransaction.joinAsPart(output, part: part.index, of: part.count)
+            defer { for lock in joined.locks { lock.release() } }
+            let staged = runner.writing(into: joined.staging)
+            try staged.refuseOtherReduceRuns(part: part, input: input)
+            return .part(try staged.runReducePart(part, input: input))
         case .finalize:
-            let reports = try runner.readReduceReports()
-            try quarantine()
-            let outcome = try runner.finalize(input, reports: reports, clock: clock)
-            try clock.write(to: "\(output)/\(DatasetLayout.timings)", jobs: reports.count, items: map.records.read)
+            let transaction = try DatasetTransaction.begin(output, keepingStaging: true)
+            defer { transaction.abort() }
+            let staged = runner.writing(into: transaction.staging)
+            let reports = try staged.readReduceReports()
+            try quarantine(transaction.staging)
+            var outcome = try staged.finalize(input, reports: reports, clock: clock)
+            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: reports.count, items: map.records.read)
+            try transaction.commit()
+            outcome.directory = output
             return .dataset(outcome)
         }
     }

@@ -26,6 +26,8 @@ package struct MapOutput: Sendable {
     package var seenCountries: Set<String> = []
     /// Every chunk of the run (not only those this process read), to locate examples by chunk.
     package var chunkList: [InputChunk] = []
+    /// Chunks reused from a dead run's checkpoints instead of mapped (``MapResume``).
+    package var reusedChunks = 0
 
     package struct ChunkRecord: Codable, Equatable, Sendable {
         package var bytes: Int
@@ -66,11 +68,13 @@ extension PipelineRunner {
     /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
     /// examples, encoded into their final label-free bytes (``ExampleBody``), into sorted runs under
     /// `runsDirectory`. Without `hashing` the chunks' checksums are not computed (the caller
-    /// measured them up front).
+    /// measured them up front: `measured`). With `resume`, each chunk's runs, quarantined lines
+    /// and ``MapCheckpoint`` are kept apart in `runsDirectory`, and chunks a dead run finished
+    /// (checked) are reused instead of mapped.
     package func mapDrawings(
         chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
         quarantinePath: String, runsDirectory: String,
-        hashing: Bool = true, clock: StageClock
+        hashing: Bool = true, measured: [Manifest.SourceFileEntry]? = nil, resume: MapResume? = nil, clock: StageClock
     ) throws -> MapOutput {
         var output = MapOutput()
         output.chunkList = chunks
@@ -80,67 +84,124 @@ extension PipelineRunner {
             output.rejectedSources += 1
             try quarantine.add(.sourceError(try recordedPaths.record(rejected.location.file), byteOffset: 0, reason: rejected.reason))
         }
-        let totalBytes = selected.reduce(0) { $0 + (chunks[$1].bytes ?? 0) }
+        // Chunks a dead run finished, reused after their checks.
+        var reused: [Int: (checkpoint: MapCheckpoint, directory: String)] = [:]
+        let keys = try resume.map { resume in
+            try chunks.indices.map { resume.key(chunk: chunks[$0], index: $0, recordedPath: try recordedPaths.record(chunks[$0].path)) }
+        }
+        if let resume, let keys {
+            for index in selected {
+                if let found = resume.reusable(key: keys[index], chunk: chunks[index], digest: measured?[index].sha256) {
+                    reused[index] = found
+                    output.absorb(try MapOutput(reusing: found.checkpoint, in: found.directory))
+                }
+            }
+            output.reusedChunks = reused.count
+        }
+        let toMap = selected.filter { reused[$0] == nil }
+        let totalBytes = toMap.reduce(0) { $0 + (chunks[$1].bytes ?? 0) }
         let progress = ProgressReporter(
-            unit: "drawings", totalBytes: selected.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
+            unit: "drawings", totalBytes: toMap.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
             enabled: showProgress)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         let batches = InputBatches(
             sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) },
-            selected: selected,
+            selected: toMap,
             hashing: hashing, linesPerBatch: config.encode.linesPerBatch, recordLimit: recordLimit)
         let transform = batchTransform(
             chunkFormats: chunks.map(\.format),
-            float64Chunks: Set(selected.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
+            float64Chunks: Set(toMap.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
+        let checkpoints = keys.map { keys in ChunkCheckpointWriter(directory: runsDirectory) { keys[$0] } }
         var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
+        // The chunk being mapped collects into `current` (one chunk with resume, else the whole map).
+        var current = MapOutput()
+        func closeChunk() throws {
+            guard let checkpoints, let chunk = checkpoints.chunk else { return }
+            let digest = hashing ? batches.digests[chunk] : measured.map { ($0[chunk].bytes, $0[chunk].sha256) }
+            checkpoints.current = current
+            output.absorb(try checkpoints.close(runs: try runs.closeChunk(), digest: digest, quarantined: quarantined[chunk] ?? 0))
+            current = MapOutput()
+        }
+        func reject(_ line: RejectedLine) throws {
+            if let checkpoints {
+                try checkpoints.quarantine(line.bytes)
+                quarantine.tally(line)
+            } else {
+                try quarantine.add(line)
+            }
+        }
         let mapStart = MonotonicClock.now()
         let cpuStart = StageClock.cpuSeconds()
         try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
+            if let checkpoints, checkpoints.chunk != batch.chunk {
+                try closeChunk()
+                checkpoints.begin(batch.chunk)
+            }
             clock.add(batch.seconds)
-            output.seenWords.formUnion(batch.seenWords)
-            output.seenCountries.formUnion(batch.seenCountries)
+            current.seenWords.formUnion(batch.seenWords)
+            current.seenCountries.formUnion(batch.seenCountries)
             for outcome in batch.outcomes {
-                if case .sourceError = outcome {} else { output.records.read += 1 }
+                if case .sourceError = outcome {} else { current.records.read += 1 }
                 switch outcome {
                 case .example(let example):
-                    output.records.written += 1
-                    output.words.insert(example.word)
-                    output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
+                    current.records.written += 1
+                    current.words.insert(example.word)
+                    current.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
                     try runs.add(example)
                 case .filtered:
-                    output.records.filtered += 1
+                    current.records.filtered += 1
                 case let .rejected(lineInChunk, reason, bytes):
-                    output.records.rejected += 1
+                    current.records.rejected += 1
                     quarantined[batch.chunk, default: 0] += 1
                     let chunk = chunks[batch.chunk]
                     if lineBase[batch.chunk] == nil { lineBase[batch.chunk] = chunk.linesBefore() }
                     let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
-                    try quarantine.add(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
+                    try reject(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
                 case let .sourceError(byteOffset, reason):
-                    output.records.sourceErrors += 1
+                    current.records.sourceErrors += 1
                     quarantined[batch.chunk, default: 0] += 1
-                    try quarantine.add(
-                        .sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
+                    try reject(.sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
                 }
             }
             progress.advance(by: batch.outcomes.count)
             progress.update(bytesConsumed: batches.consumedBytes)
+            TestStopPoint.map.reached()
         }
+        try closeChunk()
+        output.absorb(current)
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
         progress.finish()
+        if checkpoints != nil {
+            // Each chunk's quarantined lines, in chunk order, reused or mapped now.
+            for index in selected {
+                let directory = reused[index]?.directory ?? runsDirectory
+                try copyQuarantine(from: "\(directory)/\(DatasetLayout.chunkQuarantine(index))", into: quarantine)
+            }
+        }
         try quarantine.finish()
         output.rejectedByReason = quarantine.countsByReason
-        try batches.requireAnInputOpened(count: selected.count)
+        try batches.requireAnInputOpened(count: toMap.count)
         let spillStart = MonotonicClock.now()
-        output.runs = try runs.finish()
+        // With checkpoints every run was already handed over chunk by chunk.
+        let remaining = try runs.finish()
+        if checkpoints == nil { output.runs += remaining }
         clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
-        for index in selected {
+        for index in toMap {
             let digest = batches.digests[index] ?? (0, "")
             output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
         }
         return output
+    }
+
+    /// Appends the quarantine file `path` (absent: nothing quarantined) to `quarantine`, 1 MiB at a time.
+    private func copyQuarantine(from path: String, into quarantine: QuarantineWriter) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+            try quarantine.addVerbatim([UInt8](piece))
+        }
     }
 
     /// The split a record brings along: a record decoded from a stroke-3 input (its chunk's format,

@@ -132,12 +132,14 @@ extension PipelineRunner {
         if config.output.format.shardFormat != nil {
             _ = try ShardedDatasetWriter.removeStaleShards(in: directory, keeping: Set(ordered.map(\.file)))
         }
+        TestStopPoint.manifest.reached()
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
         for report in reports {
             let part = ReducePart(index: report.part, count: report.parts)
             unlink("\(directory)/\(part.reportName)")
             unlink("\(directory)/\(part.quarantineName)")
         }
+        unlink("\(directory)/\(DatasetLayout.reduceRunMark)")
         clock.addWall("reduce", reports.reduce(0) { $0 + $1.cpuSeconds })
         clock.addWall("finalize_wall", MonotonicClock.now() - start)
         return PipelineOutcome(

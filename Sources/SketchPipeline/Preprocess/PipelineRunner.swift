@@ -23,6 +23,8 @@ package struct PipelineOutcome {
     /// The map side's rejections grouped by reason kind (`QuarantineWriter.countsByReason`), for
     /// the reason a run that wrote nothing gives; empty when not known (up to date, `merge`).
     package var rejectedByReason: [String: Int] = [:]
+    /// Input chunks reused from a killed run's map side instead of mapped again (resume).
+    package var reusedChunks = 0
 }
 
 /// `--partition i/n`: this process runs the map side on partition `index` (0-based) of `count`.
@@ -55,7 +57,9 @@ package struct Partition: Sendable, Equatable, Codable {
 /// deterministic share of the chunks, and its output directory is a *partial* that `sketchprep
 /// merge` (``PartialRun/merge(_:into:parts:showProgress:)``) reduces.
 package struct PipelineRunner {
-    package let config: PipelineConfig
+    /// The configuration; a run inside a ``DatasetTransaction`` writes into its staging area
+    /// (``writing(into:)``).
+    package private(set) var config: PipelineConfig
     /// The pipeline file as given on the command line (recorded in the manifest).
     package let pipelineFile: String
     /// Print progress on stderr.
@@ -97,7 +101,8 @@ package struct PipelineRunner {
         paths.outputDirectory(directory, option: outputName)
         if let temporaryDirectory { paths.outputDirectory(temporaryDirectory, option: "--tmp-dir") }
         try paths.verify()
-        try createDirectories(directory)
+        let transaction = try DatasetTransaction.begin(directory)
+        defer { transaction.abort() }
         let clock = StageClock()
         var recordedConfig = config
         recordedConfig.source.inputs = try config.source.inputs.map(recordedPaths.record)
@@ -111,9 +116,10 @@ package struct PipelineRunner {
             let rejectedSources = reader.rejectedSources + unreadable
             let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes)
             if let partition {
-                return try runPartition(
+                let outcome = try writing(into: transaction.staging).runPartition(
                     partition, chunks: chunks, rejectedSources: rejectedSources,
                     pipeline: pipelineInfo, clock: clock)
+                return try commit(transaction, outcome)
             }
             // Measured up front only for the up-to-date check; the run then reuses these checksums
             // instead of hashing every chunk a second time while reading it.
@@ -122,24 +128,39 @@ package struct PipelineRunner {
                 ? try? chunks.map(measure) : nil
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate {
+                // Nothing of a dead run outlives a successful run, an up-to-date one included.
+                try findDeadRuns(own: "", pipeline: pipelineInfo).removeDeadDirectories()
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
-            try removeManifest()
-            let runs = try runsDirectory(in: directory)
-            defer { TemporaryFiles.removeDirectory(runs) }
-            let map = try mapDrawings(
+            carryOverShards(into: transaction)
+            let staged = writing(into: transaction.staging)
+            let (runs, owner) = try runsDirectory(in: directory)
+            defer {
+                TemporaryFiles.removeDirectory(runs)
+                owner.release()
+            }
+            let resume = try findDeadRuns(own: runs, pipeline: pipelineInfo)
+            let map = try staged.mapDrawings(
                 chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
-                quarantinePath: "\(directory)/\(DatasetLayout.quarantine)", runsDirectory: runs,
-                hashing: measured == nil, clock: clock)
+                quarantinePath: "\(transaction.staging)/\(DatasetLayout.quarantine)", runsDirectory: runs,
+                hashing: measured == nil, measured: measured,
+                resume: chunks.allSatisfy({ $0.bytes != nil }) ? resume : nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
-            var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
+            var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
             written.rejectedByReason = map.rejectedByReason
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            return written
+            written.reusedChunks = map.reusedChunks
+            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
+            let outcome = try commit(transaction, written)
+            resume.removeDeadDirectories()
+            return outcome
         case .imageDirectory:
             let images = try imageFiles()
-            if let partition { return try runImagePartition(partition, images: images, pipeline: pipelineInfo, clock: clock) }
+            if let partition {
+                let outcome = try writing(into: transaction.staging).runImagePartition(
+                    partition, images: images, pipeline: pipelineInfo, clock: clock)
+                return try commit(transaction, outcome)
+            }
             let sources = try images.files.map { file in
                 var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
                 entry.path = try recordedPaths.record(file.path)
@@ -147,17 +168,26 @@ package struct PipelineRunner {
             }
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
             if let existing = check.upToDate {
+                // Nothing of a dead run outlives a successful run, an up-to-date one included.
+                try findDeadRuns(own: "", pipeline: pipelineInfo).removeDeadDirectories()
                 return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
             }
-            try removeManifest()
-            let runs = try runsDirectory(in: directory)
-            defer { TemporaryFiles.removeDirectory(runs) }
-            let map = try mapImages(images, runsDirectory: runs, clock: clock)
-            var written = try reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
+            carryOverShards(into: transaction)
+            let staged = writing(into: transaction.staging)
+            let (runs, owner) = try runsDirectory(in: directory)
+            defer {
+                TemporaryFiles.removeDirectory(runs)
+                owner.release()
+            }
+            let deadRuns = try findDeadRuns(own: runs, pipeline: pipelineInfo)
+            let map = try staged.mapImages(images, runsDirectory: runs, clock: clock)
+            var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
             written.rebuildReasons = check.differences
             written.rejectedByReason = map.rejectedByReason
-            try clock.write(to: "\(directory)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            return written
+            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
+            let outcome = try commit(transaction, written)
+            deadRuns.removeDeadDirectories()
+            return outcome
         }
     }
 
@@ -174,23 +204,50 @@ package struct PipelineRunner {
         }
     }
 
-    /// From here until the new manifest is written the directory is incomplete: a manifest
-    /// present always describes the shards next to it.
-    private func removeManifest() throws {
-        let manifestPath = "\(config.output.directory)/\(DatasetLayout.manifest)"
-        if unlink(manifestPath) != 0 && errno != ENOENT {
-            throw PipelineError("cannot remove the old \(manifestPath): \(String(cString: strerror(errno)))")
-        }
+    /// This runner writing into `directory` (a transaction's staging area) instead of the output.
+    package func writing(into directory: String) -> PipelineRunner {
+        var staged = self
+        staged.config.output.directory = directory
+        return staged
+    }
+
+    /// Links the shards of the dataset in the output into the staging area, so that shards the
+    /// rebuild writes with the same bytes are left untouched (sharded formats only: their
+    /// finalize step removes the shards the new dataset does not list).
+    private func carryOverShards(into transaction: DatasetTransaction) {
+        guard config.output.format.shardFormat != nil,
+            let existing = try? Manifest.read(DatasetLayout.manifest, in: config.output.directory)
+        else { return }
+        transaction.carryOver(existing.shards.map(\.file))
+    }
+
+    /// Swaps the staged dataset in and reports it under the output's name.
+    private func commit(_ transaction: DatasetTransaction, _ staged: PipelineOutcome) throws -> PipelineOutcome {
+        try transaction.commit()
+        var outcome = staged
+        outcome.directory = config.output.directory
+        return outcome
     }
 
     /// A fresh directory for this process's sorted runs under `--tmp-dir` (default: the output's
     /// parent), created exclusively under a name with host, pid and a random part, so that cluster
     /// partitions sharing it never collide and nothing planted in advance is used.
-    private func runsDirectory(in output: String) throws -> String {
+    /// The directory holds a lock its owner keeps until the run ends (``MapResume`` tells a dead
+    /// run's directory from a live one's by it).
+    private func runsDirectory(in output: String) throws -> (path: String, owner: OutputLock) {
         let parent = temporaryDirectory ?? parentDirectory(of: output)
         try createDirectories(parent)
         try FreeSpace.require(in: parent, forInputBytes: nil)
-        return try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
+        let path = try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
+        return (path, try OutputLock.acquire("\(path)/\(DatasetLayout.runsDirectoryLock)", output: path))
+    }
+
+    /// The temporary directories of dead runs where runs put them (`--tmp-dir` and the output's
+    /// parent), for this run to reuse finished chunks from and to remove once it has succeeded.
+    private func findDeadRuns(own: String, pipeline: Manifest.PipelineInfo) throws -> MapResume {
+        let places = [temporaryDirectory, parentDirectory(of: config.output.directory)].compactMap { $0 }
+        let identity = try PartialRun.encodeJSON(pipeline) + PartialRun.encodeJSON(settings) + PartialRun.encodeJSON(Self.libraryVersions)
+        return MapResume(places: places, own: own, identity: identity)
     }
 
     /// The chunk size of this run's input plan: whole inputs under `--limit`.

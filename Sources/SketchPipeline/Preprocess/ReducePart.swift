@@ -136,6 +136,7 @@ extension PipelineRunner {
         let directory = config.output.directory
         let (table, quotas) = try reduceClasses(input.map)
         let quarantine = try AtomicFileWriter(path: "\(directory)/\(part.quarantineName)")
+        TestStopPoint.reduce.reached()
         var report = ReducePartReport(
             part: part.index, parts: part.count, files: [], fileOrder: [], reusedFiles: 0, counts: [:],
             written: 0, quotaFiltered: 0, duplicateKeyIDs: 0, quarantined: 0, item: nil,
