@@ -152,9 +152,9 @@ test-browser: setup-tests
 ## fuzz: build the libFuzzer harnesses (Fuzz/ package, fuzzer + address sanitizer) and run each for
 ## FUZZ_SECONDS; fails on any crash, sanitizer report, leak, timeout or out-of-memory (docs/fuzzing.md)
 FUZZ_SECONDS ?= 60
-fuzz: setup
+fuzz: setup-tests
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh
 
 ## fuzz-smoke: the same harnesses for a few seconds each (the CI run)
-fuzz-smoke: setup
+fuzz-smoke: setup-tests
 	FUZZ_SECONDS=5 Fuzz/Scripts/run.sh
