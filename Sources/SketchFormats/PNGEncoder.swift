@@ -8,10 +8,11 @@ import SketchCore
 /// value are nearly all there is to find: gray images are deflated with zlib's run-length strategy
 /// (`Z_RLE`, matches at distance 1 only). The three channels of an RGB image (time-channel rasters,
 /// contact sheets) differ, so their runs are of whole pixels: RGB images are deflated with zlib's
-/// default matching at level 6. Choices measured on the shared data (docs/scale.md, "PNG encoder"):
+/// default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
 /// each is smaller on average than libpng's adaptive per-row filters with zlib level 6, which wrote
 /// the tool's PNGs before, and the gray ones several times faster. `Tests/python/test_png_pixels.py`
-/// pins that the decoded pixels of every PNG the tool writes are unchanged and its bytes no larger.
+/// pins that the decoded pixels of every PNG-writing pipeline and of contact sheets are unchanged and
+/// their bytes no larger.
 /// The chunks are those libpng's simplified writer emitted: IHDR, sRGB (perceptual), IDAT, IEND.
 public enum PNGEncoder {
     /// The one PNG filter type applied to every row of an image, chosen by the kind of image.
