@@ -36,18 +36,20 @@ package struct ExampleBody: Sendable, Equatable {
     }
 
     /// The body of an example with `payload` in `encoding`; stroke-3 bodies are deflated by
-    /// `fragments` (a worker's reused encoder; one made for the call when nil). Throws
+    /// `fragments` (a worker's reused encoder; one made for the call when nil); PNG images are
+    /// written with `pngFilter` (`.none` for rasters rendered from strokes, `.paeth` for resampled
+    /// images). Throws
     /// `DatasetError` for a payload the encoding cannot hold (stroke-3 values that are not int16)
     /// and `FormatError` when PNG encoding or deflating fails.
     package static func make(
         payload: TensorPayload, keyID: String, word: String, facts: RecordFacts,
-        encoding: Encoding, fragments: DeflateFragmentEncoder? = nil
+        encoding: Encoding, fragments: DeflateFragmentEncoder? = nil, pngFilter: PNGEncoder.RowFilter = .none
     ) throws -> ExampleBody {
         switch encoding {
         case .npy:
             return ExampleBody(element: element(of: payload), shape: payload.shape, bytes: rawBytes(payload))
         case let .tfrecord(names, imagesAsPNG):
-            if imagesAsPNG, let png = try PNGEncoder.encode(raster: payload) {
+            if imagesAsPNG, let png = try PNGEncoder.encode(raster: payload, filter: pngFilter) {
                 let shape = payload.shape
                 var image = TFExample.pngImage(png: png, height: shape[0], width: shape[1], label: 0)
                 image.features["image/class/label"] = nil
@@ -67,7 +69,7 @@ package struct ExampleBody: Sendable, Equatable {
             ])
             return ExampleBody(element: element(of: payload), shape: payload.shape, bytes: features.serializedFeatureEntries())
         case let .webdataset(imagesAsPNG):
-            let png = imagesAsPNG ? try PNGEncoder.encode(raster: payload) : nil
+            let png = imagesAsPNG ? try PNGEncoder.encode(raster: payload, filter: pngFilter) : nil
             let first = png ?? npy(payload)
             var bytes: [UInt8] = []
             bytes.appendLE(UInt32(first.count))

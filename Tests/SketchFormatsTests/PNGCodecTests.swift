@@ -12,6 +12,28 @@ import Testing
         #expect(try PNGImage.decodeGray(bytes) == Self.gradient)
     }
 
+    @Test("gray images of every shape decode to their pixels with either row filter")
+    func rowFiltersRoundTrip() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for (width, height) in [(1, 1), (1, 9), (9, 1), (3, 4), (31, 17)] {
+            let pixels = (0..<width * height).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 59) &* 17  // few values, so runs and ties both occur
+            }
+            let image = GrayImage(width: width, height: height, pixels: pixels)
+            for filter in [PNGEncoder.RowFilter.none, .paeth] {
+                #expect(try PNGImage.decodeGray(try PNGEncoder.encode(image, filter: filter)) == image, "\(width)x\(height) \(filter)")
+            }
+        }
+    }
+
+    @Test("RGB images decode to their luma with either row filter")
+    func rgbRowFiltersRoundTrip() throws {
+        let rgb: [UInt8] = (0..<(5 * 4 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ ($0 % 3) &* 91) }
+        let unfiltered = try PNGImage.decodeGray(try PNGEncoder.encodeRGB(rgb, width: 5, height: 4))
+        #expect(try PNGImage.decodeGray(try PNGEncoder.encodeRGB(rgb, width: 5, height: 4, filter: .paeth)) == unfiltered)
+    }
+
     @Test("an RGB image decodes to its BT.601 luma")
     func rgbDecodesToLuma() throws {
         let rgb: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255, 10, 20, 30]

@@ -105,7 +105,8 @@ extension PipelineRunner {
             seconds.parse += MonotonicClock.lap(&t)
             let payload = options.payload(resampler.resample(image).pixels)
             let body = try ExampleBody.make(
-                payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding)
+                payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding,
+                pngFilter: .paeth)
             seconds.encode += MonotonicClock.lap(&t)
             output.words.insert(file.className)
             let example = SortedExample(
