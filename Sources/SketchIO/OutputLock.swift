@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,8 @@ package final class OutputLock {
         // has since left `path` is no lock: take it again on the file now there.
         for _ in 0..<16 {
             let descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
-            guard descriptor >= 0 else { throw IOError.write(path: path, reason: currentErrorText()) }
+            // The lock file is the tool's own: a refusal names the output and the place that refuses it.
+            guard descriptor >= 0 else { throw IOError.write(path: output, reason: writeErrorText(Errno(rawValue: errno), path: path)) }
             if retryingOnInterrupt({ flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) }) != 0 {
                 let code = errno
                 let holder = Self.holder(descriptor)
