@@ -69,6 +69,34 @@ def test_bundled_cli_finds_its_grafted_libraries_and_nothing_from_the_swift_tool
             assert (grafted / name).is_file(), f"{name} is not grafted into {grafted}"
 
 
+# What the bundled CLI still loads from the system: what the manylinux policy promises (glibc,
+# libstdc++, libgcc_s, zlib, and the X11 client libraries cairo links) and what those load.
+SYSTEM_LIBRARIES = {"libc.so.6", "libm.so.6", "libz.so.1", "libstdc++.so.6", "libgcc_s.so.1", "libX11.so.6", "libXext.so.6",
+                    "libXrender.so.1", "libxcb.so.1", "libXau.so.6", "libXdmcp.so.6", "libbsd.so.0", "libmd.so.0",
+                    "libexpat.so.1"}
+
+
+def test_bundled_cli_loads_from_the_system_only_what_manylinux_promises():
+    listing = subprocess.run(["ldd", str(BUNDLED)], check=True, capture_output=True, text=True).stdout
+    resolved = [line.split() for line in listing.splitlines() if " => " in line]
+    assert all(fields[2] != "not" for fields in resolved), listing
+    from_system = {fields[0] for fields in resolved if "sketchprep.libs" not in fields[2]}
+    assert from_system <= SYSTEM_LIBRARIES, sorted(from_system - SYSTEM_LIBRARIES)
+
+
+def test_bundled_cli_runs_with_the_systems_cairo_libpng_and_libarchive_hidden():
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("hiding system libraries needs root and unshare -m")
+    system = [pathlib.Path(line.split(" => ")[1].strip()).resolve() for line in
+              subprocess.run(["ldconfig", "-p"], check=True, capture_output=True, text=True).stdout.splitlines()
+              if line.strip().startswith(("libcairo.so.2 ", "libpng16.so.16 ", "libarchive.so.13 ")) and "x86-64" in line]
+    assert system, "the build machine has cairo, libpng and libarchive"
+    hide = " && ".join(f"mount --bind /dev/null '{path}'" for path in sorted(set(system)))
+    result = subprocess.run(["unshare", "-m", "sh", "-c", f"{hide} && exec '{BUNDLED}' --version"], capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0 and result.stdout.strip() == sketchprep.__version__, result.stderr
+
+
 def test_preprocess_from_the_console_script_writes_the_source_builds_bytes(console_script, fixtures, tmp_path):
     arguments = json.loads((fixtures / "console-preprocess.json").read_text())
     out = tmp_path / "dataset"
