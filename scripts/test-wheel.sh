@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # make test's wheel step: install dist/sketchprep-*.whl into a fresh virtual environment and run
 # Tests/python/package there (never from the source tree), against what the CLI writes first
-# (Tests/python/package/make_fixtures.py). When we may (root, `unshare -m`), the tests run with
+# (Tests/python/package/make_fixtures.py, with the source-built SKETCHPREP_BINARY, whose bytes the
+# wheel's console script must repeat). When we may (root, `unshare -m`), the tests run with
 # /opt/swift hidden behind an empty bind mount, so the wheel is shown to need no Swift toolchain.
 # numpy and pytest come from the repository's Python environment ($PYTHON, default .venv/bin/python),
 # made visible to the fresh one by a .pth file placed after its own site-packages.
 #   scripts/test-wheel.sh SKETCHPREP_BINARY SHARED_DATA
 set -euo pipefail
 cli="$1"
-cli_path="$(realpath "$cli")"
 shared="$2"
 work="$PWD/out/wheel-tests"
 wheel="$(ls dist/sketchprep-*.whl)"
@@ -23,7 +23,7 @@ tests="$PWD/Tests/python/package"
 run=("$work/venv/bin/python" -m pytest -q -p no:cacheprovider --confcutdir="$tests" "$tests")
 cd "$work"
 export SKETCHPREP_FIXTURES="$work/fixtures"
-export SKETCHPREP_BIN="$cli_path"   # sketchprep.info runs the CLI
+unset SKETCHPREP_BIN   # sketchprep.info runs the wheel's own CLI
 if [ -d /opt/swift ] && unshare -m true 2>/dev/null; then
   mkdir -p "$work/empty"
   echo "test-wheel: running the wheel's tests with /opt/swift hidden" >&2

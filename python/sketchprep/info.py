@@ -9,20 +9,30 @@ import json
 import os
 import shutil
 import subprocess
-from typing import Any, Dict, Union
+from typing import Any, Dict, Optional, Union
 
 from .errors import DatasetError, SketchPrepError
+
+try:
+    from _sketchprep_cli import bundled_cli  # the wheel's console-script module, beside this package
+except ImportError:  # a source tree: no bundled CLI
+    def bundled_cli() -> Optional[str]:
+        return None
 
 __all__ = ["info"]
 
 
 def _cli() -> str:
-    """The ``sketchprep`` CLI: ``$SKETCHPREP_BIN``, else ``sketchprep`` on ``PATH``."""
+    """The ``sketchprep`` CLI: ``$SKETCHPREP_BIN``, else the wheel's own (``sketchprep/bin/sketchprep``),
+    else ``sketchprep`` on ``PATH`` (a source tree has no bundled one)."""
     configured = os.environ.get("SKETCHPREP_BIN")
     if configured:
         if not os.access(configured, os.X_OK):
             raise SketchPrepError(f"SKETCHPREP_BIN={configured!r} is not an executable sketchprep CLI")
         return configured
+    bundled = bundled_cli()
+    if bundled is not None:
+        return bundled
     found = shutil.which("sketchprep")
     if found is None:
         raise SketchPrepError(

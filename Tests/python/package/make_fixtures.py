@@ -5,16 +5,20 @@ fresh virtual environment (possibly with /opt/swift hidden, where the CLI cannot
 
 DIR gets: version.txt (`sketchprep --version`), simplified.ndjson (`sketchprep simplify` of every
 shared raw drawing), encoded-simplified.npy and encoded-raw.npy (`sketchprep encode` of the
-shared simplified and raw drawings; the raw ones with a back-padded length of 40 as well), and
-datasets/<pipeline>/ (`sketchprep preprocess` of SampleData with the bundled pipelines).
+shared simplified and raw drawings; the raw ones with a back-padded length of 40 as well),
+datasets/<pipeline>/ (`sketchprep preprocess` of SampleData with the bundled pipelines), and
+console-preprocess/ (`sketchprep preprocess` of one shared raw category, run with the arguments
+in console-preprocess.json, which the wheel's console script repeats).
 """
 import argparse
+import json
 import pathlib
 import shutil
 import subprocess
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 PIPELINES = ("quickdraw-rnn", "quickdraw-bitmap28", "quickdraw-rnn-tfrecord", "quickdraw-sketchrnn")
+CONSOLE_CATEGORY = "syringe"  # one small shared raw file (SampleData's fish where the shared data is absent)
 
 
 def run(*arguments):
@@ -45,6 +49,12 @@ def main():
     for pipeline in PIPELINES:
         run(cli, "preprocess", "--pipeline", REPO / "Pipelines" / f"{pipeline}.yaml",
             "--input", REPO / "SampleData" / "quickdraw" / "raw", "--output", out / "datasets" / pipeline)
+    category = CONSOLE_CATEGORY if (quickdraw / "raw" / f"{CONSOLE_CATEGORY}.ndjson").is_file() else "fish"
+    # Absolute paths: the manifest records --pipeline and --input as given, and the console script runs elsewhere.
+    arguments = ["preprocess", "--pipeline", str(REPO / "Pipelines" / "quickdraw-rnn.yaml"),
+                 "--input", str((quickdraw / "raw" / f"{category}.ndjson").resolve()), "--category", category]
+    (out / "console-preprocess.json").write_text(json.dumps(arguments) + "\n")
+    run(cli, *arguments, "-o", out / "console-preprocess")
 
 
 if __name__ == "__main__":
