@@ -1,0 +1,42 @@
+"""What surprised a newcomer walking through the README on the shared data (docs/limits.md, "Exit status
+of the data commands"): a run that writes nothing leaves an earlier output as it was; every command's
+summary goes where the others' go."""
+import hashlib
+import subprocess
+
+from conftest import SHARED
+
+RAW_CAT = SHARED / "quickdraw" / "raw" / "cat.ndjson"
+PNG_DIRECTORY = SHARED / "tuberlin" / "train" / "ant"
+
+
+def run(sketchprep, *args, expect=0):
+    result = subprocess.run([str(sketchprep), *map(str, args)], capture_output=True, text=True)
+    assert result.returncode == expect, result.stdout + result.stderr
+    return result
+
+
+def digests(paths):
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+
+
+def test_a_run_that_writes_nothing_leaves_an_earlier_output_as_it_was(sketchprep, tmp_path):
+    empty = tmp_path / "empty.ndjson"
+    empty.write_text("")
+    not_png = tmp_path / "not.png"
+    not_png.write_text("not a PNG\n")
+    cases = [
+        ("simplify", RAW_CAT, empty, "out.ndjson", ["out.ndjson"]),
+        ("encode", RAW_CAT, empty, "out.npy", ["out.npy", "out.keys.csv"]),
+        ("bitmap", RAW_CAT, empty, "out.npy", ["out.npy", "out.keys.csv"]),
+        ("raster", PNG_DIRECTORY, not_png, "out.npy", ["out.npy", "out.keys.csv"]),
+        ("stats", RAW_CAT, empty, "stats", ["stats/stats.json", "stats/stats.md", "stats/stats.html"]),
+    ]
+    for command, good, bad, output, files in cases:
+        directory = tmp_path / command
+        directory.mkdir()
+        run(sketchprep, command, good, "-o", directory / output, "-q", "--limit", 5)
+        before = digests(directory / name for name in files)
+        refused = run(sketchprep, command, bad, "-o", directory / output, "-q", expect=1)
+        assert "no record could be read" in refused.stderr or "were rejected" in refused.stderr, command
+        assert digests(directory / name for name in files) == before, command
