@@ -40,3 +40,11 @@ def test_a_run_that_writes_nothing_leaves_an_earlier_output_as_it_was(sketchprep
         refused = run(sketchprep, command, bad, "-o", directory / output, "-q", expect=1)
         assert "no record could be read" in refused.stderr or "were rejected" in refused.stderr, command
         assert digests(directory / name for name in files) == before, command
+
+
+def test_encode_prints_its_summary_where_every_command_does(sketchprep, tmp_path):
+    for command in ["encode", "bitmap", "simplify"]:
+        to_file = run(sketchprep, command, RAW_CAT, "-o", tmp_path / f"{command}.out", "-q")
+        assert to_file.stdout.startswith(f"{command}: read 34 = written 34"), command
+        to_stream = subprocess.run([str(sketchprep), command, str(RAW_CAT), "-o", "-", "-q"], capture_output=True)
+        assert to_stream.returncode == 0 and f"{command}: read 34 = written 34".encode() in to_stream.stderr, command
