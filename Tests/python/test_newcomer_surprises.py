@@ -48,3 +48,16 @@ def test_encode_prints_its_summary_where_every_command_does(sketchprep, tmp_path
         assert to_file.stdout.startswith(f"{command}: read 34 = written 34"), command
         to_stream = subprocess.run([str(sketchprep), command, str(RAW_CAT), "-o", "-", "-q"], capture_output=True)
         assert to_stream.returncode == 0 and f"{command}: read 34 = written 34".encode() in to_stream.stderr, command
+
+
+def test_parity_that_compares_nothing_fails_and_simplified_raw_input_is_named(sketchprep, tmp_path):
+    simplified = SHARED / "quickdraw" / "simplified" / "cat.ndjson"
+    empty = tmp_path / "empty.ndjson"
+    empty.write_text("")
+    refused = run(sketchprep, "parity", "--raw", empty, "--simplified", simplified, "-q", expect=1)
+    assert "no drawing was compared" in refused.stderr
+    pairs = len(simplified.read_text().splitlines())
+    warned = run(sketchprep, "parity", "--raw", simplified, "--simplified", simplified, "-q")
+    assert f"{pairs} of the {pairs} compared --raw drawings are already simplified" in warned.stderr
+    clean = run(sketchprep, "parity", "--raw", RAW_CAT, "--simplified", simplified, "-q")
+    assert "already simplified" not in clean.stderr
