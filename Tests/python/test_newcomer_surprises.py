@@ -61,3 +61,10 @@ def test_parity_that_compares_nothing_fails_and_simplified_raw_input_is_named(sk
     assert f"{pairs} of the {pairs} compared --raw drawings are already simplified" in warned.stderr
     clean = run(sketchprep, "parity", "--raw", RAW_CAT, "--simplified", simplified, "-q")
     assert "already simplified" not in clean.stderr
+
+
+def test_convert_of_stroke3_to_bin_names_input_format_raw_when_a_drawing_does_not_fit(sketchprep, tmp_path):
+    omniglot = SHARED / "sketchrnn" / "omniglot.npz"
+    refused = run(sketchprep, "convert", omniglot, "--to", "bin", "-o", tmp_path / "bin", "--limit", 5, expect=1)
+    assert "--input-format raw simplifies it first" in refused.stderr
+    run(sketchprep, "convert", omniglot, "--to", "bin", "-o", tmp_path / "bin", "--limit", 5, "--input-format", "raw", "-q")
