@@ -68,3 +68,9 @@ def test_convert_of_stroke3_to_bin_names_input_format_raw_when_a_drawing_does_no
     refused = run(sketchprep, "convert", omniglot, "--to", "bin", "-o", tmp_path / "bin", "--limit", 5, expect=1)
     assert "--input-format raw simplifies it first" in refused.stderr
     run(sketchprep, "convert", omniglot, "--to", "bin", "-o", tmp_path / "bin", "--limit", 5, "--input-format", "raw", "-q")
+
+
+def test_info_names_the_sketchprep_version_that_imported_bitmaps(sketchprep, tmp_path):
+    run(sketchprep, "import-bitmaps", "--input", SHARED / "quickdraw" / "bitmap" / "cat.npy", "-o", tmp_path / "cat", "-q")
+    version = run(sketchprep, "--version").stdout.strip()
+    assert f"written by sketchprep {version}," in run(sketchprep, "info", tmp_path / "cat").stdout
