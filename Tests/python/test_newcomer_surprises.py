@@ -74,3 +74,16 @@ def test_info_names_the_sketchprep_version_that_imported_bitmaps(sketchprep, tmp
     run(sketchprep, "import-bitmaps", "--input", SHARED / "quickdraw" / "bitmap" / "cat.npy", "-o", tmp_path / "cat", "-q")
     version = run(sketchprep, "--version").stdout.strip()
     assert f"written by sketchprep {version}," in run(sketchprep, "info", tmp_path / "cat").stdout
+
+
+def test_stroke3_records_come_in_the_zips_entry_order(sketchprep, tmp_path):
+    import zipfile
+    omniglot = SHARED / "sketchrnn" / "omniglot.npz"
+    entries = [name[:-len(".npy")] for name in zipfile.ZipFile(omniglot).namelist()]
+    streamed = run(sketchprep, "simplify", omniglot, "-o", "-", "-q").stdout
+    splits = []
+    for line in streamed.splitlines():
+        split = line.split('"key_id":"omniglot.npz#', 1)[1].split("#", 1)[0]
+        if not splits or splits[-1] != split:
+            splits.append(split)
+    assert splits == entries
