@@ -87,3 +87,9 @@ def test_stroke3_records_come_in_the_zips_entry_order(sketchprep, tmp_path):
         if not splits or splits[-1] != split:
             splits.append(split)
     assert splits == entries
+
+
+def test_simplify_help_names_every_format_a_directory_gives(sketchprep):
+    help_text = " ".join(run(sketchprep, "simplify", "--help").stdout.split())
+    assert "their NDJSON, .bin, stroke-3 .npz and Kaggle CSV files, and SVG sketches below them" in help_text
+    assert "Drawing inputs: NDJSON, Google .bin, stroke-3 .npz, Kaggle CSV or SVG files" in help_text
