@@ -4,7 +4,7 @@ summary goes where the others' go."""
 import hashlib
 import subprocess
 
-from conftest import SHARED
+from conftest import REPO, SHARED
 
 RAW_CAT = SHARED / "quickdraw" / "raw" / "cat.ndjson"
 PNG_DIRECTORY = SHARED / "tuberlin" / "train" / "ant"
@@ -93,3 +93,16 @@ def test_simplify_help_names_every_format_a_directory_gives(sketchprep):
     help_text = " ".join(run(sketchprep, "simplify", "--help").stdout.split())
     assert "their NDJSON, .bin, stroke-3 .npz and Kaggle CSV files, and SVG sketches below them" in help_text
     assert "Drawing inputs: NDJSON, Google .bin, stroke-3 .npz, Kaggle CSV or SVG files" in help_text
+
+
+def test_from_run_elsewhere_names_the_manifest_and_where_to_run_it(sketchprep, tmp_path):
+    pipeline = REPO / "Pipelines" / "quickdraw-rnn.yaml"
+    (tmp_path / "made").mkdir()
+    (tmp_path / "made" / "cat.ndjson").write_bytes(RAW_CAT.read_bytes())
+    subprocess.run([str(sketchprep), "preprocess", "--pipeline", str(pipeline), "--input", "cat.ndjson", "-o", "ds", "-q"],
+                   cwd=tmp_path / "made", check=True, capture_output=True)
+    refused = subprocess.run([str(sketchprep), "preprocess", "--from", str(tmp_path / "made" / "ds"), "-o", "again"],
+                             cwd=tmp_path, capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert f"{tmp_path / 'made' / 'ds'}/manifest.json: input cat.ndjson of the recorded run not found" in refused.stderr
+    assert "run --from in the directory the dataset was made from" in refused.stderr
