@@ -106,3 +106,11 @@ def test_from_run_elsewhere_names_the_manifest_and_where_to_run_it(sketchprep, t
     assert refused.returncode == 1
     assert f"{tmp_path / 'made' / 'ds'}/manifest.json: input cat.ndjson of the recorded run not found" in refused.stderr
     assert "run --from in the directory the dataset was made from" in refused.stderr
+
+
+def test_info_and_verify_on_a_file_or_a_missing_path_say_so(sketchprep, tmp_path):
+    for command in ["info", "verify"]:
+        on_file = run(sketchprep, command, RAW_CAT, expect=1)
+        assert f"{RAW_CAT} is not a directory: give the dataset directory, the one holding manifest.json" in on_file.stderr
+        missing = run(sketchprep, command, tmp_path / "nowhere", expect=1)
+        assert f"{tmp_path / 'nowhere'} not found" in missing.stderr
