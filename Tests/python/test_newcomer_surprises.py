@@ -114,3 +114,10 @@ def test_info_and_verify_on_a_file_or_a_missing_path_say_so(sketchprep, tmp_path
         assert f"{RAW_CAT} is not a directory: give the dataset directory, the one holding manifest.json" in on_file.stderr
         missing = run(sketchprep, command, tmp_path / "nowhere", expect=1)
         assert f"{tmp_path / 'nowhere'} not found" in missing.stderr
+
+
+def test_contact_sheet_refuses_a_webdataset_dataset_naming_it(sketchprep, tmp_path):
+    pipeline = REPO / "Pipelines" / "quickdraw-bitmap28-webdataset.yaml"
+    run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", RAW_CAT, "-o", tmp_path / "wds", "-q")
+    refused = run(sketchprep, "contact-sheet", tmp_path / "wds", "-o", tmp_path / "sheet.png", expect=1)
+    assert f"{tmp_path / 'wds'} is a WebDataset dataset, which contact-sheet cannot draw" in refused.stderr
