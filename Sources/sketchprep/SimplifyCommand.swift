@@ -76,7 +76,7 @@ struct SimplifyCommand: ParsableCommand {
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
         OutputPaths.printSummary(
-            "simplify: \(result.tally) → \(output) (\(result.tally.written - result.copied) simplified, \(result.copied) already simplified and copied unchanged; \(rate) drawings/s)",
+            "simplify: \(result.tally) → \(OutputPaths.destination(output, result.tally)) (\(result.tally.written - result.copied) simplified, \(result.copied) already simplified and copied unchanged; \(rate) drawings/s)",
             output: output)
         if result.tally.rejected > 0, let quarantinePath {
             OutputPaths.printSummary("simplify: rejected lines in \(quarantinePath)", output: output)

@@ -121,3 +121,15 @@ def test_contact_sheet_refuses_a_webdataset_dataset_naming_it(sketchprep, tmp_pa
     run(sketchprep, "preprocess", "--pipeline", pipeline, "--input", RAW_CAT, "-o", tmp_path / "wds", "-q")
     refused = run(sketchprep, "contact-sheet", tmp_path / "wds", "-o", tmp_path / "sheet.png", expect=1)
     assert f"{tmp_path / 'wds'} is a WebDataset dataset, which contact-sheet cannot draw" in refused.stderr
+
+
+def test_the_summary_of_a_run_that_writes_nothing_says_nothing_was_written(sketchprep, tmp_path):
+    empty = tmp_path / "empty.ndjson"
+    empty.write_text("")
+    for command, output in [("simplify", "out.ndjson"), ("encode", "out.npy"), ("bitmap", "out.npy"), ("stats", "stats")]:
+        refused = run(sketchprep, command, empty, "-o", tmp_path / output, "-q", expect=1)
+        assert f"→ nothing written to {tmp_path / output}" in refused.stdout, command
+    not_png = tmp_path / "not.png"
+    not_png.write_text("not a PNG\n")
+    refused = run(sketchprep, "raster", not_png, "-o", tmp_path / "r.npy", "-q", expect=1)
+    assert f"→ nothing written to {tmp_path / 'r.npy'}" in refused.stdout
