@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -34,7 +35,12 @@ package final class OutputLock {
         // has since left `path` is no lock: take it again on the file now there.
         for _ in 0..<16 {
             let descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
-            guard descriptor >= 0 else { throw IOError.write(path: path, reason: currentErrorText()) }
+            guard descriptor >= 0 else {
+                // Refused permission is the output's: name it and the directory that is not writable.
+                let code = errno
+                if code == EACCES || code == EROFS { throw IOError.write(path: output, error: Errno(rawValue: code)) }
+                throw IOError.write(path: path, reason: currentErrorText())
+            }
             if retryingOnInterrupt({ flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) }) != 0 {
                 let code = errno
                 let holder = Self.holder(descriptor)
