@@ -44,7 +44,13 @@ package enum DirectoryMember {
             DatasetError("\(file): \(field) \(quoted(name)) \(why); refused")
         }
         if let problem = lexicalProblem(name) { throw refuse(problem) }
-        guard let base = realPath(directory) else { throw DatasetError("cannot resolve the directory \(directory)") }
+        guard let base = realPath(directory) else {
+            throw DatasetError(errno == ENOENT ? "\(directory) not found" : "cannot resolve the directory \(directory)")
+        }
+        var directoryStatus = stat()
+        guard stat(base, &directoryStatus) == 0, directoryStatus.st_mode & S_IFMT == S_IFDIR else {
+            throw DatasetError("\(directory) is not a directory: give the dataset directory, the one holding manifest.json")
+        }
         guard let resolved = realPath("\(directory)/\(name)") else {
             var status = stat()
             if lstat("\(directory)/\(name)", &status) != 0 && errno == ENOENT { return .missing }

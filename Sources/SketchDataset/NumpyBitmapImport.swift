@@ -1,4 +1,5 @@
 import Foundation
+import SketchCore
 import SketchFormats
 import SketchIO
 
@@ -108,7 +109,7 @@ public struct NumpyBitmapImport: Sendable {
             pipeline: Manifest.PipelineInfo(name: "import-bitmaps", file: "", config: config), sources: sources,
             classes: words.enumerated().map { Manifest.ClassEntry(index: $0, word: $1) }, counts: counts,
             shards: written.files, records: RecordCounts(read: read, written: read, filtered: 0, rejected: 0),
-            quarantine: nil)
+            quarantine: nil, libraries: ["sketchprep": SketchPrepVersion.current])
         try writeAtomically(
             words.map { $0 + "\n" }.joined(), to: (outputDirectory as NSString).appendingPathComponent(DatasetLayout.classes))
         try writeAtomically(try manifest.encoded(), to: (outputDirectory as NSString).appendingPathComponent(DatasetLayout.manifest))

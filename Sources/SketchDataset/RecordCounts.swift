@@ -54,6 +54,11 @@ public struct RecordCounts: Sendable, Equatable, Codable, CustomStringConvertibl
         return isReconciled ? summary : "\(summary) — MISMATCH: \(read - written - filtered - rejected) records unaccounted for"
     }
 
+    /// Whether a run with these counts puts its output files in place: only when it wrote a record.
+    /// A run that wrote none fails (``failure(strict:rejectedByReason:mayWriteNothing:)``) and leaves
+    /// what its output path held as it was, instead of replacing it with an empty file.
+    public var commitsOutput: Bool { written > 0 }
+
     /// Why a run that was given inputs and ended with these counts fails (exit status 1), or nil
     /// when it succeeds: the one rule of every data command, `preprocess` and `merge`.
     /// - Nothing succeeds on nothing: a run that wrote no record fails, saying why: no record

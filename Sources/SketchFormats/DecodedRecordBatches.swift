@@ -18,8 +18,8 @@ package protocol LineBatchReading: AnyObject {
 /// with their `t` arrays)
 /// (`SimplifiedNDJSONWriter.encode`), so the workers parse and process it like any NDJSON line and
 /// every stage, the quarantine and the tally stay the same for every format. An entry's line
-/// number is the record's number in the file (stroke-3: its position, train then valid then
-/// test). A record the decoder rejects is a `failed` entry carrying its quarantine form (a `.bin`
+/// number is the record's number in the file (stroke-3: its position, the splits in the zip's
+/// entry order). A record the decoder rejects is a `failed` entry carrying its quarantine form (a `.bin`
 /// record: its byte offset, reason and hex bytes); a stroke-3 file that cannot be decoded, or an
 /// input that cannot be opened, is one source error. Stroke-3 records get the key
 /// `<file name>#<split>#<index>`, an empty country and timestamp and `recognized` true, and a
@@ -152,7 +152,7 @@ package final class DecodedRecordBatches: LineBatchReading {
         }
     }
 
-    /// The records of the stroke-3 file, train then valid then test.
+    /// The records of the stroke-3 file, the splits in the zip's entry order (`Stroke3NPZ.read`).
     private func stroke3Items() throws -> [(number: Int, item: Item)] {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var items: [(number: Int, item: Item)] = []

@@ -88,8 +88,8 @@ public struct DrawingSource: Sendable {
     }
 
     /// Reads every input in order on the calling thread; locations are the file and 1-based line
-    /// (NDJSON, CSV), record (`.bin`) or position within the file (stroke-3, train then valid then
-    /// test). A record `onRecord` refuses with `DrawingLimitError` is rejected with that reason and
+    /// (NDJSON, CSV), record (`.bin`) or position within the file (stroke-3, the splits in the
+    /// zip's entry order). A record `onRecord` refuses with `DrawingLimitError` is rejected with that reason and
     /// reading goes on; when no input at all can be opened, the read ends with a `FormatError`
     /// (``FormatError/Kind/noInputReadable``) after reporting them. `onProgress` receives the
     /// stored bytes consumed so far after each batch.

@@ -16,8 +16,8 @@ struct ContactSheetCommand: ParsableCommand {
             (decoded back into strokes, in normalised units) or rasters (N, H, W) or (N, S*S) (a shard's \
             labels come from its .y.npy and the manifest's class map), a dataset directory with \
             manifest.json (NPY shards or sketch-rnn .npz files), or PNG files / directories of \
-            <class>/*.png (labelled with the directory name). TFRecord files and datasets are refused \
-            (exit 1); write the dataset as NPY to look at it. No sketch at all is an error too.
+            <class>/*.png (labelled with the directory name). TFRecord files and TFRecord and \
+            WebDataset datasets are refused (exit 1); write the dataset as NPY to look at it. No sketch at all is an error too.
 
             Examples:
               sketchprep contact-sheet simplified/cat.ndjson -o cat.png --limit 100 --columns 10

@@ -92,7 +92,8 @@ struct EncodeCommand: ParsableCommand {
         try report.write(
             command: "encode", counts: tally, inputs: reader.files, output: output, quarantine: quarantinePath,
             jobs: jobs.resolved, seconds: seconds)
-        printToStandardError("encode: \(tally) → \(output) (\(rows) × \(length) × 3 float32)")
+        OutputPaths.printSummary(
+            "encode: \(tally) → \(OutputPaths.destination(output, tally)) (\(rows) × \(length) × 3 float32)", output: output)
         guard tally.isReconciled else { throw CommandError("record counts do not reconcile: \(tally)") }
         try strictness.check(tally, command: "encode", rejectedByReason: result.rejectedByReason)
     }

@@ -89,6 +89,9 @@ struct EvalCommand: ParsableCommand {
         var summary = String(
             format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
             result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
+        if result.skippedUnknownClass > 0 {
+            summary += " (\(result.skippedUnknownClass) more skipped: their class is not in the model's classes.txt)"
+        }
         if let agreement = result.agreement?.metrics {
             summary += String(
                 format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,

@@ -19,6 +19,12 @@ enum OutputPaths {
         given ?? OutputTarget.sidecar(of: output, replacing: suffix, with: replacement)
     }
 
+    /// Where a summary line says the output went: `output`, or that nothing was written there when
+    /// the run wrote no record (`RecordCounts.commitsOutput`: what was there stays).
+    static func destination(_ output: String, _ tally: RecordCounts) -> String {
+        tally.commitsOutput ? output : "nothing written to \(output)"
+    }
+
     /// Prints a command's summary line: on stdout, or on stderr when the output itself goes to
     /// standard output.
     static func printSummary(_ line: String, output: String) {

@@ -101,6 +101,9 @@ struct ParityCommand: ParsableCommand {
             duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
             options: options)
         print(report.summary)
+        if let warning = ParityReport.alreadySimplifiedWarning(result.rawAlreadySimplified, pairs: report.pairs) {
+            printToStandardError("parity: warning: \(warning)")
+        }
         try reportJSON.write(
             report,
             timings: RunTimings(
@@ -118,6 +121,10 @@ struct ParityCommand: ParsableCommand {
                 rejected: rawTally.rejected + officialTally.rejected,
                 sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
             command: "parity")
+        if let failure = report.failure {
+            printToStandardError("parity: \(failure)")
+            throw ExitCode.failure
+        }
         if let minimum = try minimumExact.map(MinimumExactRate.init(parsing:)), report.exactRate < minimum.rate {
             print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimum.rate))")
             throw ExitCode.failure

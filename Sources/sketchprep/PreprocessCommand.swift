@@ -168,6 +168,8 @@ struct PreprocessCommand: ParsableCommand {
         runner.jobs = jobs.resolved
         runner.temporaryDirectory = temporaryDirectory
         runner.recordLimit = recorded.recordLimit
+        runner.overrides = PipelineOverrides(output: output != nil, recordedIn: directory)
+        try runner.checkInputsExist()
         try recorded.checkInputs(runner.currentSources())
         let outcome = try runner.run()
         print(Self.summary(outcome))

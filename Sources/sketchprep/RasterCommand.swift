@@ -86,7 +86,7 @@ struct RasterCommand: ParsableCommand {
         try report.write(
             command: "raster", counts: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
             jobs: jobs.resolved, seconds: seconds)
-        OutputPaths.printSummary("raster: \(tally) → \(output)", output: output)
+        OutputPaths.printSummary("raster: \(tally) → \(OutputPaths.destination(output, tally))", output: output)
         guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")
     }

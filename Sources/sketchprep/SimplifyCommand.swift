@@ -13,8 +13,9 @@ struct SimplifyCommand: ParsableCommand {
         discussion: """
             Aligns each drawing to the top-left, scales it uniformly to 255, resamples every stroke at \
             1 px and simplifies it with Ramer–Douglas–Peucker (ε = 2), then writes NDJSON with Google's \
-            keys, key order and compact layout. Inputs may be files, directories (their *.ndjson and \
-            *.ndjson.gz files), gzip files or - for stdin. Drawings that are already simplified \
+            keys, key order and compact layout. Inputs may be files, directories (their NDJSON, .bin, \
+            stroke-3 .npz and Kaggle CSV files, and SVG sketches below them; docs/formats.md), gzip files \
+            or - for stdin. Drawings that are already simplified \
             (--input-format auto: no t array and every coordinate an integer in 0–255; every .bin) are \
             copied through unchanged, and the summary says how many. Bad lines are reported, quarantined and \
             counted; the run ends with read = written + rejected. See docs/foundation.md.
@@ -25,7 +26,7 @@ struct SimplifyCommand: ParsableCommand {
               sketchprep simplify raw/cat.ndjson -o - --quarantine cat.rejected.ndjson | gzip > cat.ndjson.gz
             """)
 
-    @Argument(help: "Drawing inputs: raw NDJSON, Google .bin or stroke-3 .npz files, directories, .gz, or - for stdin.")
+    @Argument(help: "Drawing inputs: NDJSON, Google .bin, stroke-3 .npz, Kaggle CSV or SVG files, directories, .gz, or - for stdin.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output NDJSON file (written atomically); - writes to stdout.")
@@ -75,7 +76,7 @@ struct SimplifyCommand: ParsableCommand {
         let result = try job.run()
         let rate = result.seconds > 0 ? Int(Double(result.tally.read) / result.seconds) : 0
         OutputPaths.printSummary(
-            "simplify: \(result.tally) → \(output) (\(result.tally.written - result.copied) simplified, \(result.copied) already simplified and copied unchanged; \(rate) drawings/s)",
+            "simplify: \(result.tally) → \(OutputPaths.destination(output, result.tally)) (\(result.tally.written - result.copied) simplified, \(result.copied) already simplified and copied unchanged; \(rate) drawings/s)",
             output: output)
         if result.tally.rejected > 0, let quarantinePath {
             OutputPaths.printSummary("simplify: rejected lines in \(quarantinePath)", output: output)

@@ -70,7 +70,7 @@ struct StatsCommand: ParsableCommand {
             command: "stats", counts: profile.tally, inputs: job.files, output: output,
             quarantine: "\(output)/\(StatsJob.quarantineName)", jobs: jobs.resolved, seconds: seconds)
         print(
-            "stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(output)/stats.{json,md,html}"
+            "stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(OutputPaths.destination("\(output)/stats.{json,md,html}", profile.tally))"
         )
         guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats", rejectedByReason: profile.rejectedByReason)

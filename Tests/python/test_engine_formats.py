@@ -87,7 +87,7 @@ def test_a_truncated_bin_record_is_quarantined_with_its_byte_offset_and_the_rest
     assert len(quarantined) == 1
     assert quarantined[0]["byte_offset"] == len(pack_bin(records[:-1]))
     assert quarantined[0]["reason"].startswith(f"record at byte offset {len(pack_bin(records[:-1]))}: truncated")
-    assert f"read {len(records)} = written {len(records) - 1} + rejected 1" in result.stderr.decode()
+    assert f"read {len(records)} = written {len(records) - 1} + rejected 1" in result.stdout.decode()
 
 
 def test_a_bin_on_standard_input_is_read_with_format_and_category(sketchprep, tmp_path):

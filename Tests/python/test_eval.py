@@ -94,3 +94,16 @@ def test_eval_defaults_to_test_on_a_dataset_without_val_and_names_the_splits_it_
     named = run_eval(sketchprep, "--model", MODEL, "--shards", heldout_shards, "--split", "train", "--report", tmp_path / "t")
     assert named.returncode == 1
     assert "no 'train' shards" in named.stderr and "its splits are test: pass --split test" in named.stderr
+
+
+def test_eval_summary_counts_the_examples_of_classes_the_model_lacks(sketchprep, tmp_path):
+    bitmaps = tmp_path / "bitmaps"
+    bitmaps.mkdir()
+    (bitmaps / "cat.npy").write_bytes((BITMAPS / "cat.npy").read_bytes())
+    (bitmaps / "unicorn.npy").write_bytes((BITMAPS / "cat.npy").read_bytes())
+    subprocess.run([sketchprep, "import-bitmaps", "--input", bitmaps, "--row-count", "5", "--split", "0/0/100",
+                    "--output", tmp_path / "shards"], check=True, capture_output=True)
+    result = subprocess.run([sketchprep, "eval", "--model", MODEL, "--shards", tmp_path / "shards", "--split", "test",
+                             "--report", tmp_path / "report"], capture_output=True, text=True, check=True)
+    assert "eval: 5 examples" in result.stderr
+    assert "(5 more skipped: their class is not in the model's classes.txt)" in result.stderr

@@ -61,8 +61,10 @@ package struct BitmapJob {
             )
             : try stream.run(
                 KeyedStage(inner: TimeChannelStage(render: render, channels: timeChannels)), quarantinePath: quarantinePath, write: write)
-        try writer.commit()
-        try keys?.commit()
+        if result.tally.commitsOutput {
+            try writer.commit()
+            try keys?.commit()
+        }
         return result
     }
 }

@@ -6,8 +6,8 @@ import SketchRaster
 
 /// Loads the first `limit` sketches of `sketchprep contact-sheet` inputs, whatever their kind:
 /// - a dataset directory (`manifest.json`): its NPY shards (`*.x.npy`, labels from `.y.npy` and
-///   the class map) or its sketch-rnn `<word>.npz` files, in the manifest's order; a TFRecord
-///   dataset is refused (``PipelineError`` naming what can be drawn instead);
+///   the class map) or its sketch-rnn `<word>.npz` files, in the manifest's order; a TFRecord or
+///   WebDataset dataset is refused (``PipelineError`` naming what can be drawn instead);
 /// - `*.npy` arrays: float32 `(N, L, 3)` stroke tensors, decoded back into strokes
 ///   (`StrokeTensorDecoder`), or rasters `(N, H, W)` / `(N, S·S)`, uint8 or float32 in [0, 1];
 /// - `*.png` files, or directories of them: labelled with their parent directory (class) name;
@@ -51,10 +51,11 @@ package struct ContactSheetInputs {
     private mutating func addDataset(_ directory: String) throws {
         let manifest = try Manifest.read(path: Self.manifestPath(in: directory))
         let files = manifest.shards.map(\.file)
-        if files.contains(where: Self.isTFRecord) {
+        let tarShards = files.contains { $0.hasSuffix(DatasetLayout.tarSuffix) }
+        if tarShards || files.contains(where: Self.isTFRecord) {
             throw PipelineError(
-                "\(directory) is a TFRecord dataset, which contact-sheet cannot draw; it draws \(Self.drawableKinds) "
-                    + "(run the pipeline with output.format: npy for a dataset it can draw)")
+                "\(directory) is a \(tarShards ? "WebDataset" : "TFRecord") dataset, which contact-sheet cannot draw; it draws "
+                    + "\(Self.drawableKinds) (run the pipeline with output.format: npy for a dataset it can draw)")
         }
         for file in files where items.count < limit {
             let path = "\(directory)/\(file)"

@@ -311,7 +311,8 @@ private struct ConvertStage: RecordStage {
         ) throws(StageRejection) {
             var record = record
             let target = stage.job.target
-            if stage.job.inputFormat.needsSimplification(record, readAs: format) {
+            let simplifies = stage.job.inputFormat.needsSimplification(record, readAs: format)
+            if simplifies {
                 if format == .svg && target == .ndjson {
                     // An SVG sketch is written raw, its times (not kept while reading) put back.
                     record.drawing.strokes = SVGSketch.indexTimes(record.drawing.strokes)
@@ -323,7 +324,11 @@ private struct ConvertStage: RecordStage {
             var converted: [UInt8] = []
             SimplifiedNDJSONWriter.encode(record, into: &converted)
             if let problem = stage.job.problem(with: record, float64Words: stage.float64Words, scratch: &scratch) {
-                throw StageRejection("cannot write as \(target.rawValue): \(problem)", quarantinedBytes: converted)
+                // A stroke-3 drawing is taken as it is, so its positions may lie outside .bin's 0…255.
+                let hint =
+                    format == .stroke3 && !simplifies
+                    ? " (a stroke-3 drawing is taken as it is; --input-format raw simplifies it first)" : ""
+                throw StageRejection("cannot write as \(target.rawValue): \(problem)\(hint)", quarantinedBytes: converted)
             }
             converted.append(0x0A)
             output.append(Converted(line: converted, word: record.word, location: location))

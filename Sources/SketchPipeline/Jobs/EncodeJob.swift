@@ -51,8 +51,10 @@ package struct EncodeJob {
                 try writer.append(output.rows)
                 for row in output.keys { try keys?.append(row) }
             }
-        try writer.commit()
-        try keys?.commit()
+        if result.tally.commitsOutput {
+            try writer.commit()
+            try keys?.commit()
+        }
         return (result, writer.count)
     }
 }

@@ -38,6 +38,10 @@ package struct ParityJob {
         package var duplicateOfficial: DuplicateKeys
         /// Raw records whose key_id was seen before in the raw inputs.
         package var duplicateRaw: DuplicateKeys
+        /// Compared raw drawings that were already simplified by the one raw-or-simplified rule
+        /// (`InputFormat.needsSimplification(_:readAs:)` under `auto`): simplified again, they say
+        /// nothing about Google's rule.
+        package var rawAlreadySimplified: Int
         /// Counts of the raw side.
         package var rawTally: RecordCounts
         /// Counts of the official side.
@@ -81,6 +85,7 @@ package struct ParityJob {
 
         var comparison = ParityComparison(worstLimit: worstLimit)
         var unmatchedRaw = 0
+        var rawAlreadySimplified = 0
         var seenRaw = Set<String>()
         var duplicateRaw = DuplicateKeys()
         let stage = MatchedSimplifyStage(options: options, officialKeys: Set(byKey.keys))
@@ -98,6 +103,7 @@ package struct ParityJob {
                     }
                     switch candidate.ours {
                     case .simplified(let ours):
+                        if candidate.wasSimplified { rawAlreadySimplified += 1 }
                         seenRaw.insert(candidate.keyID)
                         byKey[candidate.keyID] = nil
                         comparison.add(keyID: candidate.keyID, word: match.word, ours: ours, official: match.drawing)
@@ -113,7 +119,7 @@ package struct ParityJob {
         try quarantine.finish()
         return Result(
             comparison: comparison, unmatchedRaw: unmatchedRaw, unmatchedOfficial: byKey.count,
-            duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw,
+            duplicateOfficial: duplicateOfficial, duplicateRaw: duplicateRaw, rawAlreadySimplified: rawAlreadySimplified,
             rawTally: rawResult.tally, officialTally: officialResult.tally,
             seconds: officialResult.seconds + rawResult.seconds)
     }
@@ -145,16 +151,22 @@ struct MatchedSimplifyStage: RecordStage {
         }
         var keyID: String
         var ours: Ours
+        /// Whether the record was already simplified by the one rule (not raw input).
+        var wasSimplified = false
     }
 
     var options: SimplificationOptions
     var officialKeys: Set<String>
     var input: RecordStageInput { .drawings }
 
-    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(stage: self, simplifier: Simplifier(options: options)) }
+    func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
+        Batch(stage: self, format: format, simplifier: Simplifier(options: options))
+    }
 
     struct Batch: RecordStageBatch {
         let stage: MatchedSimplifyStage
+        /// The format of the batch's input (`InputFormat.needsSimplification(_:readAs:)`).
+        let format: DrawingFileFormat
         var simplifier: Simplifier
         private(set) var output: [Candidate] = []
 
@@ -167,7 +179,9 @@ struct MatchedSimplifyStage: RecordStage {
                 return
             }
             do throws(DrawingLimitError) {
-                output.append(Candidate(keyID: record.keyID, ours: .simplified(try simplifier.simplify(record.drawing))))
+                let ours = try simplifier.simplify(record.drawing)
+                let wasSimplified = !InputFormat.auto.needsSimplification(record, readAs: format)
+                output.append(Candidate(keyID: record.keyID, ours: .simplified(ours), wasSimplified: wasSimplified))
             } catch {
                 output.append(
                     Candidate(

@@ -18,7 +18,7 @@ package struct ParityReport: Encodable {
         }
     }
 
-    var pairs: Int
+    package var pairs: Int
     var exact: Int
     package var exactRate: Double
     var samePointCount: Int
@@ -73,6 +73,23 @@ package struct ParityReport: Encodable {
         case rawTally = "raw_records"
         case officialTally = "official_records"
         case deviationHistogram = "deviation_histogram"
+    }
+
+    /// Why the run fails although it read its inputs, or nil: a parity that compared no drawing (no
+    /// key_id on both sides) measures nothing, so it does not succeed (`RecordCounts.failure`'s rule).
+    package var failure: String? {
+        guard pairs == 0 else { return nil }
+        return "no drawing was compared: no key_id is on both sides (raw \(rawTally), official \(officialTally)); "
+            + "--raw and --simplified must hold the same drawings"
+    }
+
+    /// A warning when compared `--raw` drawings were already simplified (``ParityJob/Result/rawAlreadySimplified``),
+    /// or nil.
+    package static func alreadySimplifiedWarning(_ count: Int, pairs: Int) -> String? {
+        guard count > 0 else { return nil }
+        return "\(count) of the \(pairs) compared --raw drawings are already simplified (a .bin, or NDJSON without t "
+            + "arrays whose coordinates are integers in 0…255; docs/formats.md): parity simplifies them again, so the "
+            + "rates say nothing about Google's rule; give Google's raw files as --raw"
     }
 
     /// `12.34 %`.

@@ -114,9 +114,10 @@ package struct RasterJob {
             }
         }
         progress.finish()
-        // With no decodable image the output is still written: an empty (0, SIDE, SIDE) array.
-        try (writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: [side, side])).commit()
-        try keys?.commit()
+        if tally.commitsOutput {
+            try writer?.commit()
+            try keys?.commit()
+        }
         try quarantine.finish()
         return tally
     }

@@ -70,7 +70,7 @@ package struct SimplifyJob {
             try file.write(batch.lines)
             copied += batch.copied
         }
-        try file.commit()
+        if result.tally.commitsOutput { try file.commit() }
         return SimplifyResult(
             tally: result.tally, rejectedByReason: result.rejectedByReason, copied: copied, inputBytes: result.inputBytes,
             outputBytes: file.bytesWritten, seconds: result.seconds)

@@ -8,10 +8,14 @@ package struct PipelineOverrides: Sendable {
     package var inputs: Bool
     /// `-o/--output` replaced `output.directory`.
     package var output: Bool
+    /// The dataset directory whose `manifest.json` the inputs were taken from (`preprocess --from`),
+    /// or nil.
+    package var recordedIn: String?
 
-    package init(inputs: Bool = false, output: Bool = false) {
+    package init(inputs: Bool = false, output: Bool = false, recordedIn: String? = nil) {
         self.inputs = inputs
         self.output = output
+        self.recordedIn = recordedIn
     }
 }
 
@@ -24,7 +28,8 @@ extension PipelineRunner {
 
     /// Throws `PipelineError` for an input path that does not exist, saying where the path came from
     /// and, for a relative path, what it was resolved against (the working directory, not the
-    /// pipeline file's directory) and that `--input` replaces `source.inputs`.
+    /// pipeline file's directory) and that `--input` replaces `source.inputs`; for `--from`, the
+    /// dataset whose manifest recorded the path, and where to run it.
     package func checkInputsExist() throws {
         for input in config.source.inputs where input != "-" && access(input, F_OK) != 0 && errno == ENOENT {
             let relative = !input.hasPrefix("/")
@@ -32,6 +37,13 @@ extension PipelineRunner {
             let resolved = relative ? " (resolved against the working directory \(workingDirectory))" : ""
             if overrides.inputs {
                 throw PipelineError("--input \(input) not found\(resolved)")
+            }
+            if let dataset = overrides.recordedIn {
+                throw PipelineError(
+                    "\(dataset)/manifest.json: input \(input) of the recorded run not found\(resolved)"
+                        + (relative
+                            ? "; a dataset records its inputs as they were given: run --from in the directory the dataset was made from"
+                            : ""))
             }
             throw PipelineError(
                 "\(pipelineFile): source.inputs: \(input) not found\(resolved)"

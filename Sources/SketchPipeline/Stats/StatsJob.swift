@@ -89,10 +89,12 @@ package struct StatsJob {
     }
 
     /// Profiles the inputs and writes `stats.json`, `stats.md`, `stats.html` and `rejected.ndjson`
-    /// into `outputDirectory` (created if missing; each file written atomically).
+    /// into `outputDirectory` (created if missing; each file written atomically). A run that profiled
+    /// no drawing writes no page: the files of an earlier run stay (`RecordCounts.commitsOutput`).
     package func run(outputDirectory: String) throws -> DatasetProfile {
         try createDirectories(outputDirectory)
         let profile = try profile(spillBase: "\(outputDirectory)/.stats-keys", quarantinePath: "\(outputDirectory)/\(Self.quarantineName)")
+        guard profile.tally.commitsOutput else { return profile }
         let thumbnails = try StatsThumbnails.render(profile)
         let report = StatsReport(profile: profile, inputs: files)
         let encoder = JSONEncoder()
