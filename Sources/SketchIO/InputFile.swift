@@ -53,7 +53,9 @@ extension InputFile {
         defer { try? descriptor.close() }
         var hash = SHA256Hasher()
         var total = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Uninitialized: every byte hashed is one `read` just put there (no 1 MiB zero fill per file).
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 20)
+        defer { buffer.deallocate() }
         if let range {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
@@ -68,15 +70,13 @@ extension InputFile {
                 count =
                     wanted == 0
                     ? 0
-                    : try buffer.withUnsafeMutableBytes {
-                        try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted]))
-                    }
+                    : try descriptor.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[0..<wanted])))
             } catch {
                 throw IOError(.input, "cannot read \(path): \(systemErrorText(error))")
             }
             if count == 0 { return (total, hash.finalize().hexString) }
             total += count
-            buffer.withUnsafeBufferPointer { hash.update(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            hash.update(UnsafeBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 }
