@@ -146,14 +146,9 @@ package struct PipelineRunner {
                 hashing: measured == nil, measured: measured,
                 resume: chunks.allSatisfy({ $0.bytes != nil }) ? resume : nil, clock: clock)
             let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
-            var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
-            written.rebuildReasons = check.differences
-            written.rejectedByReason = map.rejectedByReason
-            written.reusedChunks = map.reusedChunks
-            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            let outcome = try commit(transaction, written)
-            resume.removeDeadDirectories()
-            return outcome
+            return try finish(
+                map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
+                deadRuns: resume, clock: clock)
         case .imageDirectory:
             let images = try imageFiles()
             if let partition {
@@ -181,13 +176,9 @@ package struct PipelineRunner {
             }
             let deadRuns = try findDeadRuns(own: runs, pipeline: pipelineInfo)
             let map = try staged.mapImages(images, runsDirectory: runs, clock: clock)
-            var written = try staged.reduce(ReduceInput(map: map, sources: sources, pipeline: pipelineInfo), parts: jobs, clock: clock)
-            written.rebuildReasons = check.differences
-            written.rejectedByReason = map.rejectedByReason
-            try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
-            let outcome = try commit(transaction, written)
-            deadRuns.removeDeadDirectories()
-            return outcome
+            return try finish(
+                map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
+                deadRuns: deadRuns, clock: clock)
         }
     }
 
@@ -222,6 +213,23 @@ package struct PipelineRunner {
     }
 
     /// Swaps the staged dataset in and reports it under the output's name.
+    /// The reduce side of a whole run over `map`, written into `transaction`'s staging area with
+    /// its timings, then swapped in; dead runs' directories are removed once it has succeeded.
+    private func finish(
+        _ map: MapOutput, sources: [Manifest.SourceFileEntry], pipeline: Manifest.PipelineInfo, rebuildReasons: [String],
+        into transaction: DatasetTransaction, deadRuns: MapResume, clock: StageClock
+    ) throws -> PipelineOutcome {
+        var written = try writing(into: transaction.staging).reduce(
+            ReduceInput(map: map, sources: sources, pipeline: pipeline), parts: jobs, clock: clock)
+        written.rebuildReasons = rebuildReasons
+        written.rejectedByReason = map.rejectedByReason
+        written.reusedChunks = map.reusedChunks
+        try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
+        let outcome = try commit(transaction, written)
+        deadRuns.removeDeadDirectories()
+        return outcome
+    }
+
     private func commit(_ transaction: DatasetTransaction, _ staged: PipelineOutcome) throws -> PipelineOutcome {
         try transaction.commit()
         var outcome = staged
