@@ -35,24 +35,21 @@ public struct BoxResampler: Sendable {
         let square = Self.framedInWhiteSquare(image)
         let taps = BoxFilterTaps(sourceCount: square.width, outputCount: side)
         let side = self.side
-        var horizontal = [UInt8](repeating: 0, count: square.height * side)
-        square.pixels.withUnsafeBufferPointer { source in
-            horizontal.withUnsafeMutableBufferPointer { target in
+        let horizontal = [UInt8](unsafeUninitializedCapacity: square.height * side) { target, count in
+            square.pixels.withUnsafeBufferPointer { source in
                 for row in 0..<square.height {
                     taps.filterLine(source.baseAddress! + row * square.width, into: target.baseAddress! + row * side)
                 }
             }
+            count = square.height * side
         }
-        var pixels = [UInt8](repeating: 0, count: side * side)
-        var columnSums = [Int](repeating: 0, count: side)
-        horizontal.withUnsafeBufferPointer { rows in
-            pixels.withUnsafeMutableBufferPointer { output in
+        let pixels = [UInt8](unsafeUninitializedCapacity: side * side) { output, count in
+            horizontal.withUnsafeBufferPointer { rows in
                 for row in 0..<side {
-                    taps.combineRows(
-                        of: row, from: rows.baseAddress!, width: side, sums: &columnSums,
-                        into: output.baseAddress! + row * side)
+                    taps.combineRows(of: row, from: rows.baseAddress!, width: side, into: output.baseAddress! + row * side)
                 }
             }
+            count = side * side
         }
         return GrayImage(width: side, height: side, pixels: pixels)
     }
@@ -116,38 +113,62 @@ struct BoxFilterTaps {
 
     /// One line through this axis: `source` (sourceCount bytes) → `target` (outputCount bytes).
     func filterLine(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>) {
-        for output in 0..<tapCount.count {
-            let first = firstSource[output]
-            // One tap has weight 2²² exactly: the pixel itself (every output pixel when upscaling).
-            if tapCount[output] == 1 {
-                target[output] = source[first]
-                continue
+        firstSource.withUnsafeBufferPointer { firstSource in
+            tapCount.withUnsafeBufferPointer { tapCount in
+                weight.withUnsafeBufferPointer { weight in
+                    for output in 0..<tapCount.count {
+                        let first = firstSource[output]
+                        // One tap has weight 2²² exactly: the pixel itself (every output pixel when upscaling).
+                        if tapCount[output] == 1 {
+                            target[output] = source[first]
+                            continue
+                        }
+                        var sum = 0
+                        for index in first..<(first + tapCount[output]) { sum += Int(source[index]) }
+                        target[output] = Self.rounded(sum * weight[output])
+                    }
+                }
             }
-            var sum = 0
-            for index in first..<(first + tapCount[output]) { sum += Int(source[index]) }
-            target[output] = Self.rounded(sum * weight[output])
         }
     }
 
+    /// Columns summed per vector in the vertical pass.
+    private typealias ColumnBlock = SIMD16<UInt32>
+
     /// Output row `output` of the vertical pass: the filtered sum of the rows it averages (rows of
-    /// `width` bytes in `rows`), rounded to bytes; `sums` is scratch space of `width` entries.
+    /// `width` bytes in `rows`), rounded to bytes. Sixteen columns at a time in 32-bit lanes (a
+    /// column sums at most ``PNGImage/maximumSide`` bytes, far below 2³²), then rounded in 64-bit
+    /// lanes exactly as ``rounded(_:)``; the last columns one by one.
     func combineRows(
-        of output: Int, from rows: UnsafePointer<UInt8>, width: Int, sums: inout [Int],
-        into target: UnsafeMutablePointer<UInt8>
+        of output: Int, from rows: UnsafePointer<UInt8>, width: Int, into target: UnsafeMutablePointer<UInt8>
     ) {
         let first = firstSource[output]
-        let weight = weight[output]
-        if tapCount[output] == 1 {
+        let taps = tapCount[output]
+        if taps == 1 {
             target.update(from: rows + first * width, count: width)
             return
         }
-        sums.withUnsafeMutableBufferPointer { sums in
-            for column in 0..<width { sums[column] = 0 }
-            for row in first..<(first + tapCount[output]) {
-                let line = rows + row * width
-                for column in 0..<width { sums[column] += Int(line[column]) }
+        let weight = SIMD16<UInt64>(repeating: UInt64(weight[output]))
+        let half = SIMD16<UInt64>(repeating: UInt64(Self.half))
+        let largest = SIMD16<UInt64>(repeating: 255)
+        let source = UnsafeRawPointer(rows)
+        let blocks = width / ColumnBlock.scalarCount
+        for block in 0..<blocks {
+            let column = block * ColumnBlock.scalarCount
+            var sums = ColumnBlock()
+            for row in first..<(first + taps) {
+                let bytes = source.loadUnaligned(fromByteOffset: row * width + column, as: SIMD16<UInt8>.self)
+                sums &+= ColumnBlock(truncatingIfNeeded: bytes)
             }
-            for column in 0..<width { target[column] = Self.rounded(sums[column] * weight) }
+            let scaled = (SIMD16<UInt64>(truncatingIfNeeded: sums) &* weight &+ half) &>> UInt64(Self.precisionBits)
+            let clamped = scaled.replacing(with: largest, where: scaled .> largest)
+            UnsafeMutableRawPointer(target).storeBytes(
+                of: SIMD16<UInt8>(truncatingIfNeeded: clamped), toByteOffset: column, as: SIMD16<UInt8>.self)
+        }
+        for column in blocks * ColumnBlock.scalarCount..<width {
+            var sum = 0
+            for row in first..<(first + taps) { sum += Int(rows[row * width + column]) }
+            target[column] = Self.rounded(sum * self.weight[output])
         }
     }
 

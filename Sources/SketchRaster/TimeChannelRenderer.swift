@@ -61,20 +61,30 @@ public final class TimeChannelRenderer {
         let (offsetX, offsetY) = offsets(of: geometry)
         try options.checkRange(geometry, offsetX: offsetX, offsetY: offsetY)
         let pixels = options.side * options.side
-        var output = [UInt8](repeating: 0, count: pixels * channels.count)
-        for (index, channel) in channels.enumerated() {
-            draw(geometry, values: Self.values(of: geometry, channel))
-            cairo_surface_flush(surface)
-            let data = cairo_image_surface_get_data(surface)!
-            let stride = Int(cairo_image_surface_get_stride(surface))
-            for row in 0..<options.side {
-                for column in 0..<options.side {
-                    // Byte 0 of the little-endian ARGB32 word (blue); every colour is grey.
-                    output[(row * options.side + column) * channels.count + index] = data[row * stride + 4 * column]
-                }
+        return [UInt8](unsafeUninitializedCapacity: pixels * channels.count) { buffer, count in
+            for (index, channel) in channels.enumerated() {
+                draw(geometry, values: Self.values(of: geometry, channel))
+                copyLowBytes(into: UnsafeMutableRawPointer(buffer.baseAddress! + index), pixelStride: channels.count)
+            }
+            count = pixels * channels.count
+        }
+    }
+
+    /// Byte 0 of every little-endian ARGB32 word of the surface (blue; every colour is grey), to
+    /// `target`, `pixelStride` bytes apart (the channels interleaved), rows one after another.
+    private func copyLowBytes(into target: UnsafeMutableRawPointer, pixelStride: Int) {
+        cairo_surface_flush(surface)
+        let side = options.side
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
+        for row in 0..<side {
+            let words = data + row * stride
+            let line = target + row * side * pixelStride
+            for column in 0..<side {
+                let word = words.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self)
+                line.storeBytes(of: UInt8(truncatingIfNeeded: word), toByteOffset: column * pixelStride, as: UInt8.self)
             }
         }
-        return output
     }
 
     /// Per stroke, the grey of each segment (of the point, for a one-point stroke).

@@ -20,6 +20,27 @@ import Testing
     #expect(CRC32C.checksum(Array(bytes[13...]), continuing: first) == whole)
 }
 
+@Test func crc32cOfLongBuffersMatchesTheBitwiseDefinitionAroundTheInterleavedBlockSizes() {
+    // Buffers of 12 KiB and more run through three interleaved streams whose CRCs are combined.
+    func bitwise(_ bytes: ArraySlice<UInt8>, _ start: UInt32) -> UInt32 {
+        var crc = ~start
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return ~crc
+    }
+    var state: UInt32 = 12345
+    let bytes = (0..<40_000).map { _ in
+        state = state &* 1_103_515_245 &+ 12345
+        return UInt8(truncatingIfNeeded: state >> 16)
+    }
+    for (offset, count) in [(0, 12_288), (3, 12_288), (5, 12_289), (1, 24_575), (7, 36_870), (0, 39_990)] {
+        let slice = bytes[offset..<(offset + count)]
+        #expect(CRC32C.checksum(Array(slice), continuing: 0xDEAD_BEEF) == bitwise(slice, 0xDEAD_BEEF), "\(offset) + \(count)")
+    }
+}
+
 @Test func maskedCRCRotatesAndAddsTheTFRecordConstant() {
     #expect(CRC32C.masked(0) == 0xA282_EAD8)
     #expect(CRC32C.masked(0x0000_8000) == 0xA282_EAD9)

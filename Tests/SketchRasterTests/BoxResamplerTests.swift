@@ -65,4 +65,32 @@ import Testing
         let halves = GrayImage(width: 2, height: 2, pixels: [0, 255, 0, 255])
         #expect(BoxResampler(side: 1).resample(halves).pixels == [128])
     }
+
+    @Test("a downscale whose width is not a multiple of the 16-column vector equals the per-pixel box mean")
+    func vectorColumnsEqualThePerPixelMean() {
+        var state: UInt32 = 7
+        let source = GrayImage(
+            width: 333, height: 333,
+            pixels: (0..<(333 * 333)).map { _ in
+                state = state &* 1_103_515_245 &+ 12345
+                return UInt8(truncatingIfNeeded: state >> 16)
+            })
+        // 333 → 37: every output pixel averages 9 source pixels per axis (the window of centre
+        // (i + 0.5) · 9 holds 9i … 9i + 8), rounded after each axis with the weight ⌊0.5 + 2²² / 9⌋.
+        let weight = Int(0.5 + (1 / 9.0) * Double(1 << 22))
+        func rounded(_ sum: Int) -> Int { min(255, (sum * weight + (1 << 21)) >> 22) }
+        var rows = [Int](repeating: 0, count: 333 * 37)
+        for row in 0..<333 {
+            for column in 0..<37 {
+                rows[row * 37 + column] = rounded((0..<9).reduce(0) { $0 + Int(source.pixels[row * 333 + column * 9 + $1]) })
+            }
+        }
+        var expected: [UInt8] = []
+        for row in 0..<37 {
+            for column in 0..<37 {
+                expected.append(UInt8(rounded((0..<9).reduce(0) { $0 + rows[(row * 9 + $1) * 37 + column] })))
+            }
+        }
+        #expect(BoxResampler(side: 37).resample(source).pixels == expected)
+    }
 }
