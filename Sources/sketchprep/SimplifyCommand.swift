@@ -78,6 +78,7 @@ struct SimplifyCommand: ParsableCommand {
         OutputPaths.printSummary(
             "simplify: \(result.tally) → \(OutputPaths.destination(output, result.tally)) (\(result.tally.written - result.copied) simplified, \(result.copied) already simplified and copied unchanged; \(rate) drawings/s)",
             output: output)
+        printWarnings(result.warnings, tool: "simplify")
         if result.tally.rejected > 0, let quarantinePath {
             OutputPaths.printSummary("simplify: rejected lines in \(quarantinePath)", output: output)
         }

@@ -179,3 +179,16 @@ def test_svg_sketches_converted_to_bin_read_back_as_their_simplified_drawings(sk
     for r in back:
         assert (r["countrycode"], r["timestamp"]) == ("ZZ", "1970-01-01 00:00:00 UTC")
         assert r["drawing"] == simplified[(r["word"], int(r["key_id"]))]
+
+
+def test_simplify_says_when_copied_drawings_are_not_in_simplified_form(sketchprep, tmp_path):
+    # Stroke-3 input is taken as it is: its drawings are copied, and the run says they are not simplified.
+    result = run(sketchprep, "simplify", SHARED / "sketchrnn" / "omniglot.npz", "-o", tmp_path / "omniglot.ndjson", "-q")
+    written = [json.loads(line)["drawing"] for line in lines(tmp_path / "omniglot.ndjson")]
+    unsimplified = sum(not is_simplified(drawing) for drawing in written)
+    assert unsimplified > 0
+    assert f"simplify: warning: {unsimplified} of the copied drawings are not in Google's simplified form" in result.stderr
+    assert "--input-format raw simplifies them" in result.stderr
+    # Google's simplified files are copied without a word.
+    quiet = run(sketchprep, "simplify", SIMPLIFIED, "-o", tmp_path / "simplified.ndjson", "-q")
+    assert "warning" not in quiet.stderr

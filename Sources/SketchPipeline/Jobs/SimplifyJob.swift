@@ -12,12 +12,26 @@ package struct SimplifyResult: Sendable {
     /// Written records that were already simplified (`InputFormat.needsSimplification(_:readAs:)`)
     /// and were copied through unchanged; the others were simplified.
     package var copied: Int
+    /// Of the `copied` records, those whose points are not in Google's simplified form by the
+    /// one rule (`SketchRecord.kind`: stroke-3 input, taken as it is, or `--input-format
+    /// simplified` over raw drawings): the caller says so, since the output is not simplified.
+    package var copiedUnsimplified: Int
     /// Stored input bytes consumed.
     package var inputBytes: Int
     /// Bytes written to the output file.
     package var outputBytes: Int
     /// Wall-clock seconds of the run.
     package var seconds: Double
+
+    /// What the user is to be told about the output beside the counts.
+    package var warnings: [String] {
+        guard copiedUnsimplified > 0 else { return [] }
+        return [
+            "\(copiedUnsimplified) of the copied drawings are not in Google's simplified form (a t array or a coordinate "
+                + "that is not an integer in 0…255): stroke-3 input is taken as it is, and so is every drawing under "
+                + "--input-format simplified; --input-format raw simplifies them"
+        ]
+    }
 }
 
 /// Quick, Draw! drawings → simplified NDJSON in Google's layout, with quarantine. Drawings that
@@ -65,14 +79,16 @@ package struct SimplifyJob {
         var stream = RecordStream(reader: reader, jobs: jobs, showsProgress: showsProgress)
         stream.linesPerBatch = linesPerBatch
         stream.printsRejections = showsProgress
-        var copied = 0
+        var (copied, copiedUnsimplified) = (0, 0)
         let result = try stream.run(SimplifyStage(options: options, inputFormat: inputFormat), quarantinePath: quarantinePath) { batch in
             try file.write(batch.lines)
             copied += batch.copied
+            copiedUnsimplified += batch.copiedUnsimplified
         }
         if result.tally.commitsOutput { try file.commit() }
         return SimplifyResult(
-            tally: result.tally, rejectedByReason: result.rejectedByReason, copied: copied, inputBytes: result.inputBytes,
+            tally: result.tally, rejectedByReason: result.rejectedByReason, copied: copied, copiedUnsimplified: copiedUnsimplified,
+            inputBytes: result.inputBytes,
             outputBytes: file.bytesWritten, seconds: result.seconds)
     }
 }
@@ -84,10 +100,12 @@ struct SimplifyStage: RecordStage {
     var inputFormat: InputFormat
     var input: RecordStageInput { .flatPoints }
 
-    /// One batch's lines and how many of them were copied through.
+    /// One batch's lines, how many of them were copied through, and how many of those are not in
+    /// Google's simplified form.
     struct SimplifiedLines: Sendable {
         var lines: [UInt8] = []
         var copied = 0
+        var copiedUnsimplified = 0
     }
 
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
@@ -119,6 +137,7 @@ struct SimplifyStage: RecordStage {
             } else {
                 SimplifiedNDJSONWriter.encode(record, strokes: points, into: &output.lines)
                 output.copied += 1
+                if record.kind == .raw { output.copiedUnsimplified += 1 }
             }
             output.lines.append(0x0A)
         }
