@@ -11,7 +11,7 @@ struct ReportJSONOption: ParsableArguments {
     @Option(
         name: .customLong("report-json"),
         help: ArgumentHelp(
-            "Write the run's report as JSON to FILE, the same bytes for every run and --jobs (wall-clock figures to FILE.timings.json).",
+            "Write the run's report as JSON to FILE, the same bytes for every run of the same inputs and settings, whatever --jobs (wall-clock figures, where the command measures them, to FILE.timings.json).",
             valueName: "file"))
     var path: String?
 
