@@ -62,7 +62,7 @@ def test_bad_lines_are_quarantined_and_reconciled(sketchprep, tmp_path):
     assert np.load(tmp_path / "x.npy").shape == (3, 75, 3)
     assert (tmp_path / "x.rejected.ndjson").read_text() == '{"word": "cat"\n'
     assert "mixed.ndjson:2" in result.stderr
-    assert "read 4 = written 3 + rejected 1" in result.stderr
+    assert "read 4 = written 3 + rejected 1" in result.stdout  # the summary, on stdout like every command's
 
 
 def _numpy_save_bytes(array, tmp_path):
