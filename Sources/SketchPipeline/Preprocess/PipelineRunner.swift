@@ -127,28 +127,19 @@ package struct PipelineRunner {
                 !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
                 ? try? chunks.map(measure) : nil
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
-            if let existing = check.upToDate {
-                // Nothing of a dead run outlives a successful run, an up-to-date one included.
-                try findDeadRuns(own: "", pipeline: pipelineInfo).removeDeadDirectories()
-                return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
-            }
+            if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
-            let staged = writing(into: transaction.staging)
-            let (runs, owner) = try runsDirectory(in: directory)
-            defer {
-                TemporaryFiles.removeDirectory(runs)
-                owner.release()
+            return try withRunsDirectory(pipeline: pipelineInfo) { runs, deadRuns in
+                let map = try writing(into: transaction.staging).mapDrawings(
+                    chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
+                    quarantinePath: "\(transaction.staging)/\(DatasetLayout.quarantine)", runsDirectory: runs,
+                    hashing: measured == nil, measured: measured,
+                    resume: chunks.allSatisfy({ $0.bytes != nil }) ? deadRuns : nil, clock: clock)
+                let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
+                return try finish(
+                    map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
+                    deadRuns: deadRuns, clock: clock)
             }
-            let resume = try findDeadRuns(own: runs, pipeline: pipelineInfo)
-            let map = try staged.mapDrawings(
-                chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
-                quarantinePath: "\(transaction.staging)/\(DatasetLayout.quarantine)", runsDirectory: runs,
-                hashing: measured == nil, measured: measured,
-                resume: chunks.allSatisfy({ $0.bytes != nil }) ? resume : nil, clock: clock)
-            let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
-            return try finish(
-                map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
-                deadRuns: resume, clock: clock)
         case .imageDirectory:
             let images = try imageFiles()
             if let partition {
@@ -156,29 +147,16 @@ package struct PipelineRunner {
                     partition, images: images, pipeline: pipelineInfo, clock: clock)
                 return try commit(transaction, outcome)
             }
-            let sources = try images.files.map { file in
-                var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
-                entry.path = try recordedPaths.record(file.path)
-                return entry
-            }
+            let sources = try measure(images)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
-            if let existing = check.upToDate {
-                // Nothing of a dead run outlives a successful run, an up-to-date one included.
-                try findDeadRuns(own: "", pipeline: pipelineInfo).removeDeadDirectories()
-                return PipelineOutcome(manifest: existing, directory: directory, upToDate: true, reusedFiles: existing.shards.count)
-            }
+            if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
-            let staged = writing(into: transaction.staging)
-            let (runs, owner) = try runsDirectory(in: directory)
-            defer {
-                TemporaryFiles.removeDirectory(runs)
-                owner.release()
+            return try withRunsDirectory(pipeline: pipelineInfo) { runs, deadRuns in
+                let map = try writing(into: transaction.staging).mapImages(images, runsDirectory: runs, clock: clock)
+                return try finish(
+                    map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
+                    deadRuns: deadRuns, clock: clock)
             }
-            let deadRuns = try findDeadRuns(own: runs, pipeline: pipelineInfo)
-            let map = try staged.mapImages(images, runsDirectory: runs, clock: clock)
-            return try finish(
-                map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
-                deadRuns: deadRuns, clock: clock)
         }
     }
 
@@ -212,7 +190,6 @@ package struct PipelineRunner {
         transaction.carryOver(existing.shards.map(\.file))
     }
 
-    /// Swaps the staged dataset in and reports it under the output's name.
     /// The reduce side of a whole run over `map`, written into `transaction`'s staging area with
     /// its timings, then swapped in; dead runs' directories are removed once it has succeeded.
     private func finish(
@@ -230,6 +207,15 @@ package struct PipelineRunner {
         return outcome
     }
 
+    /// The outcome of a run whose output is up to date; the directories of dead runs go, as after
+    /// any successful run.
+    private func upToDate(_ existing: Manifest, pipeline: Manifest.PipelineInfo) throws -> PipelineOutcome {
+        try findDeadRuns(own: "", pipeline: pipeline).removeDeadDirectories()
+        return PipelineOutcome(
+            manifest: existing, directory: config.output.directory, upToDate: true, reusedFiles: existing.shards.count)
+    }
+
+    /// Swaps the staged dataset in and reports it under the output's name.
     private func commit(_ transaction: DatasetTransaction, _ staged: PipelineOutcome) throws -> PipelineOutcome {
         try transaction.commit()
         var outcome = staged
@@ -248,6 +234,19 @@ package struct PipelineRunner {
         try FreeSpace.require(in: parent, forInputBytes: nil)
         let path = try TemporaryFileName.makeDirectory("\(parent)/\(DatasetLayout.temporaryRunsDirectory)")
         return (path, try OutputLock.acquire("\(path)/\(DatasetLayout.runsDirectoryLock)", output: path))
+    }
+
+    /// `body` over a fresh runs directory (``runsDirectory(in:)``, removed and unlocked afterwards)
+    /// and the dead runs found beside it (``findDeadRuns(own:pipeline:)``).
+    private func withRunsDirectory<Result>(
+        pipeline: Manifest.PipelineInfo, _ body: (_ runs: String, _ deadRuns: MapResume) throws -> Result
+    ) throws -> Result {
+        let (runs, owner) = try runsDirectory(in: config.output.directory)
+        defer {
+            TemporaryFiles.removeDirectory(runs)
+            owner.release()
+        }
+        return try body(runs, try findDeadRuns(own: runs, pipeline: pipeline))
     }
 
     /// The temporary directories of dead runs where runs put them (`--tmp-dir` and the output's
@@ -275,11 +274,16 @@ package struct PipelineRunner {
             }
             return try chunks.map(measure)
         case .imageDirectory:
-            return try imageFiles().files.map { file in
-                var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
-                entry.path = try recordedPaths.record(file.path)
-                return entry
-            }
+            return try measure(imageFiles())
+        }
+    }
+
+    /// Size and SHA-256 of each image file, as the manifest lists them.
+    func measure(_ images: LabeledImageListing) throws -> [Manifest.SourceFileEntry] {
+        try images.files.map { file in
+            var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
+            entry.path = try recordedPaths.record(file.path)
+            return entry
         }
     }
 
