@@ -23,14 +23,28 @@ package final class SortedRunWriter {
     private var buffered = 0
     /// Run files written so far, in order.
     package private(set) var runs: [String] = []
+    /// Whether each run's size and SHA-256 are taken from the bytes as they are written, for
+    /// ``closeChunk()`` (a resume checkpoint lists them), so that no run is read back to hash it.
+    private let measuresRuns: Bool
+    /// The size and SHA-256 of each run, in ``runs`` order, when ``measuresRuns``.
+    private var measured: [MeasuredRun] = []
+
+    /// A run file with its size and SHA-256.
+    package struct MeasuredRun: Sendable {
+        package var path: String
+        package var bytes: Int
+        package var sha256: String
+    }
 
     /// Bytes a block holds before it is closed (a larger record gets a block of its own).
     static let blockTargetBytes = 256 << 10
 
-    /// Run files go to `directory` (created when missing) as `run-00000.bin`, …
-    package init(directory: String, budgetBytes: Int) throws {
+    /// Run files go to `directory` (created when missing) as `run-00000.bin`, …; `measuresRuns`
+    /// hashes them as they are written, for ``closeChunk()``.
+    package init(directory: String, budgetBytes: Int, measuresRuns: Bool = false) throws {
         self.directory = directory
         self.budget = max(1 << 20, budgetBytes)
+        self.measuresRuns = measuresRuns
         try createDirectories(directory)
     }
 
@@ -45,11 +59,12 @@ package final class SortedRunWriter {
 
     /// A chunk boundary (resume, ``MapCheckpoint``): writes what is buffered as a run, so that
     /// every run holds the examples of one input chunk, and returns the run files of the chunk
-    /// that ends here.
-    package func closeChunk() throws -> [String] {
+    /// that ends here with their sizes and SHA-256s (a writer made with `measuresRuns`).
+    package func closeChunk() throws -> [MeasuredRun] {
+        precondition(measuresRuns, "SortedRunWriter.closeChunk() needs a writer that measures its runs")
         if !buffer.isEmpty { try spill() }
         defer { chunkStart = runs.count }
-        return Array(runs[chunkStart...])
+        return Array(measured[chunkStart...])
     }
 
     /// Writes what is buffered as a last run (when anything is) and returns every run file.
@@ -62,7 +77,12 @@ package final class SortedRunWriter {
         buffer.sort(by: SortedExample.precedes)
         let path = "\(directory)/run-\(String(runs.count).leftPadded(to: 5)).bin"
         let writer = try AtomicFileWriter(path: path)
-        try writer.write(RunFile.magic)
+        var hasher = measuresRuns ? SHA256Hasher() : nil
+        func emit(_ bytes: [UInt8]) throws {
+            try writer.write(bytes)
+            hasher?.update(bytes)
+        }
+        try emit(RunFile.magic)
         var block: [UInt8] = []
         var first: UInt64 = 0
         var last: UInt64 = 0
@@ -71,8 +91,8 @@ package final class SortedRunWriter {
             guard !block.isEmpty else { return }
             let header = RunFile.blockHeader(payload: block, sequence: table.blocks, first: first, last: last)
             table.add(header)
-            try writer.write(header)
-            try writer.write(block)
+            try emit(header)
+            try emit(block)
             block.removeAll(keepingCapacity: true)
         }
         for example in buffer {
@@ -82,9 +102,10 @@ package final class SortedRunWriter {
             if block.count >= Self.blockTargetBytes { try close() }
         }
         try close()
-        try writer.write(table.trailer())
+        try emit(table.trailer())
         try writer.commit()
         runs.append(path)
+        if var hasher { measured.append(MeasuredRun(path: path, bytes: writer.bytesWritten, sha256: hasher.finalize().hexString)) }
         buffer.removeAll(keepingCapacity: true)
         buffered = 0
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchIO
 import SketchTestSupport
 import Testing
 
@@ -49,6 +50,21 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     #expect(merged.map(\.0) == examples.sorted(by: SortedExample.precedes).map(\.keyID))
     // Repeated key_ids keep their input order (chunk, then position).
     #expect(merged.filter { $0.0 == "k7" }.map(\.1) == [7, 2507])
+}
+
+@Test func aChunksRunsAreMeasuredAsWrittenToTheirFilesBytes() throws {
+    let directory = try TestSupport.temporaryDirectory().path
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1, measuresRuns: true)
+    for i in 0..<3000 { try writer.add(example("k\(i)", body: [UInt8](repeating: UInt8(i % 251), count: 600))) }
+    let first = try writer.closeChunk()
+    try writer.add(example("last"))
+    let second = try writer.closeChunk()
+    #expect(first.count > 1 && second.count == 1)
+    #expect((first + second).map(\.path) == writer.runs)
+    for run in first + second {
+        let onDisk = try InputFile.measure(run.path)
+        #expect(run.bytes == onDisk.bytes && run.sha256 == onDisk.sha256)
+    }
 }
 
 @Test func aKeyRangeReadsExactlyTheRecordsWhoseSortKeysFallInIt() throws {

@@ -35,7 +35,7 @@ final class ChunkCheckpointWriter {
 
     /// Ends the current chunk: commits its quarantine file and, when its content SHA-256 is known
     /// (`digest`), writes its checkpoint over `runs`. Returns what the map made of the chunk.
-    func close(runs: [String], digest: (bytes: Int, sha256: String)?, quarantined: Int) throws -> MapOutput {
+    func close(runs: [SortedRunWriter.MeasuredRun], digest: (bytes: Int, sha256: String)?, quarantined: Int) throws -> MapOutput {
         guard let chunk else { return MapOutput() }
         var files: [MapCheckpoint.FileEntry] = []
         if let quarantine {
@@ -46,12 +46,10 @@ final class ChunkCheckpointWriter {
                 .init(name: DatasetLayout.chunkQuarantine(chunk), bytes: measured.bytes, sha256: measured.sha256, quarantine: true))
         }
         for run in runs {
-            let measured = try InputFile.measure(run)
-            files.append(
-                .init(name: (run as NSString).lastPathComponent, bytes: measured.bytes, sha256: measured.sha256, quarantine: false))
+            files.append(.init(name: (run.path as NSString).lastPathComponent, bytes: run.bytes, sha256: run.sha256, quarantine: false))
         }
         var output = current
-        output.runs = runs
+        output.runs = runs.map(\.path)
         self.chunk = nil
         guard let digest, !digest.sha256.isEmpty else { return output }
         let checkpoint = MapCheckpoint(

@@ -103,7 +103,7 @@ extension PipelineRunner {
         let progress = ProgressReporter(
             unit: "drawings", totalBytes: toMap.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
             enabled: showProgress)
-        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
+        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes, measuresRuns: keys != nil)
         let batches = InputBatches(
             sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) },
             selected: toMap,
