@@ -36,7 +36,7 @@ package final class OutputLock {
         for _ in 0..<16 {
             let descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
             // The lock file is the tool's own: a refusal names the output and the place that refuses it.
-            guard descriptor >= 0 else { throw IOError.write(path: output, reason: writeErrorText(Errno(rawValue: errno), path: path)) }
+            guard descriptor >= 0 else { throw IOError.write(path: output, error: Errno(rawValue: errno)) }
             if retryingOnInterrupt({ flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) }) != 0 {
                 let code = errno
                 let holder = Self.holder(descriptor)
