@@ -43,7 +43,7 @@ test: setup-tests
 	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
 	@$(RELEASE)
 	@$(MAKE) --no-print-directory wheel
-	scripts/test-wheel.sh $(BIN) $(SHARED)
+	scripts/dev/test-wheel.sh $(BIN) $(SHARED)
 
 ## check: what CI runs first (.ci/run): the format check, then `make test`
 .PHONY: check format format-check lint
@@ -62,12 +62,12 @@ NATIVE_LIB := out/wheel/libsketchprep_core.so
 $(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*)
 	python/native/build.sh $@
 wheel: setup-tests build $(NATIVE_LIB)
-	@scripts/build-wheel.sh $(NATIVE_LIB) $(BIN)
+	@scripts/dev/build-wheel.sh $(NATIVE_LIB) $(BIN)
 
 ## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
 ## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)
 test-frameworks: wheel build
-	scripts/test-frameworks.sh $(BIN)
+	scripts/dev/test-frameworks.sh $(BIN)
 
 ## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on raw $(CATEGORY) drawings:
 ## SampleData's file when it has one, else ../shared/data's
@@ -90,7 +90,7 @@ parity: build
 
 ## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
 eval: setup-tests build
-	@scripts/eval.sh $(BIN) $(SHARED)
+	@Models/evaluate.sh $(BIN) $(SHARED)
 
 ## bench: throughput and peak memory next to the Python reference, measured in the same run
 ## (Benchmarks/ package); fails when a speed-up falls below Benchmarks/Thresholds/<benchmark>.json
@@ -100,10 +100,10 @@ bench: build wheel
 	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
 	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
 	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
-	taskset -c 0 $(PYTHON) scripts/bench_raster_pipelines.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/raster_pipelines.json
-	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
+	taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_raster_pipelines.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/raster_pipelines.json
+	taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
-	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
+	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
 	@$(MAKE) --no-print-directory bench-instructions
 
 ## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing
@@ -119,17 +119,17 @@ bench-instructions bench-instructions-update: setup-tests build
 ## R=2 reduce tasks, map task 1 and reduce task 1 failing once and re-run alone; the dataset must equal the single-process run
 test-cluster: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh --fail-map 1 --fail-reduce 1 $(BIN) 3 2
+	deploy/slurm/test/run-local-cluster.sh --fail-map 1 --fail-reduce 1 $(BIN) 3 2
 
 ## test-cluster-nodes: a 3-node Slurm cluster on this machine (each slurmd in its own network and UTS namespace, needs root)
 ## runs deploy/slurm with n=6 map and R=3 reduce tasks; tasks must run on ≥ 2 nodes and the dataset equal the single-process run
 test-cluster-nodes: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh --nodes 3 $(BIN) 6 3
+	deploy/slurm/test/run-local-cluster.sh --nodes 3 $(BIN) 6 3
 
 ## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3, R=2 and compared
 test-kubernetes: setup-tests build
-	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --reducers 2 --run $(BIN)
+	$(PYTHON) deploy/kubernetes/test/check-jobs.py --partitions 3 --reducers 2 --run $(BIN)
 
 ## bench-scale: every shipped pipeline at full-dataset shape (a ≥ 4 GB input built from ../shared/data's raw drawings,
 ## fresh key_ids; the TU-Berlin PNG set, also scaled to the release's 1111×1111): --jobs 1 and 2, then map and reduce apart (2 map processes, one reducer, R=2 reducers,
@@ -137,7 +137,7 @@ test-kubernetes: setup-tests build
 SCALE_BYTES ?= 4e9
 PIPELINES ?= rnn,rnn-tfrecord,tutorial-tfrecord,sketchrnn,bitmap28,raster256,tuberlin,tuberlin-1111
 bench-scale: setup-tests build
-	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
+	$(PYTHON) Benchmarks/Scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
 	  --bytes $(SCALE_BYTES) --pipelines $(PIPELINES) --work out/scale --doc docs/scale.md
 
 ## stats: dataset profile of the shared (else SampleData) raw drawings: out/stats/stats.{json,md,html}
