@@ -12,7 +12,20 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: setup setup-tests build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
+.PHONY: help setup setup-tests build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz
+
+# `make help` (also plain `make`) prints the `## target: text` comments below, section by section, what a user runs first
+# (Tests/python/test_make_help.py: every .PHONY target is in exactly one section). The scripts the targets run live where
+# README.md's "Repository layout" says: setup in scripts/, harnesses in scripts/dev/, Benchmarks/Scripts/ and deploy/*/test/.
+##@ Use SketchPrep: help preprocess build parity stats eval clean setup
+##@ Test and check: test check setup-tests format format-check test-browser fuzz
+##@ Clusters (deploy/, on this machine): test-cluster test-cluster-nodes test-kubernetes
+##@ Benchmarks (Benchmarks/): bench bench-instructions bench-instructions-update bench-scale
+##@ Python package (python/): wheel test-frameworks
+
+## help: this list (the default goal)
+help:
+	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
 
 ## setup: install the Debian packages the build needs (by name, only if missing; scripts/apt-packages.txt): all that
 ## `make build` and `make preprocess` install
@@ -46,15 +59,16 @@ test: setup-tests
 	scripts/dev/test-wheel.sh $(BIN) $(SHARED)
 
 ## check: what CI runs first (.ci/run): the format check, then `make test`
-.PHONY: check format format-check lint
+.PHONY: check format format-check
 check: format-check test
 
 ## format: swift-format (.swift-format: swift-nio's rules at 140 columns) applied in place to every Swift file of the
-## repository; format-check (alias lint): the same rules, exit 1 on any finding, nothing changed
+## repository
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz python/native
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
-format-check lint:
+## format-check: the same rules, exit 1 on any finding, nothing changed
+format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 ## wheel: the Python package `sketchprep` (native SketchCore and the release CLI inside) as a platform wheel in dist/ (docs/python.md)
@@ -108,7 +122,8 @@ bench: build wheel
 
 ## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing
 ## simplification, a figure machine load does not change; fails when one is more than Benchmarks/Thresholds/instructions.json's
-## tolerance (5 %) above its baseline. bench-instructions-update: measure and write the new baselines there (commit them).
+## tolerance (5 %) above its baseline.
+## bench-instructions-update: measure and write the new baselines into Benchmarks/Thresholds/instructions.json (commit them).
 .PHONY: bench-instructions bench-instructions-update
 bench-instructions bench-instructions-update: setup-tests build
 	$(SWIFT) build -c release --package-path Benchmarks
@@ -151,11 +166,8 @@ test-browser: setup-tests
 	$(PYTHON) -m pytest -q Tests/python/test_stats_browser.py
 
 ## fuzz: build the libFuzzer harnesses (Fuzz/ package, fuzzer + address sanitizer) and run each for
-## FUZZ_SECONDS; fails on any crash, sanitizer report, leak, timeout or out-of-memory (docs/fuzzing.md)
+## FUZZ_SECONDS (default 60; CI's smoke run: FUZZ_SECONDS=5); fails on any crash, sanitizer report, leak, timeout or
+## out-of-memory (docs/fuzzing.md)
 FUZZ_SECONDS ?= 60
 fuzz: setup-tests
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh
-
-## fuzz-smoke: the same harnesses for a few seconds each (the CI run)
-fuzz-smoke: setup-tests
-	FUZZ_SECONDS=5 Fuzz/Scripts/run.sh
