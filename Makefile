@@ -12,7 +12,20 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: setup setup-tests build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz fuzz-smoke
+.PHONY: help setup setup-tests build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz
+
+# `make help` (also plain `make`) prints the `## target: text` comments below, section by section, what a user runs first
+# (Tests/python/test_make_help.py: every .PHONY target is in exactly one section). The scripts the targets run live where
+# README.md's "Repository layout" says: setup in scripts/, harnesses in scripts/dev/, Benchmarks/Scripts/ and deploy/*/test/.
+##@ Use SketchPrep: help preprocess build parity stats eval clean setup
+##@ Test and check: test check setup-tests format format-check test-browser fuzz
+##@ Clusters (deploy/, on this machine): test-cluster test-cluster-nodes test-kubernetes
+##@ Benchmarks (Benchmarks/): bench bench-instructions bench-instructions-update bench-scale
+##@ Python package (python/): wheel test-frameworks
+
+## help: this list (the default goal)
+help:
+	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
 
 ## setup: install the Debian packages the build needs (by name, only if missing; scripts/apt-packages.txt): all that
 ## `make build` and `make preprocess` install
@@ -43,18 +56,19 @@ test: setup-tests
 	$(PYTHON) -m pytest -q Tests/python --ignore=Tests/python/package
 	@$(RELEASE)
 	@$(MAKE) --no-print-directory wheel
-	scripts/test-wheel.sh $(BIN) $(SHARED)
+	scripts/dev/test-wheel.sh $(BIN) $(SHARED)
 
 ## check: what CI runs first (.ci/run): the format check, then `make test`
-.PHONY: check format format-check lint
+.PHONY: check format format-check
 check: format-check test
 
 ## format: swift-format (.swift-format: swift-nio's rules at 140 columns) applied in place to every Swift file of the
-## repository; format-check (alias lint): the same rules, exit 1 on any finding, nothing changed
+## repository
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks Fuzz python/native
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
-format-check lint:
+## format-check: the same rules, exit 1 on any finding, nothing changed
+format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 ## wheel: the Python package `sketchprep` (native SketchCore and the release CLI inside) as a platform wheel in dist/ (docs/python.md)
@@ -62,12 +76,12 @@ NATIVE_LIB := out/wheel/libsketchprep_core.so
 $(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*)
 	python/native/build.sh $@
 wheel: setup-tests build $(NATIVE_LIB)
-	@scripts/build-wheel.sh $(NATIVE_LIB) $(BIN)
+	@scripts/dev/build-wheel.sh $(NATIVE_LIB) $(BIN)
 
 ## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
 ## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)
 test-frameworks: wheel build
-	scripts/test-frameworks.sh $(BIN)
+	scripts/dev/test-frameworks.sh $(BIN)
 
 ## preprocess: Quick Draw RNN pipeline (75×3 stroke tensors, NPY shards) on raw $(CATEGORY) drawings:
 ## SampleData's file when it has one, else ../shared/data's
@@ -90,7 +104,7 @@ parity: build
 
 ## eval: preprocess the evaluation data and report the three bundled models (out/eval/<model>/report.html)
 eval: setup-tests build
-	@scripts/eval.sh $(BIN) $(SHARED)
+	@Models/evaluate.sh $(BIN) $(SHARED)
 
 ## bench: throughput and peak memory next to the Python reference, measured in the same run
 ## (Benchmarks/ package); fails when a speed-up falls below Benchmarks/Thresholds/<benchmark>.json
@@ -100,15 +114,16 @@ bench: build wheel
 	$(BENCH) simplify $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/simplify.json
 	$(BENCH) preprocess $(QUICKDRAW)/raw --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/preprocess.json
 	taskset -c 0 $(BENCH) raster --shared $(SHARED) --thresholds Benchmarks/Thresholds --report-json out/bench/raster.json
-	taskset -c 0 $(PYTHON) scripts/bench_raster_pipelines.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/raster_pipelines.json
-	taskset -c 0 $(PYTHON) scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
+	taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_raster_pipelines.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/raster_pipelines.json
+	taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
-	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
+	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
 	@$(MAKE) --no-print-directory bench-instructions
 
 ## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing
 ## simplification, a figure machine load does not change; fails when one is more than Benchmarks/Thresholds/instructions.json's
-## tolerance (5 %) above its baseline. bench-instructions-update: measure and write the new baselines there (commit them).
+## tolerance (5 %) above its baseline.
+## bench-instructions-update: measure and write the new baselines into Benchmarks/Thresholds/instructions.json (commit them).
 .PHONY: bench-instructions bench-instructions-update
 bench-instructions bench-instructions-update: setup-tests build
 	$(SWIFT) build -c release --package-path Benchmarks
@@ -119,17 +134,17 @@ bench-instructions bench-instructions-update: setup-tests build
 ## R=2 reduce tasks, map task 1 and reduce task 1 failing once and re-run alone; the dataset must equal the single-process run
 test-cluster: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh --fail-map 1 --fail-reduce 1 $(BIN) 3 2
+	deploy/slurm/test/run-local-cluster.sh --fail-map 1 --fail-reduce 1 $(BIN) 3 2
 
 ## test-cluster-nodes: a 3-node Slurm cluster on this machine (each slurmd in its own network and UTS namespace, needs root)
 ## runs deploy/slurm with n=6 map and R=3 reduce tasks; tasks must run on ≥ 2 nodes and the dataset equal the single-process run
 test-cluster-nodes: build
 	@scripts/setup.sh cluster
-	scripts/test-cluster.sh --nodes 3 $(BIN) 6 3
+	deploy/slurm/test/run-local-cluster.sh --nodes 3 $(BIN) 6 3
 
 ## test-kubernetes: deploy/kubernetes checked statically, then its Jobs' commands run here for n=3, R=2 and compared
 test-kubernetes: setup-tests build
-	$(PYTHON) scripts/check-kubernetes.py --partitions 3 --reducers 2 --run $(BIN)
+	$(PYTHON) deploy/kubernetes/test/check-jobs.py --partitions 3 --reducers 2 --run $(BIN)
 
 ## bench-scale: every shipped pipeline at full-dataset shape (a ≥ 4 GB input built from ../shared/data's raw drawings,
 ## fresh key_ids; the TU-Berlin PNG set, also scaled to the release's 1111×1111): --jobs 1 and 2, then map and reduce apart (2 map processes, one reducer, R=2 reducers,
@@ -137,7 +152,7 @@ test-kubernetes: setup-tests build
 SCALE_BYTES ?= 4e9
 PIPELINES ?= rnn,rnn-tfrecord,tutorial-tfrecord,sketchrnn,bitmap28,raster256,tuberlin,tuberlin-1111
 bench-scale: setup-tests build
-	$(PYTHON) scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
+	$(PYTHON) Benchmarks/Scripts/bench_scale.py --sketchprep $(BIN) --raw $(SHARED)/quickdraw/raw --tuberlin $(SHARED)/tuberlin \
 	  --bytes $(SCALE_BYTES) --pipelines $(PIPELINES) --work out/scale --doc docs/scale.md
 
 ## stats: dataset profile of the shared (else SampleData) raw drawings: out/stats/stats.{json,md,html}
@@ -151,11 +166,8 @@ test-browser: setup-tests
 	$(PYTHON) -m pytest -q Tests/python/test_stats_browser.py
 
 ## fuzz: build the libFuzzer harnesses (Fuzz/ package, fuzzer + address sanitizer) and run each for
-## FUZZ_SECONDS; fails on any crash, sanitizer report, leak, timeout or out-of-memory (docs/fuzzing.md)
+## FUZZ_SECONDS (default 60; CI's smoke run: FUZZ_SECONDS=5); fails on any crash, sanitizer report, leak, timeout or
+## out-of-memory (docs/fuzzing.md)
 FUZZ_SECONDS ?= 60
 fuzz: setup-tests
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh
-
-## fuzz-smoke: the same harnesses for a few seconds each (the CI run)
-fuzz-smoke: setup-tests
-	FUZZ_SECONDS=5 Fuzz/Scripts/run.sh

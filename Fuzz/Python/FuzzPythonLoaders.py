@@ -7,7 +7,7 @@ libFuzzer's ``-rss_limit_mb`` is a finding (a zip bomb, an NPY header claiming m
     python3 Fuzz/Python/FuzzPythonLoaders.py -max_total_time=60 -rss_limit_mb=1024 CORPUS_DIR SEEDS_DIR
 
 The package is imported without its native library (its ``__init__`` is not run), so the
-harness needs no built wheel; run by ``Fuzz/Scripts/run.sh`` (``make fuzz``, ``make fuzz-smoke``).
+harness needs no built wheel; run by ``Fuzz/Scripts/run.sh`` (``make fuzz``; CI: ``make fuzz FUZZ_SECONDS=5``).
 """
 import importlib
 import importlib.util

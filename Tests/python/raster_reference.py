@@ -22,7 +22,7 @@ def canvas(side, line_diameter, padding):
 
 def vector_to_raster(drawings, side=28, line_diameter=16, padding=16, white_on_black=True):
     """One uint8 row of side*side per drawing; each drawing is a list of (x, y) coordinate lists or
-    (2, n) float arrays (used as they are, so `scripts/bench_raster.py` times only the rendering)."""
+    (2, n) float arrays (used as they are, so `Benchmarks/Scripts/bench_raster_reference.py` times only the rendering)."""
     background, ink = ((0, 0, 0), (1, 1, 1)) if white_on_black else ((1, 1, 1), (0, 0, 0))
     surface, ctx = canvas(side, line_diameter, padding)
     rows = []

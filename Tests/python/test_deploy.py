@@ -1,5 +1,5 @@
 """The scheduler files in deploy/ are well-formed: shell syntax, the Slurm map → reduce → finalize
-chain, the Kubernetes checks of scripts/check-kubernetes.py. (Running them is `make test-cluster`,
+chain, the Kubernetes checks of deploy/kubernetes/test/check-jobs.py. (Running them is `make test-cluster`,
 `make test-cluster-nodes` and `make test-kubernetes`.)"""
 import subprocess
 import sys
@@ -10,7 +10,7 @@ SLURM = REPO / "deploy" / "slurm"
 
 
 def test_deploy_shell_scripts_parse():
-    scripts = [*SLURM.glob("*.sbatch"), SLURM / "submit.sh", REPO / "deploy/kubernetes/run.sh", REPO / "scripts/test-cluster.sh"]
+    scripts = [*SLURM.glob("*.sbatch"), SLURM / "submit.sh", REPO / "deploy/kubernetes/run.sh", REPO / "deploy/slurm/test/run-local-cluster.sh"]
     for script in scripts:
         subprocess.run(["bash", "-n", str(script)], check=True)
 
@@ -34,6 +34,6 @@ def test_reduce_waits_for_every_map_task_and_finalize_for_every_reduce_task():
 
 def test_kubernetes_files_form_indexed_map_and_reduce_jobs_and_a_finalize_job():
     for n, r in ((1, 1), (3, 2), (7, 4)):
-        result = subprocess.run([sys.executable, str(REPO / "scripts/check-kubernetes.py"), "--partitions", str(n), "--reducers", str(r)],
+        result = subprocess.run([sys.executable, str(REPO / "deploy/kubernetes/test/check-jobs.py"), "--partitions", str(n), "--reducers", str(r)],
                                 capture_output=True, text=True)
         assert result.returncode == 0, result.stderr

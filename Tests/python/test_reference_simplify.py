@@ -1,12 +1,11 @@
-"""Pins the Python reference raw->simplified rule (scripts/reference_simplify.py) to Google's files."""
+"""Pins the Python reference raw->simplified rule (Tests/python/simplify_reference.py) to Google's files."""
 import json
 import subprocess
 import sys
 
 from conftest import REPO, SHARED
 
-sys.path.insert(0, str(REPO / "scripts"))
-import reference_simplify as ref  # noqa: E402
+import simplify_reference as ref
 
 
 def matched_pairs():
@@ -59,7 +58,7 @@ def test_cli_writes_google_layout_and_reconciles_rejections(tmp_path):
     bad = dict(good, key_id="2", drawing=[[[0, 10], [0]]])
     src = tmp_path / "in.ndjson"
     src.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
-    run = subprocess.run([sys.executable, str(REPO / "scripts" / "reference_simplify.py"), str(src)],
+    run = subprocess.run([sys.executable, str(REPO / "Tests" / "python" / "simplify_reference.py"), str(src)],
                          capture_output=True, text=True, check=True)
     assert run.stdout == ('{"word":"cat","countrycode":"US","timestamp":"2017-01-01 00:00:00.0 UTC",'
                           '"recognized":true,"key_id":"1","drawing":[[[0,128],[0,255]]]}\n')

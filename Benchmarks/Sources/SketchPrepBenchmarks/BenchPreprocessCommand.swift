@@ -24,7 +24,7 @@ struct BenchPreprocessCommand: ParsableCommand {
     @Option(
         name: .customLong("python-reference"),
         help: "Python reference script, run as SCRIPT INPUT... (prints one JSON line with `drawings`).")
-    var pythonReference = "scripts/bench_reference_preprocess.py"
+    var pythonReference = "Benchmarks/Scripts/bench_preprocess_reference.py"
 
     @Argument(
         help:

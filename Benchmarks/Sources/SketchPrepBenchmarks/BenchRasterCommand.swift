@@ -6,7 +6,7 @@ import SketchRaster
 
 /// `sketchprep-benchmarks raster`: 28×28 render rate and PNG decode + 256×256 resample rate, one
 /// thread, inputs preloaded in memory, next to the same work in pycairo and Pillow
-/// (`scripts/bench_raster.py`, run as a child on the same data in the same run).
+/// (`Benchmarks/Scripts/bench_raster_reference.py`, run as a child on the same data in the same run).
 struct BenchRasterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "raster",
@@ -27,7 +27,7 @@ struct BenchRasterCommand: ParsableCommand {
     @Option(
         name: .customLong("python-reference"),
         help: "Python reference, run as SCRIPT --json --shared DIR --drawings N --images N --size N --repeats N.")
-    var pythonReference = "scripts/bench_raster.py"
+    var pythonReference = "Benchmarks/Scripts/bench_raster_reference.py"
 
     @OptionGroup var common: BenchRunOptions
 

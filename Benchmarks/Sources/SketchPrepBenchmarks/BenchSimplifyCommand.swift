@@ -27,7 +27,7 @@ struct BenchSimplifyCommand: ParsableCommand {
         help:
             "Python reference, run as SCRIPT --rdp simplification FILE... > OUT (the numpy reading of Google's rule with the PyPI simplification RDP)."
     )
-    var pythonReference = "scripts/reference_simplify.py"
+    var pythonReference = "Tests/python/simplify_reference.py"
 
     @Option(name: .customLong("large-mb"), help: "Size of the generated large input in MiB (0 skips the peak-memory run).")
     var largeMegabytes = 1024

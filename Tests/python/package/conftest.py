@@ -1,5 +1,5 @@
 """Fixtures of the wheel's tests. They run from a virtual environment that has the built wheel
-installed (`make test` → scripts/test-wheel.sh), never from the source tree, against what
+installed (`make test` → scripts/dev/test-wheel.sh), never from the source tree, against what
 make_fixtures.py had the CLI write into $SKETCHPREP_FIXTURES beforehand."""
 import json
 import os

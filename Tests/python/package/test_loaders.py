@@ -198,7 +198,7 @@ def test_a_stroke3_file_with_foreign_pickle_globals_is_refused(datasets, tmp_pat
 
 @pytest.mark.parametrize("name", ["quickdraw-rnn", "quickdraw-rnn-tfrecord", "quickdraw-sketchrnn"])
 def test_info_returns_what_the_cli_reports_for_the_dataset(datasets, name):
-    # scripts/test-wheel.sh unsets SKETCHPREP_BIN: info() runs the CLI bundled in the wheel.
+    # scripts/dev/test-wheel.sh unsets SKETCHPREP_BIN: info() runs the CLI bundled in the wheel.
     manifest = sketchprep.manifest(datasets / name)
     info = sketchprep.info(datasets / name)
     assert info["classes"] == sketchprep.classes(datasets / name)

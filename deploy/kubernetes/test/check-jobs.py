@@ -16,7 +16,7 @@ output path is a file), so run.sh stops; the recovery lines of docs/cluster.md r
 re-run alone (`run.sh reduce 1`); `run.sh finalize` ends it, and the dataset must equal a
 single-process `preprocess` run byte for byte.
 
-    scripts/check-kubernetes.py [--partitions 3 --reducers 2] [--run .build/release/sketchprep \
+    deploy/kubernetes/test/check-jobs.py [--partitions 3 --reducers 2] [--run .build/release/sketchprep \
         --pipeline Pipelines/quickdraw-rnn.yaml --input SampleData/quickdraw/raw]
 """
 import argparse
@@ -31,7 +31,7 @@ import tempfile
 
 import yaml
 
-DEPLOY = pathlib.Path(__file__).resolve().parents[1] / "deploy" / "kubernetes"
+DEPLOY = pathlib.Path(__file__).resolve().parents[1]
 MOUNT = "/data"
 STAGES = ("map", "reduce", "finalize")
 
@@ -227,7 +227,7 @@ def check_run(partitions, reducers, binary, pipeline, source):
         subprocess.run([binary, "preprocess", "--pipeline", str(root / "pipeline.yaml"), "--input", str(root / "input"),
                         "--output", str(single), "--quiet"], check=True, stdout=subprocess.DEVNULL)
         files = same_dataset(single, root / "dataset")
-        print(f"check-kubernetes: run.sh with {partitions} map pods → {reducers} reduce pods → finalize, map pod 1 and reduce pod 1 "
+        print(f"check-jobs: run.sh with {partitions} map pods → {reducers} reduce pods → finalize, map pod 1 and reduce pod 1 "
               f"failed and re-ran alone, == single run ({files} files, byte for byte)")
 
 
@@ -243,11 +243,11 @@ def main():
     args = parser.parse_args()
     try:
         check_static(args.partitions, args.reducers)
-        print(f"check-kubernetes: deploy/kubernetes is a valid map → reduce → finalize for n={args.partitions}, R={args.reducers}")
+        print(f"check-jobs: deploy/kubernetes is a valid map → reduce → finalize for n={args.partitions}, R={args.reducers}")
         if args.run:
             check_run(args.partitions, args.reducers, args.run, args.pipeline, args.input)
     except CheckFailed as failure:
-        print(f"check-kubernetes: {failure}", file=sys.stderr)
+        print(f"check-jobs: {failure}", file=sys.stderr)
         return 1
     return 0
 

@@ -6,7 +6,7 @@
 # /opt/swift hidden behind an empty bind mount, so the wheel is shown to need no Swift toolchain.
 # numpy and pytest come from the repository's Python environment ($PYTHON, default .venv/bin/python),
 # made visible to the fresh one by a .pth file placed after its own site-packages.
-#   scripts/test-wheel.sh SKETCHPREP_BINARY SHARED_DATA
+#   scripts/dev/test-wheel.sh SKETCHPREP_BINARY SHARED_DATA
 set -euo pipefail
 cli="$1"
 shared="$2"

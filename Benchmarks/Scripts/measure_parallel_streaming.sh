@@ -2,7 +2,7 @@
 # Wall clock of the streaming commands with --jobs 1 (pinned to CPU 0) and --jobs 2 (CPUs 0,1),
 # and the machine's own ceiling: two independent --jobs 1 processes on the two halves of the
 # input, run concurrently on CPUs 0 and 1 (wall = the slower one). Prints a Markdown table.
-# Usage: scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
+# Usage: Benchmarks/Scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
 set -euo pipefail
 bin=$(realpath "$1"); shared=$(realpath "$2"); work=$3; repeats=${4:-3}
 mkdir -p "$work"; cd "$work"

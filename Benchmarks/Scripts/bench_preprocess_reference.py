@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Python reference of `sketchprep-benchmarks preprocess`: raw Quick, Draw! NDJSON -> (N, 75, 3) float32
-stroke tensors. json.loads per line, the simplification of scripts/reference_simplify.py
+stroke tensors. json.loads per line, the simplification of Tests/python/simplify_reference.py
 (numpy + the PyPI `simplification` package for RDP) for raw drawings, the numpy recipe of
 Tests/python/stroke_reference.py (the TF tutorial's float32 code), then np.save of the stacked
 array. Split, shuffle and sharding are left out (they cost a few ms here). Prints one JSON line
 with drawings, bytes, seconds (wall), cpu_seconds and peak_rss_kb.
 
-    python3 scripts/bench_reference_preprocess.py INPUT... [-o OUT.npy]
+    python3 Benchmarks/Scripts/bench_preprocess_reference.py INPUT... [-o OUT.npy]
 """
 import argparse
 import json
@@ -18,10 +18,9 @@ import time
 
 import numpy as np
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
+REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "python"))
-from reference_simplify import simplify_drawing  # noqa: E402
+from simplify_reference import simplify_drawing  # noqa: E402
 from stroke_reference import book_tensor  # noqa: E402
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make eval`: preprocesses the evaluation data with the pipelines and runs the three bundled models
 # (Models/*) through `sketchprep eval`; trains nothing. Reports land in out/eval/<report>/.
-#   usage: scripts/eval.sh SKETCHPREP_BINARY SHARED_DATA_DIR
+#   usage: Models/evaluate.sh SKETCHPREP_BINARY SHARED_DATA_DIR
 set -euo pipefail
 bin="$1"
 shared="$2"

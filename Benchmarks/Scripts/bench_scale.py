@@ -2,7 +2,7 @@
 """`make bench-scale`: every shipped pipeline at full-dataset shape, map and reduce measured apart;
 writes the figures and the 50 M model's inputs into docs/scale.md.
 
-1. Builds the Quick, Draw! inputs with scripts/make_scale_input.py (real raw drawings of all
+1. Builds the Quick, Draw! inputs with Benchmarks/Scripts/make_scale_input.py (real raw drawings of all
    categories, repeated with fresh key_ids, 16 files, every fourth gzip) unless already there:
    --bytes for most pipelines, a share of it for the slow raster256 (PIPELINES below). The
    TU-Berlin pipeline reads the PNG set (--tuberlin) as it is (150×150 thumbnails), and again at
@@ -21,7 +21,7 @@ writes the figures and the 50 M model's inputs into docs/scale.md.
    figures, the commands, and the model's inputs and times for 50 M drawings (formulas in the
    static text of docs/scale.md).
 
-    scripts/bench_scale.py --sketchprep .build/release/sketchprep --raw ../shared/data/quickdraw/raw \
+    Benchmarks/Scripts/bench_scale.py --sketchprep .build/release/sketchprep --raw ../shared/data/quickdraw/raw \
         --tuberlin ../shared/data/tuberlin --bytes 4e9 --work out/scale [--doc docs/scale.md] [--pipelines rnn,bitmap28]
 """
 import argparse
@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 # name: (pipeline file, input: "quickdraw" or "tuberlin", share of --bytes for the Quick, Draw! input)
 PIPELINES = {
     "rnn": ("Pipelines/quickdraw-rnn.yaml", "quickdraw", 1),
@@ -240,7 +240,7 @@ def markdown(report):
     partitions, reducers = report["partitions"], report["reducers"]
     readers = lambda key: ", ".join(n for n, r in report["pipelines"].items() if r.get("input") == key)  # noqa: E731
     sources = [f"Quick, Draw! input: {info['drawings']:,} drawings, {info['bytes'] / 1e9:.2f} GB uncompressed in {info['files']} "
-               f"file{'s' if info['files'] != 1 else ''}, {info['gzip_files']} gzip-compressed, built by `scripts/make_scale_input.py` "
+               f"file{'s' if info['files'] != 1 else ''}, {info['gzip_files']} gzip-compressed, built by `Benchmarks/Scripts/make_scale_input.py` "
                f"from the 238 categories of `../shared/data/quickdraw/raw` with fresh key_ids ({readers(key)})"
                for key, info in report["inputs"].items()]
     if "tuberlin" in report["pipelines"]:
@@ -337,7 +337,7 @@ def quickdraw_input(raw, target, work):
     if stamp.exists() and json.loads(stamp.read_text()).get("generator") == 3:
         info = json.loads(stamp.read_text())
     else:
-        made = subprocess.run([sys.executable, str(REPO / "scripts" / "make_scale_input.py"), "--raw", str(raw),
+        made = subprocess.run([sys.executable, str(pathlib.Path(__file__).resolve().with_name("make_scale_input.py")), "--raw", str(raw),
                                "--bytes", str(target), "-o", str(directory)], check=True, capture_output=True, text=True)
         info = dict(json.loads(made.stdout), target_bytes=target, generator=3,
                     gzip_files=sum(1 for p in directory.iterdir() if p.name.endswith(".gz")))
@@ -397,7 +397,7 @@ def main():
                 result = resume_run(binary, name, PIPELINES[name][0], inputs, args.work)
                 print(json.dumps(dict(result, input_bytes=info["bytes"], drawings=info["drawings"]), indent=2))
         return
-    report = {"command": f"scripts/bench_scale.py --bytes {args.bytes:.0e} --partitions {args.partitions} --reducers {args.reducers}",
+    report = {"command": f"Benchmarks/Scripts/bench_scale.py --bytes {args.bytes:.0e} --partitions {args.partitions} --reducers {args.reducers}",
               "machine": f"{os.cpu_count()} CPUs, {platform.machine()}, load average {os.getloadavg()[0]:.2f} at the start",
               "date": time.strftime("%Y-%m-%d"), "partitions": args.partitions, "reducers": args.reducers,
               "disk_write_bytes_per_s": disk_write_rate(args.work), "inputs": {}, "pipelines": {}}

@@ -20,7 +20,7 @@ import tempfile
 
 import numpy as np
 
-from bench_raster import fastest  # best of N runs, the one timing rule of the Python benchmarks
+from bench_raster_reference import fastest  # best of N runs, the one timing rule of the Python benchmarks
 
 
 def main():

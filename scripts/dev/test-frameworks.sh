@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test-frameworks: the README's "From Python" examples, run as written, from a fresh virtual
 # environment with the wheel, torch and tensorflow-cpu installed. Not part of `make test`: the frameworks are gigabytes.
-#   scripts/test-frameworks.sh SKETCHPREP_BINARY
+#   scripts/dev/test-frameworks.sh SKETCHPREP_BINARY
 set -euo pipefail
 cli="$1"
 work=out/wheel-frameworks
@@ -35,5 +35,5 @@ PY
 "$work/venv/bin/python" "$work/examples.py"
 # HF datasets' webdataset builder on the WebDataset output (issue 22; the PyPI `webdataset` check is in make test).
 mkdir -p "$work/hf"
-"$work/venv/bin/python" scripts/check_hf_webdataset.py "$cli" "$work/hf"
+"$work/venv/bin/python" scripts/dev/check_hf_webdataset.py "$cli" "$work/hf"
 echo "test-frameworks: the README's Python examples ran with torch and tensorflow-cpu; HF datasets read the WebDataset output" >&2

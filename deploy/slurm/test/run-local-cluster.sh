@@ -3,7 +3,7 @@
 # deploy/slurm job files (map array → reduce array → finalize) on SampleData, and the dataset must
 # equal a single-process run byte for byte.
 #
-#   scripts/test-cluster.sh [--nodes N] [--fail-map I] [--fail-reduce J] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]
+#   deploy/slurm/test/run-local-cluster.sh [--nodes N] [--fail-map I] [--fail-reduce J] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]
 #
 # Starts munged (as the munge user), slurmctld and N slurmd (SlurmUser=root) with their state,
 # spool, logs and slurm.conf in a temporary directory, submits deploy/slurm/submit.sh, waits for
@@ -32,8 +32,8 @@ while [ $# -gt 0 ]; do
         *) break;;
     esac
 done
-usage="usage: test-cluster.sh [--nodes N] [--fail-map I] [--fail-reduce J] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]"
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+usage="usage: run-local-cluster.sh [--nodes N] [--fail-map I] [--fail-reduce J] BIN PARTITIONS REDUCERS [PIPELINE] [INPUT]"
+repo="$(cd "$(dirname "$0")/../../.." && pwd)"
 bin="$(realpath "${1:?$usage}")"
 partitions="${2:?$usage}"
 reducers="${3:?$usage}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Speed of the Python package (`make bench`): `sketchprep.simplify` per drawing and
-`sketchprep.simplify_batch` against the pure-Python reference (`scripts/reference_simplify.py`:
+`sketchprep.simplify_batch` against the pure-Python reference (`Tests/python/simplify_reference.py`:
 numpy, with the PyPI `simplification` package for RDP), on the same parsed drawings in the same
 run, one thread each, in CPU seconds of this process.
 
@@ -21,8 +21,9 @@ import time
 import sketchprep
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bench_raster import fastest  # noqa: E402 (best of N runs, the one timing rule of the Python benchmarks)
-from reference_simplify import InvalidDrawing, simplify_drawing  # noqa: E402
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
+from bench_raster_reference import fastest  # noqa: E402 (best of N runs, the one timing rule of the Python benchmarks)
+from simplify_reference import InvalidDrawing, simplify_drawing  # noqa: E402
 
 
 def main():

@@ -20,7 +20,7 @@ import time
 import numpy as np
 from PIL import Image
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "Tests" / "python"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402  (the same recipe the tests compare against)
 
 

@@ -34,7 +34,7 @@ import time
 import numpy as np
 from PIL import Image
 
-REPO = pathlib.Path(__file__).resolve().parent.parent
+REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402
 from test_time_rasters import reference as time_channel_reference  # noqa: E402
