@@ -9,6 +9,7 @@ extension OutputFormat {
         tfrecord,
         webdataset,
         npz,
+        OutputFormat(ImageFolderOutput.self),
     ]
 
     /// NPY shards, the default (``NPYOutput``).
