@@ -51,8 +51,11 @@ def walk(directory):
 
 def test_every_image_and_label_equals_the_npy_dataset_of_the_same_run(sketchprep, tmp_path):
     npy, _ = preprocess(sketchprep, tmp_path, "npy", "npy")
-    folder, _ = preprocess(sketchprep, tmp_path, "folder", "imagefolder")
+    folder, result = preprocess(sketchprep, tmp_path, "folder", "imagefolder")
     classes = (folder / "classes.txt").read_text().splitlines()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    train = manifest["counts"]["train"]["total"]
+    assert f"train: {train} drawings in {train} file(s)" in result.stdout  # a file per image, not "shards"
     total = 0
     for split in ["train", "val", "test"]:
         x, y, keys = npy_dataset(npy, split)
@@ -69,7 +72,6 @@ def test_every_image_and_label_equals_the_npy_dataset_of_the_same_run(sketchprep
             assert folder_label == label, key
             assert pixels.dtype == np.uint8 and np.array_equal(pixels, features), key
         total += len(found)
-    manifest = json.loads((folder / "manifest.json").read_text())
     assert total == manifest["records"]["written"] > 0
     assert len(manifest["shards"]) == total  # one listed file (size, SHA-256) per example
 
