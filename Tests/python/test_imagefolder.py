@@ -76,12 +76,20 @@ def test_every_image_and_label_equals_the_npy_dataset_of_the_same_run(sketchprep
     assert len(manifest["shards"]) == total  # one listed file (size, SHA-256) per example
 
 
-def test_the_files_and_their_bytes_are_the_same_for_every_jobs_count(sketchprep, tmp_path):
+def test_the_files_and_their_bytes_are_the_same_for_every_jobs_count_partitioning_and_reduce_parts(sketchprep, tmp_path):
     one, _ = preprocess(sketchprep, tmp_path, "one", "imagefolder", "--jobs", "1")
     two, _ = preprocess(sketchprep, tmp_path, "two", "imagefolder", "--jobs", "2")
-    first, second = walk(one), walk(two)
-    first.pop("timings.json"), second.pop("timings.json")
-    assert first == second
+    parts = [preprocess(sketchprep, tmp_path, f"part{i}", "imagefolder", "--partition", f"{i}/2")[0] for i in range(2)]
+    merged, reduced = tmp_path / "merged", tmp_path / "reduced"
+    for args in [["-o", merged], *(["-o", reduced, "--reduce", f"{i}/3"] for i in range(3)), ["-o", reduced, "--finalize"]]:
+        result = subprocess.run([str(sketchprep), "merge", *map(str, parts), *map(str, args), "-q"], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+    trees = [walk(directory) for directory in (one, two, merged, reduced)]
+    for tree in trees:
+        tree.pop("timings.json")
+    assert trees[0] == trees[1]
+    images = {name: data for name, data in trees[0].items() if name.endswith(".png")}
+    assert images and all({n: d for n, d in tree.items() if n.endswith(".png")} == images for tree in trees[2:])
 
 
 def test_verify_accepts_the_dataset_and_reports_a_stray_image(sketchprep, tmp_path):
