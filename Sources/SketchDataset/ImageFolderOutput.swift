@@ -91,7 +91,8 @@ package enum ImageFolderOutput: OutputFormatEntry {
                 )
             }
             if classDirectories.insert(word).inserted { try createDirectories("\(directory)/\(split.rawValue)/\(word)") }
-            let sink = try HashedFileSink(path: "\(directory)/\(file)")
+            // Written into the run's staging area, which is synced as a whole before the swap.
+            let sink = try HashedFileSink(path: "\(directory)/\(file)", syncs: false, capacity: record.body.count)
             sink.buffer.append(contentsOf: record.body)
             let written = try sink.finish()
             if written.reused { result.reused += 1 }

@@ -67,10 +67,12 @@ final class HashedFileSink {
     /// Bytes written so far, flushed or not.
     var size: Int { total + buffer.count }
 
-    init(path: String) throws {
+    /// A sink writing `path`, its buffer sized for `capacity` bytes before a flush; `syncs: false`
+    /// for a file of a staging area synced as a whole (`AtomicFileWriter(path:spoolsStream:syncsBeforeRename:)`).
+    init(path: String, syncs: Bool = true, capacity: Int = flushBytes + (64 << 10)) throws {
         self.path = path
-        writer = try AtomicFileWriter(path: path)
-        buffer.reserveCapacity(Self.flushBytes + (64 << 10))
+        writer = try AtomicFileWriter(path: path, syncsBeforeRename: syncs)
+        buffer.reserveCapacity(capacity)
     }
 
     func flushIfFull() throws {
