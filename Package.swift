@@ -30,17 +30,18 @@ let package = Package(
         // CLI) and progress.
         .target(
             name: "SketchIO", dependencies: ["CZlib", "COpenSSL", "CFileSystem", .product(name: "SystemPackage", package: "swift-system")]),
-        // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, CRC32C; SVG curves flattened by cairo.
+        // Byte formats (codecs only): NDJSON, Google .bin, stroke-3 .npz, PNG, NPY, TFRecord, tar, CRC32C; SVG curves flattened by cairo.
         .target(
             name: "SketchFormats",
             dependencies: [
-                "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", "CCRC32C", .product(name: "SystemPackage", package: "swift-system"),
+                "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", "CCRC32C", "CArchive",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
         .target(
             name: "SketchDataset",
             dependencies: [
-                "SketchCore", "SketchIO", "SketchFormats", "CArchive", .product(name: "SystemPackage", package: "swift-system"),
+                "SketchCore", "SketchIO", "SketchFormats", .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Rasterisation: cairo stroke rendering (Google 28x28 bitmaps, general mode), area resampling.
         .target(name: "SketchRaster", dependencies: ["SketchCore", "CCairo"]),

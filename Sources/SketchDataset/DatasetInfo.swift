@@ -2,7 +2,7 @@ import SketchFormats
 import SketchIO
 
 /// What a dataset directory holds, from its `manifest.json` (`sketchprep info DIR`): the kind of
-/// dataset (NPY, TFRecord, WebDataset or stroke-3 `.npz`, told by its files' names), classes,
+/// dataset (an output format of the registry, ``OutputFormat/allCases``, told by its files' names), classes,
 /// per-split and per-class counts, the pipeline and its settings, the inputs with their sizes
 /// and SHA-256s, the files' sizes and the sketchprep version that wrote it. The same document is
 /// `--report-json` and, parsed, the Python package's `sketchprep.info(directory)`.
@@ -39,7 +39,7 @@ package struct DatasetInfo: Sendable, Encodable {
 
     /// The dataset directory as given.
     package var directory: String
-    /// `npy`, `tfrecord`, `webdataset`, `npz` (sketch-rnn stroke-3) or `unknown`, from the files' names.
+    /// The output format's name (`npy`, `tfrecord`, …, ``OutputFormat/allCases``) or `unknown`, from the files' names.
     package var kind: String
     /// `manifest.json`'s `format_version`.
     package var formatVersion: Int
@@ -150,13 +150,10 @@ package struct DatasetInfo: Sendable, Encodable {
         quarantine = manifest.quarantine
     }
 
-    /// The dataset kind its files' names tell.
+    /// The dataset kind its files' names tell: the name of the output format that holds them
+    /// (``OutputFormat/of(files:)``), or `unknown`.
     static func kind(of files: [String]) -> String {
-        if files.contains(where: { $0.hasSuffix(DatasetLayout.featuresSuffix) }) { return "npy" }
-        if files.contains(where: { $0.hasSuffix(DatasetLayout.tarSuffix) }) { return "webdataset" }
-        if files.contains(where: { $0.hasSuffix(DatasetLayout.tfrecordSuffix) || $0.contains(".tfrecord-") }) { return "tfrecord" }
-        if files.contains(where: { $0.hasSuffix(".npz") }) { return "npz" }
-        return "unknown"
+        OutputFormat.of(files: files)?.name ?? "unknown"
     }
 
     /// The description as text lines for a terminal, every string from the manifest escaped.
@@ -196,15 +193,7 @@ package struct DatasetInfo: Sendable, Encodable {
     }
 
     /// The kind in words.
-    private var kindDescription: String {
-        switch kind {
-        case "npy": "NPY"
-        case "tfrecord": "TFRecord"
-        case "webdataset": "WebDataset"
-        case "npz": "sketch-rnn stroke-3 .npz"
-        default: "unknown kind of"
-        }
-    }
+    private var kindDescription: String { OutputFormat(rawValue: kind)?.entry.title ?? "unknown kind of" }
 
     /// `(dotted key, value)` of every leaf of `value`, keys sorted (arrays of scalars as `[a, b]`).
     static func flatten(_ value: JSONValue, prefix: String = "") -> [(key: String, value: String)] {

@@ -75,6 +75,4 @@ package enum DatasetLayout {
     package static let tarSuffix = ".tar"
     /// The files of one NPY shard, in writing order.
     package static let npyShardSuffixes = [featuresSuffix, labelsSuffix, keysSuffix]
-    /// Every shard file suffix.
-    package static let shardSuffixes = npyShardSuffixes + [tfrecordSuffix, tarSuffix]
 }

@@ -111,23 +111,47 @@ package enum DatasetVerifier {
                 matching += 1
             }
         }
-        let named = Set(manifest.shards.map(\.file) + (manifest.quarantine.map { [$0] } ?? []))
-        if let entries = try? DirectoryWalk.entries(of: base) {
-            for entry in entries where !named.contains(entry.name) && !DatasetLayout.isOwnFile(entry.name) {
-                problems.append(
-                    ShardNaming.isShardFileName(entry.name)
-                        ? .init(
-                            file: TerminalText.escaped(entry.name), kind: "extra shard", detail: "a shard file the manifest does not list")
-                        : .init(
-                            file: TerminalText.escaped(entry.name), kind: "stray file",
-                            detail: "neither the manifest nor SketchPrep's own files name it"))
-            }
-        }
+        problems += unlistedFiles(in: base, manifest: manifest)
         // Counts out of range are reported above; adding them up could overflow.
         if invalid.isEmpty { problems += countProblems(manifest, manifestName: manifestName) }
         return DatasetVerification(
             directory: directory, listedFiles: manifest.shards.count, matchingFiles: matching,
             examples: manifest.records.written, problems: problems)
+    }
+
+    /// Files of `base` that the manifest does not list: `extra shard` for a shard file of any
+    /// naming, `stray file` for anything else that is not one of SketchPrep's own files. The
+    /// directories that hold listed files (`train/cat` of an image folder) are searched too.
+    private static func unlistedFiles(in base: String, manifest: Manifest) -> [DatasetVerification.Problem] {
+        let named = Set(manifest.shards.map(\.file) + (manifest.quarantine.map { [$0] } ?? []))
+        var holding: Set<String> = []
+        for file in named {
+            var parts = file.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                holding.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        var problems: [DatasetVerification.Problem] = []
+        func search(_ relative: String) {
+            guard let entries = try? DirectoryWalk.entries(of: relative.isEmpty ? base : "\(base)/\(relative)") else { return }
+            for entry in entries {
+                let name = relative.isEmpty ? entry.name : "\(relative)/\(entry.name)"
+                if case .directory = entry, holding.contains(name) {
+                    search(name)
+                    continue
+                }
+                guard !named.contains(name) && !(relative.isEmpty && DatasetLayout.isOwnFile(name)) else { continue }
+                problems.append(
+                    relative.isEmpty && ShardNaming.isShardFileName(name)
+                        ? .init(file: TerminalText.escaped(name), kind: "extra shard", detail: "a shard file the manifest does not list")
+                        : .init(
+                            file: TerminalText.escaped(name), kind: "stray file",
+                            detail: "neither the manifest nor SketchPrep's own files name it"))
+            }
+        }
+        search("")
+        return problems
     }
 
     /// The count checks, each failure a `count mismatch` on `manifestName`.
@@ -137,7 +161,9 @@ package enum DatasetVerifier {
 
         var examplesPerStem: [String: (split: SplitName?, examples: Int)] = [:]
         for shard in manifest.shards {
-            let stem = String(shard.file.prefix { $0 != "." })
+            // A shard's files share the base name up to its first dot (`train-00000-of-00001`).
+            let base = shard.file.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+            let stem = String(shard.file.dropLast(base.count)) + String(base.prefix { $0 != "." })
             if let known = examplesPerStem[stem], known.examples != shard.examples {
                 mismatch("\(shard.file) holds \(shard.examples) examples but other files of shard \(stem) hold \(known.examples)")
             }

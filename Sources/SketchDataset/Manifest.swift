@@ -35,7 +35,8 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// `settings` (record limit, pipeline file SHA-256) and quarantines unsafe names; 4 writes each
     /// TFRecord `Example`'s label entry after its other features (the reduce side appends it to the
     /// bytes the map side serialized); 5 records the pipeline file's text (`pipeline.text`), so
-    /// `preprocess --from DIR` can run the same pipeline again.
+    /// `preprocess --from DIR` can run the same pipeline again, and lets a listed file lie in a
+    /// subdirectory (`shards[].file` may hold `/`: a format whose files are grouped in directories).
     public static let currentFormatVersion = 5
 
     /// Creates a manifest (``currentFormatVersion``).

@@ -1,16 +1,5 @@
 import SketchFormats
 
-/// The on-disk format of a sharded dataset.
-public enum ShardFormat: String, Sendable, Codable, CaseIterable {
-    /// Per shard `{split}-{i:05d}-of-{n:05d}.x.npy` (features, `(N, shape…)`), `.y.npy`
-    /// (int32 labels, `(N,)`) and `.keys.txt` (one key_id per line, same order).
-    case npy
-    /// Per shard `{split}-{i:05d}-of-{n:05d}.tfrecord` of `tf.train.Example`s.
-    case tfrecord
-    /// Per shard `{split}-{i:05d}-of-{n:05d}.tar` of WebDataset samples (`WebDatasetShard`).
-    case webdataset
-}
-
 /// Feature names inside each TFRecord `Example`. The defaults are the TensorFlow Quick, Draw!
 /// tutorial's (`ink` float list, `shape` int64 list, `class_index` int64).
 public struct TFRecordFeatureNames: Sendable, Equatable, Codable {
@@ -29,10 +18,10 @@ public struct TFRecordFeatureNames: Sendable, Equatable, Codable {
     }
 }
 
-/// How examples become shard files.
+/// How examples become a dataset's files.
 public struct ShardingOptions: Sendable, Equatable {
-    /// File format.
-    public var format: ShardFormat
+    /// File format (an entry of the registry, ``OutputFormat/allCases``).
+    public var format: OutputFormat
     /// Maximum examples per shard (the last shard of a split holds the rest).
     public var examplesPerShard: Int
     /// Seed of the dataset order (``SortKey``).
@@ -46,10 +35,12 @@ public struct ShardingOptions: Sendable, Equatable {
     public var storesImagesAsPNG = false
     /// How shard files are named.
     public var naming = ShardNaming.standard
+    /// The layout of sketch-rnn `.npz` files (``OutputFormat/npz``).
+    package var stroke3Layout = Stroke3Layout.standard
 
     /// Creates options; `examplesPerShard` must be at least 1.
     public init(
-        format: ShardFormat, examplesPerShard: Int, seed: UInt64, split: DatasetSplit,
+        format: OutputFormat, examplesPerShard: Int, seed: UInt64, split: DatasetSplit,
         tfrecordFeatures: TFRecordFeatureNames = TFRecordFeatureNames()
     ) {
         precondition(examplesPerShard >= 1, "examplesPerShard must be >= 1")
@@ -90,7 +81,7 @@ public enum ShardNaming: String, Sendable, Codable, CaseIterable {
             _ = split
             return isNumbering(name.dropFirst(prefix.count + 1))
         }
-        guard let suffix = DatasetLayout.shardSuffixes.first(where: { name.hasSuffix($0) }) else { return false }
+        guard let suffix = OutputFormat.shardSuffixes.first(where: { name.hasSuffix($0) }) else { return false }
         let stem = name.dropLast(suffix.count)
         guard let dash = stem.firstIndex(of: "-"), SplitName(rawValue: String(stem[..<dash])) != nil else { return false }
         return isNumbering(stem[stem.index(after: dash)...])

@@ -68,11 +68,11 @@ public final class ShardedDatasetWriter {
         self.options = options
     }
 
-    /// Adds the next example in dataset order. NPY shards need one shape and element type for all
-    /// examples; the first example fixes them and a mismatching one throws ``DatasetError``.
+    /// Adds the next example in dataset order. Formats that need one shape and element type for
+    /// all examples (NPY) take them from the first example, and a mismatching one throws ``DatasetError``.
     /// `split` overrides the key_id hash split (a dataset's own train/test directories).
     public func add(_ example: DatasetExample, split: SplitName? = nil) throws {
-        if options.format == .npy {
+        if options.format.entry.needsOneShape {
             if let shape = itemShape, let dtype = itemDType {
                 guard shape == example.payload.shape, dtype == example.payload.dtype else {
                     throw DatasetError(
@@ -118,15 +118,18 @@ public final class ShardedDatasetWriter {
     }
 
     /// Encodes the split's pending examples as its next shard, under pending names, the way the
-    /// reduce side writes shards (``ExampleBody``, ``ShardStream``).
+    /// reduce side writes shards (``ExampleBody``, the format's ``ExampleSink``).
     private func flush(_ split: SplitName) throws {
+        let suffixes = options.format.entry.shardSuffixes
+        guard !suffixes.isEmpty else { throw DatasetError("\(options.format.name) files are not shards: this writer writes shards only") }
         let shard = pending[split] ?? []
         pending[split] = []
         let index = written[split]?.count ?? 0
         let pendingName = { (suffix: String) in ".\(split.rawValue)-\(index)\(Self.pendingMarker)\(suffix)" }
         // A shard not yet named is a temporary file of this process until finish() renames it.
-        for suffix in ShardStream.suffixes(options.format) { TemporaryFiles.register(path(pendingName(suffix))) }
-        let stream = ShardStream(directory: directory, options: options, split: split, examples: shard.count, fileName: pendingName)
+        for suffix in suffixes { TemporaryFiles.register(path(pendingName(suffix))) }
+        let stream = try options.format.entry.open(
+            .shard(directory: directory, split: split, examples: shard.count, fileName: pendingName), options: options)
         var bytes: [UInt8] = []
         for example in shard {
             let body = try ExampleBody.make(
@@ -137,7 +140,7 @@ public final class ShardedDatasetWriter {
                 .serialize(into: &bytes)
             try bytes.withUnsafeBytes { raw in
                 var offset = 0
-                try stream.add(try RunRecord.parse(raw, offset: &offset), label: example.label)
+                try stream.append(try RunRecord.parse(raw, offset: &offset), label: example.label)
             }
             progress?.advance()
         }
@@ -146,7 +149,7 @@ public final class ShardedDatasetWriter {
             entry.file = String(entry.file.dropFirst(".\(split.rawValue)-\(index)\(Self.pendingMarker)".count))
             return entry
         }
-        written[split, default: []].append((entries, ShardStream.suffixes(options.format).map(pendingName)))
+        written[split, default: []].append((entries, suffixes.map(pendingName)))
     }
 
     /// Marks a shard written but not yet named (`.train-3.pending.x.npy`).

@@ -14,6 +14,8 @@ public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         case png
         /// A zip archive (`.npz`) that cannot be read or written.
         case zip
+        /// A tar archive (a WebDataset shard) that cannot be written (libarchive's message).
+        case tar
         /// A pickled numpy object array outside the subset numpy writes.
         case pickle
         /// A record Google's `.bin` layout cannot hold.

@@ -196,18 +196,19 @@ struct PreprocessCommand: ParsableCommand {
         if let limit = m.settings?.recordLimit {
             lines.append("  a trial: only the first \(limit) record(s) of each input were read (--limit)")
         }
+        // A shard is the files of one stem (NPY: three); a format not named in shards counts files.
+        let suffixes = OutputFormat.of(files: m.shards.map(\.file))?.entry.shardSuffixes ?? []
         for split in SplitName.allCases {
             let counts = m.counts[split.rawValue]
             let shards = m.shards.filter { $0.split == split }
-            // An NPY shard is three files with one stem; a TFRecord shard is one file.
             let stems = Set(
                 shards.map { shard in
-                    DatasetLayout.npyShardSuffixes.first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) }
-                        ?? shard.file
+                    suffixes.first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
                 })
+            let unit = suffixes.isEmpty && !stems.isEmpty ? "file(s)" : "shard(s)"
             lines.append(
                 "  \(split.rawValue): \(counts?.total ?? 0) drawings"
-                    + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) shard(s)"))
+                    + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) \(unit)"))
         }
         let everySplit = m.shards.filter { $0.split == nil }
         if !everySplit.isEmpty {

@@ -14,7 +14,7 @@ private func examples(_ n: Int) -> [DatasetExample] {
     }
 }
 
-private func write(_ items: [DatasetExample], to dir: String, format: ShardFormat) throws -> ShardWriteResult {
+private func write(_ items: [DatasetExample], to dir: String, format: OutputFormat) throws -> ShardWriteResult {
     let options = ShardingOptions(format: format, examplesPerShard: 40, seed: 7, split: .standard)
     let writer = ShardedDatasetWriter(directory: dir, options: options)
     for example in items { try writer.add(example) }

@@ -1,9 +1,10 @@
-"""Loaders for the NPY and TFRecord datasets ``sketchprep preprocess`` writes.
+"""Loaders for the NPY, TFRecord and image-folder datasets ``sketchprep preprocess`` writes.
 
 A dataset directory holds ``manifest.json`` and, per split, shards ``{split}-NNNNN-of-NNNNN``:
 ``.x.npy`` (features), ``.y.npy`` (int32 labels) and ``.keys.txt`` (one key per line), or
-``.tfrecord`` files. Shards are taken from the manifest (never from a directory listing) and
-checked against it, in shard order, which is the dataset's order.
+``.tfrecord`` files; an image folder holds one PNG per example, ``{split}/{word}/{key}.png``.
+Files are taken from the manifest (never from a directory listing) and checked against it, in the
+manifest's order, which is the dataset's order.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from .errors import DatasetError
-from .manifests import Manifest, PathLike, read_manifest
+from .manifests import SPLITS, Manifest, PathLike, check_split, read_manifest
 
 __all__ = ["Split", "load_split", "classes", "manifest", "ShardDataset", "tf_dataset"]
 
@@ -42,7 +43,8 @@ def classes(directory: PathLike) -> List[str]:
 
 def load_split(directory: PathLike, split: str, *, normalize: bool = False, mmap: bool = False,
                verify: bool = False) -> Split:
-    """Features, labels and keys of ``split`` (``"train"``, ``"val"`` or ``"test"``) of an NPY dataset.
+    """Features, labels and keys of ``split`` (``"train"``, ``"val"`` or ``"test"``) of an NPY dataset
+    or an image folder (its PNGs decoded with Pillow, in the dataset's order; no ``mmap``).
 
     Features keep their stored dtype (float32 stroke tensors, uint8 or float32 rasters) unless
     ``normalize`` applies the manifest's ``encode.unit_scale`` (uint8 rasters become float32
@@ -51,7 +53,12 @@ def load_split(directory: PathLike, split: str, *, normalize: bool = False, mmap
     one whose SHA-256 differs with ``verify=True``. An empty split gives zero-length arrays.
     """
     dataset = read_manifest(directory)
-    dataset.require(("npy",), "load_split")
+    dataset.require(("npy", "imagefolder"), "load_split")
+    if dataset.format == "imagefolder":
+        if mmap:
+            raise DatasetError(f"{dataset.directory}: an image folder holds PNG files, which cannot be memory-mapped")
+        x, y, keys = _image_folder_split(dataset, split, verify)
+        return Split(_normalized(x, dataset.unit_scale) if normalize else x, y, keys)
     stems = _npy_stems(dataset, split, verify)
     xs, ys, keys = [], [], []
     for stem in stems:
@@ -156,6 +163,57 @@ def tf_dataset(directory: PathLike, split: str, *, normalize: bool = False, veri
         return values, tf.cast(example["class_index"][0], tf.int32)
 
     return tf.data.TFRecordDataset(files).map(parse)
+
+
+def _image_folder_split(dataset: Manifest, split: str, verify: bool) -> Tuple[np.ndarray, np.ndarray, List[str]]:
+    """The images, labels and keys of ``split`` of an image folder: its files in manifest order,
+    the label from the class directory, the key_id from the file name (WebDataset's escaping)."""
+    from PIL import Image  # noqa: PLC0415 (optional dependency, imported when used)
+
+    check_split(split, SPLITS)
+    labels = {word: index for index, word in enumerate(dataset.classes())}
+    images, ys, keys = [], [], []
+    for entry in dataset.shards:
+        if entry.get("split") != split:
+            continue
+        parts = entry["file"].split("/")
+        if len(parts) != 3 or parts[0] != split or parts[1] not in labels or not parts[2].endswith(".png"):
+            raise DatasetError(f"{dataset.directory}: {entry['file']!r} is not {split}/<class>/<key>.png of a listed class")
+        path = dataset.check_file(entry, verify)
+        try:
+            with Image.open(path) as image:
+                images.append(np.asarray(image))
+        except OSError as error:
+            raise DatasetError(f"{path}: unreadable image: {error}") from None
+        ys.append(labels[parts[1]])
+        keys.append(_key_id(parts[2][: -len(".png")], path))
+    if not images:  # zero examples in the shape of the dataset's images (any split's)
+        for entry in dataset.shards[:1]:
+            with Image.open(dataset.check_file(entry, False)) as image:
+                return np.zeros((0,) + np.asarray(image).shape, dtype=np.uint8), np.zeros((0,), dtype=np.int32), []
+        return np.zeros((0,), dtype=np.uint8), np.zeros((0,), dtype=np.int32), []
+    try:
+        x = np.stack(images)
+    except ValueError as error:
+        raise DatasetError(f"{dataset.directory}: the images of {split} differ in shape: {error}") from None
+    return x, np.asarray(ys, dtype=np.int32), keys
+
+
+def _key_id(key: str, path: pathlib.Path) -> str:
+    """The key_id of a WebDataset-escaped key (``~XX`` is the byte 0xXX)."""
+    out = bytearray()
+    index = 0
+    try:
+        while index < len(key):
+            if key[index] == "~":
+                out.append(int(key[index + 1:index + 3], 16))
+                index += 3
+            else:
+                out += key[index].encode("ascii")
+                index += 1
+        return out.decode("utf-8")
+    except (ValueError, UnicodeError):
+        raise DatasetError(f"{path}: the file name is not an escaped key_id") from None
 
 
 def _npy_stems(dataset: Manifest, split: str, verify: bool) -> List[str]:

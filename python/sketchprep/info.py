@@ -42,7 +42,7 @@ def _cli() -> str:
 
 
 def info(directory: Union[str, "os.PathLike[str]"]) -> Dict[str, Any]:
-    """What the dataset in ``directory`` holds: kind (``npy``, ``tfrecord``, ``webdataset``, ``npz``),
+    """What the dataset in ``directory`` holds: kind (``npy``, ``tfrecord``, ``webdataset``, ``npz``, ``imagefolder``),
     classes, ``splits`` (examples, ``per_class``, files, bytes), ``per_class``, ``config`` (the
     pipeline's settings), ``sources`` (inputs with bytes and SHA-256), ``records``, ``files``,
     ``bytes`` and ``sketchprep_version``: the document of ``sketchprep info DIR --report-json``.

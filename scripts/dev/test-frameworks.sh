@@ -36,4 +36,7 @@ PY
 # HF datasets' webdataset builder on the WebDataset output (issue 22; the PyPI `webdataset` check is in make test).
 mkdir -p "$work/hf"
 "$work/venv/bin/python" scripts/dev/check_hf_webdataset.py "$cli" "$work/hf"
-echo "test-frameworks: the README's Python examples ran with torch and tensorflow-cpu; HF datasets read the WebDataset output" >&2
+# HF datasets' imagefolder builder (and torchvision's ImageFolder, when installed) on the image-folder output.
+mkdir -p "$work/hf-imagefolder"
+"$work/venv/bin/python" scripts/dev/check_hf_imagefolder.py "$cli" "$work/hf-imagefolder"
+echo "test-frameworks: the README's Python examples ran with torch and tensorflow-cpu; HF datasets read the WebDataset and image-folder outputs" >&2

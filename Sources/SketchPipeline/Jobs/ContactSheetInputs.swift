@@ -51,10 +51,9 @@ package struct ContactSheetInputs {
     private mutating func addDataset(_ directory: String) throws {
         let manifest = try Manifest.read(path: Self.manifestPath(in: directory))
         let files = manifest.shards.map(\.file)
-        let tarShards = files.contains { $0.hasSuffix(DatasetLayout.tarSuffix) }
-        if tarShards || files.contains(where: Self.isTFRecord) {
+        if let format = OutputFormat.of(files: files), format != .npy, format != .npz {
             throw PipelineError(
-                "\(directory) is a \(tarShards ? "WebDataset" : "TFRecord") dataset, which contact-sheet cannot draw; it draws "
+                "\(directory) is a \(format.entry.title) dataset, which contact-sheet cannot draw; it draws "
                     + "\(Self.drawableKinds) (run the pipeline with output.format: npy for a dataset it can draw)")
         }
         for file in files where items.count < limit {
@@ -153,8 +152,7 @@ package struct ContactSheetInputs {
 
     /// Whether `path` names a TFRecord file (`*.tfrecord`, or the tutorial layout's `*.tfrecord-NNNNN-of-NNNNN`).
     private static func isTFRecord(_ path: String) -> Bool {
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        return name.hasSuffix(DatasetLayout.tfrecordSuffix) || name.contains(DatasetLayout.tfrecordSuffix + "-")
+        OutputFormat.tfrecord.entry.holds(URL(fileURLWithPath: path).lastPathComponent)
     }
 
     private static func isDirectory(_ path: String) -> Bool {

@@ -64,7 +64,7 @@ extension PipelineConfig {
             split: try parseSplit(top),
             splitCounts: try parseSplitCounts(top),
             output: try parseOutput(top, name: name))
-        try config.validateStroke3Combination(top)
+        try config.validateOutputFormat(top)
         if case .stroke3 = config.encode, top.value("split") == nil {
             let quota = try Stroke3SplitQuota()
             (config.split, config.splitCounts) = (quota.split, quota.splitCounts)
@@ -197,8 +197,8 @@ extension PipelineConfig {
             directory: try section?.string("directory") ?? "out/\(name)",
             examplesPerShard: try section?.int("examples_per_shard", in: 1...100_000_000) ?? 10_000,
             seed: UInt64(try section?.int("seed", in: 0...Int.max) ?? 42))
-        // npz files are laid out by stroke-3 layouts; shards by shard namings.
-        if format == .npz {
+        // Per-class files (sketch-rnn .npz) are laid out by stroke-3 layouts; shards by shard namings.
+        if format.entry.grouping == .classes {
             output.stroke3Layout = try section?.choice("layout", of: Stroke3Layout.self) ?? .standard
         } else {
             output.layout = try section?.choice("layout", of: ShardNaming.self) ?? .standard

@@ -90,31 +90,34 @@ package enum EncodeStage: Sendable {
     }
 }
 
-/// `output.format`: what the reduce side writes.
-package enum OutputFormat: String, CaseIterable {
-    /// NPY shards (`ShardFormat.npy`).
-    case npy
-    /// TFRecord shards (`ShardFormat.tfrecord`).
-    case tfrecord
-    /// WebDataset tar shards (`ShardFormat.webdataset`).
-    case webdataset
-    /// One sketch-rnn `<word>.npz` per class with `train`, `valid` and `test` object arrays
-    /// (`encode.kind: stroke3`; `Stroke3DatasetWriter`).
-    case npz
-
-    /// The shard format of the sharded outputs; nil for `npz`.
-    package var shardFormat: ShardFormat? {
+extension EncodeStage {
+    /// What the stage makes of each example, which the output format may refuse
+    /// (``OutputFormatEntry/refusal(of:)``).
+    package var exampleKind: ExampleKind {
         switch self {
-        case .npy: return .npy
-        case .tfrecord: return .tfrecord
-        case .webdataset: return .webdataset
-        case .npz: return nil
+        case .strokes: return .strokeTensors
+        case .stroke3: return .stroke3Rows
+        case let .raster(options): return .rasters(uint8: options.dtype == .uint8)
+        }
+    }
+}
+
+extension PipelineConfig {
+    /// Refuses an output format that cannot hold what `encode` makes, with the format's reason, and
+    /// stroke-3 rows from an image-directory source.
+    package func validateOutputFormat(_ top: YAMLSection) throws {
+        if let reason = output.format.entry.refusal(of: encode.exampleKind) {
+            throw top.error("output.format", top.value("output"), reason)
+        }
+        if case .stroke3 = encode, source.kind != .quickdrawNDJSON {
+            throw top.error("encode.kind", top.value("encode"), "stroke3 encodes drawings, not an image-directory source")
         }
     }
 }
 
 /// `output:` — where and how shards are written.
 package struct OutputStage {
+    /// `output.format`: an entry of the output format registry (``OutputFormat/allCases``).
     package var format: OutputFormat
     package var directory: String
     package var examplesPerShard: Int
@@ -175,7 +178,7 @@ extension PipelineConfig {
             "format": .string(output.format.rawValue),
             "seed": .number(Double(output.seed)),
         ]
-        if output.format != .npz { outputJSON["examples_per_shard"] = .number(Double(output.examplesPerShard)) }
+        if output.format.entry.grouping == .shards { outputJSON["examples_per_shard"] = .number(Double(output.examplesPerShard)) }
         if output.layout != .standard { outputJSON["layout"] = .string(output.layout.rawValue) }
         if output.stroke3Layout != .standard { outputJSON["layout"] = .string(output.stroke3Layout.rawValue) }
         var json: [String: JSONValue] = [

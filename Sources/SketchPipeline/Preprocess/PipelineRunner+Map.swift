@@ -245,9 +245,9 @@ extension PipelineRunner {
             var simplifier = Simplifier(options: simplification)
             let encode = encodeStage.makeEncoder()
             let isFloat64Input = float64Chunks.contains(batch.chunk)
-            // One fragment encoder per batch of lines, reused for every example (sketch-rnn `.npz` only).
+            // One fragment encoder per batch of lines, reused for every example (formats that deflate bodies: sketch-rnn `.npz`).
             let fragments: DeflateFragmentEncoder?
-            if case .stroke3 = encoding { fragments = try? DeflateFragmentEncoder() } else { fragments = nil }
+            fragments = encoding.format.entry.deflatesBodies ? try? DeflateFragmentEncoder() : nil
             var t = MonotonicClock.now()
             decoder.decode(batch) { entry, decoded, _ in
                 defer { t = MonotonicClock.now() }

@@ -129,7 +129,7 @@ extension PipelineRunner {
         if config.output.layout == .tensorflowTutorial {
             try writeAtomically(classList, to: "\(directory)/\(ShardNaming.tutorialClassesFile)")
         }
-        if config.output.format.shardFormat != nil {
+        if config.output.format.entry.grouping == .shards {
             _ = try ShardedDatasetWriter.removeStaleShards(in: directory, keeping: Set(ordered.map(\.file)))
         }
         TestStopPoint.manifest.reached()

@@ -184,7 +184,7 @@ package struct PipelineRunner {
     /// rebuild writes with the same bytes are left untouched (sharded formats only: their
     /// finalize step removes the shards the new dataset does not list).
     private func carryOverShards(into transaction: DatasetTransaction) {
-        guard config.output.format.shardFormat != nil,
+        guard config.output.format.entry.grouping == .shards,
             let existing = try? Manifest.read(DatasetLayout.manifest, in: config.output.directory)
         else { return }
         transaction.carryOver(existing.shards.map(\.file))

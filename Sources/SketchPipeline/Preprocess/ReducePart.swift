@@ -102,17 +102,17 @@ package struct ReducePartReport: Codable, Equatable {
 }
 
 extension PipelineConfig {
-    /// How this pipeline's shards are written (nil for sketch-rnn `.npz`).
-    package var shardingOptions: ShardingOptions? {
-        guard let format = output.format.shardFormat else { return nil }
-        var sharding = ShardingOptions(format: format, examplesPerShard: output.examplesPerShard, seed: output.seed, split: split)
-        if case .raster = encode { sharding.storesImagesAsPNG = true }
-        sharding.naming = output.layout
-        return sharding
+    /// How this pipeline's files are written.
+    package var outputOptions: ShardingOptions {
+        var options = ShardingOptions(format: output.format, examplesPerShard: output.examplesPerShard, seed: output.seed, split: split)
+        if case .raster = encode { options.storesImagesAsPNG = true }
+        options.naming = output.layout
+        options.stroke3Layout = output.stroke3Layout
+        return options
     }
 
     /// How the map side encodes each example.
-    package var exampleEncoding: ExampleBody.Encoding { shardingOptions?.exampleEncoding ?? .stroke3(output.stroke3Layout) }
+    package var exampleEncoding: ExampleBody.Encoding { outputOptions.exampleEncoding }
 }
 
 extension PipelineRunner {
@@ -120,7 +120,7 @@ extension PipelineRunner {
     func reduceClasses(_ map: MapOutput) throws -> (table: ClassTable, quotas: QuotaState) {
         try FilterCheck.verify(config.filters, map: map)
         let words = config.filters.categories.isEmpty ? map.words.sorted : config.filters.categories
-        let table = ClassTable(words: words, caseInsensitive: config.output.format.shardFormat == nil)
+        let table = ClassTable(words: words, caseInsensitive: config.output.format.entry.namesFilesByWord)
         return (
             table, QuotaState(classes: table.classes.count, maximumPerClass: config.filters.maxPerClass, splitCounts: config.splitCounts)
         )
@@ -145,9 +145,11 @@ extension PipelineRunner {
         var state: QuotaState
         var range: ClosedRange<Int>?
         let writer: PartWriter
-        if let sharding = config.shardingOptions {
+        let options = config.outputOptions
+        switch options.format.entry.grouping {
+        case .shards:
             let plan = try ReducePlan(table: table, counts: input.map.bucketCounts, quotas: quotas, runs: input.map.runs)
-            let shards = PartShards(plan: plan, options: sharding, part: part)
+            let shards = PartShards(plan: plan, options: options, part: part)
             range = [owned, shards.buckets].compactMap { $0 }.reduce(nil) { (sum: ClosedRange<Int>?, next) in
                 sum.map { min($0.lowerBound, next.lowerBound)...max($0.upperBound, next.upperBound) } ?? next
             }
@@ -155,14 +157,13 @@ extension PipelineRunner {
             writer = PartWriter(
                 shards: shards, plan: plan, firstBucket: range?.lowerBound ?? 0, directory: directory,
                 classes: table.classes.count)
-        } else {
+        case .classes:
             range = 0...(SortKey.bucketCount - 1)
             state = quotas
             let mine = table.classes.indices.filter { $0 % part.count == part.index }
             writer = PartWriter(
-                stroke3: try Stroke3DatasetWriter(
-                    directory: directory, classes: mine.map { ($0, table.classes[$0]) },
-                    layout: config.output.stroke3Layout),
+                classes: try options.format.entry.open(
+                    .classes(directory: directory, classes: mine.map { ($0, table.classes[$0]) }), options: options),
                 owned: Set(mine), classes: table.classes.count)
         }
         // Counted against the examples in the part's range (quota-dropped ones included); when the
@@ -279,17 +280,18 @@ struct PartShards {
     }
 }
 
-/// Where a part sends kept examples: its shards (with each split's running position in the
-/// dataset order) or, for `.npz`, its classes' writer. Counts examples per split and label.
+/// Where a part sends kept examples: its shards' sinks (with each split's running position in
+/// the dataset order) or, for a format with one file per class, its classes' sink. Counts
+/// examples per split and label.
 private final class PartWriter {
     private let shards: PartShards?
     private let directory: String
-    private let stroke3: Stroke3DatasetWriter?
-    /// `.npz`: the class indices the part owns.
+    private let classSink: (any ExampleSink)?
+    /// Per-class formats: the class indices the part owns.
     let ownedClasses: Set<Int>
     /// Per split: the index of the next kept example in the split.
     private var next: [Int]
-    private var streams: [ShardStream?] = [nil, nil, nil]
+    private var streams: [(any ExampleSink)?] = [nil, nil, nil]
     private var streamShard = [-1, -1, -1]
     /// Per split and label: examples written.
     private var written: [[Int]]
@@ -300,16 +302,16 @@ private final class PartWriter {
     init(shards: PartShards, plan: ReducePlan, firstBucket: Int, directory: String, classes: Int) {
         self.shards = shards
         self.directory = directory
-        stroke3 = nil
+        classSink = nil
         ownedClasses = []
         next = plan.prefix.map { $0[firstBucket] }
         written = [[Int]](repeating: [Int](repeating: 0, count: classes), count: 3)
     }
 
-    init(stroke3: Stroke3DatasetWriter, owned: Set<Int>, classes: Int) {
+    init(classes sink: any ExampleSink, owned: Set<Int>, classes: Int) {
         shards = nil
         directory = ""
-        self.stroke3 = stroke3
+        classSink = sink
         ownedClasses = owned
         next = [0, 0, 0]
         written = [[Int]](repeating: [Int](repeating: 0, count: classes), count: 3)
@@ -320,7 +322,7 @@ private final class PartWriter {
     /// Takes the next kept example of `label` in split `split` (0…2).
     func add(_ record: RunRecord, label: Int, split: Int) throws {
         guard let shards else {
-            try stroke3!.add(record, label: label, split: split)
+            try classSink!.append(record, label: Int32(label))
             written[split][label] += 1
             return
         }
@@ -328,38 +330,39 @@ private final class PartWriter {
         next[split] += 1
         let plan = shards.splits[split]
         guard index >= plan.firstExample && index < plan.endExample else { return }
-        let perShard = shards.options.examplesPerShard
+        let options = shards.options
+        let perShard = options.examplesPerShard
         let shard = index / perShard
         if streamShard[split] != shard {
             try close(split)
             let name = record.split
-            let naming = shards.options.naming
-            streams[split] = ShardStream(
-                directory: directory, options: shards.options, split: name,
-                examples: min(perShard, plan.total - shard * perShard)
-            ) {
-                naming.fileName(split: name, index: shard, count: plan.count, suffix: $0)
-            }
+            let naming = options.naming
+            streams[split] = try options.format.entry.open(
+                .shard(
+                    directory: directory, split: name, examples: min(perShard, plan.total - shard * perShard),
+                    fileName: { naming.fileName(split: name, index: shard, count: plan.count, suffix: $0) }),
+                options: options)
             streamShard[split] = shard
         }
-        try streams[split]!.add(record, label: Int32(label))
-        if item == nil && shards.options.format == .npy { item = "\(record.element.dtype) \(record.shape)" }
+        try streams[split]!.append(record, label: Int32(label))
+        if item == nil && options.format.entry.needsOneShape { item = "\(record.element.dtype) \(record.shape)" }
         written[split][label] += 1
     }
 
     private func close(_ split: Int) throws {
         guard let stream = streams[split] else { return }
-        let (entries, reusedFiles) = try stream.finish()
-        files += entries.map { (split << 40 + streamShard[split], $0) }
-        reused += reusedFiles
+        let result = try stream.finish()
+        files += result.entries.map { (split << 40 + streamShard[split], $0) }
+        reused += result.reused
         streams[split] = nil
     }
 
-    /// Closes the last shards (or writes the `.npz` files) and fills in `report`.
+    /// Closes the last shards (or the classes' files) and fills in `report`.
     func finish(classes: [String], report: inout ReducePartReport) throws {
-        if let stroke3 {
-            let result = try stroke3.finish()
-            files += zip(result.order, result.files).map { ($0, $1) }
+        if let classSink {
+            let result = try classSink.finish()
+            files += zip(result.order ?? [], result.entries).map { ($0, $1) }
+            reused += result.reused
         } else {
             for split in 0..<3 { try close(split) }
         }

@@ -49,6 +49,11 @@ def main():
     for pipeline in PIPELINES:
         run(cli, "preprocess", "--pipeline", REPO / "Pipelines" / f"{pipeline}.yaml",
             "--input", REPO / "SampleData" / "quickdraw" / "raw", "--output", out / "datasets" / pipeline)
+    # The bitmap28 pipeline as an image folder: same inputs, same seed, so the same examples in the same order.
+    folder = out / "quickdraw-bitmap28-imagefolder.yaml"
+    folder.write_text((REPO / "Pipelines" / "quickdraw-bitmap28.yaml").read_text().replace("  format: npy\n", "  format: imagefolder\n"))
+    run(cli, "preprocess", "--pipeline", folder, "--input", REPO / "SampleData" / "quickdraw" / "raw",
+        "--output", out / "datasets" / "quickdraw-bitmap28-imagefolder")
     category = CONSOLE_CATEGORY if (quickdraw / "raw" / f"{CONSOLE_CATEGORY}.ndjson").is_file() else "fish"
     # Absolute paths: the manifest records --pipeline and --input as given, and the console script runs elsewhere.
     arguments = ["preprocess", "--pipeline", str(REPO / "Pipelines" / "quickdraw-rnn.yaml"),

@@ -36,6 +36,16 @@ def copy_of(datasets, name, tmp_path):
     return target
 
 
+def test_load_split_reads_an_image_folder_equal_to_the_npy_dataset_of_the_same_run(datasets):
+    for split in ("train", "val", "test"):
+        expected = sketchprep.load_split(datasets / "quickdraw-bitmap28", split)
+        got = sketchprep.load_split(datasets / "quickdraw-bitmap28-imagefolder", split, verify=True)
+        assert got.keys == expected.keys and np.array_equal(got.y, expected.y)
+        assert got.x.dtype == expected.x.dtype and np.array_equal(got.x, expected.x)
+        normalized = sketchprep.load_split(datasets / "quickdraw-bitmap28-imagefolder", split, normalize=True)
+        assert np.array_equal(normalized.x, sketchprep.load_split(datasets / "quickdraw-bitmap28", split, normalize=True).x)
+
+
 @pytest.mark.parametrize("name", ["quickdraw-rnn", "quickdraw-bitmap28"])
 def test_load_split_equals_reading_every_shard_by_hand(datasets, name):
     directory = datasets / name

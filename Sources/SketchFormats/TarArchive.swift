@@ -8,14 +8,15 @@ package enum TarArchive {
     /// Longest member name written.
     package static let maximumNameBytes = 4096
 
-    /// The archive of `members` (name, contents). Throws `DatasetError` with libarchive's message.
+    /// The archive of `members` (name, contents). Throws `FormatError` (`.tar`) with libarchive's message.
     package static func encode(_ members: [(name: String, contents: [UInt8])]) throws -> [UInt8] {
-        guard let archive = archive_write_new() else { throw DatasetError("libarchive: cannot create an archive writer") }
+        guard let archive = archive_write_new() else { throw FormatError(.tar, "libarchive: cannot create an archive writer") }
         defer { archive_write_free(archive) }
         let output = OutputBuffer()
         func check(_ status: Int32, _ what: String) throws {
             guard status == ARCHIVE_OK else {
-                throw DatasetError("libarchive: \(what): \(archive_error_string(archive).map { String(cString: $0) } ?? "error \(status)")")
+                throw FormatError(
+                    .tar, "libarchive: \(what): \(archive_error_string(archive).map { String(cString: $0) } ?? "error \(status)")")
             }
         }
         try check(archive_write_set_format_pax_restricted(archive), "pax_restricted format")
@@ -30,11 +31,11 @@ package enum TarArchive {
                         .append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
                     return length
                 }, nil, nil), "open")
-        guard let entry = archive_entry_new() else { throw DatasetError("libarchive: cannot create an entry") }
+        guard let entry = archive_entry_new() else { throw FormatError(.tar, "libarchive: cannot create an entry") }
         defer { archive_entry_free(entry) }
         for member in members {
             guard member.name.utf8.count <= maximumNameBytes else {
-                throw DatasetError("tar member name longer than \(maximumNameBytes) bytes: \(member.name.prefix(40))…")
+                throw FormatError(.tar, "tar member name longer than \(maximumNameBytes) bytes: \(member.name.prefix(40))…")
             }
             archive_entry_clear(entry)
             archive_entry_set_pathname(entry, member.name)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SketchDataset
+@testable import SketchFormats
 
 @Test func webDatasetKeysHoldNoDotsOrSlashesAndDifferForDifferentKeyIDs() {
     #expect(WebDatasetKey.of("5201136883597312") == "5201136883597312")

@@ -1,6 +1,5 @@
 import Foundation
 import SketchCore
-import SketchDataset
 import SketchFormats
 import SketchIO
 
@@ -27,7 +26,7 @@ import SketchIO
 /// arrays keep dataset order, except that the examples of a class read from stroke-3 input
 /// (key_id `<file>#<split>#<index>`) keep their input order, so converting a published `.npz`
 /// gives the same arrays in the same places.
-final class Stroke3DatasetWriter {
+package final class Stroke3DatasetWriter {
     private let directory: String
     private let classes: [(label: Int, word: String)]
     private let layout: Stroke3Layout
@@ -37,7 +36,7 @@ final class Stroke3DatasetWriter {
 
     /// Writes into `directory` the classes `classes` (label, word) in `layout` (a class without
     /// examples gets an `.npz` of three empty arrays).
-    init(
+    package init(
         directory: String, classes: [(label: Int, word: String)], layout: Stroke3Layout = .standard, spillBufferBytes: Int = 32 << 20
     ) throws {
         self.directory = directory
@@ -49,9 +48,9 @@ final class Stroke3DatasetWriter {
 
     /// Adds the example `example` (an `(n, 3)` stroke-3 body of int16 or float64 values: a
     /// `Stroke3Fragment` body in this writer's layout) to `split` of its class; throws
-    /// `PipelineError` for any other body (run files are read back from disk, so this is checked,
+    /// `DatasetError` for any other body (run files are read back from disk, so this is checked,
     /// not assumed).
-    func add(_ example: RunRecord, label: Int, split: Int) throws {
+    package func add(_ example: RunRecord, label: Int, split: Int) throws {
         // Spill record: split (1 byte), key length (UInt32), key, rows (UInt32), element type
         // (1 byte: 0 int16, 1 float64), body length (UInt32), body (size, CRC-32, deflated bytes).
         let rows = example.rank == 2 && example.dimension(1) == 3 ? example.dimension(0) : -1
@@ -59,7 +58,7 @@ final class Stroke3DatasetWriter {
         guard rows >= 0, example.element == .int16 || isFloat64,
             Stroke3Fragment.parse(body: 0..<example.body.count, of: example.body, rows: rows, isFloat64: isFloat64, layout: layout) != nil
         else {
-            throw PipelineError("\(example.keyIDString) has no (n, 3) stroke-3 body")
+            throw DatasetError("\(example.keyIDString) has no (n, 3) stroke-3 body")
         }
         record.removeAll(keepingCapacity: true)
         record.append(UInt8(split))
@@ -74,7 +73,7 @@ final class Stroke3DatasetWriter {
 
     /// Writes every class's `.npz`; returns the files (split nil: each holds every split) and
     /// their class indices.
-    func finish() throws -> (files: [ShardFileEntry], order: [Int]) {
+    package func finish() throws -> (files: [ShardFileEntry], order: [Int]) {
         var files: [ShardFileEntry] = []
         for (label, word) in classes {
             var members: [[(place: Int?, fragment: Stroke3Fragment)]] = [[], [], []]
@@ -95,7 +94,7 @@ final class Stroke3DatasetWriter {
                     }
                 }
             }
-            let file = ConvertTarget.stroke3.fileName(word: word)
+            let file = Stroke3NPZOutput.fileName(word: word)
             let path = "\(directory)/\(file)"
             let npz = try Stroke3NPZAssembler.encode(
                 splits, storage: storage, elementType: isFloat64 ? .float64 : .int16, layout: layout, encoder: encoder, path: path)
@@ -136,7 +135,7 @@ final class Stroke3DatasetWriter {
                     let fragment = Stroke3Fragment.parse(
                         body: offset..<(offset + bodyLength), of: raw, rows: rows, isFloat64: isFloat64, layout: layout)
                 else {
-                    throw PipelineError("internal: the spilled stroke-3 body of \(String(decoding: key, as: UTF8.self)) is damaged")
+                    throw DatasetError("internal: the spilled stroke-3 body of \(String(decoding: key, as: UTF8.self)) is damaged")
                 }
                 offset += bodyLength
                 try body(split, place, fragment)
@@ -152,24 +151,6 @@ extension SplitName {
         case .train: return .train
         case .val: return .valid
         case .test: return .test
-        }
-    }
-}
-
-extension PipelineConfig {
-    /// `encode.kind: stroke3` and `output.format: npz` go together.
-    package func validateStroke3Combination(_ top: YAMLSection) throws {
-        let isStroke3: Bool
-        if case .stroke3 = encode { isStroke3 = true } else { isStroke3 = false }
-        if isStroke3 && output.format != .npz {
-            throw top.error(
-                "output.format", top.value("output"), "encode.kind: stroke3 writes sketch-rnn .npz files; set output.format: npz")
-        }
-        if !isStroke3 && output.format == .npz {
-            throw top.error("output.format", top.value("output"), "npz holds stroke-3 arrays; set encode.kind: stroke3")
-        }
-        if isStroke3 && source.kind != .quickdrawNDJSON {
-            throw top.error("encode.kind", top.value("encode"), "stroke3 encodes drawings, not an image-directory source")
         }
     }
 }

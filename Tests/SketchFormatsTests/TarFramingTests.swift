@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SketchDataset
+@testable import SketchFormats
 
 /// Members framed by ``TarFraming`` into one buffer, with the end of the archive.
 private func framed(_ members: [(name: String, contents: [UInt8])]) throws -> [UInt8] {

@@ -77,6 +77,6 @@ package enum TarFraming {
             offset += blockBytes + (size + blockBytes - 1) / blockBytes * blockBytes
             if type != UInt8(ascii: "x") { return Array(archive[..<offset]) }
         }
-        throw DatasetError("libarchive: no member header in the archive of \(name.prefix(40))…")
+        throw FormatError(.tar, "libarchive: no member header in the archive of \(name.prefix(40))…")
     }
 }
