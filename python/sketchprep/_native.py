@@ -198,9 +198,8 @@ def shard_problem(directory: str, index: int, hashing: bool) -> Optional[str]:
 def render(batch: BatchArguments, times: Optional[int], side: int, line_width: float, padding: float, polarity: str,
            channels: Optional[str], input_format: str, output: int) -> Result:
     """Rasters of every drawing of ``batch`` into the uint8 buffer at ``output``."""
-    x, y, stride = batch[0], batch[1], batch[2]
     sizes = array("q", bytes(8 * _SIZES))
-    return Result(_lib.sketchprep_render(x, y, times, stride, *batch[3:], side, line_width, padding, polarity.encode(),
+    return Result(_lib.sketchprep_render(batch[0], batch[1], times, batch[2], *batch[3:], side, line_width, padding, polarity.encode(),
                                          (channels or "").encode(), input_format.encode(), output,
                                          sizes.buffer_info()[0]), sizes)
 

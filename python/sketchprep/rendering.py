@@ -95,20 +95,30 @@ def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding
     for index, drawing in enumerate(chunk):
         strokes += _strokes(drawing, first + index)
         drawing_offsets.append(len(strokes))
-    lengths = [stroke.shape[1] for stroke in strokes]
+    rows = {stroke.shape[0] for stroke in strokes}
     stroke_offsets = np.zeros(len(strokes) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=stroke_offsets[1:])
-    points = np.full((int(stroke_offsets[-1]), 3), np.nan)
-    for stroke, start, count in zip(strokes, stroke_offsets[:-1].tolist(), lengths):
-        points[start:start + count, :stroke.shape[0]] = stroke.T
+    np.cumsum([stroke.shape[1] for stroke in strokes], out=stroke_offsets[1:])
+    count = int(stroke_offsets[-1])
+    if len(rows) == 1:
+        # One layout for every stroke: x, y (and t) as rows of one array, stride 1.
+        points = np.ascontiguousarray(np.concatenate(strokes, axis=1) if strokes else np.zeros((2, 0)),
+                                      dtype=np.float64)
+        address, stride = points.ctypes.data, 1
+        times = address + 16 * count if points.shape[0] == 3 else None
+        y = address + 8 * count
+    else:
+        # Strokes with and without times: x, y, t per point, NaN t for a stroke given without times.
+        points = np.full((count, 3), np.nan)
+        for stroke, start in zip(strokes, stroke_offsets[:-1].tolist()):
+            points[start:start + stroke.shape[1], :stroke.shape[0]] = stroke.T
+        address, stride = points.ctypes.data, 3
+        times, y = address + 16, address + 8
     offsets = np.asarray(drawing_offsets, dtype=np.int64)
-    address = points.ctypes.data
-    batch = (address, address + 8, 3, len(points), stroke_offsets.ctypes.data, len(strokes),
-             offsets.ctypes.data, len(chunk))
-    count = len(channels.split(",")) if channels else 1
-    shape = (len(chunk), size, size, count) if channels else (len(chunk), size, size)
+    batch = (address, y, stride, count, stroke_offsets.ctypes.data, len(strokes), offsets.ctypes.data, len(chunk))
+    depth = len(channels.split(",")) if channels else 1
+    shape = (len(chunk), size, size, depth) if channels else (len(chunk), size, size)
     output = np.zeros(shape, dtype=np.uint8)
-    with _native.render(batch, address + 16, size, line_width, padding, polarity, channels, input_format,
+    with _native.render(batch, times, size, line_width, padding, polarity, channels, input_format,
                         output.ctypes.data) as result:
         if result.message is not None:
             raise DrawingError(result.message)

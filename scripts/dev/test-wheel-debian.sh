@@ -33,6 +33,11 @@ if [ ! -x "$root/usr/bin/python3" ]; then
     exit 1
   }
 fi
+if [ "${SKETCHPREP_DEBIAN_X11:-1}" = 1 ] && [ ! -e "$root/usr/lib/x86_64-linux-gnu/libX11.so.6" ]; then
+  cp /etc/resolv.conf "$root/etc/resolv.conf"   # a root made with SKETCHPREP_DEBIAN_X11=0 gets them from its mirror
+  chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive sh -ec \
+    'apt-get update -q && apt-get install -y -q --no-install-recommends libx11-6 libxext6 libxrender1' >>"$work/debootstrap.log" 2>&1
+fi
 version="$(chroot "$root" python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
 rm -rf "$root/work" && mkdir -p "$root/work/wheels" "$root/work/repo/docs" "$root/work/repo/Tests/python/package"
 "$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: --python-version "$version" \
@@ -42,7 +47,11 @@ cp -r README.md SampleData Pipelines "$root/work/repo/"
 cp docs/python.md "$root/work/repo/docs/"
 cp Tests/python/package/run_examples.py "$root/work/repo/Tests/python/package/"
 mkdir -p "$root/work/shared" && cp -r "$shared/quickdraw" "$root/work/shared/" 2>/dev/null || true
-chroot "$root" /bin/sh -euc '
+# A booted system has /proc: glibc's loader reads /proc/self/exe to resolve $ORIGIN in the RPATH that points the
+# bundled CLI at the wheel's grafted libraries. The user's environment is a clean one (env -i).
+mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+trap 'umount "$root/proc" 2>/dev/null || true' EXIT
+chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 /bin/sh -euc '
   python3 -m venv /work/env
   /work/env/bin/pip install --quiet --no-index --find-links /work/wheels sketchprep
   cd /work/repo
