@@ -53,11 +53,11 @@ public func sketchprepRead(
             batch.removeAll()
         }
         try source.read(
-            onRecord: { record, _ in
-                guard !stopped else { return }
+            while: { record, _ in
                 batch.append(record)
                 counts.drawings += 1
                 if batch.drawingCount >= batchDrawings { deliver() }
+                return !stopped
             },
             onRejected: { rejected in
                 guard !stopped else { return }

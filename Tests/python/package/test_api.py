@@ -93,7 +93,7 @@ def test_read_refuses_a_missing_input_and_an_unknown_format_with_the_clis_words(
         sketchprep.read(tmp_path, format="jpeg")
 
 
-def test_stopping_early_reads_no_further(quickdraw):
+def test_a_reader_stopped_early_ends_its_read_and_hands_out_no_more(quickdraw):
     reader = sketchprep.read(quickdraw / "raw", batch_size=16)
     for count, _ in enumerate(reader, 1):
         if count == 20:
