@@ -150,6 +150,7 @@ def test_preprocess_through_the_api_writes_the_clis_bytes_and_returns_the_manife
     written = json.loads((expected / "manifest.json").read_text())
     assert manifest["shards"] == written["shards"] and manifest["classes"] == written["classes"]
     assert manifest["records"] == written["records"]
+    assert any("(100 %)" in line for line in lines), lines  # the CLI's progress reached the callback
 
 
 def test_verify_info_and_parity_return_their_report_json(fixtures, quickdraw, tmp_path):
