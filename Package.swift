@@ -84,9 +84,10 @@ let package = Package(
             name: "SketchPrepNative",
             dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline"],
             path: "python/native", exclude: ["include"],
-            // SwiftPM's --static-swift-stdlib links the runtime statically into executables only: the library asks for it
-            // itself, so that it loads without the Swift toolchain; --gc-sections drops what no entry point reaches.
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"])]),
+            // SwiftPM's --static-swift-stdlib links the runtime statically into executables only: the release library (the
+            // wheel's) asks for it itself, so that it loads without the Swift toolchain; --gc-sections drops what no entry
+            // point reaches. Debug builds (`make test`'s) link the runtime dynamically, which links faster.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release))]),
 
         // C shims, each as small as the library it wraps.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
