@@ -69,7 +69,7 @@ wheel: setup-tests build
 ## docs/python.md (not in CI; needs root and a Debian mirror, DEBIAN_MIRROR=URL, default deb.debian.org)
 .PHONY: test-wheel-debian
 test-wheel-debian: wheel
-	scripts/dev/test-wheel-debian.sh $(SHARED)
+	scripts/dev/test-wheel-debian.sh
 
 ## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
 ## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test-wheel-debian (not in CI): the wheel in a minimal Debian root, as a user without the Swift
 # toolchain, the -dev packages or anything else would install it.
-#   scripts/dev/test-wheel-debian.sh SHARED_DATA
+#   scripts/dev/test-wheel-debian.sh
 # `debootstrap --variant=minbase` makes a Debian 12 (bookworm: the glibc the wheel is built against)
 # root in out/wheel-debian/root with python3, python3-pip and python3-venv and, as docs/python.md says
 # the wheel needs, the X11 client libraries Debian's cairo links (libx11-6, libxext6, libxrender1;
@@ -13,7 +13,6 @@
 # through the console script, and Tests/python/package/run_examples.py: the Python examples of
 # README.md and docs/python.md.
 set -euo pipefail
-shared="$(realpath "$1")"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 work="$PWD/out/wheel-debian"
 root="$work/root"
@@ -46,7 +45,6 @@ cp "$wheel" "$root/work/wheels/"
 cp -r README.md SampleData Pipelines "$root/work/repo/"
 cp docs/python.md "$root/work/repo/docs/"
 cp Tests/python/package/run_examples.py "$root/work/repo/Tests/python/package/"
-mkdir -p "$root/work/shared" && cp -r "$shared/quickdraw" "$root/work/shared/" 2>/dev/null || true
 # A booted system has /proc: glibc's loader reads /proc/self/exe to resolve $ORIGIN in the RPATH that points the
 # bundled CLI at the wheel's grafted libraries. The user's environment is a clean one (env -i).
 mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
