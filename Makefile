@@ -38,7 +38,7 @@ setup:
 setup-tests: setup
 	@scripts/setup.sh test
 	@scripts/setup-venv.sh $(VENV)
-PYTHON_TARGETS := test wheel test-frameworks eval bench bench-instructions bench-instructions-update test-kubernetes bench-scale \
+PYTHON_TARGETS := test wheel test-wheel-debian test-frameworks eval bench bench-instructions bench-instructions-update test-kubernetes bench-scale \
   test-browser
 $(PYTHON_TARGETS): export PATH := $(abspath $(VENV))/bin:$(PATH)
 
@@ -71,12 +71,19 @@ format:
 format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
-## wheel: the Python package `sketchprep` (native SketchCore and the release CLI inside) as a platform wheel in dist/ (docs/python.md)
-NATIVE_LIB := out/wheel/libsketchprep_core.so
-$(NATIVE_LIB): $(wildcard Sources/SketchCore/*.swift) $(wildcard python/native/*)
-	python/native/build.sh $@
-wheel: setup-tests build $(NATIVE_LIB)
+## wheel: the Python package `sketchprep` (the native library SketchPrepNative and the release CLI inside) as a platform wheel
+## in dist/ (docs/python.md)
+NATIVE_LIB := .build/release/libSketchPrepNative.so
+wheel: setup-tests build
+	@$(SWIFT) build -c release --product SketchPrepNative --static-swift-stdlib
 	@scripts/dev/build-wheel.sh $(NATIVE_LIB) $(BIN)
+
+## test-wheel-debian: the wheel installed into a minimal Debian 12 root (debootstrap --variant=minbase: python3, pip, venv and the
+## X11 client libraries cairo links) and run there: `sketchprep --help`, a preprocess run, the Python examples of README and
+## docs/python.md (not in CI; needs root and a Debian mirror, DEBIAN_MIRROR=URL, default deb.debian.org)
+.PHONY: test-wheel-debian
+test-wheel-debian: wheel
+	scripts/dev/test-wheel-debian.sh
 
 ## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
 ## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)
@@ -118,6 +125,7 @@ bench: build wheel
 	taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_formats.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/formats.json
 	rm -rf out/bench-python && PIP_ROOT_USER_ACTION=ignore $(PYTHON) -m pip install --quiet --no-deps --target out/bench-python dist/sketchprep-*.whl
 	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_python.py --raw $(QUICKDRAW)/raw --thresholds Benchmarks/Thresholds --report-json out/bench/python.json
+	PYTHONPATH=out/bench-python taskset -c 0 $(PYTHON) Benchmarks/Scripts/bench_python_api.py --shared $(SHARED) --sketchprep $(BIN) --thresholds Benchmarks/Thresholds --report-json out/bench/python_api.json
 	@$(MAKE) --no-print-directory bench-instructions
 
 ## bench-instructions: instructions (valgrind's callgrind) of sketchprep simplify / preprocess on SampleData and of the per-drawing

@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "SketchPipeline", targets: ["SketchPipeline"]),
         .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
+        // The Python package's native library (`sketchprep._native` loads it with ctypes): `make wheel` builds it with
+        // `swift build -c release --product SketchPrepNative --static-swift-stdlib`, the CLI's flags, so that both share
+        // one release build (docs/python.md).
+        .library(name: "SketchPrepNative", type: .dynamic, targets: ["SketchPrepNative"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -73,6 +77,18 @@ let package = Package(
             // No linker flags here: a plain `swift build -c release` links the Swift runtime dynamically; `make build`
             // adds `--static-swift-stdlib` so that its binary starts without the toolchain (docs/cluster.md).
         ),
+
+        // The C ABI of the Python package: entry points declared once in python/native/include/sketchprep_native.h
+        // (Tests/python/package/test_native_abi.py checks _native.py's ctypes table against it), calling the same
+        // library code as the CLI.
+        .target(
+            name: "SketchPrepNative",
+            dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline"],
+            path: "python/native", exclude: ["include"],
+            // SwiftPM's --static-swift-stdlib links the runtime statically into executables only: the release library (the
+            // wheel's) asks for it itself, so that it loads without the Swift toolchain; --gc-sections drops what no entry
+            // point reaches. Debug builds (`make test`'s) link the runtime dynamically, which links faster.
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release))]),
 
         // C shims, each as small as the library it wraps.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

@@ -60,7 +60,8 @@ public struct FlatStrokes: Equatable, Sendable {
     /// Appends a stroke of `count` points whose coordinates `fill` writes into the two buffers
     /// it is given (x, then y), each exactly `count` slots long.
     @inline(__always)
-    mutating func appendStroke(count: Int, _ fill: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void) {
+    package mutating func appendStroke(count: Int, _ fill: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void)
+    {
         let start = x.count
         x.append(contentsOf: repeatElement(0, count: count))
         y.append(contentsOf: repeatElement(0, count: count))

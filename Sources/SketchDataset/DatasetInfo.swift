@@ -111,11 +111,7 @@ package struct DatasetInfo: Sendable, Encodable {
     /// cannot be read or has values out of range.
     package static func read(directory: String) throws -> DatasetInfo {
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
-        let manifest = try Manifest.read(DatasetLayout.manifest, in: base)
-        if let invalid = manifest.invalidFields.first {
-            throw DatasetError("\(base)/\(DatasetLayout.manifest): \(invalid.field): \(invalid.detail) (run `sketchprep verify \(base)`)")
-        }
-        return DatasetInfo(directory: directory, manifest: manifest)
+        return DatasetInfo(directory: directory, manifest: try Manifest.readValid(in: base))
     }
 
     /// The description of `manifest`, the manifest of `directory`.

@@ -74,39 +74,8 @@ package enum DatasetVerifier {
         let invalid = manifest.invalidFields
         problems += invalid.map { .init(file: manifestName, kind: "invalid value", detail: "\($0.field): \($0.detail)") }
         for (index, shard) in manifest.shards.enumerated() where DirectoryMember.lexicalProblem(shard.file) == nil {
-            let path: String
-            do {
-                switch try DirectoryMember.resolve(shard.file, in: base, field: "shards[\(index)].file", file: manifestName) {
-                case .missing:
-                    problems.append(.init(file: shard.file, kind: "missing", detail: "listed in the manifest but not present"))
-                    continue
-                case let .file(_, bytes) where bytes != shard.bytes:
-                    problems.append(.init(file: shard.file, kind: "size mismatch", detail: "expected \(shard.bytes) bytes, found \(bytes)"))
-                    continue
-                case let .file(resolved, _):
-                    path = resolved
-                }
-            } catch {
-                problems.append(.init(file: TerminalText.escaped(shard.file), kind: "refused path", detail: error.description))
-                continue
-            }
-            let measured: (bytes: Int, sha256: String)
-            do {
-                measured = try InputFile.measure(path, range: 0..<shard.bytes)
-            } catch {
-                problems.append(.init(file: shard.file, kind: "unreadable", detail: error.description))
-                continue
-            }
-            if measured.bytes != shard.bytes {
-                problems.append(
-                    .init(
-                        file: shard.file, kind: "size mismatch",
-                        detail: "expected \(shard.bytes) bytes, found \(measured.bytes)"))
-            } else if measured.sha256 != shard.sha256 {
-                problems.append(
-                    .init(
-                        file: shard.file, kind: "sha256 mismatch",
-                        detail: "expected \(shard.sha256), found \(measured.sha256)"))
+            if let problem = shardProblem(shard, index: index, in: base, manifestName: manifestName, hashing: true) {
+                problems.append(problem)
             } else {
                 matching += 1
             }
@@ -152,6 +121,41 @@ package enum DatasetVerifier {
         }
         search("")
         return problems
+    }
+
+    /// What is wrong with listed shard `index` of a manifest read from `base`, or nil when it is a
+    /// regular file inside the directory with the recorded size and (`hashing`) SHA-256: the check
+    /// of ``verify(directory:manifestName:)`` and of the Python loaders (`sketchprep_manifest_check_shard`).
+    package static func shardProblem(
+        _ shard: ShardFileEntry, index: Int, in base: String, manifestName: String, hashing: Bool
+    ) -> DatasetVerification.Problem? {
+        let path: String
+        do throws(DatasetError) {
+            switch try DirectoryMember.resolve(shard.file, in: base, field: "shards[\(index)].file", file: manifestName) {
+            case .missing:
+                return .init(file: shard.file, kind: "missing", detail: "listed in the manifest but not present")
+            case let .file(_, bytes) where bytes != shard.bytes:
+                return .init(file: shard.file, kind: "size mismatch", detail: "expected \(shard.bytes) bytes, found \(bytes)")
+            case let .file(resolved, _):
+                path = resolved
+            }
+        } catch {
+            return .init(file: TerminalText.escaped(shard.file), kind: "refused path", detail: error.description)
+        }
+        guard hashing else { return nil }
+        let measured: (bytes: Int, sha256: String)
+        do throws(IOError) {
+            measured = try InputFile.measure(path, range: 0..<shard.bytes)
+        } catch {
+            return .init(file: shard.file, kind: "unreadable", detail: error.description)
+        }
+        if measured.bytes != shard.bytes {
+            return .init(file: shard.file, kind: "size mismatch", detail: "expected \(shard.bytes) bytes, found \(measured.bytes)")
+        }
+        if measured.sha256 != shard.sha256 {
+            return .init(file: shard.file, kind: "sha256 mismatch", detail: "expected \(shard.sha256), found \(measured.sha256)")
+        }
+        return nil
     }
 
     /// The count checks, each failure a `count mismatch` on `manifestName`.

@@ -65,6 +65,19 @@ extension Manifest {
 }
 
 extension Manifest {
+    /// The manifest of the dataset in `base`, read with ``read(_:in:)`` and refused with a
+    /// `DatasetError` naming the first value out of range (``invalidFields``): the manifest
+    /// `sketchprep info` and the Python loaders (`sketchprep_manifest_read`) trust.
+    package static func readValid(in base: String) throws -> Manifest {
+        let manifest = try read(DatasetLayout.manifest, in: base)
+        if let invalid = manifest.invalidFields.first {
+            throw DatasetError("\(base)/\(DatasetLayout.manifest): \(invalid.field): \(invalid.detail) (run `sketchprep verify \(base)`)")
+        }
+        return manifest
+    }
+}
+
+extension Manifest {
     /// The manifest in `bytes` (the in-memory entry point of ``read(path:)``); throws
     /// `DatasetError` naming `path` and the key when they are not a manifest.
     public static func decode(_ bytes: [UInt8], path: String) throws -> Manifest {

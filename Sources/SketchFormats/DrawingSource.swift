@@ -106,6 +106,18 @@ public struct DrawingSource: Sendable {
             }, onRejected: onRejected, onProgress: onProgress)
     }
 
+    /// Reads the inputs like ``read(onRecord:onRejected:onProgress:)`` until `onRecord` returns
+    /// false: nothing after that record's batch is read (a reader that stops early, such as the
+    /// Python package's `sketchprep.read`).
+    package func read(
+        while onRecord: (SketchRecord, SourceLocation) throws -> Bool,
+        onRejected: (RejectedLine) throws -> Void
+    ) throws {
+        try readInOrder(
+            flatPoints: false, requiresAnOpenedInput: true,
+            onRecord: { record, _, location in try onRecord(record, location) }, onRejected: onRejected, onProgress: { _ in })
+    }
+
     /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record's
     /// strokes (points only, no timestamps) in flat storage that is reused from record to record;
     /// the record's own `drawing` is empty. For readers that only need the points.

@@ -37,6 +37,20 @@ public struct StrokeRenderOptions: Equatable, Sendable, Codable {
         self.referenceSide = referenceSide
     }
 
+    /// Largest `side` a caller may ask for (`--size`, `sketchprep.bitmap`'s `size`).
+    public static let maximumRequestedSide = 8192
+
+    /// Why these options are refused (a side outside 1…``maximumRequestedSide``, a line width
+    /// that is not positive, a negative padding), each option named by `name` (`--size` in the
+    /// CLI, `size` in Python), or nil: the one check of every caller.
+    public func validationProblem(naming name: (String) -> String) -> String? {
+        guard (1...Self.maximumRequestedSide).contains(side) else {
+            return "\(name("size")) must be between 1 and \(Self.maximumRequestedSide)"
+        }
+        guard lineWidth > 0, padding >= 0 else { return "\(name("line-width")) must be > 0 and \(name("padding")) >= 0" }
+        return nil
+    }
+
     /// Google's numpy_bitmap recipe: 28×28, line width 16, padding 16, white on black.
     public static let googleBitmap = StrokeRenderOptions(side: 28)
 

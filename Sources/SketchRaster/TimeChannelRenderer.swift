@@ -16,6 +16,19 @@ public enum TimeChannel: String, Sendable, CaseIterable {
 
     /// Whether the channel needs the strokes' times (raw input).
     public var needsTimes: Bool { self != .order }
+
+    /// What a channel list must be, for messages: ``parsedList(_:)``'s rule.
+    public static var listRule: String { "1 or 3 of: \(allCases.map(\.rawValue).joined(separator: ", ")), separated by commas" }
+
+    /// The channels of a comma-separated list such as `order,time,speed` (`--channels`), or nil
+    /// when a name is unknown or there are not 1 or 3 of them (``listRule``).
+    public static func parsedList(_ text: String) -> [TimeChannel]? {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            String($0.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }
+        let parsed = names.compactMap(TimeChannel.init(rawValue:))
+        return parsed.count == names.count && (parsed.count == 1 || parsed.count == 3) ? parsed : nil
+    }
 }
 
 /// Renders drawings as rasters whose 1 or 3 channels encode stroke order, time and pen speed

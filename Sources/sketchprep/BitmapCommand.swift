@@ -65,15 +65,10 @@ struct BitmapCommand: ParsableCommand {
         _ = try timeChannels()
     }
 
-    /// The `--channels` list.
+    /// The `--channels` list (`TimeChannel.parsedList`).
     private func timeChannels() throws -> [TimeChannel] {
         guard let channels else { return [] }
-        let names = channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let parsed = names.compactMap(TimeChannel.init(rawValue:))
-        guard parsed.count == names.count, parsed.count == 1 || parsed.count == 3 else {
-            throw ValidationError(
-                "--channels takes 1 or 3 of: \(TimeChannel.allCases.map(\.rawValue).joined(separator: ", ")), separated by commas")
-        }
+        guard let parsed = TimeChannel.parsedList(channels) else { throw ValidationError("--channels takes \(TimeChannel.listRule)") }
         return parsed
     }
 

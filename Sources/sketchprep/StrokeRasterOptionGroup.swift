@@ -18,8 +18,7 @@ struct StrokeRasterOptionGroup: ParsableArguments {
     var polarity = RasterPolarity.whiteOnBlack
 
     func validate() throws {
-        guard (1...8192).contains(size) else { throw ValidationError("--size must be between 1 and 8192") }
-        guard lineWidth > 0, padding >= 0 else { throw ValidationError("--line-width must be > 0 and --padding >= 0") }
+        if let problem = options.validationProblem(naming: { "--\($0)" }) { throw ValidationError(problem) }
     }
 
     /// The renderer settings these options describe.

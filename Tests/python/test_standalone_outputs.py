@@ -160,7 +160,7 @@ def test_categories_file_is_like_category_with_its_order_checks_and_suggestions(
 
 
 def python_info_module():
-    """python/sketchprep/info.py with its package's errors, without the native library the package's
+    """python/sketchprep/commands.py with its package's errors, without the native library the package's
     __init__ loads (the wheel's tests import the installed package)."""
     import importlib
     import sys
@@ -168,7 +168,7 @@ def python_info_module():
     package = types.ModuleType("sketchprep_source")
     package.__path__ = [str(REPO / "python" / "sketchprep")]
     sys.modules["sketchprep_source"] = package
-    return importlib.import_module("sketchprep_source.info")
+    return importlib.import_module("sketchprep_source.commands")
 
 
 def test_info_describes_every_kind_of_dataset_as_text_and_json(sketchprep, tmp_path, monkeypatch):

@@ -1,3 +1,5 @@
+import SketchCore
+
 /// What one C call produced, owned by the caller until `sketchprep_result_free`: the simplified
 /// strokes (in the layout of `StrokeBatch`, integer coordinates), the drawings that were refused
 /// with their reasons, or the reason the whole call was refused.
@@ -12,6 +14,10 @@ final class BatchResult {
     var failures: [(index: Int64, reason: CString)] = []
     /// Why the whole call was refused (bad options or layout); nil when it was not.
     var message: CString?
+    /// Bytes the call returns (`sketchprep_result_bytes`), e.g. a manifest read.
+    var bytes: ByteCopy?
+    /// The first four sizes when the call reports other counts than strokes (`sketchprep_read`).
+    var sizesOverride: [Int64]?
 
     init() {}
 
@@ -39,10 +45,12 @@ final class BatchResult {
 
     /// Writes the sizes: points, strokes, drawings, refused drawings, whole call refused.
     private func writeSizes(to sizes: UnsafeMutablePointer<Int64>) {
-        sizes[0] = Int64(points.count / 2)
-        sizes[1] = Int64(strokeOffsets.count - 1)
-        sizes[2] = Int64(drawingOffsets.count - 1)
-        sizes[3] = Int64(failures.count)
+        let counts =
+            sizesOverride ?? [
+                Int64(bytes?.count ?? points.count / 2), Int64(strokeOffsets.count - 1), Int64(drawingOffsets.count - 1),
+                Int64(failures.count),
+            ]
+        for (index, count) in counts.prefix(4).enumerated() { sizes[index] = count }
         sizes[4] = message == nil ? 0 : 1
     }
 
@@ -58,14 +66,29 @@ final class BatchResult {
     }
 }
 
-/// A NUL-terminated UTF-8 copy of a string at a fixed address, freed with its owner.
-final class CString {
+/// A NUL-terminated UTF-8 copy of a string at a fixed address, freed with its owner. Sendable: its
+/// bytes are written once, in `init`, and only read afterwards.
+final class CString: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<CChar>
 
     init(_ text: String) {
         let bytes = text.utf8CString
         pointer = .allocate(capacity: bytes.count)
         bytes.withUnsafeBufferPointer { pointer.initialize(from: $0.baseAddress!, count: $0.count) }
+    }
+
+    deinit { pointer.deallocate() }
+}
+
+/// A copy of bytes at a fixed address, freed with its owner.
+final class ByteCopy {
+    let pointer: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        pointer = .allocate(capacity: max(bytes.count, 1))
+        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { pointer.initialize(from: base, count: $0.count) } }
     }
 
     deinit { pointer.deallocate() }

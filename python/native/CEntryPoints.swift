@@ -1,3 +1,5 @@
+import SketchCore
+
 /// The C ABI of the Python package (`sketchprep._native` loads it with ctypes). Every entry
 /// point here takes the caller's arrays in the `StrokeBatch` layout (`x`, `y`, `stride`, the point
 /// count, the stroke offsets and count, the drawing offsets and count), checks them, writes the

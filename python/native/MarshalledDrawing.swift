@@ -1,3 +1,5 @@
+import SketchCore
+
 /// One drawing as `marshal.dumps(drawing, 2)` writes plain NDJSON-style lists: a list of strokes,
 /// each a list of 2 or 3 lists of numbers (exact `int`, `float` or `bool`). The marshaller walks
 /// the nested lists in C and refuses every other type itself, so no Python code runs per number.

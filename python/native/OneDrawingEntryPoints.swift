@@ -1,3 +1,5 @@
+import SketchCore
+
 /// The C ABI of `sketchprep.simplify`'s one-call path: one drawing per call, as
 /// `marshal.dumps(drawing, 2)` (`MarshalledDrawing`), with the buffers of a per-thread
 /// workspace that Python keeps, so a call allocates nothing once they have grown. Few arguments:

@@ -1,6 +1,8 @@
+import SketchCore
+
 /// A batch of drawings handed over from C: every point's coordinates back to back (`x[i·stride]`,
-/// `y[i·stride]`: separate arrays with stride 1, or one interleaved `(P, 2)` array with stride 2
-/// and `y = x + 1`), where each stroke starts (`strokeCount + 1` offsets into the points) and where each drawing starts
+/// `y[i·stride]`: separate arrays with stride 1, or one interleaved `(P, 2)` or `(P, 3)` array (x, y,
+/// t) with stride 2 or 3 and `y = x + 1`), where each stroke starts (`strokeCount + 1` offsets into the points) and where each drawing starts
 /// (`drawingCount + 1` offsets into the strokes). Nothing here is trusted: `init` checks that
 /// the offsets start at 0, never decrease and end at the counts, and `drawing(_:)` applies the
 /// CLI's per-drawing limits, so no value from the caller can trap or index out of bounds.
@@ -25,7 +27,7 @@ struct StrokeBatch {
         else {
             return .failure(BatchLayoutError("counts must be non-negative and below 2^31"))
         }
-        guard stride == 1 || stride == 2 else { return .failure(BatchLayoutError("stride must be 1 or 2")) }
+        guard (1...3).contains(stride) else { return .failure(BatchLayoutError("stride must be 1, 2 or 3")) }
         guard let strokeOffsets, let drawingOffsets, pointCount == 0 || (x != nil && y != nil) else {
             return .failure(BatchLayoutError("missing array"))
         }

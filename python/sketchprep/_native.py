@@ -1,5 +1,6 @@
-"""ctypes binding of the bundled native library (SketchCore compiled with a C ABI, the Swift
-runtime linked in statically; its source is python/native/ in the SketchPrep repository).
+"""ctypes binding of the bundled native library (the SwiftPM product ``SketchPrepNative``: the
+library code the CLI runs, behind the C ABI of python/native/include/sketchprep_native.h, the
+Swift runtime linked in statically; its source is python/native/ in the SketchPrep repository).
 
 Every batch call hands over a whole batch in the ``StrokeBatch`` layout and returns a result
 handle with its sizes; :class:`Result` reads and frees it, and turns refusals into
@@ -10,41 +11,57 @@ from __future__ import annotations
 
 import ctypes
 import marshal
+import os
 import pathlib
+import queue
 import threading
 from array import array
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
 
-from .errors import DrawingError
+from .errors import DatasetError, DrawingError, SketchPrepError
 
-_lib = ctypes.CDLL(str(pathlib.Path(__file__).with_name("libsketchprep_core.so")))
+if TYPE_CHECKING:
+    import numpy as np
+
+_lib = ctypes.CDLL(str(pathlib.Path(__file__).with_name("libSketchPrepNative.so")))
 
 _P = ctypes.c_void_p
 _I64 = ctypes.c_int64
+_I32 = ctypes.c_int32
+_F64 = ctypes.c_double
+_S = ctypes.c_char_p
 _BATCH = [_P, _P, _I64, _I64, _P, _I64, _P, _I64]
 
-_lib.sketchprep_simplify.argtypes = _BATCH + [ctypes.c_double] * 3 + [_P]
-_lib.sketchprep_simplify.restype = _P
-_lib.sketchprep_simplify_marshalled.argtypes = [ctypes.c_char_p, _I64] + [ctypes.c_double] * 3 + [_P, _P, _I64]
-_lib.sketchprep_simplify_marshalled.restype = _I64
-_lib.sketchprep_workspace_new.argtypes = []
-_lib.sketchprep_workspace_new.restype = _P
-_lib.sketchprep_workspace_free.argtypes = [_P]
-_lib.sketchprep_workspace_free.restype = None
-_lib.sketchprep_encode.argtypes = _BATCH + [_I64, ctypes.c_int32, ctypes.c_int32, _P, _P]
-_lib.sketchprep_encode.restype = _P
-_lib.sketchprep_result_copy.argtypes = [_P, _P, _P, _P]
-_lib.sketchprep_result_copy.restype = None
-_lib.sketchprep_result_message.argtypes = [_P]
-_lib.sketchprep_result_message.restype = ctypes.c_char_p
-_lib.sketchprep_result_failure_index.argtypes = [_P, _I64]
-_lib.sketchprep_result_failure_index.restype = _I64
-_lib.sketchprep_result_failure_reason.argtypes = [_P, _I64]
-_lib.sketchprep_result_failure_reason.restype = ctypes.c_char_p
-_lib.sketchprep_result_free.argtypes = [_P]
-_lib.sketchprep_result_free.restype = None
-_lib.sketchprep_version.argtypes = []
-_lib.sketchprep_version.restype = ctypes.c_char_p
+#: The read callback's C type (``sketchprep_read_callback`` in sketchprep_native.h).
+READ_CALLBACK = ctypes.CFUNCTYPE(_I32, _P, _P)
+
+#: Every entry point: name → (result type, argument types), in the order of
+#: python/native/include/sketchprep_native.h, the one declaration (Tests/python/package/test_native_abi.py).
+SIGNATURES = {
+    "sketchprep_simplify": (_P, _BATCH + [_F64] * 3 + [_P]),
+    "sketchprep_encode": (_P, _BATCH + [_I64, _I32, _I32, _P, _P]),
+    "sketchprep_render": (_P, [_P, _P, _P, _I64, _I64, _P, _I64, _P, _I64, _I64, _F64, _F64, _S, _S, _S, _P, _P]),
+    "sketchprep_read": (_P, [_S, _I64, _S, _S, _I32, _I64, READ_CALLBACK, _P, _P]),
+    "sketchprep_batch_field": (_P, [_P, _I64, _P]),
+    "sketchprep_manifest_read": (_P, [_S, _P]),
+    "sketchprep_manifest_check_shard": (_P, [_S, _I64, _I32, _P]),
+    "sketchprep_limit": (_I64, [_S]),
+    "sketchprep_result_copy": (None, [_P, _P, _P, _P]),
+    "sketchprep_result_bytes": (_P, [_P]),
+    "sketchprep_result_message": (_S, [_P]),
+    "sketchprep_result_failure_index": (_I64, [_P, _I64]),
+    "sketchprep_result_failure_reason": (_S, [_P, _I64]),
+    "sketchprep_result_free": (None, [_P]),
+    "sketchprep_simplify_marshalled": (_I64, [_S, _I64] + [_F64] * 3 + [_P, _P, _I64]),
+    "sketchprep_workspace_new": (_P, []),
+    "sketchprep_workspace_free": (None, [_P]),
+    "sketchprep_version": (_S, []),
+}
+
+for _name, (_result, _arguments) in SIGNATURES.items():
+    _function = getattr(_lib, _name)
+    _function.restype = _result
+    _function.argtypes = _arguments
 
 #: The version the native library was built from (``SketchPrepVersion.current``).
 NATIVE_VERSION: str = _lib.sketchprep_version().decode()
@@ -148,3 +165,110 @@ def encode(batch: BatchArguments, length: int, padding_front: bool, truncation_b
     sizes = array("q", bytes(8 * _SIZES))
     return Result(_lib.sketchprep_encode(*batch, length, int(padding_front), int(truncation_back), output,
                                          sizes.buffer_info()[0]), sizes)
+
+
+def limit(name: str) -> int:
+    """A named cap of the readers (``sketchprep_limit``: e.g. ``ZipArchive.maximumEntryCount``)."""
+    value = _lib.sketchprep_limit(name.encode())
+    if value < 0:
+        raise KeyError(name)
+    return int(value)
+
+
+def manifest_bytes(directory: str) -> bytes:
+    """The dataset's manifest as the CLI reads and checks it (``Manifest.readValid``), as JSON;
+    raises :class:`~sketchprep.errors.DatasetError` with the CLI's reason."""
+    sizes = array("q", bytes(8 * _SIZES))
+    with Result(_lib.sketchprep_manifest_read(directory.encode(), sizes.buffer_info()[0]), sizes) as result:
+        if result.message is not None:
+            raise DatasetError(result.message)
+        return ctypes.string_at(_lib.sketchprep_result_bytes(result._handle), result.points)
+
+
+def shard_problem(directory: str, index: int, hashing: bool) -> Optional[str]:
+    """What ``sketchprep verify`` finds wrong with listed shard ``index``, or None."""
+    sizes = array("q", bytes(8 * _SIZES))
+    handle = _lib.sketchprep_manifest_check_shard(directory.encode(), index, int(hashing), sizes.buffer_info()[0])
+    if not handle:
+        return None
+    with Result(handle, sizes) as result:
+        return result.message
+
+
+def render(batch: BatchArguments, times: Optional[int], side: int, line_width: float, padding: float, polarity: str,
+           channels: Optional[str], input_format: str, output: int) -> Result:
+    """Rasters of every drawing of ``batch`` into the uint8 buffer at ``output``."""
+    sizes = array("q", bytes(8 * _SIZES))
+    return Result(_lib.sketchprep_render(batch[0], batch[1], times, batch[2], *batch[3:], side, line_width, padding, polarity.encode(),
+                                         (channels or "").encode(), input_format.encode(), output,
+                                         sizes.buffer_info()[0]), sizes)
+
+
+# The arrays of a read batch (sketchprep_batch_field): number → numpy dtype.
+_BATCH_FIELDS = ("float64", "int64", "int64", "uint8", "uint8", "uint8", "int64", "uint8", "int64")
+_END = object()
+
+
+def read_batches(paths: List[str], file_format: Optional[str], word: Optional[str], keep_times: bool,
+                 batch_drawings: int) -> Iterator[List["np.ndarray"]]:
+    """The batches ``sketchprep_read`` hands over, each as its nine arrays (copied, writable). The
+    native read runs on a thread of its own (without the GIL) at most two batches ahead; closing the
+    iterator stops it. Raises :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
+    import numpy as np
+
+    batches: "queue.Queue[object]" = queue.Queue(maxsize=2)
+    stop = threading.Event()
+    outcome: Dict[str, object] = {}
+
+    def hand(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                batches.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def on_batch(_context: Optional[int], batch: int) -> int:
+        try:
+            arrays = []
+            count = ctypes.c_int64()
+            for field, dtype in enumerate(_BATCH_FIELDS):
+                address = _lib.sketchprep_batch_field(batch, field, ctypes.byref(count))
+                values = np.empty(count.value, dtype=dtype)
+                if count.value:
+                    ctypes.memmove(values.ctypes.data, address, values.nbytes)
+                arrays.append(values)
+            return 1 if hand(arrays) else 0
+        except BaseException as error:  # noqa: B902 (handed to the reading thread, never lost in ctypes)
+            outcome["error"] = error
+            return 0
+
+    callback = READ_CALLBACK(on_batch)
+    packed = b"".join(os.fsencode(path) + b"\0" for path in paths)
+
+    def run() -> None:
+        sizes = array("q", bytes(8 * _SIZES))
+        try:
+            handle = _lib.sketchprep_read(packed, len(paths), (file_format or "").encode(), (word or "").encode(),
+                                          int(keep_times), batch_drawings, callback, None, sizes.buffer_info()[0])
+            with Result(handle, sizes) as result:
+                outcome["message"] = result.message
+        finally:
+            hand(_END)
+
+    thread = threading.Thread(target=run, name="sketchprep.read", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = batches.get()
+            if item is _END:
+                break
+            yield item  # type: ignore[misc]
+    finally:
+        stop.set()
+        thread.join()
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    if outcome.get("message"):
+        raise SketchPrepError(str(outcome["message"]))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-__all__ = ["SketchPrepError", "DrawingError", "DatasetError"]
+__all__ = ["SketchPrepError", "DrawingError", "DatasetError", "CommandError"]
 
 
 class SketchPrepError(ValueError):
@@ -25,3 +25,17 @@ class DrawingError(SketchPrepError):
 
 class DatasetError(SketchPrepError):
     """A dataset directory is incomplete, altered, or not of a kind the called loader reads."""
+
+
+class CommandError(SketchPrepError):
+    """A ``sketchprep`` command run by the API (``preprocess``, ``parity``, ``verify``, ``info``)
+    failed: ``command`` names it, ``returncode`` is its exit status and ``stderr`` what it printed
+    there (the message is its last lines, the CLI's own words)."""
+
+    def __init__(self, command: str, returncode: int, stderr: str) -> None:
+        self.command = command
+        self.returncode = returncode
+        self.stderr = stderr
+        lines = [line for line in stderr.replace("\r", "\n").splitlines() if line.strip()]
+        detail = "\n".join(lines[-5:]) or f"exit status {returncode}"
+        super().__init__(f"sketchprep {command}: {detail}")

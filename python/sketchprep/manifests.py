@@ -1,13 +1,17 @@
-"""Reading ``manifest.json`` and checking a dataset's files against it, as ``sketchprep verify``
-does: every entry must be a plain relative name inside the directory, every listed file present
-with the recorded size, and (``verify=True``) the recorded SHA-256."""
+"""A dataset's ``manifest.json`` for the loaders, read and checked by the native library with the
+CLI's own code: ``Manifest.readValid`` (the checks of ``sketchprep info``: a regular file inside the
+directory, size cap, every count and shard name in range) and, per listed file,
+``DatasetVerifier.shardProblem`` (the check of ``sketchprep verify``: a regular file inside the
+directory with the recorded size, and with ``verify=True`` the recorded SHA-256). This module only
+looks values up in the checked document."""
 from __future__ import annotations
 
-import hashlib
 import json
+import os
 import pathlib
 from typing import Any, Dict, List, Optional, Union
 
+from . import _native
 from .errors import DatasetError
 
 __all__ = ["Manifest", "read_manifest", "SPLITS"]
@@ -15,9 +19,7 @@ __all__ = ["Manifest", "read_manifest", "SPLITS"]
 #: The split names of manifests, NPY and TFRecord shards.
 SPLITS = ("train", "val", "test")
 
-PathLike = Union[str, "pathlib.Path"]
-
-_HASH_CHUNK = 1 << 20
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 class Manifest:
@@ -32,7 +34,8 @@ class Manifest:
         self.format: str = str(output.get("format", "npy"))
         #: ``encode`` of the resolved configuration (``kind``, ``length``, ``dtype``, ``unit_scale``, …).
         self.encode: Dict[str, Any] = encode if isinstance(encode, dict) else {}
-        self.shards: List[Dict[str, Any]] = [_checked_entry(directory, entry) for entry in _list(data, "shards")]
+        self.shards: List[Dict[str, Any]] = _list(data, "shards")
+        self._shard_index = {entry["file"]: index for index, entry in enumerate(self.shards)}
 
     @property
     def kind(self) -> str:
@@ -74,34 +77,16 @@ class Manifest:
     def check_file(self, entry: Dict[str, Any], verify: bool) -> pathlib.Path:
         """The path of a listed file after checking it is present with the recorded size (and
         SHA-256 with ``verify``)."""
-        path = self.directory / entry["file"]
-        if not path.is_file():
-            raise DatasetError(f"{path}: listed in manifest.json but missing")
-        size = path.stat().st_size
-        if size != entry.get("bytes"):
-            raise DatasetError(f"{path}: size mismatch: manifest.json says {entry.get('bytes')} bytes, found {size}")
-        if verify:
-            digest = hashlib.sha256()
-            with open(path, "rb") as file:
-                for chunk in iter(lambda: file.read(_HASH_CHUNK), b""):
-                    digest.update(chunk)
-            if digest.hexdigest() != entry.get("sha256"):
-                raise DatasetError(f"{path}: sha256 mismatch: manifest.json says {entry.get('sha256')}, found {digest.hexdigest()}")
-        return path
+        problem = _native.shard_problem(os.fspath(self.directory), self._shard_index[entry["file"]], verify)
+        if problem is not None:
+            raise DatasetError(problem)
+        return self.directory / entry["file"]
 
 
 def read_manifest(directory: PathLike) -> Manifest:
     """Reads and checks ``directory/manifest.json``."""
     directory = pathlib.Path(directory)
-    path = directory / "manifest.json"
-    if not path.is_file():
-        raise DatasetError(f"{path}: no manifest.json; is this a `sketchprep preprocess` output directory?")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
-        raise DatasetError(f"{path} is not a valid manifest.json: {error}") from None
-    if not isinstance(data, dict):
-        raise DatasetError(f"{path} is not a valid manifest.json: not a JSON object")
+    data = json.loads(_native.manifest_bytes(os.fspath(directory)))
     return Manifest(directory, data)
 
 
@@ -116,16 +101,3 @@ def _list(data: Dict[str, Any], key: str) -> List[Any]:
     if not isinstance(value, list):
         raise DatasetError(f"manifest.json: {key} must be a list")
     return value
-
-
-def _checked_entry(directory: pathlib.Path, entry: Any) -> Dict[str, Any]:
-    """A shard entry whose ``file`` is a plain relative name that stays inside ``directory``."""
-    if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
-        raise DatasetError(f"{directory / 'manifest.json'}: a shard entry has no file name")
-    name = entry["file"]
-    parts = pathlib.PurePosixPath(name).parts
-    inside = (bool(name) and "\0" not in name and "\\" not in name and not name.startswith("/") and ".." not in parts
-              and (directory / name).resolve().is_relative_to(directory.resolve()))
-    if not inside:
-        raise DatasetError(f"{directory / 'manifest.json'}: shard path {name!r} must be relative, without '..', inside the directory")
-    return entry

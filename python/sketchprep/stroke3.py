@@ -21,6 +21,7 @@ from typing import Any, List, NamedTuple
 
 import numpy as np
 
+from . import _native
 from .errors import DatasetError
 from .manifests import PathLike, check_split, read_manifest
 
@@ -29,14 +30,15 @@ __all__ = ["Stroke3Split", "load_stroke3"]
 #: The split names inside a sketch-rnn ``.npz`` (``val`` is accepted for ``valid``).
 NPZ_SPLITS = ("train", "valid", "test")
 
+# The CLI's caps, from the native library (docs/limits.md).
 #: Largest ``.npz`` read (``Stroke3NPZ.maximumFileSize``).
-MAX_NPZ_FILE_BYTES = 256 << 20
+MAX_NPZ_FILE_BYTES = _native.limit("Stroke3NPZ.maximumFileSize")
 #: Most entries in one ``.npz`` (``ZipArchive.maximumEntryCount``).
-MAX_NPZ_ENTRIES = 64
+MAX_NPZ_ENTRIES = _native.limit("ZipArchive.maximumEntryCount")
 #: Largest inflated size of one entry (``ZipArchive.maximumEntryBytes``).
-MAX_NPZ_ENTRY_BYTES = 128 << 20
+MAX_NPZ_ENTRY_BYTES = _native.limit("ZipArchive.maximumEntryBytes")
 #: Largest inflated size of all entries together (``ZipArchive.maximumArchiveBytes``).
-MAX_NPZ_TOTAL_BYTES = 128 << 20
+MAX_NPZ_TOTAL_BYTES = _native.limit("ZipArchive.maximumArchiveBytes")
 
 _ALLOWED_GLOBALS = {
     ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),

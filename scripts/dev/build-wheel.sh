@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make wheel: the Python package `sketchprep` as a platform wheel in dist/.
 #   scripts/dev/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_BINARY
-# The native library (python/native/build.sh, rebuilt by make only when SketchCore or
-# python/native change) and a stripped copy of the release CLI (make's .build/release/sketchprep,
+# The native library (the SwiftPM product SketchPrepNative, .build/release/libSketchPrepNative.so) and a
+# stripped copy of the release CLI (make's .build/release/sketchprep,
 # the `sketchprep` command of the environment the wheel is installed in) go into a
 # `py3-none-linux_x86_64` wheel built by hatchling from python/ (version: SketchPrepVersion.current
 # in Sources/SketchCore/SketchPrepVersion.swift); `auditwheel repair` then copies the C libraries

@@ -8,9 +8,13 @@ shared raw drawing), encoded-simplified.npy and encoded-raw.npy (`sketchprep enc
 shared simplified and raw drawings; the raw ones with a back-padded length of 40 as well),
 datasets/<pipeline>/ (`sketchprep preprocess` of SampleData with the bundled pipelines), and
 console-preprocess/ (`sketchprep preprocess` of one shared raw category, run with the arguments
-in console-preprocess.json, which the wheel's console script repeats).
+in console-preprocess.json, which the wheel's console script repeats), and read/ (every input
+format of the shared data — raw and simplified NDJSON, `.bin` and Kaggle CSV made from the
+simplified files, stroke-3 `.npz`, SVG — with `sketchprep convert --to ndjson --input-format raw`
+of each into read/<format>/converted, listed in read.json, for `sketchprep.read`'s test).
 """
 import argparse
+import csv
 import json
 import pathlib
 import shutil
@@ -60,6 +64,38 @@ def main():
                  "--input", str((quickdraw / "raw" / f"{category}.ndjson").resolve()), "--category", category]
     (out / "console-preprocess.json").write_text(json.dumps(arguments) + "\n")
     run(cli, *arguments, "-o", out / "console-preprocess")
+    write_read_fixtures(cli, options.shared, quickdraw, out / "read")
+
+
+def write_read_fixtures(cli, shared, quickdraw, out):
+    """Each shared input format, and the CLI's reading of it (every drawing simplified: `convert
+    --to ndjson --input-format raw`), listed in read.json as format → {inputs, format}."""
+    simplified = sorted((quickdraw / "simplified").glob("*.ndjson"))
+    made = out / "inputs"
+    run(cli, "convert", *simplified, "--to", "bin", "-o", made / "bin")
+    (made / "csv").mkdir(parents=True)
+    for path in simplified:
+        with open(path, encoding="utf-8") as source, open(made / "csv" / f"{path.stem}.csv", "w", newline="") as target:
+            writer = csv.writer(target)
+            writer.writerow(["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"])
+            for line in source:
+                r = json.loads(line)
+                whole, _, fraction = r["timestamp"].removesuffix(" UTC").partition(".")
+                writer.writerow([r["countrycode"], str(r["drawing"]), r["key_id"], str(r["recognized"]),
+                                 f"{whole}.{fraction.ljust(6, '0')}", r["word"]])
+    cases = {"ndjson-raw": ([quickdraw / "raw"], None), "ndjson-simplified": ([quickdraw / "simplified"], None),
+             "bin": ([made / "bin"], "bin"), "csv": ([made / "csv"], "csv")}
+    if (shared / "sketchrnn" / "short_kanji.npz").is_file():
+        cases["stroke3"] = ([shared / "sketchrnn" / "short_kanji.npz"], None)
+    if (shared / "tuberlin-svg").is_dir():
+        cases["svg"] = ([path for path in sorted((shared / "tuberlin-svg").iterdir()) if path.is_dir()], "svg")
+    listed = {}
+    for name, (inputs, file_format) in cases.items():
+        option = ["--format", file_format] if file_format else []
+        run(cli, "convert", *inputs, *option, "--to", "ndjson", "--input-format", "raw", "-o", out / name / "converted",
+            "--quarantine", out / name / "quarantine.ndjson")
+        listed[name] = {"inputs": [str(path.resolve()) for path in inputs], "format": file_format}
+    (out / "read.json").write_text(json.dumps(listed, indent=1) + "\n")
 
 
 if __name__ == "__main__":

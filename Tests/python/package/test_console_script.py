@@ -115,4 +115,4 @@ def test_preprocess_from_the_console_script_writes_the_source_builds_bytes(conso
 def test_info_runs_the_bundled_cli_when_no_other_is_configured(monkeypatch):
     monkeypatch.delenv("SKETCHPREP_BIN", raising=False)
     monkeypatch.setenv("PATH", "")
-    assert importlib.import_module("sketchprep.info")._cli() == str(BUNDLED)
+    assert importlib.import_module("sketchprep.commands").cli_path() == str(BUNDLED)

@@ -2,6 +2,7 @@
 environment (not the source tree), and its native library needs nothing from /opt/swift."""
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -26,15 +27,17 @@ def test_package_is_imported_from_the_virtual_environment_not_the_source_tree():
     assert location.is_relative_to(pathlib.Path(sys.prefix).resolve()), location
 
 
-def test_native_library_has_no_swift_toolchain_runpath():
+def test_native_library_needs_no_swift_toolchain():
     readelf = shutil.which("readelf")
     if readelf is None:
         pytest.skip("readelf (binutils) not installed")
-    library = pathlib.Path(sketchprep.__file__).with_name("libsketchprep_core.so")
+    library = pathlib.Path(sketchprep.__file__).with_name("libSketchPrepNative.so")
     dynamic = subprocess.run([readelf, "-d", str(library)], check=True, capture_output=True, text=True).stdout
-    assert "/opt/swift" not in dynamic
-    assert "RUNPATH" not in dynamic and "RPATH" not in dynamic
-    assert "libswiftCore" not in dynamic
+    assert "/opt/swift" not in dynamic and "/usr/lib/swift" not in dynamic
+    assert "libswiftCore" not in dynamic and "libFoundation" not in dynamic
+    # Its C libraries (cairo, libpng, …) come from the wheel's sketchprep.libs, found through $ORIGIN.
+    for path in re.findall(r"R(?:UN)?PATH\)\s+Library r(?:un)?path: \[(.*)\]", dynamic):
+        assert all(entry.startswith("$ORIGIN") for entry in path.split(":")), path
 
 
 @pytest.mark.skipif(os.environ.get("SKETCHPREP_SWIFT_HIDDEN") != "1", reason="run without hiding /opt/swift")

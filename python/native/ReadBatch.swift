@@ -1,0 +1,115 @@
+import SketchCore
+import SketchFormats
+
+/// The drawings and rejected lines of one `sketchprep_read` batch as flat arrays, the layout
+/// `sketchprep._native.read_batches` turns into numpy arrays and strings.
+final class ReadBatch {
+    /// Array numbers of `sketchprep_batch_field`.
+    enum Field: Int, CaseIterable {
+        /// x, y, t of every point (float64; t 0 where the stroke has none).
+        case points
+        /// Stroke offsets into the points, strokes + 1.
+        case strokeOffsets
+        /// Drawing offsets into the strokes, drawings + 1.
+        case drawingOffsets
+        /// 1 where the game recognized the drawing (uint8 per drawing).
+        case recognized
+        /// 1 where every stroke of the drawing has its times (uint8 per drawing).
+        case timed
+        /// word, key_id, countrycode and timestamp of each drawing, UTF-8.
+        case text
+        /// Byte offsets into the text, 4 × drawings + 1.
+        case textOffsets
+        /// file, line and reason of each rejected line, UTF-8.
+        case rejected
+        /// Byte offsets into the rejected text, 3 × rejected lines + 1.
+        case rejectedOffsets
+    }
+
+    /// Base address and element count of each field while the callback runs.
+    final class Fields {
+        var pointers: [(address: UnsafeRawPointer?, count: Int)] = []
+    }
+
+    private var points: [Double] = []
+    private var strokeOffsets: [Int64] = [0]
+    private var drawingOffsets: [Int64] = [0]
+    private var recognized: [UInt8] = []
+    private var timed: [UInt8] = []
+    private var text: [UInt8] = []
+    private var textOffsets: [Int64] = [0]
+    private var rejected: [UInt8] = []
+    private var rejectedOffsets: [Int64] = [0]
+
+    var drawingCount: Int64 { Int64(recognized.count) }
+    var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
+
+    func append(_ record: SketchRecord) {
+        let strokes = record.drawing.strokes
+        var allTimed = !strokes.isEmpty
+        for stroke in strokes {
+            let hasTimes = stroke.t.count == stroke.x.count
+            allTimed = allTimed && hasTimes && !stroke.t.isEmpty
+            for index in stroke.x.indices {
+                points.append(stroke.x[index])
+                points.append(index < stroke.y.count ? stroke.y[index] : 0)
+                points.append(hasTimes ? stroke.t[index] : 0)
+            }
+            strokeOffsets.append(Int64(points.count / 3))
+        }
+        drawingOffsets.append(Int64(strokeOffsets.count - 1))
+        recognized.append(record.recognized ? 1 : 0)
+        timed.append(allTimed ? 1 : 0)
+        for value in [record.word, record.keyID, record.countryCode, record.timestamp] {
+            text += value.utf8
+            textOffsets.append(Int64(text.count))
+        }
+    }
+
+    func reject(_ line: RejectedLine) {
+        for value in [line.location.file, String(line.location.line), line.reason] {
+            rejected += value.utf8
+            rejectedOffsets.append(Int64(rejected.count))
+        }
+    }
+
+    func removeAll() {
+        points.removeAll(keepingCapacity: true)
+        strokeOffsets = [0]
+        drawingOffsets = [0]
+        recognized.removeAll(keepingCapacity: true)
+        timed.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+        textOffsets = [0]
+        rejected.removeAll(keepingCapacity: true)
+        rejectedOffsets = [0]
+    }
+
+    /// Calls `callback` with the arrays pinned for the length of the call; returns its answer.
+    func handOver(to callback: ReadCallback, context: UnsafeMutableRawPointer?) -> Int32 {
+        let arrays: [(pin: Pin, count: Int)] = [
+            (Self.pin(points), points.count), (Self.pin(strokeOffsets), strokeOffsets.count),
+            (Self.pin(drawingOffsets), drawingOffsets.count), (Self.pin(recognized), recognized.count),
+            (Self.pin(timed), timed.count), (Self.pin(text), text.count), (Self.pin(textOffsets), textOffsets.count),
+            (Self.pin(rejected), rejected.count), (Self.pin(rejectedOffsets), rejectedOffsets.count),
+        ]
+        let fields = Fields()
+        return Self.pinning(arrays[...], into: fields) {
+            callback(context, Unmanaged.passUnretained(fields).toOpaque())
+        }
+    }
+
+    /// Runs its argument with an array's bytes pinned.
+    private typealias Pin = ((UnsafeRawBufferPointer) -> Int32) -> Int32
+
+    private static func pin<Element>(_ array: [Element]) -> Pin { { body in array.withUnsafeBytes(body) } }
+
+    /// Runs `body` with the base address of every array in `fields.pointers`, in order.
+    private static func pinning(_ arrays: ArraySlice<(pin: Pin, count: Int)>, into fields: Fields, _ body: () -> Int32) -> Int32 {
+        guard let (pin, count) = arrays.first else { return body() }
+        return pin { bytes in
+            fields.pointers.append((bytes.baseAddress, count))
+            return pinning(arrays.dropFirst(), into: fields, body)
+        }
+    }
+}
