@@ -1,4 +1,5 @@
 import Foundation
+import SketchCore
 import SketchIO
 
 /// The one rule for text that comes from data and ends up naming something: a category word
@@ -37,6 +38,14 @@ public enum DataName {
             return "word \(quoted(word)) holds the control character \(control)"
         }
         return nil
+    }
+
+    /// What is wrong with the text fields of `record`, or nil: ``wordProblem(_:)`` of its word,
+    /// then ``textProblem(_:field:)`` of its key_id, country code and timestamp. The one check
+    /// every input format's decoder makes of a record's names.
+    package static func recordProblem(_ record: SketchRecord) -> String? {
+        wordProblem(record.word) ?? textProblem(record.keyID, field: "key_id")
+            ?? textProblem(record.countryCode, field: "countrycode") ?? textProblem(record.timestamp, field: "timestamp")
     }
 
     /// Why `text` (a key_id, country code or timestamp; `field` names it) cannot be written as a

@@ -8,8 +8,8 @@ import SketchIO
 /// Inputs are files, directories (their `*.ndjson`, `*.ndjson.gz`, `*.bin`, `*.bin.gz` and
 /// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
 /// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
-/// Every read goes through the engine's batch readers (``InputBatches``: NDJSON and CSV line by
-/// line, `.bin`, stroke-3 and SVG decoded into NDJSON lines) and ``RecordBatchDecoder``, whether
+/// Every read goes through the engine's batch readers (``InputBatches``: each format's plug-in
+/// cuts raw batches, `InputFormatRegistry`) and ``RecordBatchDecoder``, whether
 /// the streaming engine reads in parallel or ``read(onRecord:onRejected:onProgress:)`` on the
 /// calling thread. `.bin` records get their word from the file name, or `word`; stroke-3
 /// records get the file's name without `.npz` as word, `<file name>#<split>#<index>` as key_id, an
@@ -145,7 +145,7 @@ public struct DrawingSource: Sendable {
                 switch decoded {
                 case let .record(record, line):
                     do { return try onRecord(record, strokes, location) } catch let limit as DrawingLimitError {
-                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(line)))
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: line.bytes))
                     }
                 case let .rejected(reason, bytes):
                     try onRejected(RejectedLine(location: location, reason: reason, bytes: Array(bytes)))
@@ -255,27 +255,15 @@ public struct DrawingSource: Sendable {
         }
     }
 
-    /// The word of the records of `file` read as `format` (see ``EngineInput``).
-    private func word(of file: String, format: DrawingFileFormat) -> String {
-        switch format {
-        case .ndjson: return ""
-        case .csv: return word ?? ""
-        case .svg:
-            let parts = file.split(separator: "/")
-            return word ?? (parts.count >= 2 ? String(parts[parts.count - 2]) : ".")
-        case .bin: return word ?? GoogleBinaryFormat.word(forPath: file)
-        case .stroke3:
-            let name = file.split(separator: "/").last.map(String.init) ?? file
-            return word ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
-        }
-    }
+    /// The word of the records of `file` read as `format` (its plug-in's rule, see ``EngineInput``).
+    private func word(of file: String, format: DrawingFileFormat) -> String { format.plugin.word(ofFile: file, given: word) }
 
     /// File name endings a directory is searched for.
-    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz", ".csv", ".csv.gz"]
+    public static var fileSuffixes: [String] { InputFormatRegistry.fileSuffixes }
 
     /// File name endings a directory is searched for at every level below it (sketch datasets
     /// keep one directory per class).
-    public static let recursiveFileSuffixes = [".svg"]
+    public static var recursiveFileSuffixes: [String] { InputFormatRegistry.recursiveFileSuffixes }
 
     /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
     public var inputByteCount: Int? {

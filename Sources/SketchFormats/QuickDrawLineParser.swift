@@ -58,6 +58,25 @@ public struct QuickDrawLineParser {
         return try parseRecord(&cursor, flatStrokes: &flat)
     }
 
+    /// Parses `bytes`, the value of a record's `drawing` key that starts at byte `columnOffset` of
+    /// its line (errors name columns of that line), with the checks and errors of ``parse(_:)``;
+    /// with `flat`, the points go into `strokes` (replacing its contents) and the drawing is empty.
+    /// Returns the drawing and its kind (`DrawingKind`, from the values as written).
+    package mutating func parseDrawing(
+        _ bytes: UnsafeBufferPointer<UInt8>, columnOffset: Int, flat: Bool, strokes: inout FlatStrokes
+    ) throws(FormatError) -> (Drawing, DrawingKind) {
+        var cursor = JSONCursor(bytes, columnOffset: columnOffset)
+        cursor.skipWhitespace()
+        guard flat else {
+            var none: FlatStrokes?
+            return try parseDrawing(&cursor, flatStrokes: &none)
+        }
+        var target: FlatStrokes? = FlatStrokes()
+        swap(&target!, &strokes)
+        defer { swap(&target!, &strokes) }
+        return try parseDrawing(&cursor, flatStrokes: &target)
+    }
+
     /// Parses `line` (without its newline).
     public mutating func parse(_ line: [UInt8]) throws(FormatError) -> SketchRecord {
         let result: Result<SketchRecord, FormatError> = line.withUnsafeBufferPointer { bytes in
@@ -122,14 +141,10 @@ public struct QuickDrawLineParser {
         guard let recognized else { throw FormatError(.record, "missing key \"recognized\"") }
         guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
         guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
-        if let problem = DataName.wordProblem(word) ?? DataName.textProblem(keyID, field: "key_id")
-            ?? DataName.textProblem(countryCode, field: "countrycode") ?? DataName.textProblem(timestamp, field: "timestamp")
-        {
-            throw FormatError(.record, problem)
-        }
         var record = SketchRecord(
             word: word, countryCode: countryCode, timestamp: timestamp,
             recognized: recognized, keyID: keyID, drawing: drawing, kind: kind)
+        if let problem = DataName.recordProblem(record) { throw FormatError(.record, problem) }
         record.stroke3Deltas = stroke3Deltas
         return record
     }

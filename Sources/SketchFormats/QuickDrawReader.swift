@@ -18,7 +18,7 @@ public struct QuickDrawReader: Sendable {
     /// Expands `inputs`; throws `FormatError` for a path that does not exist or a directory
     /// without NDJSON files.
     public init(inputs: [String]) throws {
-        source = try DrawingSource(inputs: inputs, format: .ndjson, fileSuffixes: [".ndjson", ".ndjson.gz"], recursiveFileSuffixes: [])
+        source = try DrawingSource(inputs: inputs, format: .ndjson, fileSuffixes: NDJSONInputFormat.fileSuffixes, recursiveFileSuffixes: [])
     }
 
     /// The files to read in order (`-` for stdin), after directory expansion.

@@ -306,7 +306,7 @@ private struct ConvertStage: RecordStage {
         }
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             var record = record
