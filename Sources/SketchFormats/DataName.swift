@@ -5,8 +5,8 @@ import SketchIO
 /// The one rule for text that comes from data and ends up naming something: a category word
 /// (a file name `<word>.npz`, a line of `classes.txt`, an HTML heading), a key_id (a line of
 /// `.keys.txt`, a WebDataset member, an HTML attribute), a country code or timestamp (report
-/// text, terminal lines). Every reader of drawings applies it (``QuickDrawLineParser``, and so
-/// NDJSON, `.bin`, stroke-3 and every format decoded into NDJSON lines; image directories through
+/// text, terminal lines). Every reader of drawings applies it (``recordProblem(_:)``, which every
+/// input format's decoder asks: NDJSON, `.bin`, stroke-3, CSV, SVG; image directories through
 /// their listing), so a record that breaks it is quarantined with the reason, whatever the command.
 ///
 /// docs/limits.md lists the rule and its caps.

@@ -232,7 +232,8 @@ package final class GoogleBinaryCursor {
                     start, cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"), &block,
                     blockStart)
             }
-            let pointCount = block.count >= countAt + 2 ? Int(block[countAt]) | Int(block[countAt + 1]) << 8 : Int(skipped[0]) | Int(skipped[1]) << 8
+            let pointCount =
+                block.count >= countAt + 2 ? Int(block[countAt]) | Int(block[countAt + 1]) << 8 : Int(skipped[0]) | Int(skipped[1]) << 8
             if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
             pointTotal += pointCount
             if pointTotal > DrawingLimits.maximumPoints {

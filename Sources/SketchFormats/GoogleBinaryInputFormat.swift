@@ -124,7 +124,8 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
                 case .unopened(let reason):
                     batch.entries.append(.init(lineInChunk: 0, kind: .unopened(reason: reason), range: start..<start))
                 case let .sourceError(byteOffset, reason):
-                    batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
+                    batch.entries.append(
+                        .init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
                 }
             }
             return batch.entries.isEmpty ? nil : batch

@@ -29,7 +29,8 @@ package enum NDJSONInputFormat: InputFormatPlugin {
         _ bytes: UnsafeBufferPointer<UInt8>, in batch: RawLineBatch, with scratch: inout RecordDecodingScratch
     ) -> PluginDecoding {
         do throws(FormatError) {
-            let record = scratch.flatPoints ? try scratch.parser.parse(bytes, strokesInto: &scratch.strokes) : try scratch.parser.parse(bytes)
+            let record =
+                scratch.flatPoints ? try scratch.parser.parse(bytes, strokesInto: &scratch.strokes) : try scratch.parser.parse(bytes)
             return .record(record, RecordLine(text: bytes))
         } catch {
             return .rejected(reason: error.reason, bytes: nil)

@@ -9,7 +9,9 @@ import Testing
 /// workers' decoder turns them into records, with no NDJSON line in between.
 @Suite struct InputFormatPluginTests {
     /// Every entry of `path` read as `format`: its line number, raw kind and bytes as cut.
-    static func rawEntries(_ path: String, _ format: DrawingFileFormat, word: String, recordLimit: Int? = nil)
+    static func rawEntries(
+        _ path: String, _ format: DrawingFileFormat, word: String, recordLimit: Int? = nil
+    )
         -> [(line: Int, kind: RawLineBatch.Kind, bytes: [UInt8])]
     {
         let batches = InputBatches(
@@ -25,7 +27,9 @@ import Testing
     }
 
     /// What the decoder makes of every entry: records with their quarantine forms, rejections.
-    static func decoded(_ path: String, _ format: DrawingFileFormat, word: String, flatPoints: Bool = false)
+    static func decoded(
+        _ path: String, _ format: DrawingFileFormat, word: String, flatPoints: Bool = false
+    )
         -> [(record: SketchRecord?, bytes: [UInt8], reason: String?)]
     {
         var decoder = RecordBatchDecoder(flatPoints: flatPoints)
@@ -53,7 +57,9 @@ import Testing
     }
 
     @Test func everyFormatHasOneRegistryEntryAndDetectionAsksThemInOrder() {
-        #expect(InputFormatRegistry.entries.map { $0.format }.sorted { $0.rawValue < $1.rawValue } == DrawingFileFormat.allCases.sorted { $0.rawValue < $1.rawValue })
+        #expect(
+            InputFormatRegistry.entries.map { $0.format }.sorted { $0.rawValue < $1.rawValue }
+                == DrawingFileFormat.allCases.sorted { $0.rawValue < $1.rawValue })
         #expect(InputFormatRegistry.entries.first?.format == .stroke3)
         #expect(InputFormatRegistry.entries.last?.format == .bin)
         #expect(DrawingSource.fileSuffixes.sorted() == [".bin", ".bin.gz", ".csv", ".csv.gz", ".ndjson", ".ndjson.gz", ".npz"])
