@@ -35,8 +35,23 @@ package enum GoogleBinaryFormat {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC"
+        // uint32 seconds end in 2106: the year has four digits.
+        return String(unsafeUninitializedCapacity: 23) { text in
+            func put(_ value: Int, at index: Int) {
+                text[index] = 0x30 + UInt8(value / 10)
+                text[index + 1] = 0x30 + UInt8(value % 10)
+            }
+            put(year / 100, at: 0)
+            put(year % 100, at: 2)
+            put(month, at: 5)
+            put(day, at: 8)
+            put(secondOfDay / 3600, at: 11)
+            put(secondOfDay / 60 % 60, at: 14)
+            put(secondOfDay % 60, at: 17)
+            (text[4], text[7], text[10], text[13], text[16]) = (0x2D, 0x2D, 0x20, 0x3A, 0x3A)
+            (text[19], text[20], text[21], text[22]) = (0x20, 0x55, 0x54, 0x43)
+            return 23
+        }
     }
 
     /// The country written for a record without one (stroke-3, SVG): `ZZ`, the ISO 3166 code for an

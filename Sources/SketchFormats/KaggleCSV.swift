@@ -83,7 +83,7 @@ package enum KaggleCSV {
         }
         return Row(
             word: layout == .train ? fields[5].text(in: row) : word, countryCode: fields[country].text(in: row),
-            timestamp: layout == .train ? googleTimestamp(fields[4].text(in: row)) : "", recognized: recognized,
+            timestamp: layout == .train ? fields[4].timestamp(in: row) : "", recognized: recognized,
             keyID: fields[key].text(in: row), drawing: drawingBytes)
     }
 
@@ -118,6 +118,12 @@ package enum KaggleCSV {
     private struct Field {
         var range: Range<Int>
         var hasEscapedQuote: Bool
+
+        /// The field's text as a Google timestamp (``googleTimestamp(_:)``).
+        func timestamp(in row: UnsafeBufferPointer<UInt8>) -> String {
+            hasEscapedQuote
+                ? googleTimestamp(text(in: row)) : googleTimestamp(bytes: UnsafeBufferPointer(rebasing: row[range])) ?? text(in: row)
+        }
 
         /// The field's text (`""` read as one quote).
         func text(in row: UnsafeBufferPointer<UInt8>) -> String {
@@ -208,19 +214,30 @@ package enum KaggleCSV {
 
     /// Google's timestamp text for Kaggle's `YYYY-MM-DD HH:MM:SS[.f…]`; other text unchanged.
     package static func googleTimestamp(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        let pattern = Array("0000-00-00 00:00:00".utf8)
+        var text = text
+        return text.withUTF8 { googleTimestamp(bytes: $0) } ?? text
+    }
+
+    /// Google's timestamp text for the Kaggle timestamp `bytes`, or nil when they have another form.
+    private static func googleTimestamp(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let pattern = "0000-00-00 00:00:00".utf8
         guard bytes.count >= pattern.count,
             zip(bytes, pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? ($0 >= 0x30 && $0 <= 0x39) : $0 == $1 })
-        else { return text }
+        else { return nil }
         var fraction = bytes[pattern.count...]
         if !fraction.isEmpty {
             guard fraction.first == UInt8(ascii: "."), fraction.count >= 2, fraction.count <= 10,
                 fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-            else { return text }
+            else { return nil }
             while fraction.last == UInt8(ascii: "0") { fraction = fraction.dropLast() }
-            if fraction.count == 1 { fraction = [] }
+            if fraction.count == 1 { fraction = fraction.dropLast() }
         }
-        return String(decoding: bytes[..<pattern.count] + fraction, as: UTF8.self) + " UTC"
+        let length = pattern.count + fraction.count + 4
+        return String(unsafeUninitializedCapacity: length) { text in
+            _ = text.initialize(from: bytes[..<pattern.count])
+            _ = UnsafeMutableBufferPointer(rebasing: text[pattern.count...]).initialize(from: fraction)
+            _ = UnsafeMutableBufferPointer(rebasing: text[(length - 4)...]).initialize(from: " UTC".utf8)
+            return length
+        }
     }
 }
