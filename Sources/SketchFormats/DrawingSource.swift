@@ -80,7 +80,7 @@ public struct DrawingSource: Sendable {
         guard limit > 0 else { return records }
         try readInOrder(
             flatPoints: false, requiresAnOpenedInput: false,
-            onRecord: { record, _, _ in
+            onRecord: { record, _, _, _ in
                 records.append(record)
                 return records.count < limit
             }, onRejected: onRejected, onProgress: { _ in })
@@ -100,10 +100,25 @@ public struct DrawingSource: Sendable {
     ) throws {
         try readInOrder(
             flatPoints: false, requiresAnOpenedInput: true,
-            onRecord: { record, _, location in
+            onRecord: { record, _, _, location in
                 try onRecord(record, location)
                 return true
             }, onRejected: onRejected, onProgress: onProgress)
+    }
+
+    /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record with
+    /// its ``RecordLine`` (valid during the call): its quarantine form, and what its format keeps
+    /// beside it (a float64 stroke-3 record's exact deltas).
+    package func readWithLines(
+        onRecord: (SketchRecord, RecordLine, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void
+    ) throws {
+        try readInOrder(
+            flatPoints: false, requiresAnOpenedInput: true,
+            onRecord: { record, _, line, location in
+                try onRecord(record, line, location)
+                return true
+            }, onRejected: onRejected, onProgress: { _ in })
     }
 
     /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record's
@@ -116,7 +131,7 @@ public struct DrawingSource: Sendable {
     ) throws {
         try readInOrder(
             flatPoints: true, requiresAnOpenedInput: true,
-            onRecord: { record, strokes, location in
+            onRecord: { record, strokes, _, location in
                 try onRecord(record, strokes, location)
                 return true
             }, onRejected: onRejected, onProgress: onProgress)
@@ -128,7 +143,7 @@ public struct DrawingSource: Sendable {
     /// source errors.
     private func readInOrder(
         flatPoints: Bool, requiresAnOpenedInput: Bool,
-        onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Bool,
+        onRecord: (SketchRecord, FlatStrokes, RecordLine, SourceLocation) throws -> Bool,
         onRejected: (RejectedLine) throws -> Void, onProgress: (Int) -> Void
     ) throws {
         for rejected in rejectedSourceErrors { try onRejected(rejected) }
@@ -144,7 +159,7 @@ public struct DrawingSource: Sendable {
                 let location = SourceLocation(file: file, line: entry.lineInChunk)
                 switch decoded {
                 case let .record(record, line):
-                    do { return try onRecord(record, strokes, location) } catch let limit as DrawingLimitError {
+                    do { return try onRecord(record, strokes, line, location) } catch let limit as DrawingLimitError {
                         try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: line.bytes))
                     }
                 case let .rejected(reason, bytes):

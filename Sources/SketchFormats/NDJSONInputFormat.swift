@@ -31,7 +31,7 @@ package enum NDJSONInputFormat: InputFormatPlugin {
         do throws(FormatError) {
             let record =
                 scratch.flatPoints ? try scratch.parser.parse(bytes, strokesInto: &scratch.strokes) : try scratch.parser.parse(bytes)
-            return .record(record, RecordLine(text: bytes))
+            return .record(record, RecordLine(text: bytes, stroke3Deltas: scratch.parser.stroke3Deltas))
         } catch {
             return .rejected(reason: error.reason, bytes: nil)
         }

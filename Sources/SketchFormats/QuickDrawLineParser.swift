@@ -5,8 +5,8 @@ import SketchCore
 /// A hand-written reader for exactly this schema: an object with the keys `word`,
 /// `countrycode`, `timestamp`, `recognized`, `key_id` and `drawing` in any order (all required;
 /// unknown keys are skipped whatever their value; a repeated key keeps its last value), and the
-/// optional `stroke3_deltas` SketchPrep writes for float64 stroke-3 records
-/// (`SketchRecord.stroke3Deltas`).
+/// optional `stroke3_deltas` SketchPrep writes for float64 stroke-3 records (kept beside the
+/// record, ``stroke3Deltas``).
 /// `drawing` is a non-empty array of strokes, each `[x, y]` or `[x, y, t]` with equally long,
 /// non-empty number arrays. Strings are decoded with every JSON escape and must be valid UTF-8.
 /// Numbers follow the JSON grammar and convert exactly (see `JSONNumberParser`). Coordinates and
@@ -25,6 +25,10 @@ import SketchCore
 public struct QuickDrawLineParser {
     /// Whether strokes keep their `t` arrays.
     public var keepsTimestamps: Bool
+    /// The `stroke3_deltas` of the last line parsed (nil when it had none or did not parse): a
+    /// float64 stroke-3 record's exact deltas (`Stroke3.exactDeltas`), which stay with the format,
+    /// not the record.
+    package private(set) var stroke3Deltas: [Double]?
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var ts: [Double] = []
@@ -95,6 +99,7 @@ public struct QuickDrawLineParser {
         var drawing: Drawing?
         var kind = DrawingKind.simplified
         var stroke3Deltas: [Double]?
+        self.stroke3Deltas = nil
 
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: "{"), "expected '{' at the start of the line")
@@ -141,11 +146,11 @@ public struct QuickDrawLineParser {
         guard let recognized else { throw FormatError(.record, "missing key \"recognized\"") }
         guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
         guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
-        var record = SketchRecord(
+        let record = SketchRecord(
             word: word, countryCode: countryCode, timestamp: timestamp,
             recognized: recognized, keyID: keyID, drawing: drawing, kind: kind)
         if let problem = DataName.recordProblem(record) { throw FormatError(.record, problem) }
-        record.stroke3Deltas = stroke3Deltas
+        self.stroke3Deltas = stroke3Deltas
         return record
     }
 

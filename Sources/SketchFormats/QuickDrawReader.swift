@@ -56,6 +56,15 @@ public struct QuickDrawReader: Sendable {
         try source.read(onRecord: onRecord, onRejected: onRejected, onProgress: onProgress)
     }
 
+    /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record with
+    /// its ``RecordLine`` (its line and the `stroke3_deltas` it held), valid during the call.
+    package func readWithLines(
+        onRecord: (SketchRecord, RecordLine, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void
+    ) throws {
+        try source.readWithLines(onRecord: onRecord, onRejected: onRejected)
+    }
+
     /// The first `limit` valid records of the inputs, in order; reading stops there.
     public func readFirst(_ limit: Int, onRejected: (RejectedLine) throws -> Void) throws -> [SketchRecord] {
         try source.readFirst(limit, onRejected: onRejected)

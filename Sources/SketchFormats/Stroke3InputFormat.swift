@@ -6,7 +6,7 @@ import SketchIO
 /// zip's entry order; each array becomes its record on a worker. Drawings are taken as they are.
 /// Records get the file's name without `.npz` as word (unless `--word`), `<file name>#<split>#<index>`
 /// as key_id, an empty country and timestamp and `recognized` true, and a float64 record its
-/// exact deltas (`SketchRecord.stroke3Deltas`) when its positions alone would not give them back.
+/// exact deltas beside it (`RecordLine.stroke3Deltas`) when its positions alone would not give them back.
 /// A file that cannot be decoded is one source error.
 package enum Stroke3InputFormat: InputFormatPlugin {
     package static let format = DrawingFileFormat.stroke3
@@ -43,10 +43,10 @@ package enum Stroke3InputFormat: InputFormatPlugin {
         } catch {
             return .rejected(reason: "\(key): \(error.reason)", bytes: Array(key.utf8))
         }
-        var record = SketchRecord(word: batch.word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)
-        record.stroke3Deltas = Stroke3.exactDeltas(of: array, drawing: drawing)
-        if let problem = DataName.recordProblem(record) { return .rejected(reason: problem, bytes: RecordLine(encoding: record).bytes) }
-        return .record(scratch.deliver(record), RecordLine(encoding: record))
+        let record = SketchRecord(word: batch.word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)
+        let line = RecordLine(encoding: record, stroke3Deltas: Stroke3.exactDeltas(of: array, drawing: drawing))
+        if let problem = DataName.recordProblem(record) { return .rejected(reason: problem, bytes: line.bytes) }
+        return .record(scratch.deliver(record), line)
     }
 
     /// The reading side: the archive's arrays, one entry each (`key length` UInt32, key,
