@@ -169,4 +169,26 @@ import Testing
         let path = try Self.write(bytes, named: "dog.bin", in: directory)
         #expect(Self.rawEntries(path, .bin, word: "dog", recordLimit: 3).map(\.line) == [1, 2, 3])
     }
+
+    @Test func aFloat64Stroke3RecordKeepsItsExactDeltasBesideItAndInItsQuarantineForm() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let array = NumericArray(rows: 3, columns: 3, values: [0.1, 0.2, 0, 0.2, 0.1, 0, 0.7, 0.3, 1], isFloat64: true)
+        let path = directory.appendingPathComponent("kanji.npz").path
+        try Stroke3NPZ.write([(.train, [array]), (.valid, []), (.test, [])], elementType: .float64, to: path)
+        var decoder = RecordBatchDecoder()
+        var found: (SketchRecord, [Double]?, [UInt8])?
+        for batch in InputBatches(sources: [.init(path: path, format: .stroke3, word: "kanji")], selected: [0], hashing: false) {
+            decoder.decode(batch) { _, decoded, _ in
+                if case let .record(record, line) = decoded { found = (record, line.stroke3Deltas, line.bytes) }
+                return true
+            }
+        }
+        let (record, deltas, bytes) = try #require(found)
+        #expect(Stroke3.array(of: record.drawing, exactDeltas: deltas) == array)
+        var expected: [UInt8] = []
+        SimplifiedNDJSONWriter.encode(record, stroke3Deltas: Stroke3.exactDeltas(of: array, drawing: record.drawing), into: &expected)
+        #expect(bytes == expected)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""stroke3_deltas":"#))
+    }
 }
