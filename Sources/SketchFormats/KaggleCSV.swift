@@ -71,11 +71,21 @@ package enum KaggleCSV {
         }
         // train: countrycode,drawing,key_id,recognized,timestamp,word; test: key_id,countrycode,drawing.
         let (country, drawing, key) = layout == .train ? (0, 1, 2) : (1, 2, 0)
-        let recognized: Bool
-        switch layout == .train ? fields[3].text(in: row) : "True" {
-        case "True", "true": recognized = true
-        case "False", "false": recognized = false
-        case let other: throw FormatError(.record, "recognized is \"\(other)\", not True or False")
+        var recognized = true
+        if layout == .train {
+            let field = fields[3]
+            let text = UnsafeBufferPointer(rebasing: row[field.range])
+            if !field.hasEscapedQuote && (text.elementsEqual("True".utf8) || text.elementsEqual("true".utf8)) {
+                recognized = true
+            } else if !field.hasEscapedQuote && (text.elementsEqual("False".utf8) || text.elementsEqual("false".utf8)) {
+                recognized = false
+            } else {
+                switch field.text(in: row) {
+                case "True", "true": recognized = true
+                case "False", "false": recognized = false
+                case let other: throw FormatError(.record, "recognized is \"\(other)\", not True or False")
+                }
+            }
         }
         let drawingBytes = UnsafeBufferPointer(rebasing: row[fields[drawing].range])
         guard !fields[drawing].hasEscapedQuote, isNumberArray(drawingBytes) else {

@@ -34,16 +34,23 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
             return .rejected(reason: error.reason, bytes: nil)
         }
         let line = RecordLine(csvRow: bytes, layout: layout, word: batch.word)
-        // Columns of the drawing's errors count from the start of the row's NDJSON line.
-        scratch.bytes.removeAll(keepingCapacity: true)
-        KaggleCSV.appendNDJSONKeys(of: row, to: &scratch.bytes)
         let drawing: Drawing
         let kind: DrawingKind
         do throws(FormatError) {
             (drawing, kind) = try scratch.parser.parseDrawing(
-                row.drawing, columnOffset: scratch.bytes.count, flat: scratch.flatPoints, strokes: &scratch.strokes)
+                row.drawing, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes)
         } catch {
-            return .rejected(reason: error.reason, bytes: line.bytes)
+            // Columns of the drawing's errors count from the start of the row's NDJSON line: read
+            // again from there for the reason (only a refused row pays for it).
+            scratch.bytes.removeAll(keepingCapacity: true)
+            KaggleCSV.appendNDJSONKeys(of: row, to: &scratch.bytes)
+            var reason = error.reason
+            do throws(FormatError) {
+                _ = try scratch.parser.parseDrawing(row.drawing, columnOffset: scratch.bytes.count, flat: false, strokes: &scratch.strokes)
+            } catch {
+                reason = error.reason
+            }
+            return .rejected(reason: reason, bytes: line.bytes)
         }
         let record = SketchRecord(
             word: row.word, countryCode: row.countryCode, timestamp: row.timestamp, recognized: row.recognized, keyID: row.keyID,
