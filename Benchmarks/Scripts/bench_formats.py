@@ -9,11 +9,18 @@ second of wall-clock time, process start included for sketchprep (single-threade
 Prints a table and the speed-ups (ratios of two rates measured in this run, so they hold on any
 machine), writes them with --report-json, and with --thresholds DIR exits with status 1 when a
 speed-up falls below its minimum in DIR/formats.json (as the Benchmarks/ runner does).
+
+Per core: `sketchprep encode --jobs 1` from .bin, stroke-3, Kaggle CSV and SVG inputs holding the same
+drawings as NDJSON (SVG: the first --svg-drawings of them), in drawings per CPU second next to NDJSON's,
+the median of --pairs alternating pairs (`<format>_encode_vs_ndjson_per_core`).
 """
 import argparse
+import csv
 import json
 import pathlib
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,6 +36,8 @@ def main():
     parser.add_argument("--sketchprep", required=True, help="release sketchprep binary")
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=5, help="alternating NDJSON / format runs of the per-core comparison")
+    parser.add_argument("--svg-drawings", type=int, default=2000, help="drawings written as SVG files for its per-core rate")
     parser.add_argument("--report-json")
     parser.add_argument("--thresholds", help="directory holding formats.json: speed-up name → minimum")
     args = parser.parse_args()
@@ -86,6 +95,8 @@ def main():
                     data[key]
         measure("python np.load (stroke-3 .npz read)", stroke3_drawings, python_npz)
 
+        per_core = per_core_rates(args, work, ndjson, drawings)
+
         width = max(len(row["case"]) for row in rows)
         for row in rows:
             print(f"{row['case']:<{width}}  {row['drawings']:>8} drawings  {row['seconds']:>8.3f} s  {row['drawings_per_second']:>10,} drawings/s")
@@ -99,11 +110,17 @@ def main():
             "stroke3_read_write_vs_python_np_load": (rate["sketchprep stroke3 → stroke3 (published sketch-rnn files)"]
                                                      / rate["python np.load (stroke-3 .npz read)"]),
         }
+        speed_ups.update({f"{name}_encode_vs_ndjson_per_core": row["vs_ndjson"] for name, row in per_core.items()})
+        for name, row in per_core.items():
+            print(f"encode --jobs 1 from {name:<7} {row['drawings']:>8} drawings  {row['cpu_seconds']:>8.3f} CPU s"
+                  f"  {row['drawings_per_cpu_second']:>10,} drawings/CPU s  (NDJSON {row['ndjson_drawings_per_cpu_second']:,};"
+                  f" {row['vs_ndjson']:.2f}× NDJSON's rate, median of {args.pairs} pairs)")
         for name, value in sorted(speed_ups.items()):
             print(f"speed-up {name}: {value:.2f}×")
         if args.report_json:
             pathlib.Path(args.report_json).parent.mkdir(parents=True, exist_ok=True)
-            pathlib.Path(args.report_json).write_text(json.dumps({"rows": rows, "speed_ups": speed_ups}, indent=2) + "\n")
+            pathlib.Path(args.report_json).write_text(
+                json.dumps({"rows": rows, "per_core": per_core, "speed_ups": speed_ups}, indent=2) + "\n")
         if args.thresholds:
             minimums = json.loads((pathlib.Path(args.thresholds) / "formats.json").read_text())
             failures = []
@@ -118,6 +135,75 @@ def main():
                 sys.exit(f"bench formats: below threshold: {', '.join(failures)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def cpu_seconds(command):
+    """CPU seconds (user + system) of running `command` to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def write_csv(ndjson, directory):
+    """The NDJSON files' records as Kaggle train CSV files (`countrycode,drawing,key_id,recognized,timestamp,word`)."""
+    directory.mkdir()
+    for path in sorted(ndjson.glob("*.ndjson")):
+        with path.open() as lines, (directory / (path.stem + ".csv")).open("w", newline="") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"])
+            for line in lines:
+                record = json.loads(line)
+                writer.writerow([record["countrycode"], json.dumps(record["drawing"]), record["key_id"], record["recognized"],
+                                 record["timestamp"].removesuffix(" UTC"), record["word"]])
+
+
+def write_svg_and_ndjson(ndjson, directory, subset, count):
+    """The first `count` records as one SVG file each (a polyline per stroke, in one directory per word) and as NDJSON."""
+    directory.mkdir()
+    subset.mkdir()
+    written = 0
+    with (subset / "subset.ndjson").open("w") as out:
+        for path in sorted(ndjson.glob("*.ndjson")):
+            for line in path.open():
+                if written == count:
+                    return written
+                record = json.loads(line)
+                folder = directory / record["word"].replace("/", "_")
+                folder.mkdir(exist_ok=True)
+                polylines = "".join('<polyline points="' + " ".join(f"{x},{y}" for x, y in zip(stroke[0], stroke[1])) + '"/>'
+                                    for stroke in record["drawing"])
+                (folder / f"{record['key_id']}.svg").write_text(
+                    f'<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256">{polylines}</svg>\n')
+                out.write(line)
+                written += 1
+    return written
+
+
+def per_core_rates(args, work, ndjson, drawings):
+    """`encode --jobs 1` from each input format next to NDJSON holding the same drawings, in CPU seconds
+    (user + system, so other load on the machine does not count): the format's run and NDJSON's alternate
+    for --pairs pairs; a format's rate next to NDJSON's is the median of the pairs' ratios."""
+    subprocess.run([args.sketchprep, "convert", str(ndjson), "--to", "stroke3", "-o", str(work / "s3in"), "-q",
+                    "--stroke3-sizes", "1000000/0/0"], check=True, stdout=subprocess.DEVNULL)
+    write_csv(ndjson, work / "csvin")
+    svg_count = write_svg_and_ndjson(ndjson, work / "svgin", work / "svgnd", args.svg_drawings)
+    cases = {"bin": (work / "bin", ndjson, drawings), "stroke3": (work / "s3in", ndjson, drawings),
+             "csv": (work / "csvin", ndjson, drawings), "svg": (work / "svgin", work / "svgnd", svg_count)}
+
+    def encode(source):
+        return [args.sketchprep, "encode", str(source), "-o", str(work / "encode.npy"), "-q", "--jobs", "1"]
+
+    results = {}
+    for name, (source, reference, count) in cases.items():
+        pairs = [(cpu_seconds(encode(reference)), cpu_seconds(encode(source))) for _ in range(args.pairs)]
+        ndjson_seconds = statistics.median(pair[0] for pair in pairs)
+        seconds = statistics.median(pair[1] for pair in pairs)
+        results[name] = {"drawings": count, "cpu_seconds": round(seconds, 4),
+                         "drawings_per_cpu_second": round(count / seconds),
+                         "ndjson_drawings_per_cpu_second": round(count / ndjson_seconds),
+                         "vs_ndjson": round(statistics.median(pair[0] / pair[1] for pair in pairs), 3)}
+    return results
 
 
 if __name__ == "__main__":

@@ -53,11 +53,6 @@ public struct SketchRecord: Equatable, Sendable {
     public var drawing: Drawing {
         didSet { kind = DrawingKind.detect(drawing) }
     }
-    /// The exact `[dx, dy]` pairs of a float64 stroke-3 record, one pair per point, when the
-    /// differences of its positions (their cumulative sums in `Double`) do not give them back;
-    /// nil otherwise. Written and read as the NDJSON key `stroke3_deltas`; used only while they
-    /// still sum to `drawing` exactly (`Stroke3.array(of:exactDeltas:)`).
-    public var stroke3Deltas: [Double]?
     /// Raw or simplified by `DrawingKind`'s rule, as the record's source said: decided by the
     /// reader while it decodes the line (`QuickDrawLineParser`), so a reader that drops the `t`
     /// arrays keeps the answer; for a record made in code, or once `drawing` is changed, the kind

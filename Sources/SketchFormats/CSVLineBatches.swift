@@ -1,13 +1,12 @@
 import SketchCore
 import SketchIO
 
-/// Reads one chunk of a Kaggle CSV input (`KaggleCSV`) as batches of NDJSON lines: the chunk's
-/// lines come from `InputChunkReader` (whole files, gzip, or newline-aligned byte ranges of a
-/// plain file), and each row is turned into its NDJSON line on the reading thread, so workers,
-/// quarantine and tally are those of every format. The header is the file's first line: a chunk
+/// The reading side of Kaggle CSV (`KaggleCSVInputFormat`): one chunk's rows as batches of lines,
+/// undecoded: the chunk's lines come from `InputChunkReader` (whole files, gzip, or
+/// newline-aligned byte ranges of a plain file), and each batch carries the file's layout
+/// (`RawLineBatch.csvLayout`) for the workers that decode the rows. The header is the file's first line: a chunk
 /// that starts the file reads it there (it is not a record); a later byte-range chunk reads it
-/// from the start of the file, so every chunk knows its layout. A row that cannot be turned into a
-/// record is a `failed` entry with the reason and its CSV bytes; a file whose first line is no
+/// from the start of the file, so every chunk knows its layout. A file whose first line is no
 /// Kaggle header, or a test file (`key_id,countrycode,drawing`) without a word, is one source
 /// error and nothing of it is read.
 package final class CSVLineBatches: LineBatchReading {
@@ -18,7 +17,6 @@ package final class CSVLineBatches: LineBatchReading {
     private var readsHeader: Bool
     private var failure: String?
     private var finished = false
-    private var line: [UInt8] = []
 
     /// Reads `range` of `path` (nil: the whole input); test-layout rows get `word` (empty: none
     /// given). `recordLimit` counts rows, not the header.
@@ -42,34 +40,15 @@ package final class CSVLineBatches: LineBatchReading {
 
     package func nextBatch() -> RawLineBatch? {
         if failure != nil { return refusal(chunk: lines.chunkIndex) }
-        guard !finished, let batch = lines.nextBatch() else { return nil }
-        var converted = RawLineBatch(chunk: batch.chunk)
-        for (index, entry) in batch.entries.enumerated() {
-            if readsHeader, case .line = entry.kind {
-                readsHeader = false
-                batch.withLine(index) { setLayout(headerOf: Array($0)) }
-                if failure != nil { return refusal(chunk: batch.chunk) }
-                continue
-            }
-            let start = converted.bytes.count
-            var kind = entry.kind
-            batch.withLine(index) { row in
-                guard case .line = entry.kind, let layout else {
-                    converted.bytes.append(contentsOf: row)
-                    return
-                }
-                line.removeAll(keepingCapacity: true)
-                do throws(FormatError) {
-                    try KaggleCSV.appendNDJSON(ofRow: row, layout: layout, word: word, to: &line)
-                    converted.bytes.append(contentsOf: line)
-                } catch {
-                    kind = .failed(error.reason)
-                    converted.bytes.append(contentsOf: row)
-                }
-            }
-            converted.entries.append(.init(lineInChunk: entry.lineInChunk, kind: kind, range: start..<converted.bytes.count))
+        guard !finished, var batch = lines.nextBatch() else { return nil }
+        if readsHeader, let first = batch.entries.firstIndex(where: { if case .line = $0.kind { return true } else { return false } }) {
+            readsHeader = false
+            batch.withLine(first) { setLayout(headerOf: Array($0)) }
+            if failure != nil { return refusal(chunk: batch.chunk) }
+            batch.entries.remove(at: first)
         }
-        return converted.entries.isEmpty ? nextBatch() : converted
+        batch.csvLayout = layout
+        return batch.entries.isEmpty ? nextBatch() : batch
     }
 
     /// The one source error of a refused file; the rest of the chunk is read unparsed, so its

@@ -1,11 +1,12 @@
 import Foundation
+import SketchCore
 import SketchIO
 
 /// The one rule for text that comes from data and ends up naming something: a category word
 /// (a file name `<word>.npz`, a line of `classes.txt`, an HTML heading), a key_id (a line of
 /// `.keys.txt`, a WebDataset member, an HTML attribute), a country code or timestamp (report
-/// text, terminal lines). Every reader of drawings applies it (``QuickDrawLineParser``, and so
-/// NDJSON, `.bin`, stroke-3 and every format decoded into NDJSON lines; image directories through
+/// text, terminal lines). Every reader of drawings applies it (``recordProblem(_:)``, which every
+/// input format's decoder asks: NDJSON, `.bin`, stroke-3, CSV, SVG; image directories through
 /// their listing), so a record that breaks it is quarantined with the reason, whatever the command.
 ///
 /// docs/limits.md lists the rule and its caps.
@@ -37,6 +38,14 @@ public enum DataName {
             return "word \(quoted(word)) holds the control character \(control)"
         }
         return nil
+    }
+
+    /// What is wrong with the text fields of `record`, or nil: ``wordProblem(_:)`` of its word,
+    /// then ``textProblem(_:field:)`` of its key_id, country code and timestamp. The one check
+    /// every input format's decoder makes of a record's names.
+    package static func recordProblem(_ record: SketchRecord) -> String? {
+        wordProblem(record.word) ?? textProblem(record.keyID, field: "key_id")
+            ?? textProblem(record.countryCode, field: "countrycode") ?? textProblem(record.timestamp, field: "timestamp")
     }
 
     /// Why `text` (a key_id, country code or timestamp; `field` names it) cannot be written as a

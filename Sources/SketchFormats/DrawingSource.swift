@@ -8,8 +8,8 @@ import SketchIO
 /// Inputs are files, directories (their `*.ndjson`, `*.ndjson.gz`, `*.bin`, `*.bin.gz` and
 /// `*.npz` files, not recursive, in byte-wise name order) or `-` for stdin. Each file's format is
 /// the one given, or with `format == nil` decided by content (`DrawingFileFormat.detect`).
-/// Every read goes through the engine's batch readers (``InputBatches``: NDJSON and CSV line by
-/// line, `.bin`, stroke-3 and SVG decoded into NDJSON lines) and ``RecordBatchDecoder``, whether
+/// Every read goes through the engine's batch readers (``InputBatches``: each format's plug-in
+/// cuts raw batches, `InputFormatRegistry`) and ``RecordBatchDecoder``, whether
 /// the streaming engine reads in parallel or ``read(onRecord:onRejected:onProgress:)`` on the
 /// calling thread. `.bin` records get their word from the file name, or `word`; stroke-3
 /// records get the file's name without `.npz` as word, `<file name>#<split>#<index>` as key_id, an
@@ -80,7 +80,7 @@ public struct DrawingSource: Sendable {
         guard limit > 0 else { return records }
         try readInOrder(
             flatPoints: false, requiresAnOpenedInput: false,
-            onRecord: { record, _, _ in
+            onRecord: { record, _, _, _ in
                 records.append(record)
                 return records.count < limit
             }, onRejected: onRejected, onProgress: { _ in })
@@ -100,7 +100,7 @@ public struct DrawingSource: Sendable {
     ) throws {
         try readInOrder(
             flatPoints: false, requiresAnOpenedInput: true,
-            onRecord: { record, _, location in
+            onRecord: { record, _, _, location in
                 try onRecord(record, location)
                 return true
             }, onRejected: onRejected, onProgress: onProgress)
@@ -115,7 +115,22 @@ public struct DrawingSource: Sendable {
     ) throws {
         try readInOrder(
             flatPoints: false, requiresAnOpenedInput: true,
-            onRecord: { record, _, location in try onRecord(record, location) }, onRejected: onRejected, onProgress: { _ in })
+            onRecord: { record, _, _, location in try onRecord(record, location) }, onRejected: onRejected, onProgress: { _ in })
+    }
+
+    /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record with
+    /// its ``RecordLine`` (valid during the call): its quarantine form, and what its format keeps
+    /// beside it (a float64 stroke-3 record's exact deltas).
+    package func readWithLines(
+        onRecord: (SketchRecord, RecordLine, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void
+    ) throws {
+        try readInOrder(
+            flatPoints: false, requiresAnOpenedInput: true,
+            onRecord: { record, _, line, location in
+                try onRecord(record, line, location)
+                return true
+            }, onRejected: onRejected, onProgress: { _ in })
     }
 
     /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record's
@@ -128,7 +143,7 @@ public struct DrawingSource: Sendable {
     ) throws {
         try readInOrder(
             flatPoints: true, requiresAnOpenedInput: true,
-            onRecord: { record, strokes, location in
+            onRecord: { record, strokes, _, location in
                 try onRecord(record, strokes, location)
                 return true
             }, onRejected: onRejected, onProgress: onProgress)
@@ -140,7 +155,7 @@ public struct DrawingSource: Sendable {
     /// source errors.
     private func readInOrder(
         flatPoints: Bool, requiresAnOpenedInput: Bool,
-        onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Bool,
+        onRecord: (SketchRecord, FlatStrokes, RecordLine, SourceLocation) throws -> Bool,
         onRejected: (RejectedLine) throws -> Void, onProgress: (Int) -> Void
     ) throws {
         for rejected in rejectedSourceErrors { try onRejected(rejected) }
@@ -156,8 +171,8 @@ public struct DrawingSource: Sendable {
                 let location = SourceLocation(file: file, line: entry.lineInChunk)
                 switch decoded {
                 case let .record(record, line):
-                    do { return try onRecord(record, strokes, location) } catch let limit as DrawingLimitError {
-                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: Array(line)))
+                    do { return try onRecord(record, strokes, line, location) } catch let limit as DrawingLimitError {
+                        try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: line.bytes))
                     }
                 case let .rejected(reason, bytes):
                     try onRejected(RejectedLine(location: location, reason: reason, bytes: Array(bytes)))
@@ -267,27 +282,15 @@ public struct DrawingSource: Sendable {
         }
     }
 
-    /// The word of the records of `file` read as `format` (see ``EngineInput``).
-    private func word(of file: String, format: DrawingFileFormat) -> String {
-        switch format {
-        case .ndjson: return ""
-        case .csv: return word ?? ""
-        case .svg:
-            let parts = file.split(separator: "/")
-            return word ?? (parts.count >= 2 ? String(parts[parts.count - 2]) : ".")
-        case .bin: return word ?? GoogleBinaryFormat.word(forPath: file)
-        case .stroke3:
-            let name = file.split(separator: "/").last.map(String.init) ?? file
-            return word ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)
-        }
-    }
+    /// The word of the records of `file` read as `format` (its plug-in's rule, see ``EngineInput``).
+    private func word(of file: String, format: DrawingFileFormat) -> String { format.plugin.word(ofFile: file, given: word) }
 
     /// File name endings a directory is searched for.
-    public static let fileSuffixes = [".ndjson", ".ndjson.gz", ".bin", ".bin.gz", ".npz", ".csv", ".csv.gz"]
+    public static var fileSuffixes: [String] { InputFormatRegistry.fileSuffixes }
 
     /// File name endings a directory is searched for at every level below it (sketch datasets
     /// keep one directory per class).
-    public static let recursiveFileSuffixes = [".svg"]
+    public static var recursiveFileSuffixes: [String] { InputFormatRegistry.recursiveFileSuffixes }
 
     /// Total size in bytes of the inputs as stored, or nil when one of them is stdin.
     public var inputByteCount: Int? {

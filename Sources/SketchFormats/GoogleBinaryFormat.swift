@@ -35,8 +35,23 @@ package enum GoogleBinaryFormat {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) UTC"
+        // uint32 seconds end in 2106: the year has four digits.
+        return String(unsafeUninitializedCapacity: 23) { text in
+            func put(_ value: Int, at index: Int) {
+                text[index] = 0x30 + UInt8(value / 10)
+                text[index + 1] = 0x30 + UInt8(value % 10)
+            }
+            put(year / 100, at: 0)
+            put(year % 100, at: 2)
+            put(month, at: 5)
+            put(day, at: 8)
+            put(secondOfDay / 3600, at: 11)
+            put(secondOfDay / 60 % 60, at: 14)
+            put(secondOfDay % 60, at: 17)
+            (text[4], text[7], text[10], text[13], text[16]) = (0x2D, 0x2D, 0x20, 0x3A, 0x3A)
+            (text[19], text[20], text[21], text[22]) = (0x20, 0x55, 0x54, 0x43)
+            return 23
+        }
     }
 
     /// The country written for a record without one (stroke-3, SVG): `ZZ`, the ISO 3166 code for an
@@ -115,15 +130,21 @@ public struct GoogleBinaryReader {
     }
 }
 
-/// The record-by-record reading of a `.bin` behind `DecodedRecordBatches`, one record per `next()` (the
-/// engine's reading thread pulls records as it fills batches). A file that cannot be opened
-/// yields one `unopened` item. A read error or a damaged gzip stretch ends the input: the record
-/// it cuts short is rejected, and each is then one `sourceError` item, after the records.
+/// The reading side of `.bin` (`GoogleBinaryInputFormat`): cuts the input into record blocks,
+/// one per `next(appendingTo:)`, by the layout's length prefixes (the header's `n_strokes`, each
+/// stroke's `n_points`), without decoding them; the engine's workers decode the blocks. The
+/// checks that need only the lengths and the header are made here, where the framing is read: a
+/// record that is inconsistent (no strokes, a stroke without points, `recognized` other than
+/// 0 or 1, a country byte outside ASCII) or over `DrawingLimits` (strokes, points) is rejected and
+/// reading goes on after it, its declared lengths telling where the next record starts, so no
+/// block handed on is larger than the limits allow. A file that cannot be opened yields one
+/// `unopened` item. A read error or a damaged gzip stretch ends the input: the record it cuts
+/// short is rejected, and each is then one `sourceError` item, after the records.
 package final class GoogleBinaryCursor {
     /// One step of the reading.
     package enum Item {
-        /// A record and its 1-based record number.
-        case record(SketchRecord, Int)
+        /// A record block, appended to the caller's buffer, and its 1-based record number.
+        case record(Int)
         /// A rejected record.
         case rejected(RejectedLine)
         /// The input cannot be opened, for this reason.
@@ -136,14 +157,12 @@ package final class GoogleBinaryCursor {
     package static let quarantinedBytesLimit = 1 << 16
 
     private let path: String
-    private let word: String
     private let source: ByteSource?
     private var stream: BufferedByteStream?
     private var openFailure: String?
     private var recordNumber = 0
     private var offset = 0
-    private var recordBytes: [UInt8] = []
-    private var pointBytes: [UInt8] = []
+    private var skipped: [UInt8] = []
     private var finished = false
     /// The read error that ended the input, at its stored byte offset.
     private var readError: (byteOffset: Int, reason: String)?
@@ -151,9 +170,8 @@ package final class GoogleBinaryCursor {
     private var pendingSourceErrors: [(byteOffset: Int, reason: String)]?
 
     /// Opens `path` (`-`: stdin); `hashing` computes the SHA-256 of its stored bytes (``digest()``).
-    package init(path: String, word: String, hashing: Bool) {
+    package init(path: String, hashing: Bool) {
         self.path = path
-        self.word = word
         do {
             let source = try ByteSource(path: path, hashing: hashing)
             self.source = source
@@ -170,15 +188,16 @@ package final class GoogleBinaryCursor {
     /// SHA-256 of the stored bytes (when hashing), after the last record.
     package func digest() -> String? { source?.digest() }
 
-    /// The next record or rejection, then the source errors; nil at the end of the input.
-    package func next() -> Item? {
+    /// The next record block (appended to `block`) or rejection, then the source errors; nil at
+    /// the end of the input.
+    package func next(appendingTo block: inout [UInt8]) -> Item? {
         if let reason = openFailure {
             openFailure = nil
             finished = true
             return .unopened(reason: reason)
         }
         guard let source else { return nil }
-        if !finished, let item = readRecord() { return item }
+        if !finished, let item = readRecord(appendingTo: &block) { return item }
         finished = true
         if pendingSourceErrors == nil {
             pendingSourceErrors = source.damage.map { ($0.byteOffset, $0.reason) } + (readError.map { [$0] } ?? [])
@@ -188,93 +207,82 @@ package final class GoogleBinaryCursor {
         return .sourceError(byteOffset: byteOffset, reason: reason)
     }
 
-    /// Reads one record: its item, or nil at the end of the input. The end of the data inside a
-    /// record (truncation, a read error, a damaged gzip stretch) ends the input (`finished`).
-    private func readRecord() -> Item? {
-        recordBytes.removeAll(keepingCapacity: true)
+    /// Reads one record into `block`: its item, or nil at the end of the input. The end of the
+    /// data inside a record (truncation, a read error, a damaged gzip stretch) ends the input
+    /// (`finished`). A rejected record leaves `block` as it was.
+    private func readRecord(appendingTo block: inout [UInt8]) -> Item? {
         let start = offset
+        let blockStart = block.count
         var problem: String?
-        var header = [UInt8](repeating: 0, count: GoogleBinaryFormat.headerLength)
-        let got = readOrFail(&header, header.count)
+        let got = readOrFail(GoogleBinaryFormat.headerLength, into: &block, cap: nil)
         if got == 0 {
             finished = true
             return nil
         }
         recordNumber += 1
         offset += got
-        recordBytes += header[0..<got]
-        if got < header.count {
+        if got < GoogleBinaryFormat.headerLength {
             finished = true
-            return .rejected(
-                rejection(recordNumber, start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), recordBytes))
+            return rejection(
+                start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), &block, blockStart)
         }
-        let keyID = header.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) }
-        let country = header[8..<10]
-        let recognized = header[10]
-        let timestamp = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 11, as: UInt32.self)) }
-        let strokeCount = Int(header[15]) | Int(header[16]) << 8
+        let recognized = block[blockStart + 10]
+        let strokeCount = Int(block[blockStart + 15]) | Int(block[blockStart + 16]) << 8
         if strokeCount == 0 { problem = "n_strokes is 0" }
         if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
-        if country.contains(where: { $0 >= 0x80 }) { problem = problem ?? "country code is not ASCII" }
+        if block[blockStart + 8] >= 0x80 || block[blockStart + 9] >= 0x80 { problem = problem ?? "country code is not ASCII" }
         if strokeCount > DrawingLimits.maximumStrokes {
             problem = problem ?? "\(strokeCount) strokes, over the limit of \(DrawingLimits.maximumStrokes)"
         }
         var pointTotal = 0
-        var strokes: [Stroke] = []
-        strokes.reserveCapacity(strokeCount)
         for strokeIndex in 0..<strokeCount {
-            var countBytes: [UInt8] = [0, 0]
-            let countGot = readOrFail(&countBytes, 2)
+            // Once refused, a record keeps only its first bytes for the quarantine.
+            let cap = problem == nil ? nil : blockStart + Self.quarantinedBytesLimit
+            let countAt = block.count
+            let countGot = readOrFail(2, into: &block, cap: cap)
             offset += countGot
-            append(countBytes[0..<countGot])
             if countGot < 2 {
                 finished = true
-                return .rejected(
-                    rejection(
-                        recordNumber, start,
-                        cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"), recordBytes))
+                return rejection(
+                    start, cutShortReason(start, "stroke \(strokeIndex + 1) of \(strokeCount): file ends inside n_points"), &block,
+                    blockStart)
             }
-            let pointCount = Int(countBytes[0]) | Int(countBytes[1]) << 8
+            let pointCount =
+                block.count >= countAt + 2 ? Int(block[countAt]) | Int(block[countAt + 1]) << 8 : Int(skipped[0]) | Int(skipped[1]) << 8
             if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
             pointTotal += pointCount
             if pointTotal > DrawingLimits.maximumPoints {
                 problem = problem ?? "more than \(DrawingLimits.maximumPoints) points, the limit per drawing"
             }
-            if pointBytes.count < 2 * pointCount { pointBytes = [UInt8](repeating: 0, count: 2 * pointCount) }
-            let pointsGot = readOrFail(&pointBytes, 2 * pointCount)
+            let pointsGot = readOrFail(2 * pointCount, into: &block, cap: problem == nil ? nil : blockStart + Self.quarantinedBytesLimit)
             offset += pointsGot
-            append(pointBytes[0..<pointsGot])
             if pointsGot < 2 * pointCount {
                 finished = true
-                return .rejected(
-                    rejection(
-                        recordNumber, start,
-                        cutShortReason(
-                            start,
-                            "stroke \(strokeIndex + 1) of \(strokeCount): "
-                                + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"), recordBytes))
-            }
-            if problem == nil {
-                strokes.append(
-                    Stroke(
-                        x: pointBytes[0..<pointCount].map { Double($0) },
-                        y: pointBytes[pointCount..<(2 * pointCount)].map { Double($0) }))
+                return rejection(
+                    start,
+                    cutShortReason(
+                        start,
+                        "stroke \(strokeIndex + 1) of \(strokeCount): "
+                            + "file ends after \(pointsGot) of \(2 * pointCount) coordinate bytes"), &block, blockStart)
             }
         }
         if let problem {
-            return .rejected(rejection(recordNumber, start, "record at byte offset \(start): inconsistent (\(problem))", recordBytes))
+            return rejection(start, "record at byte offset \(start): inconsistent (\(problem))", &block, blockStart)
         }
-        return .record(
-            SketchRecord(
-                word: word, countryCode: String(decoding: country, as: UTF8.self),
-                timestamp: GoogleBinaryFormat.timestampText(seconds: timestamp), recognized: recognized == 1,
-                keyID: String(keyID), drawing: Drawing(strokes: strokes)), recordNumber)
+        return .record(recordNumber)
     }
 
-    /// Reads `count` bytes; fewer at the end of the data. A read error ends the data there and is
-    /// kept for its source error.
-    private func readOrFail(_ buffer: inout [UInt8], _ count: Int) -> Int {
-        do { return try stream!.read(into: &buffer, count: count) } catch {
+    /// Reads `count` bytes onto `block` (beyond `cap`, into scratch and dropped); fewer at the end
+    /// of the data. A read error ends the data there and is kept for its source error.
+    private func readOrFail(_ count: Int, into block: inout [UInt8], cap: Int?) -> Int {
+        do {
+            guard let cap else { return try stream!.append(count, to: &block) }
+            if skipped.count < count { skipped = [UInt8](repeating: 0, count: count) }
+            let got = try stream!.read(into: &skipped, count: count)
+            let room = cap - block.count
+            if room > 0 { block += skipped[0..<min(room, got)] }
+            return got
+        } catch {
             readError = (consumedInputBytes, (error as? IOError)?.reason ?? "\(error)")
             return 0
         }
@@ -290,22 +298,20 @@ package final class GoogleBinaryCursor {
         return "record at byte offset \(start): truncated (\(detail))"
     }
 
-    private func append(_ bytes: ArraySlice<UInt8>) {
-        let room = Self.quarantinedBytesLimit - recordBytes.count
-        if room > 0 { recordBytes += bytes.prefix(room) }
-    }
-
-    private func rejection(_ number: Int, _ offset: Int, _ reason: String, _ bytes: [UInt8]) -> RejectedLine {
+    /// The rejection of the record whose bytes start at `blockStart` of `block` (taken off it):
+    /// one JSON line `{"byte_offset":N,"reason":"…","record_hex":"…"}` of its first bytes.
+    private func rejection(_ offset: Int, _ reason: String, _ block: inout [UInt8], _ blockStart: Int) -> Item {
         var line: [UInt8] = Array(#"{"byte_offset":\#(offset),"reason":"#.utf8)
         SimplifiedNDJSONWriter.appendString(reason, to: &line)
         line += Array(#","record_hex":""#.utf8)
         let digits = Array("0123456789abcdef".utf8)
-        for byte in bytes {
+        for byte in block[blockStart..<min(block.count, blockStart + Self.quarantinedBytesLimit)] {
             line.append(digits[Int(byte >> 4)])
             line.append(digits[Int(byte & 15)])
         }
         line += Array("\"}".utf8)
-        return RejectedLine(location: SourceLocation(file: path, line: number), reason: reason, bytes: line)
+        block.removeSubrange(blockStart...)
+        return .rejected(RejectedLine(location: SourceLocation(file: path, line: recordNumber), reason: reason, bytes: line))
     }
 }
 
@@ -323,6 +329,24 @@ final class BufferedByteStream {
     }
 
     deinit { buffer.deallocate() }
+
+    /// Appends up to `count` bytes to `target`; fewer only at the end of the input. Throws the
+    /// source's read error.
+    func append(_ count: Int, to target: inout [UInt8]) throws -> Int {
+        var filled = 0
+        while filled < count {
+            if start == end {
+                start = 0
+                end = try source.read(into: buffer)
+                if end == 0 { break }
+            }
+            let take = min(count - filled, end - start)
+            target.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + take)]))
+            start += take
+            filled += take
+        }
+        return filled
+    }
 
     /// Copies up to `count` bytes into `target[0..<count]`; fewer only at the end of the input.
     /// Throws the source's read error.

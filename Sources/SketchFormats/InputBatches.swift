@@ -1,15 +1,15 @@
 import SketchCore
 
-/// The reading side of the engine: the line batches of the selected input chunks, in order, on
+/// The reading side of the engine: the raw batches of the selected input chunks, in order, on
 /// the calling thread (the engine's workers decode them with ``RecordBatchDecoder``; a sequential
-/// read decodes them as they come). Each chunk is read by its format's batch reader
-/// (`DrawingFileFormat.batchReader`: `InputChunkReader` for NDJSON, `CSVLineBatches`,
-/// `DecodedRecordBatches` for `.bin`, stroke-3 and SVG as NDJSON lines). Also keeps what the run
+/// read decodes them as they come). Each chunk is cut by its format's plug-in
+/// (`InputFormatPlugin.batchReader`: lines, `.bin` record blocks, stroke-3 arrays, an SVG file's
+/// bytes), and each batch carries its format, path and word for the decoder. Also keeps what the run
 /// reports about its inputs: bytes consumed, chunks that could not be opened, and per chunk the
 /// stored size and SHA-256 when hashing.
 package final class InputBatches: Sequence, IteratorProtocol {
     /// One unit of input: a path, the stored byte range to read (nil: the whole input), and the
-    /// input's format with the word of its records (`.bin` and stroke-3 only).
+    /// input's format with the word of its records (`InputFormatPlugin.word(ofFile:given:)`).
     package struct Source: Sendable {
         package var path: String
         package var range: Range<Int>?
@@ -60,8 +60,10 @@ package final class InputBatches: Sequence, IteratorProtocol {
 
     package func next() -> RawLineBatch? {
         while true {
-            if let current, let batch = current.nextBatch() {
+            if let current, var batch = current.nextBatch() {
                 if case .unopened? = batch.entries.first?.kind { unopened.insert(currentIndex) }
+                let source = sources[currentIndex]
+                (batch.format, batch.path, batch.word) = (source.format, source.path, source.word)
                 return batch
             }
             if let current {

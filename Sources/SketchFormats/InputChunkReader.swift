@@ -8,12 +8,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A batch of raw NDJSON lines of one input chunk, handed from the reading thread to the workers
-/// that parse them. Lines are copied into one buffer, so a batch owns its bytes.
+/// A batch of raw entries of one input chunk (NDJSON or CSV lines, `.bin` record blocks, stroke-3
+/// arrays, an SVG file), handed from the reading thread to the workers, whose decoder hands each
+/// `line` entry to its format's plug-in (``format``). Entries are copied into one buffer, so a
+/// batch owns its bytes.
 package struct RawLineBatch: Sendable {
     /// What one entry of the batch is.
     package enum Kind: Sendable {
-        /// A line to parse.
+        /// An entry for the format's plug-in to decode (a line, a record block, a file).
         case line
         /// A line over the length limit (its first bytes are kept for the quarantine).
         case overlong
@@ -41,6 +43,14 @@ package struct RawLineBatch: Sendable {
     package var chunk: Int
     package var bytes: [UInt8] = []
     package var entries: [Entry] = []
+    /// The format whose plug-in decodes the `line` entries (`InputFormatPlugin.decode`).
+    package var format: DrawingFileFormat = .ndjson
+    /// The input's path (stroke-3 keys, SVG keys and rejections name it).
+    package var path = ""
+    /// The word of records that carry none (`InputFormatPlugin.word(ofFile:given:)`).
+    package var word = ""
+    /// The header layout of a Kaggle CSV chunk.
+    package var csvLayout: KaggleCSV.Layout?
 
     /// The bytes of entry `index`.
     package func withLine<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

@@ -15,9 +15,13 @@ struct JSONCursor {
     /// Deepest nesting `skipValue` accepts inside an unknown key's value.
     static let maximumSkipDepth = 256
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Columns before `bytes` in their line (a value parsed on its own).
+    private let columnOffset: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, columnOffset: Int = 0) {
         base = bytes.baseAddress
         count = bytes.count
+        self.columnOffset = columnOffset
     }
 
     var isAtEnd: Bool { index >= count }
@@ -30,7 +34,9 @@ struct JSONCursor {
     mutating func advance() { index += 1 }
 
     func error(_ reason: String) -> FormatError {
-        FormatError(.record, isAtEnd ? "\(reason) (line ends at column \(index + 1))" : "\(reason) (column \(index + 1))")
+        FormatError(
+            .record,
+            isAtEnd ? "\(reason) (line ends at column \(columnOffset + index + 1))" : "\(reason) (column \(columnOffset + index + 1))")
     }
 
     @inline(__always)

@@ -1,8 +1,9 @@
 import SketchCore
 
-/// The CSV files of Kaggle's "Quick, Draw! Doodle Recognition" competition, one row turned into
-/// one NDJSON line in Google's layout (`SimplifiedNDJSONWriter`'s key order), so the engine reads
-/// them like any other format.
+/// The CSV files of Kaggle's "Quick, Draw! Doodle Recognition" competition: one row's fields
+/// (``row(_:layout:word:)``), which `KaggleCSVInputFormat` decodes into a record, and the NDJSON
+/// line in Google's layout a row stands for (``appendNDJSON(ofRow:layout:word:to:)``, its
+/// quarantine form).
 ///
 /// - `train_simplified/<word>.csv`, `train_raw/<word>.csv`: header
 ///   `countrycode,drawing,key_id,recognized,timestamp,word` (`Layout.train`);
@@ -47,84 +48,150 @@ package enum KaggleCSV {
         return [Layout.train, .test].first { Array($0.header.utf8) == bytes }
     }
 
+    /// One row's fields as a record needs them; `drawing` points into the row.
+    package struct Row {
+        package var word: String
+        package var countryCode: String
+        package var timestamp: String
+        package var recognized: Bool
+        package var keyID: String
+        /// The drawing field's bytes (a bracketed array of numbers only, `isNumberArray`).
+        package var drawing: UnsafeBufferPointer<UInt8>
+    }
+
+    /// The fields of the CSV row `row` (without its newline) of a file in `layout`; `word` is the
+    /// word of `test` rows. Throws `FormatError` naming what is wrong.
+    package static func row(_ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String) throws(FormatError) -> Row {
+        var row = row
+        if row.last == 0x0D { row = UnsafeBufferPointer(rebasing: row.dropLast()) }
+        let fields = try self.fields(of: row)
+        let expected = layout == .train ? 6 : 3
+        guard fields.count == expected else {
+            throw FormatError(.record, "\(fields.count) CSV fields, the header \(layout.header) names \(expected)")
+        }
+        // train: countrycode,drawing,key_id,recognized,timestamp,word; test: key_id,countrycode,drawing.
+        let (country, drawing, key) = layout == .train ? (0, 1, 2) : (1, 2, 0)
+        var recognized = true
+        if layout == .train {
+            let field = fields[3]
+            let text = UnsafeBufferPointer(rebasing: row[field.range])
+            if !field.hasEscapedQuote && (text.elementsEqual("True".utf8) || text.elementsEqual("true".utf8)) {
+                recognized = true
+            } else if !field.hasEscapedQuote && (text.elementsEqual("False".utf8) || text.elementsEqual("false".utf8)) {
+                recognized = false
+            } else {
+                switch field.text(in: row) {
+                case "True", "true": recognized = true
+                case "False", "false": recognized = false
+                case let other: throw FormatError(.record, "recognized is \"\(other)\", not True or False")
+                }
+            }
+        }
+        let drawingBytes = UnsafeBufferPointer(rebasing: row[fields[drawing].range])
+        guard !fields[drawing].hasEscapedQuote, isNumberArray(drawingBytes) else {
+            throw FormatError(.record, "drawing is not a list of stroke lists of numbers")
+        }
+        return Row(
+            word: layout == .train ? fields[5].text(in: row) : word, countryCode: fields[country].text(in: row),
+            timestamp: layout == .train ? fields[4].timestamp(in: row) : "", recognized: recognized,
+            keyID: fields[key].text(in: row), drawing: drawingBytes)
+    }
+
+    /// Appends the keys of `row`'s NDJSON line in Google's layout, up to and including
+    /// `"drawing":` (the drawing text follows, then `}`).
+    package static func appendNDJSONKeys(of row: Row, to line: inout [UInt8]) {
+        line.append(contentsOf: #"{"word":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(row.word, to: &line)
+        line.append(contentsOf: #","countrycode":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(row.countryCode, to: &line)
+        line.append(contentsOf: #","timestamp":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(row.timestamp, to: &line)
+        line.append(contentsOf: row.recognized ? #","recognized":true,"key_id":"#.utf8 : #","recognized":false,"key_id":"#.utf8)
+        SimplifiedNDJSONWriter.appendString(row.keyID, to: &line)
+        line.append(contentsOf: #","drawing":"#.utf8)
+    }
+
     /// Appends the NDJSON line of the CSV row `row` (without its newline) of a file in `layout`
-    /// to `line`; `word` is the word of `test` rows. Throws `FormatError` naming what is wrong.
+    /// to `line` (`SimplifiedNDJSONWriter`'s key order, the drawing text as written): the form in
+    /// which a row's record is quarantined. Throws what ``row(_:layout:word:)`` throws.
     package static func appendNDJSON(
         ofRow row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String,
         to line: inout [UInt8]
     ) throws(FormatError) {
-        var row = row
-        if row.last == 0x0D { row = UnsafeBufferPointer(rebasing: row.dropLast()) }
-        let fields = try self.fields(of: row)
-        let names: [String] =
-            layout == .train
-            ? ["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"]
-            : ["key_id", "countrycode", "drawing"]
-        guard fields.count == names.count else {
-            throw FormatError(.record, "\(fields.count) CSV fields, the header \(layout.header) names \(names.count)")
-        }
-        let field = Dictionary(uniqueKeysWithValues: zip(names, fields))
-        let recognized: Bool
-        switch layout == .train ? field["recognized"]! : "True" {
-        case "True", "true": recognized = true
-        case "False", "false": recognized = false
-        case let other: throw FormatError(.record, "recognized is \"\(other)\", not True or False")
-        }
-        let drawing = Array(field["drawing"]!.utf8)
-        guard isNumberArray(drawing) else {
-            throw FormatError(.record, "drawing is not a list of stroke lists of numbers")
-        }
-        line.append(contentsOf: #"{"word":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(layout == .train ? field["word"]! : word, to: &line)
-        line.append(contentsOf: #","countrycode":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(field["countrycode"]!, to: &line)
-        line.append(contentsOf: #","timestamp":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(layout == .train ? googleTimestamp(field["timestamp"]!) : "", to: &line)
-        line.append(contentsOf: recognized ? #","recognized":true,"key_id":"#.utf8 : #","recognized":false,"key_id":"#.utf8)
-        SimplifiedNDJSONWriter.appendString(field["key_id"]!, to: &line)
-        line.append(contentsOf: #","drawing":"#.utf8)
-        line.append(contentsOf: drawing)
+        let fields = try self.row(row, layout: layout, word: word)
+        appendNDJSONKeys(of: fields, to: &line)
+        line.append(contentsOf: fields.drawing)
         line.append(UInt8(ascii: "}"))
     }
 
-    /// The fields of one CSV row (RFC 4180 quoting, no newline inside a field).
-    private static func fields(of row: UnsafeBufferPointer<UInt8>) throws(FormatError) -> [String] {
-        var fields: [String] = []
+    /// Where one field's bytes are in its row (inside the quotes of a quoted field).
+    private struct Field {
+        var range: Range<Int>
+        var hasEscapedQuote: Bool
+
+        /// The field's text as a Google timestamp (``googleTimestamp(_:)``).
+        func timestamp(in row: UnsafeBufferPointer<UInt8>) -> String {
+            hasEscapedQuote
+                ? googleTimestamp(text(in: row)) : googleTimestamp(bytes: UnsafeBufferPointer(rebasing: row[range])) ?? text(in: row)
+        }
+
+        /// The field's text (`""` read as one quote).
+        func text(in row: UnsafeBufferPointer<UInt8>) -> String {
+            let bytes = UnsafeBufferPointer(rebasing: row[range])
+            guard hasEscapedQuote else { return String(decoding: bytes, as: UTF8.self) }
+            var unquoted: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                unquoted.append(bytes[index])
+                index += bytes[index] == UInt8(ascii: "\"") ? 2 : 1
+            }
+            return String(decoding: unquoted, as: UTF8.self)
+        }
+    }
+
+    /// The fields of one CSV row (RFC 4180 quoting, no newline inside a field), each checked to
+    /// be valid UTF-8, in order.
+    private static func fields(of row: UnsafeBufferPointer<UInt8>) throws(FormatError) -> [Field] {
+        var fields: [Field] = []
         var index = 0
         while true {
-            var field: [UInt8] = []
+            let field: Field
             if index < row.count && row[index] == UInt8(ascii: "\"") {
                 index += 1
+                let start = index
+                var escaped = false
                 while true {
                     guard index < row.count else { throw FormatError(.record, "CSV field \(fields.count + 1): quote not closed") }
                     if row[index] == UInt8(ascii: "\"") {
                         if index + 1 < row.count && row[index + 1] == UInt8(ascii: "\"") {
-                            field.append(UInt8(ascii: "\""))
+                            escaped = true
                             index += 2
                             continue
                         }
-                        index += 1
                         break
                     }
-                    field.append(row[index])
                     index += 1
                 }
+                field = Field(range: start..<index, hasEscapedQuote: escaped)
+                index += 1
                 guard index == row.count || row[index] == UInt8(ascii: ",") else {
                     throw FormatError(.record, "CSV field \(fields.count + 1): text after the closing quote")
                 }
             } else {
+                let start = index
                 while index < row.count && row[index] != UInt8(ascii: ",") {
                     if row[index] == UInt8(ascii: "\"") {
                         throw FormatError(.record, "CSV field \(fields.count + 1): quote inside an unquoted field")
                     }
-                    field.append(row[index])
                     index += 1
                 }
+                field = Field(range: start..<index, hasEscapedQuote: false)
             }
-            guard let text = String(validating: field, as: UTF8.self) else {
+            let bytes = UnsafeBufferPointer(rebasing: row[field.range])
+            guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else {
                 throw FormatError(.record, "CSV field \(fields.count + 1) is not valid UTF-8")
             }
-            fields.append(text)
+            fields.append(field)
             if index == row.count { return fields }
             index += 1  // the comma
         }
@@ -133,7 +200,7 @@ package enum KaggleCSV {
     /// Whether `text` is one bracketed array of numbers only: it opens with `[`, its brackets
     /// balance and close only at its end, and it holds nothing but brackets, commas, blanks and
     /// number characters (so it cannot close the record or add keys).
-    private static func isNumberArray(_ text: [UInt8]) -> Bool {
+    private static func isNumberArray(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var trimmed = text[...]
         while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
         while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
@@ -157,19 +224,30 @@ package enum KaggleCSV {
 
     /// Google's timestamp text for Kaggle's `YYYY-MM-DD HH:MM:SS[.f…]`; other text unchanged.
     package static func googleTimestamp(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        let pattern = Array("0000-00-00 00:00:00".utf8)
+        var text = text
+        return text.withUTF8 { googleTimestamp(bytes: $0) } ?? text
+    }
+
+    /// Google's timestamp text for the Kaggle timestamp `bytes`, or nil when they have another form.
+    private static func googleTimestamp(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let pattern = "0000-00-00 00:00:00".utf8
         guard bytes.count >= pattern.count,
             zip(bytes, pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? ($0 >= 0x30 && $0 <= 0x39) : $0 == $1 })
-        else { return text }
+        else { return nil }
         var fraction = bytes[pattern.count...]
         if !fraction.isEmpty {
             guard fraction.first == UInt8(ascii: "."), fraction.count >= 2, fraction.count <= 10,
                 fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-            else { return text }
+            else { return nil }
             while fraction.last == UInt8(ascii: "0") { fraction = fraction.dropLast() }
-            if fraction.count == 1 { fraction = [] }
+            if fraction.count == 1 { fraction = fraction.dropLast() }
         }
-        return String(decoding: bytes[..<pattern.count] + fraction, as: UTF8.self) + " UTC"
+        let length = pattern.count + fraction.count + 4
+        return String(unsafeUninitializedCapacity: length) { text in
+            _ = text.initialize(from: bytes[..<pattern.count])
+            _ = UnsafeMutableBufferPointer(rebasing: text[pattern.count...]).initialize(from: fraction)
+            _ = UnsafeMutableBufferPointer(rebasing: text[(length - 4)...]).initialize(from: " UTC".utf8)
+            return length
+        }
     }
 }

@@ -5,8 +5,8 @@ import SketchCore
 /// A hand-written reader for exactly this schema: an object with the keys `word`,
 /// `countrycode`, `timestamp`, `recognized`, `key_id` and `drawing` in any order (all required;
 /// unknown keys are skipped whatever their value; a repeated key keeps its last value), and the
-/// optional `stroke3_deltas` SketchPrep writes for float64 stroke-3 records
-/// (`SketchRecord.stroke3Deltas`).
+/// optional `stroke3_deltas` SketchPrep writes for float64 stroke-3 records (kept beside the
+/// record, ``stroke3Deltas``).
 /// `drawing` is a non-empty array of strokes, each `[x, y]` or `[x, y, t]` with equally long,
 /// non-empty number arrays. Strings are decoded with every JSON escape and must be valid UTF-8.
 /// Numbers follow the JSON grammar and convert exactly (see `JSONNumberParser`). Coordinates and
@@ -25,6 +25,10 @@ import SketchCore
 public struct QuickDrawLineParser {
     /// Whether strokes keep their `t` arrays.
     public var keepsTimestamps: Bool
+    /// The `stroke3_deltas` of the last line parsed (nil when it had none or did not parse): a
+    /// float64 stroke-3 record's exact deltas (`Stroke3.exactDeltas`), which stay with the format,
+    /// not the record.
+    package private(set) var stroke3Deltas: [Double]?
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var ts: [Double] = []
@@ -58,6 +62,25 @@ public struct QuickDrawLineParser {
         return try parseRecord(&cursor, flatStrokes: &flat)
     }
 
+    /// Parses `bytes`, the value of a record's `drawing` key that starts at byte `columnOffset` of
+    /// its line (errors name columns of that line), with the checks and errors of ``parse(_:)``;
+    /// with `flat`, the points go into `strokes` (replacing its contents) and the drawing is empty.
+    /// Returns the drawing and its kind (`DrawingKind`, from the values as written).
+    package mutating func parseDrawing(
+        _ bytes: UnsafeBufferPointer<UInt8>, columnOffset: Int, flat: Bool, strokes: inout FlatStrokes
+    ) throws(FormatError) -> (Drawing, DrawingKind) {
+        var cursor = JSONCursor(bytes, columnOffset: columnOffset)
+        cursor.skipWhitespace()
+        guard flat else {
+            var none: FlatStrokes?
+            return try parseDrawing(&cursor, flatStrokes: &none)
+        }
+        var target: FlatStrokes? = FlatStrokes()
+        swap(&target!, &strokes)
+        defer { swap(&target!, &strokes) }
+        return try parseDrawing(&cursor, flatStrokes: &target)
+    }
+
     /// Parses `line` (without its newline).
     public mutating func parse(_ line: [UInt8]) throws(FormatError) -> SketchRecord {
         let result: Result<SketchRecord, FormatError> = line.withUnsafeBufferPointer { bytes in
@@ -76,6 +99,7 @@ public struct QuickDrawLineParser {
         var drawing: Drawing?
         var kind = DrawingKind.simplified
         var stroke3Deltas: [Double]?
+        self.stroke3Deltas = nil
 
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: "{"), "expected '{' at the start of the line")
@@ -122,15 +146,11 @@ public struct QuickDrawLineParser {
         guard let recognized else { throw FormatError(.record, "missing key \"recognized\"") }
         guard let keyID else { throw FormatError(.record, "missing key \"key_id\"") }
         guard let drawing else { throw FormatError(.record, "missing key \"drawing\"") }
-        if let problem = DataName.wordProblem(word) ?? DataName.textProblem(keyID, field: "key_id")
-            ?? DataName.textProblem(countryCode, field: "countrycode") ?? DataName.textProblem(timestamp, field: "timestamp")
-        {
-            throw FormatError(.record, problem)
-        }
-        var record = SketchRecord(
+        let record = SketchRecord(
             word: word, countryCode: countryCode, timestamp: timestamp,
             recognized: recognized, keyID: keyID, drawing: drawing, kind: kind)
-        record.stroke3Deltas = stroke3Deltas
+        if let problem = DataName.recordProblem(record) { throw FormatError(.record, problem) }
+        self.stroke3Deltas = stroke3Deltas
         return record
     }
 

@@ -18,7 +18,7 @@ public struct QuickDrawReader: Sendable {
     /// Expands `inputs`; throws `FormatError` for a path that does not exist or a directory
     /// without NDJSON files.
     public init(inputs: [String]) throws {
-        source = try DrawingSource(inputs: inputs, format: .ndjson, fileSuffixes: [".ndjson", ".ndjson.gz"], recursiveFileSuffixes: [])
+        source = try DrawingSource(inputs: inputs, format: .ndjson, fileSuffixes: NDJSONInputFormat.fileSuffixes, recursiveFileSuffixes: [])
     }
 
     /// The files to read in order (`-` for stdin), after directory expansion.
@@ -54,6 +54,15 @@ public struct QuickDrawReader: Sendable {
         onProgress: (Int) -> Void = { _ in }
     ) throws {
         try source.read(onRecord: onRecord, onRejected: onRejected, onProgress: onProgress)
+    }
+
+    /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record with
+    /// its ``RecordLine`` (its line and the `stroke3_deltas` it held), valid during the call.
+    package func readWithLines(
+        onRecord: (SketchRecord, RecordLine, SourceLocation) throws -> Void,
+        onRejected: (RejectedLine) throws -> Void
+    ) throws {
+        try source.readWithLines(onRecord: onRecord, onRejected: onRejected)
     }
 
     /// The first `limit` valid records of the inputs, in order; reading stops there.

@@ -22,9 +22,9 @@ public final class SimplifiedNDJSONWriter {
     /// Appends one record. Integral coordinates are written as integers, others (float64
     /// stroke-3 input) in the shortest decimal form that reads back as the same `Double`; they
     /// must be finite and within `Int`'s range. Timestamps (`t`) are not written.
-    public func write(_ record: SketchRecord) throws {
+    public func write(_ record: SketchRecord, stroke3Deltas: [Double]? = nil) throws {
         line.removeAll(keepingCapacity: true)
-        Self.encode(record, into: &line)
+        Self.encode(record, stroke3Deltas: stroke3Deltas, into: &line)
         try finishLine()
     }
 
@@ -48,8 +48,9 @@ public final class SimplifiedNDJSONWriter {
     }
 
     /// Appends the JSON text of `record` (without a newline) to `bytes`; strokes with times
-    /// (raw strokes, e.g. an SVG sketch's) are written `[[x…],[y…],[t…]]`.
-    public static func encode(_ record: SketchRecord, into bytes: inout [UInt8]) {
+    /// (raw strokes, e.g. an SVG sketch's) are written `[[x…],[y…],[t…]]`, and a float64 stroke-3
+    /// record's exact deltas (`Stroke3.exactDeltas`) as the key `stroke3_deltas` after the drawing.
+    public static func encode(_ record: SketchRecord, stroke3Deltas: [Double]? = nil, into bytes: inout [UInt8]) {
         appendFields(of: record, to: &bytes)
         for (index, stroke) in record.drawing.strokes.enumerated() {
             stroke.x.withUnsafeBufferPointer { x in
@@ -65,11 +66,11 @@ public final class SimplifiedNDJSONWriter {
                 bytes.append(UInt8(ascii: "]"))
             }
         }
-        appendEnd(of: record, to: &bytes)
+        appendEnd(stroke3Deltas, to: &bytes)
     }
 
     /// Appends the JSON text of `record` with `strokes` as its drawing (without a newline) to `bytes`.
-    public static func encode(_ record: SketchRecord, strokes: FlatStrokes, into bytes: inout [UInt8]) {
+    public static func encode(_ record: SketchRecord, strokes: FlatStrokes, stroke3Deltas: [Double]? = nil, into bytes: inout [UInt8]) {
         appendFields(of: record, to: &bytes)
         strokes.x.withUnsafeBufferPointer { x in
             strokes.y.withUnsafeBufferPointer { y in
@@ -81,13 +82,13 @@ public final class SimplifiedNDJSONWriter {
                 }
             }
         }
-        appendEnd(of: record, to: &bytes)
+        appendEnd(stroke3Deltas, to: &bytes)
     }
 
-    /// The `]` closing the drawing, `"stroke3_deltas"` when the record has them, and the `}`.
-    private static func appendEnd(of record: SketchRecord, to bytes: inout [UInt8]) {
+    /// The `]` closing the drawing, `"stroke3_deltas"` when there are any, and the `}`.
+    private static func appendEnd(_ stroke3Deltas: [Double]?, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "]"))
-        if let deltas = record.stroke3Deltas {
+        if let deltas = stroke3Deltas {
             bytes.append(contentsOf: #","stroke3_deltas":"#.utf8)
             deltas.withUnsafeBufferPointer { appendNumbers($0, to: &bytes) }
         }

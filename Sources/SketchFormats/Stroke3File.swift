@@ -26,12 +26,12 @@ package enum Stroke3Split: String, CaseIterable, Sendable {
 /// first point itself (an offset from 0, 0) and `pen_lifted = 1` on each stroke's last point
 /// (Magenta's `lines_to_strokes`); the cumulative sums of `dx`, `dy` give the points back.
 package enum Stroke3 {
-    /// The stroke-3 rows of `record`'s drawing: its exact `stroke3Deltas` when it has them and
-    /// they still sum to the drawing's positions exactly (`Stroke3.drawing(of:)`'s sums), the
-    /// differences of its positions otherwise.
-    package static func array(of record: SketchRecord) -> NumericArray {
-        let drawing = record.drawing
-        guard let deltas = record.stroke3Deltas, deltas.count == 2 * drawing.pointCount else { return array(of: drawing) }
+    /// The stroke-3 rows of `drawing`: the `exactDeltas` its record was read with (a float64
+    /// stroke-3 record's, ``exactDeltas(of:drawing:)``) when there are any and they still sum to
+    /// the drawing's positions exactly (`Stroke3.drawing(of:)`'s sums), the differences of its
+    /// positions otherwise.
+    package static func array(of drawing: Drawing, exactDeltas: [Double]?) -> NumericArray {
+        guard let deltas = exactDeltas, deltas.count == 2 * drawing.pointCount else { return array(of: drawing) }
         var values: [Double] = []
         values.reserveCapacity(drawing.pointCount * 3)
         var (x, y, pair) = (0.0, 0.0, 0)
@@ -47,8 +47,8 @@ package enum Stroke3 {
         return NumericArray(rows: values.count / 3, columns: 3, values: values, isFloat64: true)
     }
 
-    /// The exact `[dx, dy]` pairs of `array` to carry as `SketchRecord.stroke3Deltas` with its
-    /// `drawing`, when the differences of the drawing's positions do not give them back; nil
+    /// The exact `[dx, dy]` pairs of `array` to carry beside the record of its `drawing`
+    /// (`RecordLine.stroke3Deltas`), when the differences of the drawing's positions do not give them back; nil
     /// when they do (always for integer arrays).
     package static func exactDeltas(of array: NumericArray, drawing: Drawing) -> [Double]? {
         guard array.isFloat64 else { return nil }

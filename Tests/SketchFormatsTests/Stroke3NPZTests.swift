@@ -93,18 +93,19 @@ import Testing
         #expect(throws: FormatError.self) { try Stroke3.int16Array(of: Drawing(strokes: [Stroke(x: [0, 40_000], y: [0, 0])])) }
     }
 
-    @Test func exactFloat64DeltasTravelWithTheRecordWhilePositionsStillMatch() throws {
+    @Test func exactFloat64DeltasTravelBesideTheRecordWhilePositionsStillMatch() throws {
         let array = NumericArray(rows: 3, columns: 3, values: [0.1, 0.2, 0, 0.2, 0.1, 0, 0.7, 0.3, 1], isFloat64: true)
-        let drawing = try #require(Stroke3.drawing(of: array))
-        var record = SketchRecord(word: "w", countryCode: "", timestamp: "", recognized: true, keyID: "k", drawing: drawing)
-        record.stroke3Deltas = Stroke3.exactDeltas(of: array, drawing: drawing)
-        #expect(record.stroke3Deltas != nil)
-        #expect(Stroke3.array(of: record) == array)
+        var drawing = try #require(Stroke3.drawing(of: array))
+        let record = SketchRecord(word: "w", countryCode: "", timestamp: "", recognized: true, keyID: "k", drawing: drawing)
+        let deltas = Stroke3.exactDeltas(of: array, drawing: drawing)
+        #expect(deltas != nil)
+        #expect(Stroke3.array(of: drawing, exactDeltas: deltas) == array)
         var line: [UInt8] = []
-        SimplifiedNDJSONWriter.encode(record, into: &line)
+        SimplifiedNDJSONWriter.encode(record, stroke3Deltas: deltas, into: &line)
         var parser = QuickDrawLineParser()
-        #expect(Stroke3.array(of: try parser.parse(line)) == array)
-        record.drawing.strokes[0].x[0] = 5  // an edited drawing no longer sums to the deltas: positions decide
-        #expect(Stroke3.array(of: record) == Stroke3.array(of: record.drawing))
+        let parsed = try parser.parse(line)
+        #expect(Stroke3.array(of: parsed.drawing, exactDeltas: parser.stroke3Deltas) == array)
+        drawing.strokes[0].x[0] = 5  // an edited drawing no longer sums to the deltas: positions decide
+        #expect(Stroke3.array(of: drawing, exactDeltas: deltas) == Stroke3.array(of: drawing))
     }
 }

@@ -132,7 +132,7 @@ private struct KeyStage: RecordStage {
     struct Batch: RecordStageBatch {
         var output: [String] = []
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SketchFormats.SourceLocation
         ) { output.append(record.keyID) }
     }

@@ -1,6 +1,6 @@
 """Google .bin and sketch-rnn stroke-3 .npz inputs on the streaming engine: simplify, encode,
-bitmap, stats and preprocess read them like NDJSON (records decoded on the reading thread into
-NDJSON lines), with the same output bytes for the same records, for every --jobs."""
+bitmap, stats and preprocess read them like NDJSON (each format's plug-in decodes its records on
+the engine's workers), with the same output bytes for the same records, for every --jobs."""
 import json
 import shutil
 import subprocess

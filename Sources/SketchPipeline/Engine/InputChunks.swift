@@ -37,7 +37,8 @@ package struct InputChunk: Sendable, Equatable, Codable {
 /// Cuts the inputs into chunks and deals chunks to partitions: the rule that makes
 /// `preprocess --partition i/n` read a deterministic 1/n of the input without any node reading it all.
 ///
-/// - A gzip file (by its magic bytes), a `.bin` or stroke-3 file, a file of at most `chunkBytes`,
+/// - A gzip file (by its magic bytes), a file whose format cannot be cut into byte ranges
+///   (`InputFormatPlugin.cutsByteRanges`: all but NDJSON and CSV), a file of at most `chunkBytes`,
 ///   and anything that is not a regular file (stdin, a pipe) is one chunk.
 /// - A larger plain file is cut after the first newline at or after every multiple of
 ///   `chunkBytes` (64 MiB): finding a boundary reads a few KB near it, not the file.
@@ -58,7 +59,7 @@ package enum InputChunking {
                 continue
             }
             let size = Int(status.st_size)
-            guard input.format == .ndjson || input.format == .csv else {
+            guard input.format.plugin.cutsByteRanges else {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
                 continue
             }

@@ -15,19 +15,20 @@ package enum InputFormat: String, CaseIterable, Sendable {
 
     /// Whether `record`, read from an input of `fileFormat`, is simplified before use: the one
     /// raw-or-simplified rule of every command. `raw` and `simplified` force the answer. `auto`
-    /// asks what the input says: a Google `.bin` holds simplified drawings, an SVG sketch is raw,
-    /// a stroke-3 drawing is taken as it is (never simplified), and an NDJSON or CSV record is
-    /// what its line said as it was decoded (`SketchRecord.kind`: raw when it had a `t` array or a
-    /// coordinate that is not an integer in 0…255), whether or not the reader kept the times.
+    /// asks what the input's format declares in its registry entry (`InputFormatPlugin.drawings`):
+    /// always simplified (a Google `.bin`), always raw (an SVG sketch), taken as they are, never
+    /// simplified (stroke-3), or per record (NDJSON, CSV): what its line said as it was decoded
+    /// (`SketchRecord.kind`: raw when it had a `t` array or a coordinate that is not an integer
+    /// in 0…255), whether or not the reader kept the times.
     package func needsSimplification(_ record: SketchRecord, readAs fileFormat: DrawingFileFormat) -> Bool {
         switch self {
         case .raw: return true
         case .simplified: return false
         case .auto:
-            switch fileFormat {
-            case .bin, .stroke3: return false
-            case .svg: return true
-            case .ndjson, .csv: return record.kind == .raw
+            switch fileFormat.plugin.drawings {
+            case .alwaysSimplified, .takenAsTheyAre: return false
+            case .alwaysRaw: return true
+            case .perRecord: return record.kind == .raw
             }
         }
     }

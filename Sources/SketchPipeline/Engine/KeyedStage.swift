@@ -21,7 +21,7 @@ struct KeyedStage<Inner: RecordStage>: RecordStage {
         private(set) var keys: [[String]] = []
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             try inner.process(record, strokes: strokes, line: line, location: location)

@@ -32,7 +32,7 @@ package protocol RecordStageBatch {
     /// the stage refuses (over a processing bound such as the resampling caps, or one its output
     /// cannot hold) throws and is quarantined instead, with nothing appended.
     mutating func process(
-        _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+        _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
         location: SourceLocation) throws(StageRejection)
     /// The output after the last record.
     var output: Output { get }

@@ -85,7 +85,7 @@ struct TimeChannelStage: RecordStage {
         private(set) var output: [UInt8] = []
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             output += try StageRejection.overLimit { () throws(DrawingLimitError) in try renderer.render(record.drawing) }
@@ -117,7 +117,7 @@ struct BitmapRenderStage: RecordStage {
         }
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in

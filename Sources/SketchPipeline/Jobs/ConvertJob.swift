@@ -127,10 +127,10 @@ package struct ConvertJob: Sendable {
             if let earlier = colliding[Array(word.utf8)] {
                 // Its file would overwrite the earlier class's on a case-insensitive file system.
                 let location = firstLocation[Array(word.utf8)]!
-                try reader.read(
-                    onRecord: { record, _ in
+                try reader.readWithLines(
+                    onRecord: { record, spilled, _ in
                         line.removeAll(keepingCapacity: true)
-                        SimplifiedNDJSONWriter.encode(record, into: &line)
+                        SimplifiedNDJSONWriter.encode(record, stroke3Deltas: spilled.stroke3Deltas, into: &line)
                         result.counts.rejected += 1
                         try quarantine.add(
                             RejectedLine(location: location, reason: DataName.collisionReason(word, earlier: earlier), bytes: line))
@@ -142,9 +142,9 @@ package struct ConvertJob: Sendable {
             switch target {
             case .ndjson:
                 let writer = try SimplifiedNDJSONWriter(path: path)
-                try reader.read(
-                    onRecord: { record, _ in
-                        try writer.write(record)
+                try reader.readWithLines(
+                    onRecord: { record, spilled, _ in
+                        try writer.write(record, stroke3Deltas: spilled.stroke3Deltas)
                         count += 1
                     }, onRejected: spillDamaged)
                 try writer.commit()
@@ -154,13 +154,13 @@ package struct ConvertJob: Sendable {
                 var keyIDs = BinaryKeyIDs()
                 var keysFile: KeysCSVWriter?
                 let location = firstLocation[Array(word.utf8)]!
-                try reader.read(
-                    onRecord: { record, _ in
+                try reader.readWithLines(
+                    onRecord: { record, spilled, _ in
                         var written = record
                         switch keyIDs.assign(record.keyID) {
                         case .collision(let reason):
                             line.removeAll(keepingCapacity: true)
-                            SimplifiedNDJSONWriter.encode(record, into: &line)
+                            SimplifiedNDJSONWriter.encode(record, stroke3Deltas: spilled.stroke3Deltas, into: &line)
                             result.counts.rejected += 1
                             try quarantine.add(RejectedLine(location: location, reason: reason, bytes: line))
                             return
@@ -185,10 +185,10 @@ package struct ConvertJob: Sendable {
                 var keys: [String] = []
                 var arrays: [NumericArray] = []
                 let elementType = stroke3ElementType(word: word, float64Words: stage.float64Words)
-                try reader.read(
-                    onRecord: { record, _ in
+                try reader.readWithLines(
+                    onRecord: { record, spilled, _ in
                         keys.append(record.keyID)
-                        arrays.append(try stroke3Array(of: record, elementType: elementType))
+                        arrays.append(try stroke3Array(of: record, exactDeltas: spilled.stroke3Deltas, elementType: elementType))
                     }, onRejected: spillDamaged)
                 let splits = Self.place(keys: keys, arrays: arrays, quota: quota)
                 count = splits.reduce(0) { $0 + $1.arrays.count }
@@ -211,12 +211,15 @@ package struct ConvertJob: Sendable {
     }
 
     /// The stroke-3 rows of `record` as written: reduced by `stroke3Epsilon` when set, then
-    /// int16 with positions rounded (`Stroke3.int16Array`) or float64 as they are (exact deltas
-    /// kept, `Stroke3.array(of:)`).
-    private func stroke3Array(of record: SketchRecord, elementType: Stroke3ElementType) throws(FormatError) -> NumericArray {
+    /// int16 with positions rounded (`Stroke3.int16Array`) or float64 as they are (the
+    /// `exactDeltas` it was read with kept, `Stroke3.array(of:exactDeltas:)`).
+    private func stroke3Array(
+        of record: SketchRecord, exactDeltas: [Double]?, elementType: Stroke3ElementType
+    ) throws(FormatError) -> NumericArray {
         var reduced = record
         if let stroke3Epsilon { reduced.drawing = RamerDouglasPeucker(epsilon: stroke3Epsilon).reduce(record.drawing) }
-        return elementType == .int16 ? try Stroke3.int16Array(of: reduced.drawing) : Stroke3.array(of: reduced)
+        return elementType == .int16
+            ? try Stroke3.int16Array(of: reduced.drawing) : Stroke3.array(of: reduced.drawing, exactDeltas: exactDeltas)
     }
 
     /// The element type `word`'s stroke-3 file is written with.
@@ -234,7 +237,9 @@ package struct ConvertJob: Sendable {
     }
 
     /// Why `record` cannot be written in the target format, or nil.
-    fileprivate func problem(with record: SketchRecord, float64Words: Set<String>, scratch: inout [UInt8]) -> String? {
+    fileprivate func problem(
+        with record: SketchRecord, exactDeltas: [Double]?, float64Words: Set<String>, scratch: inout [UInt8]
+    ) -> String? {
         if record.drawing.strokes.isEmpty { return "drawing has no strokes" }
         switch target {
         case .ndjson:
@@ -246,7 +251,10 @@ package struct ConvertJob: Sendable {
             do { try GoogleBinaryWriter.encode(stored, into: &scratch) } catch { return error.description }
             return nil
         case .stroke3:
-            do { _ = try stroke3Array(of: record, elementType: stroke3ElementType(word: record.word, float64Words: float64Words)) } catch {
+            do {
+                _ = try stroke3Array(
+                    of: record, exactDeltas: exactDeltas, elementType: stroke3ElementType(word: record.word, float64Words: float64Words))
+            } catch {
                 return error.reason
             }
             return nil
@@ -306,7 +314,7 @@ private struct ConvertStage: RecordStage {
         }
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             var record = record
@@ -322,8 +330,10 @@ private struct ConvertStage: RecordStage {
                 }
             }
             var converted: [UInt8] = []
-            SimplifiedNDJSONWriter.encode(record, into: &converted)
-            if let problem = stage.job.problem(with: record, float64Words: stage.float64Words, scratch: &scratch) {
+            SimplifiedNDJSONWriter.encode(record, stroke3Deltas: line.stroke3Deltas, into: &converted)
+            if let problem = stage.job.problem(
+                with: record, exactDeltas: line.stroke3Deltas, float64Words: stage.float64Words, scratch: &scratch)
+            {
                 // A stroke-3 drawing is taken as it is, so its positions may lie outside .bin's 0…255.
                 let hint =
                     format == .stroke3 && !simplifies

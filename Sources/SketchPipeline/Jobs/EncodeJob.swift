@@ -85,7 +85,7 @@ struct StrokeTensorStage: RecordStage {
         }
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in

@@ -133,7 +133,7 @@ struct RecordCollectingStage: RecordStage {
     struct Batch: RecordStageBatch {
         private(set) var output: [SketchRecord] = []
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) { output.append(record) }
     }
@@ -171,7 +171,7 @@ struct MatchedSimplifyStage: RecordStage {
         private(set) var output: [Candidate] = []
 
         mutating func process(
-            _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) {
             guard stage.officialKeys.contains(record.keyID) else {

@@ -128,7 +128,7 @@ struct SimplifyStage: RecordStage {
         }
 
         mutating func process(
-            _ record: SketchRecord, strokes points: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+            _ record: SketchRecord, strokes points: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
             if inputFormat.needsSimplification(record, readAs: format) {

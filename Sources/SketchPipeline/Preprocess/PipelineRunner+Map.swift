@@ -267,7 +267,7 @@ extension PipelineRunner {
                         // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
                         if !drawsRawStrokes { prepared.drawing = try format.prepare(record, readAs: fileFormat, with: &simplifier) }
                         mapped.seconds.simplify += MonotonicClock.lap(&t)
-                        payload = try encode(prepared, isFloat64Input)
+                        payload = try encode(prepared, isFloat64Input ? line.stroke3Deltas : nil, isFloat64Input)
                     } catch {
                         mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
                         return true
@@ -311,28 +311,29 @@ private struct SendableEncodeStage: Sendable {
     let stage: EncodeStage
     init(_ stage: EncodeStage) { self.stage = stage }
 
-    /// The encoder of a record whose drawing is prepared (simplified when raw) and whether it was
-    /// read from float64 stroke-3 input; it throws for a drawing the encoding cannot hold
+    /// The encoder of a record whose drawing is prepared (simplified when raw), the exact deltas
+    /// its format kept beside it (`RecordLine.stroke3Deltas`), and whether it was read from
+    /// float64 stroke-3 input; it throws for a drawing the encoding cannot hold
     /// (int16 stroke-3 beyond int16 once positions are rounded), which the map side quarantines.
-    func makeEncoder() -> (SketchRecord, Bool) throws(DrawingLimitError) -> TensorPayload {
+    func makeEncoder() -> (SketchRecord, [Double]?, Bool) throws(DrawingLimitError) -> TensorPayload {
         switch stage {
         case let .strokes(options):
-            return { record, _ in
+            return { record, _, _ in
                 let tensor = StrokeTensorEncoder.encode(record.drawing, options: options)
                 return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
             }
         case let .raster(options) where !options.timeChannels.isEmpty:
             let renderer = TimeChannelRenderer(options: options.stroke, channels: options.timeChannels)
-            return { record, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
+            return { record, _, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
         case let .raster(options):
             let renderer = StrokeRenderer(options: options.stroke)
-            return { record, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
+            return { record, _, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
         case let .stroke3(epsilon, elementType):
-            return { record, isFloat64Input throws(DrawingLimitError) in
+            return { record, exactDeltas, isFloat64Input throws(DrawingLimitError) in
                 var reduced = record
                 if let epsilon { reduced.drawing = RamerDouglasPeucker(epsilon: epsilon).reduce(record.drawing) }
                 if isFloat64Input && elementType == nil {
-                    let array = Stroke3.array(of: reduced)
+                    let array = Stroke3.array(of: reduced.drawing, exactDeltas: exactDeltas)
                     return .float64(array.values, shape: [array.rows, 3])
                 }
                 do throws(FormatError) {

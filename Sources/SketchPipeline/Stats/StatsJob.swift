@@ -154,7 +154,7 @@ struct ProfileBatchState: RecordStageBatch {
     }
 
     mutating func process(
-        _ record: SketchRecord, strokes: FlatStrokes, line: UnsafeBufferPointer<UInt8>,
+        _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
         location: SourceLocation
     ) throws(StageRejection) {
         let wasRaw = inputFormat.needsSimplification(record, readAs: fileFormat)

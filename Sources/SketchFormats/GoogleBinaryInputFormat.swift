@@ -1,0 +1,134 @@
+import SketchCore
+
+/// Google's binary `.bin` layout (`GoogleBinaryFormat`; plain or gzip): the reading thread cuts
+/// record blocks by their length prefixes (`GoogleBinaryCursor`, which also rejects the records
+/// whose framing or header is inconsistent); each block is decoded on a worker. Its drawings are
+/// Google's simplified ones; the word is the file name's (`GoogleBinaryFormat.word(forPath:)`)
+/// unless `--word` names one.
+package enum GoogleBinaryInputFormat: InputFormatPlugin {
+    package static let format = DrawingFileFormat.bin
+    package static let fileSuffixes = [".bin", ".bin.gz"]
+    package static let drawings = DrawingsDeclaration.alwaysSimplified
+
+    /// The first records (up to 4) are structurally consistent: at least one stroke, `recognized`
+    /// 0 or 1, an ASCII country, every stroke with at least one point, and at least one complete
+    /// record (or the sniffed bytes end inside the first).
+    package static func detects(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        var complete = 0
+        while complete < 4 {
+            guard offset + GoogleBinaryFormat.headerLength <= bytes.count else { break }
+            if bytes[offset + 10] > 1 || bytes[offset + 8] >= 0x80 || bytes[offset + 9] >= 0x80 { return false }
+            let strokes = Int(bytes[offset + 15]) | Int(bytes[offset + 16]) << 8
+            if strokes == 0 { return false }
+            offset += GoogleBinaryFormat.headerLength
+            for _ in 0..<strokes {
+                guard offset + 2 <= bytes.count else { return bytes.count >= DrawingFileFormat.sniffLength && complete == 0 }
+                let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+                if points == 0 { return false }
+                offset += 2 + 2 * points
+                if offset > bytes.count { return bytes.count >= DrawingFileFormat.sniffLength && complete == 0 }
+            }
+            complete += 1
+            if offset == bytes.count { break }
+        }
+        return complete > 0
+    }
+
+    package static func word(ofFile file: String, given: String?) -> String { given ?? GoogleBinaryFormat.word(forPath: file) }
+
+    package static func batchReader(_ request: BatchReaderRequest) -> any LineBatchReading { RecordBlocks(request) }
+
+    /// The record of one block (header and strokes, whole and consistent as the cursor cut it):
+    /// the batch's word, the key_id's decimal text, the country's two bytes, the timestamp as
+    /// `YYYY-MM-DD HH:MM:SS UTC`. A word, key_id, country or timestamp that `DataName` refuses
+    /// rejects the record with its NDJSON line, as for an NDJSON record.
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, in batch: RawLineBatch, with scratch: inout RecordDecodingScratch
+    ) -> PluginDecoding {
+        let header = GoogleBinaryFormat.headerLength
+        guard bytes.count >= header else { return .rejected(reason: "record block shorter than its header", bytes: nil) }
+        let raw = UnsafeRawBufferPointer(bytes)
+        let keyID = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 11, as: UInt32.self))
+        let strokeCount = Int(bytes[15]) | Int(bytes[16]) << 8
+        var strokes: [Stroke] = []
+        if scratch.flatPoints { scratch.strokes.removeAll() } else { strokes.reserveCapacity(strokeCount) }
+        var offset = header
+        for _ in 0..<strokeCount {
+            guard offset + 2 <= bytes.count else { return .rejected(reason: "record block shorter than its strokes", bytes: nil) }
+            let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            offset += 2
+            guard offset + 2 * points <= bytes.count else { return .rejected(reason: "record block shorter than its strokes", bytes: nil) }
+            let x = UnsafeBufferPointer(rebasing: bytes[offset..<(offset + points)])
+            let y = UnsafeBufferPointer(rebasing: bytes[(offset + points)..<(offset + 2 * points)])
+            if scratch.flatPoints {
+                let xs = [Double](unsafeUninitializedCapacity: points) { buffer, count in
+                    for index in 0..<points { buffer[index] = Double(x[index]) }
+                    count = points
+                }
+                let ys = [Double](unsafeUninitializedCapacity: points) { buffer, count in
+                    for index in 0..<points { buffer[index] = Double(y[index]) }
+                    count = points
+                }
+                xs.withUnsafeBufferPointer { xs in ys.withUnsafeBufferPointer { scratch.strokes.appendStroke(x: xs, y: $0) } }
+            } else {
+                strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) }))
+            }
+            offset += 2 * points
+        }
+        let record = SketchRecord(
+            word: batch.word, countryCode: String(decoding: bytes[8..<10], as: UTF8.self),
+            timestamp: GoogleBinaryFormat.timestampText(seconds: seconds), recognized: bytes[10] == 1,
+            keyID: String(keyID), drawing: Drawing(strokes: strokes), kind: .simplified)
+        let line = scratch.flatPoints ? RecordLine(encoding: record, strokes: scratch.strokes) : RecordLine(encoding: record)
+        if let problem = DataName.recordProblem(record) { return .rejected(reason: problem, bytes: line.bytes) }
+        return .record(record, line)
+    }
+
+    /// The reading side: batches of record blocks (`GoogleBinaryCursor`), always the whole input.
+    private final class RecordBlocks: LineBatchReading {
+        private let cursor: GoogleBinaryCursor
+        private let chunk: Int
+        private let batchLines: Int
+        private let recordLimit: Int?
+        private var records = 0
+
+        init(_ request: BatchReaderRequest) {
+            cursor = GoogleBinaryCursor(path: request.path, hashing: request.hashing)
+            chunk = request.chunk
+            batchLines = max(1, request.batchLines)
+            recordLimit = request.recordLimit
+        }
+
+        var consumedInputBytes: Int { cursor.consumedInputBytes }
+
+        func digest() -> String? { cursor.digest() }
+
+        func nextBatch() -> RawLineBatch? {
+            var batch = RawLineBatch(chunk: chunk)
+            while batch.entries.count < batchLines, batch.bytes.count < InputChunkReader.batchByteTarget,
+                records < recordLimit ?? Int.max
+            {
+                let start = batch.bytes.count
+                guard let item = cursor.next(appendingTo: &batch.bytes) else { break }
+                switch item {
+                case .record(let number):
+                    records += 1
+                    batch.entries.append(.init(lineInChunk: number, kind: .line, range: start..<batch.bytes.count))
+                case .rejected(let rejected):
+                    records += 1
+                    batch.bytes += rejected.bytes
+                    batch.entries.append(
+                        .init(lineInChunk: rejected.location.line, kind: .failed(rejected.reason), range: start..<batch.bytes.count))
+                case .unopened(let reason):
+                    batch.entries.append(.init(lineInChunk: 0, kind: .unopened(reason: reason), range: start..<start))
+                case let .sourceError(byteOffset, reason):
+                    batch.entries.append(
+                        .init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
+                }
+            }
+            return batch.entries.isEmpty ? nil : batch
+        }
+    }
+}

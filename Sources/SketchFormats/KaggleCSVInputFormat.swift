@@ -1,0 +1,61 @@
+import SketchCore
+
+/// Kaggle's Quick, Draw! competition CSV (`KaggleCSV`; plain or gzip): the reading thread cuts
+/// lines (`CSVLineBatches`, which reads the header and refuses a file without one); a worker
+/// splits each row into its fields and parses the drawing field with the NDJSON parser's drawing
+/// reader (`QuickDrawLineParser.parseDrawing`), so a row's record, and each reason it is refused
+/// for, is what its NDJSON line (`KaggleCSV.appendNDJSON`, also its quarantine form) would give.
+/// Each record says whether it is raw (`SketchRecord.kind`); test rows get `--word`.
+package enum KaggleCSVInputFormat: InputFormatPlugin {
+    package static let format = DrawingFileFormat.csv
+    package static let fileSuffixes = [".csv", ".csv.gz"]
+    package static let cutsByteRanges = true
+    package static let drawings = DrawingsDeclaration.perRecord
+
+    /// The first line is one of Kaggle's two headers (`KaggleCSV.Layout`).
+    package static func detects(_ bytes: [UInt8]) -> Bool { KaggleCSV.layout(ofHeader: bytes.prefix { $0 != 0x0A }) != nil }
+
+    package static func word(ofFile file: String, given: String?) -> String { given ?? "" }
+
+    package static func batchReader(_ request: BatchReaderRequest) -> any LineBatchReading {
+        CSVLineBatches(
+            path: request.path, range: request.range, chunk: request.chunk, hashing: request.hashing, word: request.word,
+            maximumLineLength: request.maximumLineLength, batchLines: request.batchLines, recordLimit: request.recordLimit)
+    }
+
+    /// A row that cannot be split into the layout's fields is rejected with its CSV bytes; a
+    /// drawing or name the record parser refuses, with the row's NDJSON line, as that line would be.
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, in batch: RawLineBatch, with scratch: inout RecordDecodingScratch
+    ) -> PluginDecoding {
+        guard let layout = batch.csvLayout else { return .rejected(reason: "no Kaggle CSV header read", bytes: nil) }
+        let row: KaggleCSV.Row
+        do throws(FormatError) { row = try KaggleCSV.row(bytes, layout: layout, word: batch.word) } catch {
+            return .rejected(reason: error.reason, bytes: nil)
+        }
+        let line = RecordLine(csvRow: bytes, layout: layout, word: batch.word)
+        let drawing: Drawing
+        let kind: DrawingKind
+        do throws(FormatError) {
+            (drawing, kind) = try scratch.parser.parseDrawing(
+                row.drawing, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes)
+        } catch {
+            // Columns of the drawing's errors count from the start of the row's NDJSON line: read
+            // again from there for the reason (only a refused row pays for it).
+            scratch.bytes.removeAll(keepingCapacity: true)
+            KaggleCSV.appendNDJSONKeys(of: row, to: &scratch.bytes)
+            var reason = error.reason
+            do throws(FormatError) {
+                _ = try scratch.parser.parseDrawing(row.drawing, columnOffset: scratch.bytes.count, flat: false, strokes: &scratch.strokes)
+            } catch {
+                reason = error.reason
+            }
+            return .rejected(reason: reason, bytes: line.bytes)
+        }
+        let record = SketchRecord(
+            word: row.word, countryCode: row.countryCode, timestamp: row.timestamp, recognized: row.recognized, keyID: row.keyID,
+            drawing: drawing, kind: kind)
+        if let problem = DataName.recordProblem(record) { return .rejected(reason: problem, bytes: line.bytes) }
+        return .record(record, line)
+    }
+}

@@ -1,0 +1,64 @@
+import SketchCore
+
+/// Quick, Draw! NDJSON (raw or simplified, plain or gzip): the reading thread cuts lines
+/// (`InputChunkReader`); each line is parsed on a worker by `QuickDrawLineParser`.
+package enum NDJSONInputFormat: InputFormatPlugin {
+    package static let format = DrawingFileFormat.ndjson
+    package static let fileSuffixes = [".ndjson", ".ndjson.gz"]
+    package static let cutsByteRanges = true
+    package static let drawings = DrawingsDeclaration.perRecord
+
+    /// The first non-blank byte is `{` and one of the first 8 non-blank lines parses as a
+    /// Quick, Draw! record (or the first line is longer than the sniffed bytes).
+    package static func detects(_ bytes: [UInt8]) -> Bool {
+        guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }), bytes[first] == 0x7B
+        else { return false }
+        return looksLikeNDJSON(bytes[first...])
+    }
+
+    /// Records carry their own word.
+    package static func word(ofFile file: String, given: String?) -> String { "" }
+
+    package static func batchReader(_ request: BatchReaderRequest) -> any LineBatchReading {
+        InputChunkReader(
+            path: request.path, range: request.range, chunk: request.chunk, hashing: request.hashing,
+            maximumLineLength: request.maximumLineLength, batchLines: request.batchLines, recordLimit: request.recordLimit)
+    }
+
+    package static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, in batch: RawLineBatch, with scratch: inout RecordDecodingScratch
+    ) -> PluginDecoding {
+        do throws(FormatError) {
+            let record =
+                scratch.flatPoints ? try scratch.parser.parse(bytes, strokesInto: &scratch.strokes) : try scratch.parser.parse(bytes)
+            return .record(record, RecordLine(text: bytes, stroke3Deltas: scratch.parser.stroke3Deltas))
+        } catch {
+            return .rejected(reason: error.reason, bytes: nil)
+        }
+    }
+
+    private static func looksLikeNDJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var parser = QuickDrawLineParser(keepsTimestamps: false)
+        var checked = 0
+        var start = bytes.startIndex
+        while start < bytes.endIndex && checked < 8 {
+            guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+                // The last sniffed line: judge it only if the input ended there.
+                return checked == 0 && bytes.count >= DrawingFileFormat.sniffLength
+                    || bytes.count < DrawingFileFormat.sniffLength && parses(&parser, bytes[start...])
+            }
+            let line = bytes[start..<newline]
+            start = newline + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            checked += 1
+            if parses(&parser, line) { return true }
+        }
+        return false
+    }
+
+    private static func parses(_ parser: inout QuickDrawLineParser, _ line: ArraySlice<UInt8>) -> Bool {
+        var trimmed = line
+        if trimmed.last == 0x0D { trimmed = trimmed.dropLast() }
+        return Array(trimmed).withUnsafeBufferPointer { (try? parser.parse($0)) != nil }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import SketchCore
+import SketchTestSupport
+import Testing
+
+@testable import SketchFormats
+
+/// The input format plug-ins (`InputFormatRegistry`): the reading thread cuts raw entries, the
+/// workers' decoder turns them into records, with no NDJSON line in between.
+@Suite struct InputFormatPluginTests {
+    /// Every entry of `path` read as `format`: its line number, raw kind and bytes as cut.
+    static func rawEntries(
+        _ path: String, _ format: DrawingFileFormat, word: String, recordLimit: Int? = nil
+    )
+        -> [(line: Int, kind: RawLineBatch.Kind, bytes: [UInt8])]
+    {
+        let batches = InputBatches(
+            sources: [.init(path: path, format: format, word: word)], selected: [0], hashing: true, linesPerBatch: 1,
+            recordLimit: recordLimit)
+        var all: [(Int, RawLineBatch.Kind, [UInt8])] = []
+        for batch in batches {
+            for (index, entry) in batch.entries.enumerated() {
+                all.append((entry.lineInChunk, entry.kind, batch.withLine(index) { Array($0) }))
+            }
+        }
+        return all
+    }
+
+    /// What the decoder makes of every entry: records with their quarantine forms, rejections.
+    static func decoded(
+        _ path: String, _ format: DrawingFileFormat, word: String, flatPoints: Bool = false
+    )
+        -> [(record: SketchRecord?, bytes: [UInt8], reason: String?)]
+    {
+        var decoder = RecordBatchDecoder(flatPoints: flatPoints)
+        var all: [(SketchRecord?, [UInt8], String?)] = []
+        for batch in InputBatches(sources: [.init(path: path, format: format, word: word)], selected: [0], hashing: false) {
+            decoder.decode(batch) { _, decoded, strokes in
+                switch decoded {
+                case let .record(record, line):
+                    var whole = record
+                    if flatPoints { whole.drawing = strokes.drawing }
+                    all.append((whole, line.bytes, nil))
+                case let .rejected(reason, bytes): all.append((nil, Array(bytes), reason))
+                case let .sourceError(_, reason): all.append((nil, [], reason))
+                }
+                return true
+            }
+        }
+        return all
+    }
+
+    static func write(_ bytes: [UInt8], named name: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func everyFormatHasOneRegistryEntryAndDetectionAsksThemInOrder() {
+        #expect(
+            InputFormatRegistry.entries.map { $0.format }.sorted { $0.rawValue < $1.rawValue }
+                == DrawingFileFormat.allCases.sorted { $0.rawValue < $1.rawValue })
+        #expect(InputFormatRegistry.entries.first?.format == .stroke3)
+        #expect(InputFormatRegistry.entries.last?.format == .bin)
+        #expect(DrawingSource.fileSuffixes.sorted() == [".bin", ".bin.gz", ".csv", ".csv.gz", ".ndjson", ".ndjson.gz", ".npz"])
+        #expect(DrawingSource.recursiveFileSuffixes == [".svg"])
+        #expect(InputFormatRegistry.entries.filter { $0.cutsByteRanges }.map { $0.format } == [.ndjson, .csv])
+    }
+
+    @Test func binIsCutIntoItsRecordBlocksAndATruncatedRecordIsRejectedOnTheReadingThread() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        try GoogleBinaryWriter.encode(GoogleBinaryTests.dog, into: &bytes)
+        let firstLength = bytes.count
+        try GoogleBinaryWriter.encode(GoogleBinaryTests.cat, into: &bytes)
+        let path = try Self.write(Array(bytes.dropLast(3)), named: "cat.bin", in: directory)
+
+        let entries = Self.rawEntries(path, .bin, word: "cat")
+        #expect(entries.count == 2)
+        #expect(entries[0].line == 1)
+        #expect(entries[0].bytes == Array(bytes[..<firstLength]))
+        #expect(entries[1].line == 2)
+        guard case .failed(let reason) = entries[1].kind else {
+            Issue.record("expected a rejected record")
+            return
+        }
+        #expect(reason.hasPrefix("record at byte offset \(firstLength): truncated"))
+        #expect(String(decoding: entries[1].bytes, as: UTF8.self).hasPrefix(#"{"byte_offset":\#(firstLength),"#))
+    }
+
+    @Test func aBinRecordDecodesOnTheWorkerAndIsQuarantinedAsItsNDJSONLine() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        try GoogleBinaryWriter.encode(GoogleBinaryTests.dog, into: &bytes)
+        let path = try Self.write(bytes, named: "dog.bin", in: directory)
+        var expected = GoogleBinaryTests.dog
+        expected.word = "dog"
+        var line: [UInt8] = []
+        SimplifiedNDJSONWriter.encode(expected, into: &line)
+        for flat in [false, true] {
+            let decoded = Self.decoded(path, .bin, word: "dog", flatPoints: flat)
+            #expect(decoded.count == 1)
+            #expect(decoded.first?.record?.drawing == expected.drawing)
+            #expect(decoded.first?.record?.keyID == expected.keyID)
+            #expect(decoded.first?.record?.kind == .simplified)
+            #expect(decoded.first?.bytes == line)
+        }
+    }
+
+    @Test func aBinRecordWithAWordDataNameRefusesIsRejectedWithItsNDJSONLine() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        try GoogleBinaryWriter.encode(GoogleBinaryTests.dog, into: &bytes)
+        let path = try Self.write(bytes, named: "dog.bin", in: directory)
+        let decoded = Self.decoded(path, .bin, word: "..")
+        #expect(decoded.count == 1)
+        #expect(decoded.first?.record == nil)
+        #expect(decoded.first?.reason == DataName.wordProblem("..") ?? "")
+        let quarantined = String(decoding: decoded.first?.bytes ?? [], as: UTF8.self)
+        #expect(quarantined.hasPrefix(#"{"word":"..","#))
+    }
+
+    @Test func aCSVRowDecodesToTheRecordAndTheReasonsOfItsNDJSONLine() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rows = [
+            #"US,"[[[1, 2], [3, 4]]]",5,True,2017-03-08 21:12:07.266040,cat"#,
+            #"US,"[[[1, 2], [3]]]",6,False,2017-03-08 21:12:07,cat"#,
+            #"US,"[]",7,True,2017-03-08 21:12:07,cat"#,
+        ]
+        let text = KaggleCSV.Layout.train.header + "\n" + rows.joined(separator: "\n") + "\n"
+        let path = try Self.write(Array(text.utf8), named: "cat.csv", in: directory)
+        let decoded = Self.decoded(path, .csv, word: "")
+        #expect(decoded.count == rows.count)
+        var parser = QuickDrawLineParser()
+        for (row, result) in zip(rows, decoded) {
+            var line: [UInt8] = []
+            try Array(row.utf8).withUnsafeBufferPointer { try KaggleCSV.appendNDJSON(ofRow: $0, layout: .train, word: "", to: &line) }
+            #expect(result.bytes == line)
+            do {
+                let record = try parser.parse(line)
+                #expect(result.record == record)
+            } catch {
+                #expect(result.reason == error.reason)
+            }
+        }
+    }
+
+    @Test func anUndecodableStroke3FileIsOneSourceError() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try Self.write([0x50, 0x4B, 3, 4, 0, 0, 1, 2], named: "broken.npz", in: directory)
+        let entries = Self.rawEntries(path, .stroke3, word: "broken")
+        #expect(entries.count == 1)
+        guard case .sourceError(0, _) = entries[0].kind else {
+            Issue.record("expected a source error")
+            return
+        }
+    }
+
+    @Test func theRecordLimitCountsRecordsOfTheInput() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var bytes: [UInt8] = []
+        for _ in 0..<5 { try GoogleBinaryWriter.encode(GoogleBinaryTests.dog, into: &bytes) }
+        let path = try Self.write(bytes, named: "dog.bin", in: directory)
+        #expect(Self.rawEntries(path, .bin, word: "dog", recordLimit: 3).map(\.line) == [1, 2, 3])
+    }
+
+    @Test func aFloat64Stroke3RecordKeepsItsExactDeltasBesideItAndInItsQuarantineForm() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let array = NumericArray(rows: 3, columns: 3, values: [0.1, 0.2, 0, 0.2, 0.1, 0, 0.7, 0.3, 1], isFloat64: true)
+        let path = directory.appendingPathComponent("kanji.npz").path
+        try Stroke3NPZ.write([(.train, [array]), (.valid, []), (.test, [])], elementType: .float64, to: path)
+        var decoder = RecordBatchDecoder()
+        var found: (SketchRecord, [Double]?, [UInt8])?
+        for batch in InputBatches(sources: [.init(path: path, format: .stroke3, word: "kanji")], selected: [0], hashing: false) {
+            decoder.decode(batch) { _, decoded, _ in
+                if case let .record(record, line) = decoded { found = (record, line.stroke3Deltas, line.bytes) }
+                return true
+            }
+        }
+        let (record, deltas, bytes) = try #require(found)
+        #expect(Stroke3.array(of: record.drawing, exactDeltas: deltas) == array)
+        var expected: [UInt8] = []
+        SimplifiedNDJSONWriter.encode(record, stroke3Deltas: Stroke3.exactDeltas(of: array, drawing: record.drawing), into: &expected)
+        #expect(bytes == expected)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""stroke3_deltas":"#))
+    }
+}
