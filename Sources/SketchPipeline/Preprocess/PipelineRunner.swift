@@ -152,7 +152,7 @@ package struct PipelineRunner {
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
             return try withRunsDirectory(pipeline: pipelineInfo) { runs, deadRuns in
-                let map = try writing(into: transaction.staging).mapImages(images, runsDirectory: runs, clock: clock)
+                let map = try writing(into: transaction.staging).mapImageFiles(images, runsDirectory: runs, clock: clock)
                 return try finish(
                     map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
                     deadRuns: deadRuns, clock: clock)
