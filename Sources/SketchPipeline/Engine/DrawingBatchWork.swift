@@ -60,7 +60,8 @@ package struct DrawingBatchWork<Stage: RecordStage>: Sendable {
                     counts.written += 1
                 } catch {
                     counts.rejected += 1
-                    rejections.append(.record(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: error.quarantinedBytes ?? Array(line)))
+                    rejections.append(
+                        .record(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: error.quarantinedBytes ?? Array(line)))
                 }
             case let .rejected(reason, bytes):
                 counts.read += 1

@@ -167,8 +167,7 @@ package struct RecordStream: Sendable {
         var work = DrawingBatchWork(stage: stage, chunks: inputs.map { ($0.name, $0.format) })
         work.keepsTimestamps = reader.keepsTimestamps
         work.maximumLineLength = reader.maximumLineLength
-        try Self.drive(batches, jobs: jobs, progress: progress, consumedBytes: { batches.consumedBytes }, work: work.callAsFunction) {
-            outcome in
+        func consume(_ outcome: BatchOutcome<Stage.Batch.Output>) throws {
             let name = inputs[outcome.chunk].name
             for rejection in outcome.rejections {
                 switch rejection {
@@ -187,6 +186,9 @@ package struct RecordStream: Sendable {
                 try tally.reject(line, into: quarantine)
             }
         }
+        try Self.drive(
+            batches, jobs: jobs, progress: progress, consumedBytes: { batches.consumedBytes }, work: work.callAsFunction,
+            consume: consume)
         try batches.requireAnInputOpened(refused: unreadable.count, count: reader.files.count + reader.rejectedSources.count)
         var rejectedByReason: [String: Int] = [:]
         for (reason, count) in quarantine.countsByReason where count != rejectedBefore[reason] {

@@ -23,7 +23,9 @@ struct ExampleStage<Inner: RecordStage>: RecordStage where Inner.Batch: Encoding
     }
 
     func makeBatch(lineCount: Int, format: DrawingFileFormat, chunk: Int) -> Batch {
-        Batch(stage: self, inner: inner.makeBatch(lineCount: lineCount, format: format, chunk: chunk), chunk: chunk, isStroke3Input: format == .stroke3)
+        Batch(
+            stage: self, inner: inner.makeBatch(lineCount: lineCount, format: format, chunk: chunk), chunk: chunk,
+            isStroke3Input: format == .stroke3)
     }
 
     struct Batch: RecordStageBatch {
@@ -33,7 +35,7 @@ struct ExampleStage<Inner: RecordStage>: RecordStage where Inner.Batch: Encoding
         let isStroke3Input: Bool
         /// One fragment encoder per batch, reused for every example (sketch-rnn `.npz` only).
         let fragments: DeflateFragmentEncoder?
-        private(set) var output: [SortedExample] = []
+        private(set) var output = MappedExamples()
         private(set) var seconds = StageSeconds()
 
         init(stage: ExampleStage, inner: Inner.Batch, chunk: Int, isStroke3Input: Bool) {

@@ -20,7 +20,7 @@ struct ImageExampleStage: ImageStage {
 
     struct Batch: ImageStageBatch {
         let stage: ImageExampleStage
-        private(set) var output: [SortedExample] = []
+        private(set) var output = MappedExamples()
         private(set) var seconds = StageSeconds()
 
         mutating func process(_ image: GrayImage, file: LabeledImageFile, index: Int) throws(StageRejection) {

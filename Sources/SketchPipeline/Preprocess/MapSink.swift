@@ -40,7 +40,7 @@ final class MapSink {
     }
 
     /// Takes one batch's outcome.
-    func consume(_ outcome: BatchOutcome<[SortedExample]>) throws {
+    func consume(_ outcome: BatchOutcome<MappedExamples>) throws {
         if let checkpoints, checkpoints.chunk != outcome.chunk {
             try closeChunk()
             checkpoints.begin(outcome.chunk)
@@ -49,11 +49,9 @@ final class MapSink {
         current.seenWords.formUnion(outcome.seenWords)
         current.seenCountries.formUnion(outcome.seenCountries)
         current.records.add(outcome.counts)
-        for example in outcome.output {
-            current.words.insert(example.word)
-            current.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
-            try runs.add(example)
-        }
+        current.words.formUnion(outcome.output.words)
+        current.bucketCounts.formUnion(outcome.output.bucketCounts)
+        for example in outcome.output.examples { try runs.add(example) }
         for file in outcome.measuredFiles {
             current.chunks[file.index] = MapOutput.ChunkRecord(bytes: file.bytes, sha256: file.sha256, quarantined: 0)
         }

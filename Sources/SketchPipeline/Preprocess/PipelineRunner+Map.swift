@@ -115,7 +115,7 @@ extension PipelineRunner {
             digest: { chunk in hashing ? batches.digests[chunk] : measured.map { ($0[chunk].bytes, $0[chunk].sha256) } })
         let mapStart = MonotonicClock.now()
         let cpuStart = StageClock.cpuSeconds()
-        func drive<Stage: RecordStage>(_ stage: Stage) throws where Stage.Batch.Output == [SortedExample] {
+        func drive<Stage: RecordStage>(_ stage: Stage) throws where Stage.Batch.Output == MappedExamples {
             var work = DrawingBatchWork(stage: stage, chunks: chunks.map { ($0.path, $0.format) })
             work.filter = RecordFilter(config.filters)
             work.tracksWords = !config.filters.categories.isEmpty
@@ -173,7 +173,8 @@ extension PipelineRunner {
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         for index in toMap {
             let digest = batches.digests[index] ?? (0, "")
-            output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: sink.quarantined[index] ?? 0)
+            output.chunks[index] = MapOutput.ChunkRecord(
+                bytes: digest.bytes, sha256: digest.sha256, quarantined: sink.quarantined[index] ?? 0)
         }
         return output
     }
