@@ -78,6 +78,7 @@ extension PipelineRunner {
             try quarantine.add(try recordedPaths.record(rejected))
         }
         let cpuStart = StageClock.cpuSeconds()
+        let callingThreadStart = StageClock.cpuSeconds(thread: true)
         let stage = ImageExampleStage(
             resampler: BoxResampler(side: options.stroke.side), options: options, encoding: config.exampleEncoding,
             seed: config.output.seed, split: config.split)
@@ -98,9 +99,12 @@ extension PipelineRunner {
         try RecordStream.drive(
             batches, jobs: jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction, consume: sink.consume)
         output.absorb(try sink.finish())
+        clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
         try quarantine.finish()
         output.rejectedByReason = quarantine.countsByReason
+        let spillStart = MonotonicClock.now()
         output.runs = try sink.finishRuns()
+        clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         return output
     }

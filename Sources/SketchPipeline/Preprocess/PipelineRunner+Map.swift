@@ -115,6 +115,7 @@ extension PipelineRunner {
             digest: { chunk in hashing ? batches.digests[chunk] : measured.map { ($0[chunk].bytes, $0[chunk].sha256) } })
         let mapStart = MonotonicClock.now()
         let cpuStart = StageClock.cpuSeconds()
+        let callingThreadStart = StageClock.cpuSeconds(thread: true)
         func drive<Stage: RecordStage>(_ stage: Stage) throws where Stage.Batch.Output == MappedExamples {
             var work = DrawingBatchWork(stage: stage, chunks: chunks.map { ($0.path, $0.format) })
             work.filter = RecordFilter(config.filters)
@@ -155,6 +156,7 @@ extension PipelineRunner {
         }
         output.absorb(try sink.finish())
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
+        clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
         if checkpoints != nil {
             // Each chunk's quarantined lines, in chunk order, reused or mapped now.
             for index in selected {

@@ -123,9 +123,11 @@ package struct PipelineRunner {
             }
             // Measured up front only for the up-to-date check; the run then reuses these checksums
             // instead of hashing every chunk a second time while reading it.
+            let hashStart = MonotonicClock.now()
             let measured =
                 !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
                 ? try? chunks.map(measure) : nil
+            clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
@@ -147,7 +149,9 @@ package struct PipelineRunner {
                     partition, images: images, pipeline: pipelineInfo, clock: clock)
                 return try commit(transaction, outcome)
             }
+            let hashStart = MonotonicClock.now()
             let sources = try measure(images)
+            clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
