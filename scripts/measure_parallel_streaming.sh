@@ -5,6 +5,7 @@
 # Usage: scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
 set -euo pipefail
 bin=$(realpath "$1"); shared=$(realpath "$2"); work=$3; repeats=${4:-3}
+pipelines=${PIPELINES:-$(dirname "$(realpath "$0")")/../Pipelines}
 mkdir -p "$work"; cd "$work"
 
 # Inputs: the shared raw drawings ×6, the shared simplified drawings ×30.
@@ -81,7 +82,6 @@ row raster "$j1" "$j2" "$c"
 # target is jobs 2 at ≥ 95 % of the ceiling with no more CPU than jobs 1. Drawing pipelines read
 # the raw drawings ×6 (raster256, 25× the CPU per drawing, the shared raw drawings once:
 # raw1.*); tuberlin-cnn the TU-Berlin PNGs ×4 as <class>/ directories, halves tub.a and tub.b.
-pipelines=${PIPELINES:-$(dirname "$(realpath "$0")")/../Pipelines}
 [ -f raw1.ndjson ] || cat "$shared"/quickdraw/raw/*.ndjson > raw1.ndjson
 [ -f raw1.a.ndjson ] || { split -n l/2 -d --additional-suffix=.ndjson raw1.ndjson raw1.part; mv raw1.part00.ndjson raw1.a.ndjson; mv raw1.part01.ndjson raw1.b.ndjson; }
 if [ ! -d tub.b ]; then
