@@ -95,7 +95,7 @@ package struct RecordStreamResult: Sendable {
 /// (``run(_:quarantinePath:write:)``, where the stream is the one place where rejected lines and
 /// source errors reach the quarantine, the tally is kept and progress is shown); the preprocess
 /// map side drives it with its chunk selection and a sorted-run sink
-/// (``drive(_:jobs:progress:consumedBytes:work:consume:)``). It keeps the read path's rules
+/// (``drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``). It keeps the read path's rules
 /// (`DrawingSource`): unreadable directory entries first, byte order marks skipped, damaged gzip
 /// members as source errors after the records they still hold, and an error when no input at
 /// all could be opened.
@@ -202,14 +202,15 @@ package struct RecordStream: Sendable {
     /// The engine's loop: `work` turns each of `batches` into its ``BatchOutcome`` on `jobs`
     /// threads, and `consume` receives the outcomes in input order on the calling thread, with
     /// progress shown on `progress` (records, and `consumedBytes` of the input) and finished at
-    /// the end. At most `2 × jobs + 2` batches and outcomes are held at once. Rethrows the first
-    /// error `work` or `consume` throws.
+    /// the end. At most `maxInFlight` batches and outcomes are held at once (default
+    /// `2 × jobs + 2`; the preprocess map side, whose raster batches may hold one 64 MiB record,
+    /// keeps `2 × jobs`: docs/limits.md). Rethrows the first error `work` or `consume` throws.
     package static func drive<Batches: Sequence, Output: Sendable>(
-        _ batches: Batches, jobs: Int, progress: ProgressReporter, consumedBytes: () -> Int?,
+        _ batches: Batches, jobs: Int, maxInFlight: Int? = nil, progress: ProgressReporter, consumedBytes: () -> Int?,
         work: @escaping @Sendable (Batches.Element) throws -> BatchOutcome<Output>,
         consume: (BatchOutcome<Output>) throws -> Void
     ) throws where Batches.Element: Sendable {
-        let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * max(1, jobs) + 2, transform: work)
+        let map = OrderedParallelMap(jobs: jobs, maxInFlight: maxInFlight ?? 2 * max(1, jobs) + 2, transform: work)
         try map.run(batches) { outcome in
             try consume(outcome)
             progress.advance(by: outcome.counts.read)

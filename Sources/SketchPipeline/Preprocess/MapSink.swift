@@ -4,7 +4,7 @@ import SketchFormats
 import SketchIO
 
 /// The sink of the preprocess map side (drawings and images alike): receives the engine's batch
-/// outcomes in input order (``RecordStream/drive(_:jobs:progress:consumedBytes:work:consume:)``),
+/// outcomes in input order (``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``),
 /// adds their examples to the sorted runs, counts them per class, sort-key bucket and split,
 /// quarantines their rejections in input order, and, with resume checkpoints, closes each chunk's
 /// runs and quarantined lines into its ``MapCheckpoint`` when the next chunk begins.

@@ -52,7 +52,7 @@ extension PipelineRunner {
     }
 
     /// The map side for labelled PNG directories: the engine
-    /// (``RecordStream/drive(_:jobs:progress:consumedBytes:work:consume:)``) over the image files on
+    /// (``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``) over the image files on
     /// ``jobs`` threads (``ImageBatchWork``: read, decode, filter by class; ``ImageExampleStage``:
     /// resample and label), into the sorted-run sink (``MapSink``). A file that is not a valid PNG
     /// is reported, counted as rejected and its path written to the quarantine file, as is each
@@ -97,7 +97,8 @@ extension PipelineRunner {
             bytesPerRecord: options.stroke.side * options.stroke.side * (options.dtype == .float32 ? 4 : 1), maximum: 16)
         let batches = stride(from: 0, to: files.count, by: perBatch).lazy.map { Array(files[$0..<min($0 + perBatch, files.count)]) }
         try RecordStream.drive(
-            batches, jobs: jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction, consume: sink.consume)
+            batches, jobs: jobs, maxInFlight: 2 * jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction,
+            consume: sink.consume)
         output.absorb(try sink.finish())
         clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
         try quarantine.finish()

@@ -49,7 +49,7 @@ package struct MapOutput: Sendable {
 }
 
 extension PipelineRunner {
-    /// The map side for drawings: the engine (``RecordStream/drive(_:jobs:progress:consumedBytes:work:consume:)``)
+    /// The map side for drawings: the engine (``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``)
     /// over the `selected` chunks on ``jobs`` threads (``DrawingBatchWork``: parse, filter, then
     /// the encode stage ``ExampleStage`` simplifies and encodes each record into its final
     /// label-free bytes), into the sorted-run sink (``MapSink``), which quarantines bad lines in
@@ -122,7 +122,8 @@ extension PipelineRunner {
             work.tracksWords = !config.filters.categories.isEmpty
             work.tracksCountries = !config.filters.countries.isEmpty
             try RecordStream.drive(
-                batches, jobs: jobs, progress: progress, consumedBytes: { batches.consumedBytes }, work: work.callAsFunction,
+                batches, jobs: jobs, maxInFlight: 2 * jobs, progress: progress, consumedBytes: { batches.consumedBytes },
+                work: work.callAsFunction,
                 consume: sink.consume)
         }
         // The encode stage of the commands that `encode.kind` names, inside an example stage.
