@@ -5,6 +5,7 @@
 # Usage: Benchmarks/Scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
 set -euo pipefail
 bin=$(realpath "$1"); shared=$(realpath "$2"); work=$3; repeats=${4:-3}
+pipelines=${PIPELINES:-$(dirname "$(realpath "$0")")/../Pipelines}
 mkdir -p "$work"; cd "$work"
 
 # Inputs: the shared raw drawings ×6, the shared simplified drawings ×30.
@@ -75,3 +76,41 @@ j1=$(best taskset -c 0 "$bin" raster png.a png.b -o out/r.npy -q -j 1)
 j2=$(best taskset -c 0,1 "$bin" raster png.a png.b -o out/r.npy -q -j 2)
 c=$(ceiling "$bin" raster png.a -o out/ra.npy -q -j 1 "$bin" raster png.b -o out/rb.npy -q -j 1)
 row raster "$j1" "$j2" "$c"
+
+# Every shipped pipeline (Pipelines/*.yaml; PIPELINES=dir to measure others), same columns, plus
+# the CPU seconds (user + system, best of $repeats) of --jobs 1 and --jobs 2: the engine's jobs
+# target is jobs 2 at ≥ 95 % of the ceiling with no more CPU than jobs 1. Drawing pipelines read
+# the raw drawings ×6 (raster256, 25× the CPU per drawing, the shared raw drawings once:
+# raw1.*); tuberlin-cnn the TU-Berlin PNGs ×4 as <class>/ directories, halves tub.a and tub.b.
+[ -f raw1.ndjson ] || cat "$shared"/quickdraw/raw/*.ndjson > raw1.ndjson
+[ -f raw1.a.ndjson ] || { split -n l/2 -d --additional-suffix=.ndjson raw1.ndjson raw1.part; mv raw1.part00.ndjson raw1.a.ndjson; mv raw1.part01.ndjson raw1.b.ndjson; }
+if [ ! -d tub.b ]; then
+  for half in a b; do
+    for copy in 0 1 2 3; do
+      for link in png.$half/$copy-*.png; do
+        target=$(readlink "$link"); class=$(basename "$(dirname "$target")")
+        mkdir -p "tub.$half/$class"; ln -s "$target" "tub.$half/$class/$copy-$(basename "$target")"
+      done
+    done
+  done
+fi
+# cpu CMD...: user + system seconds of one run, best of $repeats
+cpu() { local b=""; for _ in $(seq "$repeats"); do fresh; /usr/bin/time -f "%U %S" -o t.txt "$@" >/dev/null 2>&1; s=$(awk '{print $1 + $2}' t.txt); b=$(python3 -c "print(min(float('$s'), float('${b:-1e9}')))"); done; echo "$b"; }
+echo
+echo "| pipeline | jobs 1 (s) | jobs 2 (s) | speed-up | ceiling (s) | ceiling speed-up | jobs 2 / ceiling | CPU jobs 1 (s) | CPU jobs 2 (s) |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for file in "$pipelines"/*.yaml; do
+  name=$(basename "$file" .yaml)
+  case $name in
+    tuberlin-*) whole=(--input tub.a --input tub.b); a=(--input tub.a); b=(--input tub.b) ;;
+    *raster256*) whole=(--input raw1.ndjson); a=(--input raw1.a.ndjson); b=(--input raw1.b.ndjson) ;;
+    *) whole=(--input raw.ndjson); a=(--input raw.a.ndjson); b=(--input raw.b.ndjson) ;;
+  esac
+  pre=(preprocess --pipeline "$file" --force -q)
+  j1=$(best taskset -c 0 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 1)
+  j2=$(best taskset -c 0,1 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 2)
+  c=$(ceiling "$bin" "${pre[@]}" "${a[@]}" -o out/pa -j 1 "$bin" "${pre[@]}" "${b[@]}" -o out/pb -j 1)
+  u1=$(cpu taskset -c 0 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 1)
+  u2=$(cpu taskset -c 0,1 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 2)
+  echo "$(row "$name" "$j1" "$j2" "$c") $u1 | $u2 |"
+done

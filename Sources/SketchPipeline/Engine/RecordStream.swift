@@ -21,6 +21,15 @@ package protocol RecordStage: Sendable {
     var input: RecordStageInput { get }
     /// Fresh state for a batch of `lineCount` lines of an input read as `format`.
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch
+    /// Fresh state for a batch of `lineCount` lines of input chunk `chunk` read as `format`, for
+    /// stages whose work depends on the chunk (by default `makeBatch(lineCount:format:)`).
+    func makeBatch(lineCount: Int, format: DrawingFileFormat, chunk: Int) -> Batch
+}
+
+extension RecordStage {
+    package func makeBatch(lineCount: Int, format: DrawingFileFormat, chunk: Int) -> Batch {
+        makeBatch(lineCount: lineCount, format: format)
+    }
 }
 
 /// The state of a `RecordStage` over one batch: takes the batch's records in order and yields
@@ -36,6 +45,12 @@ package protocol RecordStageBatch {
         location: SourceLocation) throws(StageRejection)
     /// The output after the last record.
     var output: Output { get }
+    /// Seconds the batch spent simplifying and encoding (`StageClock`; by default none measured).
+    var seconds: StageSeconds { get }
+}
+
+extension RecordStageBatch {
+    package var seconds: StageSeconds { StageSeconds() }
 }
 
 /// Why a stage refuses a record: the reason, and the bytes to quarantine when they are not the
@@ -72,12 +87,15 @@ package struct RecordStreamResult: Sendable {
     package var seconds: Double
 }
 
-/// The streaming engine for drawings: reads each input in batches of NDJSON lines
-/// (``InputBatches``, formats as `DrawingSource.engineInputs` decides), decodes
-/// (``RecordBatchDecoder``) and processes the batches on `jobs` threads (`OrderedParallelMap`),
-/// and hands the batch outputs to the writer in input order, so the output bytes are the same
-/// for every job count. The one place where rejected lines and source errors reach the
-/// quarantine, the tally is kept and progress is shown; it keeps the read path's rules
+/// The streaming engine: source → stage → sink. A source's batches (``InputBatches`` of drawing
+/// chunks, or groups of image files) are processed on `jobs` threads (`OrderedParallelMap`) by a
+/// worker (``DrawingBatchWork`` for drawings, ``ImageBatchWork`` for images) into
+/// ``BatchOutcome``s, which the sink receives on the calling thread in input order, so the output
+/// bytes are the same for every job count. The commands use it through a ``DrawingSource``
+/// (``run(_:quarantinePath:write:)``, where the stream is the one place where rejected lines and
+/// source errors reach the quarantine, the tally is kept and progress is shown); the preprocess
+/// map side drives it with its chunk selection and a sorted-run sink
+/// (``drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``). It keeps the read path's rules
 /// (`DrawingSource`): unreadable directory entries first, byte order marks skipped, damaged gzip
 /// members as source errors after the records they still hold, and an error when no input at
 /// all could be opened.
@@ -146,26 +164,31 @@ package struct RecordStream: Sendable {
             sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
             maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerBatch,
             recordLimit: reader.recordLimitPerInput)
-        let (keepsTimestamps, maximumLineLength) = (reader.keepsTimestamps, reader.maximumLineLength)
-        let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (batch: RawLineBatch) in
-            Self.process(
-                batch, of: inputs[batch.chunk], with: stage,
-                keepsTimestamps: keepsTimestamps, maximumLineLength: maximumLineLength)
-        }
-        try map.run(batches) { result in
-            for line in result.rejected { try tally.reject(line, into: quarantine) }
-            tally.read += result.written
-            var late = 0
-            try write(result.output) { line in
-                late += 1
+        var work = DrawingBatchWork(stage: stage, chunks: inputs.map { ($0.name, $0.format) })
+        work.keepsTimestamps = reader.keepsTimestamps
+        work.maximumLineLength = reader.maximumLineLength
+        func consume(_ outcome: BatchOutcome<Stage.Batch.Output>) throws {
+            let name = inputs[outcome.chunk].name
+            for rejection in outcome.rejections {
+                switch rejection {
+                case let .record(line, reason, bytes):
+                    try quarantine.add(RejectedLine(location: SourceLocation(file: name, line: line), reason: reason, bytes: bytes))
+                case let .sourceError(byteOffset, reason):
+                    try quarantine.add(.sourceError(name, byteOffset: byteOffset, reason: reason))
+                case let .file(_, path, reason):
+                    try quarantine.add(.file(path, reason: reason))
+                }
+            }
+            tally.add(outcome.counts)
+            try write(outcome.output) { line in
+                tally.written -= 1
                 tally.read -= 1
                 try tally.reject(line, into: quarantine)
             }
-            tally.written += result.written - late
-            progress.update(bytesConsumed: batches.consumedBytes)
-            progress.advance(by: result.written + result.rejected.count)
         }
-        progress.finish()
+        try Self.drive(
+            batches, jobs: jobs, progress: progress, consumedBytes: { batches.consumedBytes }, work: work.callAsFunction,
+            consume: consume)
         try batches.requireAnInputOpened(refused: unreadable.count, count: reader.files.count + reader.rejectedSources.count)
         var rejectedByReason: [String: Int] = [:]
         for (reason, count) in quarantine.countsByReason where count != rejectedBefore[reason] {
@@ -176,41 +199,23 @@ package struct RecordStream: Sendable {
             inputBytes: batches.consumedBytes, seconds: progress.elapsedSeconds)
     }
 
-    /// One batch's work on a worker thread: decode, process, collect the rejections in line order.
-    private static func process<Stage: RecordStage>(
-        _ batch: RawLineBatch, of input: DrawingSource.EngineInput, with stage: Stage,
-        keepsTimestamps: Bool, maximumLineLength: Int
-    ) -> BatchResult<Stage.Batch.Output> {
-        var decoder = RecordBatchDecoder(
-            keepsTimestamps: keepsTimestamps, flatPoints: stage.input == .flatPoints,
-            maximumLineLength: maximumLineLength)
-        var state = stage.makeBatch(lineCount: batch.entries.count, format: input.format)
-        var rejected: [RejectedLine] = []
-        var written = 0
-        decoder.decode(batch) { entry, decoded, strokes in
-            let location = SourceLocation(file: input.name, line: entry.lineInChunk)
-            switch decoded {
-            case let .record(record, line):
-                do throws(StageRejection) {
-                    try state.process(record, strokes: strokes, line: line, location: location)
-                    written += 1
-                } catch {
-                    rejected.append(RejectedLine(location: location, reason: error.reason, bytes: error.quarantinedBytes ?? Array(line)))
-                }
-            case let .rejected(reason, bytes):
-                rejected.append(RejectedLine(location: location, reason: reason, bytes: Array(bytes)))
-            case let .sourceError(byteOffset, reason):
-                rejected.append(.sourceError(input.name, byteOffset: byteOffset, reason: reason))
-            }
-            return true
+    /// The engine's loop: `work` turns each of `batches` into its ``BatchOutcome`` on `jobs`
+    /// threads, and `consume` receives the outcomes in input order on the calling thread, with
+    /// progress shown on `progress` (records, and `consumedBytes` of the input) and finished at
+    /// the end. At most `maxInFlight` batches and outcomes are held at once (default
+    /// `2 × jobs + 2`; the preprocess map side, whose raster batches may hold one 64 MiB record,
+    /// keeps `2 × jobs`: docs/limits.md). Rethrows the first error `work` or `consume` throws.
+    package static func drive<Batches: Sequence, Output: Sendable>(
+        _ batches: Batches, jobs: Int, maxInFlight: Int? = nil, progress: ProgressReporter, consumedBytes: () -> Int?,
+        work: @escaping @Sendable (Batches.Element) throws -> BatchOutcome<Output>,
+        consume: (BatchOutcome<Output>) throws -> Void
+    ) throws where Batches.Element: Sendable {
+        let map = OrderedParallelMap(jobs: jobs, maxInFlight: maxInFlight ?? 2 * max(1, jobs) + 2, transform: work)
+        try map.run(batches) { outcome in
+            try consume(outcome)
+            progress.advance(by: outcome.counts.read)
+            if let bytes = consumedBytes() { progress.update(bytesConsumed: bytes) }
         }
-        return BatchResult(output: state.output, written: written, rejected: rejected)
+        progress.finish()
     }
-}
-
-/// A processed batch on its way from a worker to the writer.
-private struct BatchResult<Output: Sendable>: Sendable {
-    var output: Output
-    var written: Int
-    var rejected: [RejectedLine]
 }

@@ -17,8 +17,9 @@ package struct StageSeconds: Sendable {
 ///
 /// `stages` are worker seconds summed over threads (parse, simplify, encode; time measured with
 /// `MonotonicClock` around each record's step), CPU seconds of the two sides (`map`: every thread
-/// of the map side; `reduce`: the reduce parts' threads summed), and wall seconds of the phases
-/// (`map_wall`, `sort_spill`, `reduce_wall`, `finalize_wall`).
+/// of the map side; `map_serial`: its calling thread, which reads and feeds the sink; `reduce`: the
+/// reduce parts' threads summed), and wall seconds of the phases (`hash_inputs`, `map_wall`,
+/// `sort_spill`, `reduce_wall`, `finalize_wall`).
 package final class StageClock: Sendable {
     private let command: String
     private let stages = LockedValue<[String: Double]>([:])

@@ -80,7 +80,7 @@ struct TimeChannelStage: RecordStage {
         Batch(renderer: TimeChannelRenderer(options: render, channels: channels))
     }
 
-    struct Batch: RecordStageBatch {
+    struct Batch: EncodingBatch {
         let renderer: TimeChannelRenderer
         private(set) var output: [UInt8] = []
 
@@ -88,41 +88,61 @@ struct TimeChannelStage: RecordStage {
             _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
-            output += try StageRejection.overLimit { () throws(DrawingLimitError) in try renderer.render(record.drawing) }
+            output += try encode(prepare(record), of: record, line: line)
+        }
+
+        /// The raw drawing: the channels are drawn from the raw strokes, aligned and scaled.
+        func prepare(_ record: SketchRecord) -> Drawing { record.drawing }
+
+        /// The `(side, side, channels)` bytes.
+        func encode(_ drawing: Drawing, of record: SketchRecord, line: RecordLine) throws(StageRejection) -> [UInt8] {
+            try StageRejection.overLimit { () throws(DrawingLimitError) in try renderer.render(drawing) }
         }
     }
 }
 
-/// Simplifies a drawing where `inputFormat` says so and appends its rendered pixels.
+/// Simplifies a drawing where `inputFormat` says so (with `simplification`: Google's steps for
+/// the `bitmap` command) and appends its rendered pixels.
 struct BitmapRenderStage: RecordStage {
     var render: StrokeRenderOptions
     var inputFormat: InputFormat
+    var simplification = SimplificationOptions.google
     var input: RecordStageInput { .drawings }
 
     func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch { Batch(stage: self, format: format, lineCount: lineCount) }
 
-    struct Batch: RecordStageBatch {
+    struct Batch: EncodingBatch {
         let stage: BitmapRenderStage
         /// The format of the batch's input (`InputFormat.needsSimplification(_:readAs:)`).
         let format: DrawingFileFormat
         let renderer: StrokeRenderer
-        var simplifier = Simplifier(options: .google)
+        var simplifier: Simplifier
         private(set) var output: [UInt8] = []
 
         init(stage: BitmapRenderStage, format: DrawingFileFormat, lineCount: Int) {
             self.stage = stage
             self.format = format
             renderer = StrokeRenderer(options: stage.render)
+            simplifier = Simplifier(options: stage.simplification)
             output.reserveCapacity(lineCount * stage.render.side * stage.render.side)
+        }
+
+        mutating func prepare(_ record: SketchRecord) throws(StageRejection) -> Drawing {
+            try StageRejection.overLimit { () throws(DrawingLimitError) in
+                try stage.inputFormat.prepare(record, readAs: format, with: &simplifier)
+            }
+        }
+
+        /// The `side × side` gray pixels.
+        func encode(_ drawing: Drawing, of record: SketchRecord, line: RecordLine) throws(StageRejection) -> [UInt8] {
+            try StageRejection.overLimit { () throws(DrawingLimitError) in try renderer.render(drawing) }
         }
 
         mutating func process(
             _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
-            let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
-                try stage.inputFormat.prepare(record, readAs: format, with: &simplifier)
-            }
+            let drawing = try prepare(record)
             let pixels = stage.render.side * stage.render.side
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: pixels))

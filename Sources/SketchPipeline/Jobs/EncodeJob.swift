@@ -70,7 +70,7 @@ struct StrokeTensorStage: RecordStage {
         Batch(stage: self, format: format, simplifier: Simplifier(options: simplification), lineCount: lineCount)
     }
 
-    struct Batch: RecordStageBatch {
+    struct Batch: EncodingBatch {
         let stage: StrokeTensorStage
         /// The format of the batch's input (`InputFormat.needsSimplification(_:readAs:)`).
         let format: DrawingFileFormat
@@ -88,10 +88,18 @@ struct StrokeTensorStage: RecordStage {
             _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine,
             location: SourceLocation
         ) throws(StageRejection) {
-            let drawing = try StageRejection.overLimit { () throws(DrawingLimitError) in
+            StrokeTensorEncoder.encode(try prepare(record), options: stage.tensor, appendingTo: &output)
+        }
+
+        mutating func prepare(_ record: SketchRecord) throws(StageRejection) -> Drawing {
+            try StageRejection.overLimit { () throws(DrawingLimitError) in
                 try stage.inputFormat.prepare(record, readAs: format, with: &simplifier)
             }
-            StrokeTensorEncoder.encode(drawing, options: stage.tensor, appendingTo: &output)
+        }
+
+        /// The `(rows, 3)` tensor of `drawing`.
+        func encode(_ drawing: Drawing, of record: SketchRecord, line: RecordLine) -> StrokeTensor {
+            StrokeTensorEncoder.encode(drawing, options: stage.tensor)
         }
     }
 }

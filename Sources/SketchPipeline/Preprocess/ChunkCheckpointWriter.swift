@@ -67,11 +67,7 @@ extension MapOutput {
     mutating func absorb(_ other: MapOutput) {
         runs += other.runs
         bucketCounts.formUnion(other.bucketCounts)
-        records.read += other.records.read
-        records.written += other.records.written
-        records.filtered += other.records.filtered
-        records.rejected += other.records.rejected
-        records.sourceErrors += other.records.sourceErrors
+        records.add(other.records)
         words.formUnion(other.words)
         seenWords.formUnion(other.seenWords)
         seenCountries.formUnion(other.seenCountries)

@@ -51,13 +51,16 @@ extension PipelineRunner {
         return "; it holds SVG sketches, which this image pipeline does not read: pipelines of drawings do (\(named))"
     }
 
-    /// The map side for labelled PNG directories (one process): decodes, resamples and labels
-    /// every image; a file that is not a valid PNG is reported, counted as rejected and its path
-    /// written to the quarantine file, as is each directory entry the scan could not use (dangling
-    /// link, link loop, non-UTF-8 name). Images in a split directory keep that split; the others
-    /// are split by the hash of their key (relative path). With `selected` (a partition's share of
-    /// the files, by index) only those files are read, each recorded as a chunk of its own.
-    package func mapImages(
+    /// The map side for labelled PNG directories: the engine
+    /// (``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``) over the image files on
+    /// ``jobs`` threads (``ImageBatchWork``: read, decode, filter by class; ``ImageExampleStage``:
+    /// resample and label), into the sorted-run sink (``MapSink``). A file that is not a valid PNG
+    /// is reported, counted as rejected and its path written to the quarantine file, as is each
+    /// directory entry the scan could not use (dangling link, link loop, non-UTF-8 name). Images in
+    /// a split directory keep that split; the others are split by the hash of their key (relative
+    /// path). With `selected` (a partition's share of the files, by index) only those files are
+    /// read, each recorded as a chunk of its own.
+    package func mapImageFiles(
         _ listing: LabeledImageListing, selected: [Int]? = nil, rejectedEntries: Bool = true,
         runsDirectory: String, clock: StageClock
     ) throws -> MapOutput {
@@ -67,8 +70,6 @@ extension PipelineRunner {
         var output = MapOutput()
         let quarantine = QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)", writesWhenEmpty: true)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
-        let resampler = BoxResampler(side: options.stroke.side)
-        let filter = RecordFilter(config.filters)
         let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
         for rejected in rejectedEntries ? listing.rejected : [] {
             output.rejectedSources += 1
@@ -76,53 +77,35 @@ extension PipelineRunner {
             output.records.rejected += 1
             try quarantine.add(try recordedPaths.record(rejected))
         }
-        let encoding = config.exampleEncoding
         let cpuStart = StageClock.cpuSeconds()
-        var t = MonotonicClock.now()
-        var seconds = StageSeconds()
-        for ordinal in selected ?? Array(listing.files.indices) {
-            let file = listing.files[ordinal]
-            if selected != nil {
-                let measured = try InputFile.measure(file.path)
-                output.chunks[ordinal] = MapOutput.ChunkRecord(bytes: measured.bytes, sha256: measured.sha256, quarantined: 0)
-            }
-            output.records.read += 1
-            progress.advance()
-            if !config.filters.categories.isEmpty { output.seenWords.insert(file.className) }
-            guard filter.wantsClass(file.className) else {
-                output.records.filtered += 1
-                continue
-            }
-            let image: GrayImage
-            do {
-                image = try PNGImage.readGray(path: file.path)
-            } catch {
-                output.records.rejected += 1
-                output.chunks[ordinal]?.quarantined = 1
-                try quarantine.add(.file(try recordedPaths.record(file.path), reason: error.reason))
-                continue
-            }
-            seconds.parse += MonotonicClock.lap(&t)
-            let payload = options.payload(resampler.resample(image).pixels)
-            let body = try ExampleBody.make(
-                payload: payload, keyID: file.keyID, word: file.className, facts: RecordFacts(), encoding: encoding,
-                pngFilter: .paeth)
-            seconds.encode += MonotonicClock.lap(&t)
-            output.words.insert(file.className)
-            let example = SortedExample(
-                sortKey: SortKey.of(keyID: file.keyID, seed: config.output.seed), keyID: file.keyID,
-                chunk: 0, ordinal: UInt64(ordinal), word: file.className,
-                split: file.directorySplit.flatMap(SplitName.init(rawValue:)) ?? config.split.split(forKeyID: file.keyID),
-                body: body)
-            output.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
-            try runs.add(example)
-            output.records.written += 1
-        }
-        clock.add(seconds)
-        progress.finish()
+        let callingThreadStart = StageClock.cpuSeconds(thread: true)
+        let stage = ImageExampleStage(
+            resampler: BoxResampler(side: options.stroke.side), options: options, encoding: config.exampleEncoding,
+            seed: config.output.seed, split: config.split)
+        var work = ImageBatchWork(stage: stage, files: listing.files)
+        work.filter = RecordFilter(config.filters)
+        work.tracksWords = !config.filters.categories.isEmpty
+        work.measuresFiles = selected != nil
+        let sink = MapSink(
+            runs: runs, quarantine: quarantine, checkpoints: nil, clock: clock,
+            place: { rejection, _ in
+                guard case let .file(_, path, reason) = rejection else { preconditionFailure("an image batch rejects whole files") }
+                return .file(try recordedPaths.record(path), reason: reason)
+            })
+        let files = selected ?? Array(listing.files.indices)
+        let perBatch = BatchSizing.records(
+            bytesPerRecord: options.stroke.side * options.stroke.side * (options.dtype == .float32 ? 4 : 1), maximum: 16)
+        let batches = stride(from: 0, to: files.count, by: perBatch).lazy.map { Array(files[$0..<min($0 + perBatch, files.count)]) }
+        try RecordStream.drive(
+            batches, jobs: jobs, maxInFlight: 2 * jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction,
+            consume: sink.consume)
+        output.absorb(try sink.finish())
+        clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
         try quarantine.finish()
         output.rejectedByReason = quarantine.countsByReason
-        output.runs = try runs.finish()
+        let spillStart = MonotonicClock.now()
+        output.runs = try sink.finishRuns()
+        clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         return output
     }
@@ -142,7 +125,7 @@ extension PipelineRunner {
             return InputChunk(path: file.path, offset: 0, bytes: Int(status.st_size), isRange: false)
         }
         return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
-            try mapImages(images, selected: selected, rejectedEntries: partition.index == 0, runsDirectory: runsDirectory, clock: clock)
+            try mapImageFiles(images, selected: selected, rejectedEntries: partition.index == 0, runsDirectory: runsDirectory, clock: clock)
         }
     }
 }

@@ -48,29 +48,16 @@ package struct MapOutput: Sendable {
     }
 }
 
-/// What the workers make of one batch of lines.
-private struct MappedBatch: Sendable {
-    enum Outcome: Sendable {
-        case example(SortedExample)
-        case filtered
-        case rejected(lineInChunk: Int, reason: String, bytes: [UInt8])
-        case sourceError(byteOffset: Int, reason: String)
-    }
-    var chunk: Int
-    var outcomes: [Outcome] = []
-    var seconds = StageSeconds()
-    var seenWords = ClassWords()
-    var seenCountries: Set<String> = []
-}
-
 extension PipelineRunner {
-    /// The map side for drawings: reads the `selected` chunks on ``jobs`` threads (parse, filter,
-    /// simplify, encode per batch of lines), quarantines bad lines in chunk order, and writes the
-    /// examples, encoded into their final label-free bytes (``ExampleBody``), into sorted runs under
-    /// `runsDirectory`. Without `hashing` the chunks' checksums are not computed (the caller
-    /// measured them up front: `measured`). With `resume`, each chunk's runs, quarantined lines
-    /// and ``MapCheckpoint`` are kept apart in `runsDirectory`, and chunks a dead run finished
-    /// (checked) are reused instead of mapped.
+    /// The map side for drawings: the engine (``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``)
+    /// over the `selected` chunks on ``jobs`` threads (``DrawingBatchWork``: parse, filter, then
+    /// the encode stage ``ExampleStage`` simplifies and encodes each record into its final
+    /// label-free bytes), into the sorted-run sink (``MapSink``), which quarantines bad lines in
+    /// chunk order and writes the examples into sorted runs under `runsDirectory`. Without
+    /// `hashing` the chunks' checksums are not computed (the caller measured them up front:
+    /// `measured`). With `resume`, each chunk's runs, quarantined lines and ``MapCheckpoint`` are
+    /// kept apart in `runsDirectory`, and chunks a dead run finished (checked) are reused instead
+    /// of mapped.
     package func mapDrawings(
         chunks: [InputChunk], selected: [Int], rejectedSources: [RejectedLine],
         quarantinePath: String, runsDirectory: String,
@@ -108,70 +95,69 @@ extension PipelineRunner {
             sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) },
             selected: toMap,
             hashing: hashing, linesPerBatch: config.encode.linesPerBatch, recordLimit: recordLimit)
-        let transform = batchTransform(
-            chunkFormats: chunks.map(\.format),
-            float64Chunks: Set(toMap.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) }))
         let checkpoints = keys.map { keys in ChunkCheckpointWriter(directory: runsDirectory) { keys[$0] } }
-        var quarantined: [Int: Int] = [:]
         var lineBase: [Int: Int] = [:]
-        // The chunk being mapped collects into `current` (one chunk with resume, else the whole map).
-        var current = MapOutput()
-        func closeChunk() throws {
-            guard let checkpoints, let chunk = checkpoints.chunk else { return }
-            let digest = hashing ? batches.digests[chunk] : measured.map { ($0[chunk].bytes, $0[chunk].sha256) }
-            checkpoints.current = current
-            output.absorb(try checkpoints.close(runs: try runs.closeChunk(), digest: digest, quarantined: quarantined[chunk] ?? 0))
-            current = MapOutput()
-        }
-        func reject(_ line: RejectedLine) throws {
-            if let checkpoints {
-                try checkpoints.quarantine(line.bytes)
-                quarantine.tally(line)
-            } else {
-                try quarantine.add(line)
-            }
-        }
+        let sink = MapSink(
+            runs: runs, quarantine: quarantine, checkpoints: checkpoints, clock: clock,
+            place: { rejection, index in
+                let chunk = chunks[index]
+                switch rejection {
+                case let .record(lineInChunk, reason, bytes):
+                    if lineBase[index] == nil { lineBase[index] = chunk.linesBefore() }
+                    let line = lineInChunk == 0 ? 0 : lineBase[index]! + lineInChunk
+                    return RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes)
+                case let .sourceError(byteOffset, reason):
+                    return .sourceError(try recordedPaths.record(chunk.path), byteOffset: byteOffset, reason: reason)
+                case let .file(_, path, reason):
+                    return .file(try recordedPaths.record(path), reason: reason)
+                }
+            },
+            digest: { chunk in hashing ? batches.digests[chunk] : measured.map { ($0[chunk].bytes, $0[chunk].sha256) } })
         let mapStart = MonotonicClock.now()
         let cpuStart = StageClock.cpuSeconds()
-        try OrderedParallelMap(jobs: jobs, transform: transform).run(batches) { batch in
-            if let checkpoints, checkpoints.chunk != batch.chunk {
-                try closeChunk()
-                checkpoints.begin(batch.chunk)
-            }
-            clock.add(batch.seconds)
-            current.seenWords.formUnion(batch.seenWords)
-            current.seenCountries.formUnion(batch.seenCountries)
-            for outcome in batch.outcomes {
-                if case .sourceError = outcome {} else { current.records.read += 1 }
-                switch outcome {
-                case .example(let example):
-                    current.records.written += 1
-                    current.words.insert(example.word)
-                    current.bucketCounts.add(word: example.word, sortKey: example.sortKey, split: example.split)
-                    try runs.add(example)
-                case .filtered:
-                    current.records.filtered += 1
-                case let .rejected(lineInChunk, reason, bytes):
-                    current.records.rejected += 1
-                    quarantined[batch.chunk, default: 0] += 1
-                    let chunk = chunks[batch.chunk]
-                    if lineBase[batch.chunk] == nil { lineBase[batch.chunk] = chunk.linesBefore() }
-                    let line = lineInChunk == 0 ? 0 : lineBase[batch.chunk]! + lineInChunk
-                    try reject(RejectedLine(location: SourceLocation(file: chunk.path, line: line), reason: reason, bytes: bytes))
-                case let .sourceError(byteOffset, reason):
-                    current.records.sourceErrors += 1
-                    quarantined[batch.chunk, default: 0] += 1
-                    try reject(.sourceError(try recordedPaths.record(chunks[batch.chunk].path), byteOffset: byteOffset, reason: reason))
-                }
-            }
-            progress.advance(by: batch.outcomes.count)
-            progress.update(bytesConsumed: batches.consumedBytes)
-            TestStopPoint.map.reached()
+        let callingThreadStart = StageClock.cpuSeconds(thread: true)
+        func drive<Stage: RecordStage>(_ stage: Stage) throws where Stage.Batch.Output == MappedExamples {
+            var work = DrawingBatchWork(stage: stage, chunks: chunks.map { ($0.path, $0.format) })
+            work.filter = RecordFilter(config.filters)
+            work.tracksWords = !config.filters.categories.isEmpty
+            work.tracksCountries = !config.filters.countries.isEmpty
+            try RecordStream.drive(
+                batches, jobs: jobs, maxInFlight: 2 * jobs, progress: progress, consumedBytes: { batches.consumedBytes },
+                work: work.callAsFunction,
+                consume: sink.consume)
         }
-        try closeChunk()
-        output.absorb(current)
+        // The encode stage of the commands that `encode.kind` names, inside an example stage.
+        let (inputFormat, simplification) = (config.source.format, config.simplification)
+        func example<Inner: RecordStage>(
+            _ inner: Inner, payload: @escaping @Sendable (Inner.Batch.Encoded) -> TensorPayload
+        ) -> ExampleStage<Inner> {
+            ExampleStage(inner: inner, payload: payload, encoding: config.exampleEncoding, seed: config.output.seed, split: config.split)
+        }
+        switch config.encode {
+        case let .strokes(options):
+            try drive(
+                example(StrokeTensorStage(tensor: options, inputFormat: inputFormat, simplification: simplification)) {
+                    .float32($0.values, shape: [$0.rows, StrokeTensorEncoder.columns])
+                })
+        case let .raster(options) where !options.timeChannels.isEmpty:
+            try drive(example(TimeChannelStage(render: options.stroke, channels: options.timeChannels), payload: options.payload))
+        case let .raster(options):
+            try drive(
+                example(
+                    BitmapRenderStage(render: options.stroke, inputFormat: inputFormat, simplification: simplification),
+                    payload: options.payload))
+        case let .stroke3(epsilon, elementType):
+            let float64Chunks = Set(toMap.filter { chunks[$0].format == .stroke3 && Stroke3NPZ.isFloat64(path: chunks[$0].path) })
+            try drive(
+                example(
+                    Stroke3Stage(
+                        epsilon: epsilon, elementType: elementType, inputFormat: inputFormat, simplification: simplification,
+                        float64Chunks: float64Chunks)
+                ) { $0 })
+        }
+        output.absorb(try sink.finish())
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
-        progress.finish()
+        clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
         if checkpoints != nil {
             // Each chunk's quarantined lines, in chunk order, reused or mapped now.
             for index in selected {
@@ -184,13 +170,14 @@ extension PipelineRunner {
         try batches.requireAnInputOpened(count: toMap.count)
         let spillStart = MonotonicClock.now()
         // With checkpoints every run was already handed over chunk by chunk.
-        let remaining = try runs.finish()
+        let remaining = try sink.finishRuns()
         if checkpoints == nil { output.runs += remaining }
         clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         for index in toMap {
             let digest = batches.digests[index] ?? (0, "")
-            output.chunks[index] = MapOutput.ChunkRecord(bytes: digest.bytes, sha256: digest.sha256, quarantined: quarantined[index] ?? 0)
+            output.chunks[index] = MapOutput.ChunkRecord(
+                bytes: digest.bytes, sha256: digest.sha256, quarantined: sink.quarantined[index] ?? 0)
         }
         return output
     }
@@ -214,135 +201,6 @@ extension PipelineRunner {
         case .train: return .train
         case .valid: return .val
         case .test: return .test
-        }
-    }
-
-    /// The per-batch work, safe to run on any thread: each call has its own parser, simplifier
-    /// and encoder. `chunkFormats` holds each chunk's file format (what `source.format` asks of
-    /// its records, and whether they bring their stroke-3 split). Records of the chunks
-    /// `float64Chunks` (float64 stroke-3 files) keep float64 stroke-3 rows unless the pipeline asks
-    /// for int16.
-    private func batchTransform(
-        chunkFormats: [DrawingFileFormat], float64Chunks: Set<Int>
-    ) -> @Sendable (RawLineBatch) -> MappedBatch {
-        let filter = RecordFilter(config.filters)
-        let simplification = config.simplification
-        let format = config.source.format
-        let encodeStage = SendableEncodeStage(config.encode)
-        let drawsRawStrokes: Bool
-        if case let .raster(options) = config.encode { drawsRawStrokes = !options.timeChannels.isEmpty } else { drawsRawStrokes = false }
-        let seed = config.output.seed
-        let split = config.split
-        let encoding = config.exampleEncoding
-        let tracksWords = !config.filters.categories.isEmpty
-        let tracksCountries = !config.filters.countries.isEmpty
-        return { batch in
-            var mapped = MappedBatch(chunk: batch.chunk)
-            let fileFormat = chunkFormats[batch.chunk]
-            let isStroke3Input = fileFormat == .stroke3
-            mapped.outcomes.reserveCapacity(batch.entries.count)
-            var decoder = RecordBatchDecoder()
-            var simplifier = Simplifier(options: simplification)
-            let encode = encodeStage.makeEncoder()
-            let isFloat64Input = float64Chunks.contains(batch.chunk)
-            // One fragment encoder per batch of lines, reused for every example (formats that deflate bodies: sketch-rnn `.npz`).
-            let fragments: DeflateFragmentEncoder?
-            fragments = encoding.format.entry.deflatesBodies ? try? DeflateFragmentEncoder() : nil
-            var t = MonotonicClock.now()
-            decoder.decode(batch) { entry, decoded, _ in
-                defer { t = MonotonicClock.now() }
-                switch decoded {
-                case let .record(record, line):
-                    mapped.seconds.parse += MonotonicClock.lap(&t)
-                    if tracksWords { mapped.seenWords.insert(record.word) }
-                    if tracksCountries { mapped.seenCountries.insert(record.countryCode) }
-                    guard filter.accepts(record) else {
-                        mapped.outcomes.append(.filtered)
-                        return true
-                    }
-                    let payload: TensorPayload
-                    do throws(DrawingLimitError) {
-                        // Over a bound of its processing (e.g. resampling), or an encoding it cannot fit.
-                        var prepared = record
-                        // Time-encoding rasters draw the raw strokes themselves (aligned and scaled).
-                        if !drawsRawStrokes { prepared.drawing = try format.prepare(record, readAs: fileFormat, with: &simplifier) }
-                        mapped.seconds.simplify += MonotonicClock.lap(&t)
-                        payload = try encode(prepared, isFloat64Input ? line.stroke3Deltas : nil, isFloat64Input)
-                    } catch {
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: error.reason, bytes: Array(line)))
-                        return true
-                    }
-                    let body: ExampleBody
-                    do {
-                        body = try ExampleBody.make(
-                            payload: payload, keyID: record.keyID, word: record.word,
-                            facts: RecordFacts(
-                                countryCode: record.countryCode, recognized: record.recognized,
-                                timestamp: record.timestamp),
-                            encoding: encoding, fragments: fragments)
-                    } catch {
-                        mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: "\(error)", bytes: Array(line)))
-                        return true
-                    }
-                    mapped.seconds.encode += MonotonicClock.lap(&t)
-                    mapped.outcomes.append(
-                        .example(
-                            SortedExample(
-                                sortKey: SortKey.of(keyID: record.keyID, seed: seed), keyID: record.keyID, chunk: UInt32(batch.chunk),
-                                ordinal: UInt64(entry.lineInChunk), word: record.word,
-                                split: Self.ownSplit(of: record, isStroke3Input: isStroke3Input) ?? split.split(forKeyID: record.keyID),
-                                body: body)))
-                case let .rejected(reason, bytes):
-                    mapped.seconds.parse += MonotonicClock.lap(&t)
-                    mapped.outcomes.append(.rejected(lineInChunk: entry.lineInChunk, reason: reason, bytes: Array(bytes)))
-                case let .sourceError(byteOffset, reason):
-                    mapped.outcomes.append(.sourceError(byteOffset: byteOffset, reason: reason))
-                }
-                return true
-            }
-            return mapped
-        }
-    }
-}
-
-/// The encode stage as worker threads use it; each worker makes its own encoder (a raster encoder
-/// owns a cairo surface).
-private struct SendableEncodeStage: Sendable {
-    let stage: EncodeStage
-    init(_ stage: EncodeStage) { self.stage = stage }
-
-    /// The encoder of a record whose drawing is prepared (simplified when raw), the exact deltas
-    /// its format kept beside it (`RecordLine.stroke3Deltas`), and whether it was read from
-    /// float64 stroke-3 input; it throws for a drawing the encoding cannot hold
-    /// (int16 stroke-3 beyond int16 once positions are rounded), which the map side quarantines.
-    func makeEncoder() -> (SketchRecord, [Double]?, Bool) throws(DrawingLimitError) -> TensorPayload {
-        switch stage {
-        case let .strokes(options):
-            return { record, _, _ in
-                let tensor = StrokeTensorEncoder.encode(record.drawing, options: options)
-                return .float32(tensor.values, shape: [tensor.rows, StrokeTensorEncoder.columns])
-            }
-        case let .raster(options) where !options.timeChannels.isEmpty:
-            let renderer = TimeChannelRenderer(options: options.stroke, channels: options.timeChannels)
-            return { record, _, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
-        case let .raster(options):
-            let renderer = StrokeRenderer(options: options.stroke)
-            return { record, _, _ throws(DrawingLimitError) in options.payload(try renderer.render(record.drawing)) }
-        case let .stroke3(epsilon, elementType):
-            return { record, exactDeltas, isFloat64Input throws(DrawingLimitError) in
-                var reduced = record
-                if let epsilon { reduced.drawing = RamerDouglasPeucker(epsilon: epsilon).reduce(record.drawing) }
-                if isFloat64Input && elementType == nil {
-                    let array = Stroke3.array(of: reduced.drawing, exactDeltas: exactDeltas)
-                    return .float64(array.values, shape: [array.rows, 3])
-                }
-                do throws(FormatError) {
-                    let array = try Stroke3.int16Array(of: reduced.drawing)
-                    return .float32(array.values.map(Float.init), shape: [array.rows, 3])
-                } catch {
-                    throw DrawingLimitError(error.reason)
-                }
-            }
         }
     }
 }

@@ -123,9 +123,11 @@ package struct PipelineRunner {
             }
             // Measured up front only for the up-to-date check; the run then reuses these checksums
             // instead of hashing every chunk a second time while reading it.
+            let hashStart = MonotonicClock.now()
             let measured =
                 !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
-                ? try? chunks.map(measure) : nil
+                ? try? measure(chunks) : nil
+            clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
@@ -147,12 +149,14 @@ package struct PipelineRunner {
                     partition, images: images, pipeline: pipelineInfo, clock: clock)
                 return try commit(transaction, outcome)
             }
+            let hashStart = MonotonicClock.now()
             let sources = try measure(images)
+            clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
             return try withRunsDirectory(pipeline: pipelineInfo) { runs, deadRuns in
-                let map = try writing(into: transaction.staging).mapImages(images, runsDirectory: runs, clock: clock)
+                let map = try writing(into: transaction.staging).mapImageFiles(images, runsDirectory: runs, clock: clock)
                 return try finish(
                     map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
                     deadRuns: deadRuns, clock: clock)
@@ -272,27 +276,34 @@ package struct PipelineRunner {
             if let stream = chunks.first(where: { $0.bytes == nil }) {
                 throw PipelineError("input \(TerminalText.escaped(stream.path)) is a stream, which cannot be read again")
             }
-            return try chunks.map(measure)
+            return try measure(chunks)
         case .imageDirectory:
             return try measure(imageFiles())
         }
     }
 
-    /// Size and SHA-256 of each image file, as the manifest lists them.
+    /// Size and SHA-256 of each image file, as the manifest lists them (files hashed on ``jobs``
+    /// threads).
     func measure(_ images: LabeledImageListing) throws -> [Manifest.SourceFileEntry] {
-        try images.files.map { file in
-            var entry = try Manifest.SourceFileEntry.measuring(path: file.path)
-            entry.path = try recordedPaths.record(file.path)
-            return entry
-        }
+        try measure(images.files.map { InputChunk(path: $0.path, offset: 0, bytes: nil, isRange: false) })
     }
 
-    /// Size and SHA-256 of one chunk's stored bytes, as the manifest lists it.
-    func measure(_ chunk: InputChunk) throws -> Manifest.SourceFileEntry {
-        let measured = try InputFile.measure(chunk.path, range: chunk.range)
-        return Manifest.SourceFileEntry(
-            path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
-            bytes: measured.bytes, sha256: measured.sha256)
+    /// Size and SHA-256 of each chunk's stored bytes, as the manifest lists them: the chunks are
+    /// hashed on ``jobs`` threads, in chunk order.
+    func measure(_ chunks: [InputChunk]) throws -> [Manifest.SourceFileEntry] {
+        var entries: [Manifest.SourceFileEntry] = []
+        entries.reserveCapacity(chunks.count)
+        let hash = OrderedParallelMap(jobs: jobs) { (chunk: InputChunk) in try InputFile.measure(chunk.path, range: chunk.range) }
+        var index = 0
+        try hash.run(chunks) { measured in
+            let chunk = chunks[index]
+            index += 1
+            entries.append(
+                Manifest.SourceFileEntry(
+                    path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
+                    bytes: measured.bytes, sha256: measured.sha256))
+        }
+        return entries
     }
 
     /// This run's settings that are not in the configuration (recorded in the manifest).
