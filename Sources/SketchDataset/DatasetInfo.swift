@@ -155,7 +155,7 @@ package struct DatasetInfo: Sendable, Encodable {
         if files.contains(where: { $0.hasSuffix(DatasetLayout.featuresSuffix) }) { return "npy" }
         if files.contains(where: { $0.hasSuffix(DatasetLayout.tarSuffix) }) { return "webdataset" }
         if files.contains(where: { $0.hasSuffix(DatasetLayout.tfrecordSuffix) || $0.contains(".tfrecord-") }) { return "tfrecord" }
-        if files.contains(where: { $0.hasSuffix(".npz") }) { return "npz" }
+        if files.contains(where: { $0.hasSuffix(DatasetLayout.stroke3Suffix) }) { return "npz" }
         return "unknown"
     }
 
