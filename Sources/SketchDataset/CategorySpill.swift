@@ -42,7 +42,7 @@ package final class CategorySpill<Category: Hashable> {
         var bytes: [UInt8] = []
         if let path = paths.removeValue(forKey: category) {
             bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-            try? FileManager.default.removeItem(atPath: path)
+            FileSystem.removeTree(path)
         }
         if let buffer = buffers.removeValue(forKey: category) {
             buffered -= buffer.count

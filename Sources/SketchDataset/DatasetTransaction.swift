@@ -78,8 +78,7 @@ package final class DatasetTransaction {
     /// removed from the staging area with the stale shards.
     package func carryOver(_ names: [String]) {
         for name in names where DirectoryMember.lexicalProblem(name) == nil && !name.contains("/") {
-            var status = stat()
-            guard lstat("\(output)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard (try? FileSystem.linkStatus("\(output)/\(name)"))?.isRegular == true else { continue }
             _ = DirectorySwap.link("\(output)/\(name)", as: "\(staging)/\(name)")
         }
     }
@@ -89,8 +88,7 @@ package final class DatasetTransaction {
     package func commit() throws {
         precondition(!finished, "DatasetTransaction.commit() called twice")
         try Durability.syncFileSystem(holding: staging)
-        var status = stat()
-        if lstat(output, &status) == 0 {
+        if FileSystem.linkExists(output) {
             let old = try TemporaryFiles.whileCleanUpWaits { () throws -> String in
                 if try DirectorySwap.exchange(staging, output) { return staging }
                 try DirectorySwap.rename(output, to: aside)
@@ -99,7 +97,7 @@ package final class DatasetTransaction {
             }
             try Durability.syncDirectory(parent)
             TestStopPoint.swap.reached()
-            try? FileManager.default.removeItem(atPath: old)
+            FileSystem.removeTree(old)
         } else {
             try TemporaryFiles.whileCleanUpWaits { () throws in try DirectorySwap.rename(staging, to: output) }
         }
@@ -124,27 +122,28 @@ package final class DatasetTransaction {
     /// old dataset left aside after a finished swap is removed; a dead run's staging area is
     /// removed, and a fresh one is made and registered as this run's temporary directory.
     private func recover(keepingStaging: Bool) throws {
-        var status = stat()
-        if lstat(aside, &status) == 0 {
-            if lstat(output, &status) == 0 {
-                try? FileManager.default.removeItem(atPath: aside)
+        if FileSystem.linkExists(aside) {
+            if FileSystem.linkExists(output) {
+                FileSystem.removeTree(aside)
             } else {
                 try DirectorySwap.rename(aside, to: output)
             }
             try Durability.syncDirectory(parent)
         }
         if keepingStaging {
-            guard lstat(staging, &status) == 0 else {
+            guard FileSystem.linkExists(staging) else {
                 throw DatasetError(
                     "\(output) has no staging area (\(staging)): run every `sketchprep merge PARTIALS… -o \(output) --reduce i/R` first")
             }
             return
         }
-        if lstat(staging, &status) == 0 { try? FileManager.default.removeItem(atPath: staging) }
-        let code: Int32 = TemporaryFiles.create(staging) { mkdir(staging, 0o755) == 0 ? 0 : errno }
-        if code != 0 {
+        if FileSystem.linkExists(staging) { FileSystem.removeTree(staging) }
+        let made = TemporaryFiles.create(staging) {
+            Result { () throws(Errno) in try FileSystem.makeDirectory(staging, permissions: 0o755) }
+        }
+        if case .failure(let error) = made {
             TemporaryFiles.unregister(staging)
-            throw IOError.write(path: staging, reason: String(cString: strerror(code)))
+            throw IOError(.write, path: staging, errno: error)
         }
     }
 
@@ -152,12 +151,11 @@ package final class DatasetTransaction {
     /// holding, without a manifest or a partial, a file the tool does not write (the swap would
     /// discard it).
     private func refuseForeignDirectory() throws {
-        var status = stat()
-        guard lstat(output, &status) == 0 else { return }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+        guard let status = try? FileSystem.linkStatus(output) else { return }
+        guard status.isDirectory else {
             throw DatasetError("\(output) exists and is not a directory: choose another output directory")
         }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []
+        let entries = FileSystem.entryNames(of: output)
         guard !entries.contains(DatasetLayout.manifest), !entries.contains(DatasetLayout.partialManifest),
             let foreign = entries.sorted().first(where: { !Self.isToolFileName($0) })
         else { return }
@@ -171,7 +169,7 @@ package final class DatasetTransaction {
         [
             DatasetLayout.manifest, DatasetLayout.classes, DatasetLayout.quarantine, DatasetLayout.timings,
             DatasetLayout.partialRunsDirectory, ShardNaming.tutorialClassesFile,
-        ].contains(name) || name.hasPrefix(DatasetLayout.reducePartPrefix) || name.hasSuffix(".npz")
+        ].contains(name) || name.hasPrefix(DatasetLayout.reducePartPrefix) || name.hasSuffix(DatasetLayout.stroke3Suffix)
             || name.contains(TemporaryFileName.marker) || ShardNaming.isShardFileName(name)
     }
 
@@ -181,14 +179,13 @@ package final class DatasetTransaction {
         let resolved = resolvingLink(output)
         let parent = parentDirectory(of: resolved)
         let name = Self.name(of: resolved)
-        var status = stat()
         let aside = "\(parent)/\(DatasetLayout.asideDirectory(of: name))"
-        if lstat(aside, &status) == 0 {
+        if FileSystem.linkExists(aside) {
             return "\(output) has no dataset: a run was interrupted while it swapped a new dataset in; the old one is in \(aside) "
                 + "(the next run into \(output) puts it back)"
         }
         let staging = "\(parent)/\(DatasetLayout.stagingDirectory(of: name))"
-        guard lstat(staging, &status) == 0 else { return nil }
+        guard FileSystem.linkExists(staging) else { return nil }
         return "\(output) has no dataset: a run into it was interrupted before it finished (its staging area \(staging) is left); "
             + "run it again (the next run removes the staging area)"
     }
@@ -196,8 +193,7 @@ package final class DatasetTransaction {
     /// `path` with a symbolic link at its end resolved (the transaction swaps the directory the link
     /// names), and made absolute when it ends in `.` or `..` (which name no entry of a parent).
     private static func resolvingLink(_ path: String) -> String {
-        var status = stat()
-        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+        if (try? FileSystem.linkStatus(path))?.kind == .symbolicLink {
             return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         }
         let last = FilePath(path).lastComponent?.string ?? ""

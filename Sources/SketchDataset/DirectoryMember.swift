@@ -1,11 +1,6 @@
 import SketchFormats
 import SketchIO
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// A file the tool wrote inside a dataset or partial directory and named in that directory's own
 /// JSON (`manifest.json` shards, `partial.json` runs). Those names are read back as untrusted: a
@@ -44,33 +39,30 @@ package enum DirectoryMember {
             DatasetError("\(file): \(field) \(quoted(name)) \(why); refused")
         }
         if let problem = lexicalProblem(name) { throw refuse(problem) }
-        guard let base = realPath(directory) else {
-            throw DatasetError(errno == ENOENT ? "\(directory) not found" : "cannot resolve the directory \(directory)")
+        let base: String
+        do {
+            base = try FileSystem.resolvedPath(directory)
+        } catch {
+            throw DatasetError(error == .noSuchFileOrDirectory ? "\(directory) not found" : "cannot resolve the directory \(directory)")
         }
-        var directoryStatus = stat()
-        guard stat(base, &directoryStatus) == 0, directoryStatus.st_mode & S_IFMT == S_IFDIR else {
-            throw DatasetError("\(directory) is not a directory: give the dataset directory, the one holding manifest.json")
+        guard (try? FileSystem.status(base))?.isDirectory == true else {
+            throw DatasetError("\(directory) is not a directory: give the dataset directory, the one holding \(DatasetLayout.manifest)")
         }
-        guard let resolved = realPath("\(directory)/\(name)") else {
-            var status = stat()
-            if lstat("\(directory)/\(name)", &status) != 0 && errno == ENOENT { return .missing }
+        guard let resolved = try? FileSystem.resolvedPath("\(directory)/\(name)") else {
+            if case .failure(.noSuchFileOrDirectory) = Result(catching: { () throws(Errno) in
+                try FileSystem.linkStatus("\(directory)/\(name)")
+            }) {
+                return .missing
+            }
             throw refuse("cannot be resolved (a dangling or looping link?)")
         }
         guard resolved.hasPrefix(base == "/" ? "/" : base + "/") else { throw refuse("leads outside \(directory) (to \(resolved))") }
-        var status = stat()
-        guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard let status = try? FileSystem.status(resolved), status.isRegular else {
             throw refuse("is not a regular file")
         }
-        return .file(path: resolved, bytes: Int(status.st_size))
+        return .file(path: resolved, bytes: Int(status.size))
     }
 
     /// `name` in quotes with control characters escaped, for messages.
     private static func quoted(_ name: String) -> String { "\"" + TerminalText.escaped(name) + "\"" }
-
-    /// The absolute path of `path` with every symbolic link resolved, or nil when it does not resolve.
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 }

@@ -121,18 +121,29 @@ public struct NumpyBitmapImport: Sendable {
         ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
+    /// The bitmap files of the input `input`: itself when it is a file, its `*.npy` files (sorted)
+    /// when a directory, with the entries skipped as special files; throws ``DatasetError`` for a
+    /// missing input, an unreadable entry or a directory without `*.npy` files.
+    package static func bitmapFiles(_ input: String) throws -> (files: [String], skipped: [String]) {
+        guard let status = try? FileSystem.status(input) else { throw DatasetError("input not found: \(input)") }
+        guard status.isDirectory else { return ([input], []) }
+        let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
+        if let unusable = listing.rejected.first { throw DatasetError("cannot read \(unusable.location.file): \(unusable.reason)") }
+        guard !listing.files.isEmpty else { throw DatasetError("no *.npy files in \(input)") }
+        return (listing.files, listing.skipped)
+    }
+
     /// The simplified file of each word: `source` itself when it is a file (named `<word>.ndjson`
     /// for one of `words`, else ``DatasetError``), or `source/<word>.ndjson` where present.
     static func simplifiedFiles(for words: [String], in source: String) throws -> [String: String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard let status = try? FileSystem.status(source) else {
             throw DatasetError("\(source): not found (--simplified needs Google's simplified <word>.ndjson or a directory of them)")
         }
-        guard !isDirectory.boolValue else {
+        guard !status.isDirectory else {
             return Dictionary(
                 uniqueKeysWithValues: words.compactMap { word in
                     let path = (source as NSString).appendingPathComponent(word + ".ndjson")
-                    return FileManager.default.fileExists(atPath: path) ? (word, path) : nil
+                    return FileSystem.exists(path) ? (word, path) : nil
                 })
         }
         let word = ((source as NSString).lastPathComponent as NSString).deletingPathExtension

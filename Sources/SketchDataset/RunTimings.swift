@@ -40,7 +40,7 @@ package struct RunTimings: Codable, Equatable, Sendable {
     /// Where the timings of the report at `reportPath` go: `report.json` → `report.timings.json`;
     /// nil when the report goes to a stream (no file is created beside one).
     package static func path(nextTo reportPath: String) -> String? {
-        OutputTarget.sidecar(of: reportPath, replacing: ".json", with: ".timings.json")
+        DatasetLayout.timings(beside: reportPath)
     }
 
     enum CodingKeys: String, CodingKey {

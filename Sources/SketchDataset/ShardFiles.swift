@@ -90,8 +90,7 @@ final class HashedFileSink {
     func finish() throws -> (bytes: Int, sha256: String, reused: Bool) {
         try flush()
         let sha256 = hasher.finalize().hexString
-        var status = stat()
-        if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == total,
+        if let status = try? FileSystem.linkStatus(path), status.isRegular, Int(status.size) == total,
             let existing = try? InputFile.measure(path), existing.sha256 == sha256
         {
             return (total, sha256, true)  // the writer's temporary file is removed with it

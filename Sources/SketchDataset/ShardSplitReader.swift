@@ -1,5 +1,6 @@
 import Foundation
 import SketchFormats
+import SketchIO
 
 /// Reads one split of a SketchPrep NPY shard directory: `{split}-{i:05d}-of-{n:05d}.x.npy`
 /// (float32, or uint8 scaled to [0, 1]), `.y.npy` (int32 labels), `.keys.txt` and the class map of
@@ -55,7 +56,7 @@ public struct ShardSplitReader: Sendable {
         if let problem = entries.lazy.compactMap({ DataName.wordProblem($0.word) }).first {
             throw DatasetError("\(manifestPath): class map: \(problem)")
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = FileSystem.entryNames(of: directory)
         let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
         let stems = splits.flatMap { name in
             names.filter { $0.hasPrefix(name + "-") && $0.hasSuffix(DatasetLayout.featuresSuffix) }
@@ -75,7 +76,7 @@ public struct ShardSplitReader: Sendable {
 
     /// The splits (`train`, `val`, `test`, in that order) that have NPY shards in `directory`.
     public static func splitsPresent(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = FileSystem.entryNames(of: directory)
         return ["train", "val", "test"].filter { split in
             names.contains { $0.hasPrefix(split + "-") && $0.hasSuffix(DatasetLayout.featuresSuffix) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SketchFormats
 import SketchIO
+import SystemPackage
 
 /// One file of a sharded dataset, as listed in the manifest.
 public struct ShardFileEntry: Sendable, Equatable, Codable {
@@ -102,12 +103,10 @@ public final class ShardedDatasetWriter {
                     entry.file = options.naming.fileName(split: split, index: index, count: shards.count, suffix: entry.file)
                     defer { TemporaryFiles.unregister(path(pendingFile)) }
                     if try isComplete(entry) {
-                        unlink(path(pendingFile))
+                        try? FileSystem.remove(path(pendingFile))
                         result.reusedFiles += 1
-                    } else if rename(path(pendingFile), path(entry.file)) != 0 {
-                        throw DatasetError(
-                            "cannot write \(path(entry.file)): cannot rename the finished shard into place: \(String(cString: strerror(errno)))"
-                        )
+                    } else {
+                        try renameIntoPlace(path(pendingFile), path(entry.file))
                     }
                     result.files.append(entry)
                 }
@@ -157,12 +156,20 @@ public final class ShardedDatasetWriter {
 
     private func path(_ file: String) -> String { "\(directory)/\(file)" }
 
+    /// Renames the finished shard `pending` to its name `target`.
+    private func renameIntoPlace(_ pending: String, _ target: String) throws(DatasetError) {
+        do {
+            try FileSystem.rename(pending, to: target)
+        } catch {
+            throw DatasetError("cannot write \(target): cannot rename the finished shard into place: \(error.text)")
+        }
+    }
+
     /// True when the file exists with exactly the expected size and SHA-256.
     /// Only a regular file counts: a link planted under a shard's name is replaced, never read.
     private func isComplete(_ entry: ShardFileEntry) throws -> Bool {
         let url = URL(fileURLWithPath: path(entry.file))
-        var status = stat()
-        guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == entry.bytes,
+        guard let status = try? FileSystem.linkStatus(url.path), status.isRegular, Int(status.size) == entry.bytes,
             let existing = try? Data(contentsOf: url)
         else { return false }
         return SHA256Hasher.hash([UInt8](existing)).hexString == entry.sha256
@@ -171,14 +178,19 @@ public final class ShardedDatasetWriter {
     /// Removes the shard files of any naming (``ShardNaming``) in `directory` that are not in
     /// `keeping`, and shards left pending by an interrupted run; returns their names.
     package static func removeStaleShards(in directory: String, keeping: Set<String>) throws -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = FileSystem.entryNames(of: directory)
         var removed: [String] = []
         for name in names.sorted()
         where !keeping.contains(name)
             && (ShardNaming.isShardFileName(name) || (name.hasPrefix(".") && name.contains(Self.pendingMarker)))
         {
-            guard unlink("\(directory)/\(name)") == 0 || errno == ENOENT else {
-                throw DatasetError("cannot write \(directory)/\(name): cannot remove a stale shard: \(String(cString: strerror(errno)))")
+            do {
+                try FileSystem.remove("\(directory)/\(name)")
+            } catch {
+                // Typed `catch … where` hangs the Swift 6.3 compiler's AllocBoxToStack pass: a guard instead.
+                guard error == .noSuchFileOrDirectory else {
+                    throw DatasetError("cannot write \(directory)/\(name): cannot remove a stale shard: \(error.text)")
+                }
             }
             removed.append(name)
         }

@@ -75,7 +75,7 @@ package final class SortedRunWriter {
 
     private func spill() throws {
         buffer.sort(by: SortedExample.precedes)
-        let path = "\(directory)/run-\(String(runs.count).leftPadded(to: 5)).bin"
+        let path = "\(directory)/\(DatasetLayout.sortedRun(runs.count))"
         let writer = try AtomicFileWriter(path: path)
         var hasher = measuresRuns ? SHA256Hasher() : nil
         func emit(_ bytes: [UInt8]) throws {

@@ -118,8 +118,9 @@ public struct EvaluationJob: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json = try encoder.encode(report)
         func path(_ name: String) -> String { (reportDirectory as NSString).appendingPathComponent(name) }
-        try writeAtomically(Array(json) + [0x0A], to: path("report.json"))
-        try writeAtomically(MarkdownReportWriter.render(report), to: path("report.md"))
-        try writeAtomically(HTMLReportWriter.render(report, thumbnails: thumbnails), to: path("report.html"))
+        let names = DatasetLayout.evaluationReports
+        try writeAtomically(Array(json) + [0x0A], to: path(names.json))
+        try writeAtomically(MarkdownReportWriter.render(report), to: path(names.markdown))
+        try writeAtomically(HTMLReportWriter.render(report, thumbnails: thumbnails), to: path(names.html))
     }
 }

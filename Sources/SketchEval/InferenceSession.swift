@@ -1,5 +1,6 @@
 import COnnxRuntime
 import Foundation
+import SketchIO
 
 /// Name, element type and shape of one model input or output as the model declares it.
 public struct TensorDescription: Sendable, Equatable {
@@ -32,8 +33,7 @@ public final class InferenceSession {
 
     /// Loads the model at `modelPath`, running with `threads` intra-op threads (0 = ONNX Runtime's default).
     public init(runtime: OnnxRuntime, modelPath: String, threads: Int = 0) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard let status = try? FileSystem.status(modelPath), !status.isDirectory else {
             throw OnnxRuntimeError.modelUnavailable(path: modelPath, reason: "no such file")
         }
         var message = [CChar](repeating: 0, count: 1024)

@@ -1,5 +1,6 @@
 import COnnxRuntime
 import Foundation
+import SketchIO
 
 /// A loaded ONNX Runtime shared library (dlopen()ed at run time, never linked) with one environment.
 ///
@@ -18,7 +19,7 @@ public final class OnnxRuntime {
     /// Loads the library at `libraryPath`; throws `.libraryUnavailable` with the reason when the
     /// file is missing, is not ONNX Runtime, or is older than the requested API version.
     public init(libraryPath: String) throws {
-        guard FileManager.default.fileExists(atPath: libraryPath) else {
+        guard FileSystem.exists(libraryPath) else {
             throw OnnxRuntimeError.libraryUnavailable(
                 "ONNX Runtime library not found at '\(libraryPath)' (pass --ort-library or set \(OnnxRuntimeLibraryLocator.environmentVariable); `pip install onnxruntime` installs it)"
             )

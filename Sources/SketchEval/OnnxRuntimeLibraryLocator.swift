@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 
 /// Finds the ONNX Runtime shared library, in this order (docs/eval.md, "Where eval finds ONNX Runtime"):
 /// 1. an explicit path (`--ort-library`);
@@ -35,7 +36,7 @@ package enum OnnxRuntimeLibraryLocator {
 
         /// The places of this process: its binary, `python3` on `PATH`, `LD_LIBRARY_PATH` and the usual directories.
         package static func ofThisProcess(environment: [String: String]) -> SearchPlaces {
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first
+            let executable = FileSystem.symbolicLinkTarget("/proc/self/exe") ?? CommandLine.arguments.first
             let libraryPath = (environment["LD_LIBRARY_PATH"] ?? "").split(separator: ":").map(String.init)
             return SearchPlaces(
                 executableDirectory: executable.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path },
@@ -67,7 +68,7 @@ package enum OnnxRuntimeLibraryLocator {
 
     /// `directory/libonnxruntime.so` when present, else the first versioned `libonnxruntime.so.*` by name; nil if none.
     static func library(in directory: String) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        let names = FileSystem.entryNames(of: directory)
         let candidates = names.filter { $0 == libraryNamePrefix || $0.hasPrefix(libraryNamePrefix + ".") }.sorted()
         return candidates.first.map { "\(directory)/\($0)" }
     }

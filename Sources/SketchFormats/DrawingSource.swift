@@ -268,7 +268,7 @@ public struct DrawingSource: Sendable {
     /// Removes the stream copies of ``engineInputs(spoolingStreams:)``.
     package static func removeSpooled(_ paths: [String]) {
         for path in paths {
-            unlink(path)
+            try? FileSystem.remove(path)
             TemporaryFiles.unregister(path)
         }
     }
@@ -326,8 +326,7 @@ public struct DrawingSource: Sendable {
     }
 
     private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        path != "-" && (try? FileSystem.status(path))?.isRegular == true
     }
 
     /// Copies the stream `file` (`-` for stdin) to a temporary file, so its format can be detected

@@ -17,11 +17,13 @@ public enum ImageInputs {
     public static func expand(_ inputs: [String], limitPerInput: Int? = nil) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
-            var status = stat()
-            guard stat(input, &status) == 0 else {
-                throw FormatError(.input, "input not found: \(input) (\(String(cString: strerror(errno))))")
+            let status: FileSystem.Status
+            do {
+                status = try FileSystem.status(input)
+            } catch {
+                throw FormatError(.input, "input not found: \(input) (\(error.text))")
             }
-            guard status.st_mode & S_IFMT == S_IFDIR else {
+            guard status.isDirectory else {
                 listing.files.append(input)
                 continue
             }

@@ -24,11 +24,13 @@ package enum InputExpansion {
                 files.append(input)
                 continue
             }
-            var status = stat()
-            guard stat(input, &status) == 0 else {
-                throw FormatError(.input, "input not found: \(input) (\(String(cString: strerror(errno))))")
+            let status: FileSystem.Status
+            do {
+                status = try FileSystem.status(input)
+            } catch {
+                throw FormatError(.input, "input not found: \(input) (\(error.text))")
             }
-            guard status.st_mode & S_IFMT == S_IFDIR else {
+            guard status.isDirectory else {
                 files.append(input)
                 continue
             }

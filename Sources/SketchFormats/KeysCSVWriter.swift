@@ -9,8 +9,11 @@ package final class KeysCSVWriter {
     /// The path of the keys file beside the `.npy` at `arrayPath` (`X.npy` → `X.keys.csv`), or nil
     /// when the array goes to a stream (standard output, a device, a FIFO).
     package static func path(beside arrayPath: String) -> String? {
-        OutputTarget.sidecar(of: arrayPath, replacing: ".npy", with: ".keys.csv")
+        OutputTarget.sidecar(of: arrayPath, replacing: ".npy", with: suffix)
     }
+
+    /// How a keys file's name ends.
+    package static let suffix = ".keys.csv"
 
     private let file: AtomicFileWriter
     private let columns: Int

@@ -9,7 +9,12 @@
 ///     drawings = [points[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
 package enum Stroke3FlatLayout {
     /// The entry names of the flat layout, in the order they are written.
-    package static let entryNames = Stroke3Split.allCases.flatMap { ["\($0.rawValue)_points.npy", "\($0.rawValue)_offsets.npy"] }
+    package static let entryNames = Stroke3Split.allCases.flatMap { [pointsEntry($0), offsetsEntry($0)] }
+
+    /// The entry of `split`'s points, `<split>_points.npy`.
+    package static func pointsEntry(_ split: Stroke3Split) -> String { "\(split.rawValue)_points.npy" }
+    /// The entry of `split`'s offsets, `<split>_offsets.npy`.
+    package static func offsetsEntry(_ split: Stroke3Split) -> String { "\(split.rawValue)_offsets.npy" }
 
     /// Whether a zip's entries are those of the flat layout (any order).
     package static func isFlat(entryNames names: [String]) -> Bool {
@@ -24,8 +29,8 @@ package enum Stroke3FlatLayout {
     ) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
         let named = Dictionary(entries.map { ($0.name, $0.contents) }) { first, _ in first }
         return try Stroke3Split.allCases.map { split in
-            let pointsName = "\(split.rawValue)_points.npy"
-            let offsetsName = "\(split.rawValue)_offsets.npy"
+            let pointsName = pointsEntry(split)
+            let offsetsName = offsetsEntry(split)
             let points = try NPYReader.parse(named[pointsName] ?? [], path: "\(path)/\(pointsName)")
             let offsetArray = try NPYReader.parse(named[offsetsName] ?? [], path: "\(path)/\(offsetsName)")
             func fail(_ name: String, _ reason: String) -> FormatError { FormatError(.input, "\(path)/\(name): \(reason)") }

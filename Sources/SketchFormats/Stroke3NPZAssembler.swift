@@ -113,7 +113,7 @@ package enum Stroke3NPZAssembler {
         _ split: Stroke3Split, _ fragments: [Stroke3Fragment], storage: [UInt8], elementType: Stroke3ElementType,
         encoder: DeflateFragmentEncoder, combiner: inout CRC32Combiner
     ) throws(FormatError) -> [ZipArchive.Entry] {
-        let pointsName = "\(split.rawValue)_points.npy"
+        let pointsName = Stroke3FlatLayout.pointsEntry(split)
         var offsets: [Int64] = [0]
         offsets.reserveCapacity(fragments.count + 1)
         for fragment in fragments {
@@ -127,7 +127,7 @@ package enum Stroke3NPZAssembler {
         var offsetsStream = EntryStream()
         try offsetsStream.deflate(NPYWriter.encode(offsets, dtype: .int64, shape: [offsets.count]), encoder)
         offsetsStream.store([], final: true)
-        return [points.entry(pointsName), offsetsStream.entry("\(split.rawValue)_offsets.npy")]
+        return [points.entry(pointsName), offsetsStream.entry(Stroke3FlatLayout.offsetsEntry(split))]
     }
 
     private static func check(_ fragment: Stroke3Fragment, float64: Bool, name: String) throws(FormatError) {

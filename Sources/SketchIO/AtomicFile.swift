@@ -99,7 +99,7 @@ public final class AtomicFileWriter {
         if !finished {
             try? descriptor.close()
             if temporaryPath != path {
-                unlink(temporaryPath)
+                try? FileSystem.remove(temporaryPath)
                 TemporaryFiles.unregister(temporaryPath)
             }
         }
@@ -175,7 +175,7 @@ public final class AtomicFileWriter {
         if let stream = spooledStream {
             defer {
                 try? descriptor.close()
-                unlink(temporaryPath)
+                try? FileSystem.remove(temporaryPath)
                 TemporaryFiles.unregister(temporaryPath)
             }
             try copySpool(to: stream)
@@ -190,10 +190,11 @@ public final class AtomicFileWriter {
         guard temporaryPath != path else { return }
         defer { TemporaryFiles.unregister(temporaryPath) }
         // rename() replaces a symbolic link planted at `path` itself; it never writes through it.
-        if rename(temporaryPath, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw IOError.write(path: path, reason: reason)
+        do {
+            try FileSystem.rename(temporaryPath, to: path)
+        } catch {
+            try? FileSystem.remove(temporaryPath)
+            throw IOError(.write, path: path, errno: error)
         }
     }
 }

@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,17 +44,15 @@ package enum DirectoryWalk {
     /// The entries of `directory` (hidden names excluded), sorted byte-wise by name; throws
     /// `IOError` naming the directory when it cannot be listed.
     package static func entries(of directory: String) throws(IOError) -> [Entry] {
-        guard let stream = opendir(directory) else {
-            throw IOError(
-                .input,
-                "cannot list directory \(directory): \(String(cString: strerror(errno)))"
-                    + " (check that it exists and is readable)")
+        let names: [[UInt8]]
+        do {
+            names = try FileSystem.entryNameBytes(of: directory)
+        } catch {
+            throw IOError(.input, "cannot list directory \(directory): \(error.text) (check that it exists and is readable)")
         }
-        defer { closedir(stream) }
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         var raw: [(bytes: [UInt8], entry: Entry)] = []
-        while let item = readdir(stream) {
-            let bytes = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        for bytes in names {
             if bytes.first == UInt8(ascii: ".") { continue }
             raw.append((bytes, classify(base: base, nameBytes: bytes)))
         }
@@ -64,43 +64,44 @@ package enum DirectoryWalk {
         guard let name = String(validating: nameBytes, as: UTF8.self) else {
             let lossy = String(decoding: nameBytes, as: UTF8.self)
             let escaped = nameBytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
-            var status = stat()
-            let rawPath = Array(base.utf8) + [UInt8(ascii: "/")] + nameBytes + [0]
-            let isDirectory =
-                rawPath.withUnsafeBufferPointer { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
-                } && status.st_mode & S_IFMT == S_IFDIR
+            let rawPath = Array(base.utf8) + [UInt8(ascii: "/")] + nameBytes
+            let isDirectory = (try? FileSystem.status(rawPath: rawPath))?.isDirectory ?? false
             return .undecodableName(path: "\(base)/\(escaped)", name: lossy, isDirectory: isDirectory)
         }
         let path = "\(base)/\(name)"
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            return .unusable(path: path, name: name, reason: "cannot inspect: \(String(cString: strerror(errno)))")
+        var status: FileSystem.Status
+        do {
+            status = try FileSystem.linkStatus(path)
+        } catch {
+            return .unusable(path: path, name: name, reason: "cannot inspect: \(error.text)")
         }
-        if status.st_mode & S_IFMT == S_IFLNK {
-            guard stat(path, &status) == 0 else {
-                let code = errno
+        if status.kind == .symbolicLink {
+            do {
+                status = try FileSystem.status(path)
+            } catch {
                 let reason =
-                    switch code {
-                    case ENOENT: "dangling symbolic link (its target does not exist)"
-                    case ELOOP: "symbolic link loop"
-                    default: "cannot follow symbolic link: \(String(cString: strerror(code)))"
+                    switch error {
+                    case .noSuchFileOrDirectory: "dangling symbolic link (its target does not exist)"
+                    case .tooManySymbolicLinkLevels: "symbolic link loop"
+                    default: "cannot follow symbolic link: \(error.text)"
                     }
                 return .unusable(path: path, name: name, reason: reason)
             }
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            guard access(path, R_OK) == 0 else {
-                return .unusable(path: path, name: name, reason: "cannot read: \(String(cString: strerror(errno)))")
+        switch status.kind {
+        case .regular:
+            do {
+                try FileSystem.checkAccess(path, R_OK)
+            } catch {
+                return .unusable(path: path, name: name, reason: "cannot read: \(error.text)")
             }
             return .file(path: path, name: name)
-        case S_IFDIR: return .directory(path: path, name: name)
-        case S_IFIFO: return .special(path: path, name: name, kind: "FIFO")
-        case S_IFCHR: return .special(path: path, name: name, kind: "character device")
-        case S_IFBLK: return .special(path: path, name: name, kind: "block device")
-        case S_IFSOCK: return .special(path: path, name: name, kind: "socket")
-        default: return .special(path: path, name: name, kind: "special file")
+        case .directory: return .directory(path: path, name: name)
+        case .fifo: return .special(path: path, name: name, kind: "FIFO")
+        case .characterDevice: return .special(path: path, name: name, kind: "character device")
+        case .blockDevice: return .special(path: path, name: name, kind: "block device")
+        case .socket: return .special(path: path, name: name, kind: "socket")
+        case .symbolicLink, .other: return .special(path: path, name: name, kind: "special file")
         }
     }
 
@@ -115,19 +116,21 @@ package struct FileIdentity: Hashable, Sendable {
     package var device: UInt64
     package var inode: UInt64
 
+    /// The identity `inode` on `device`.
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     /// The identity of what `path` names, or nil when it cannot be inspected.
     package init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
+        guard let status = try? FileSystem.status(path) else { return nil }
+        self = status.identity
     }
 
     /// The identity of what the open `descriptor` refers to, or nil when it is not open.
     package init?(descriptor: Int32) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
+        guard let status = try? FileSystem.status(descriptor: descriptor) else { return nil }
+        self = status.identity
     }
 }

@@ -1,5 +1,6 @@
+import SystemPackage
+
 #if canImport(Glibc)
-import CFileSystem
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -12,34 +13,37 @@ package enum Durability {
     /// Writes every file of the file system holding `path` to disk (`syncfs` on Linux, `fsync`
     /// of `path` elsewhere).
     package static func syncFileSystem(holding path: String) throws(IOError) {
-        try withDescriptor(path) { descriptor in
-            #if os(Linux)
-            retryingOnInterrupt { sketchprep_syncfs(descriptor) }
-            #else
-            retryingOnInterrupt { fsync(descriptor) }
-            #endif
-        }
+        try withDescriptor(path) { descriptor throws(Errno) in try FileSystem.syncFileSystem(descriptor) }
     }
 
     /// Writes the directory `path`'s entries to disk (after a rename or an unlink in it).
     package static func syncDirectory(_ path: String) throws(IOError) {
-        try withDescriptor(path) { descriptor in retryingOnInterrupt { fsync(descriptor) } }
+        try withDescriptor(path) { descriptor throws(Errno) in try FileSystem.sync(descriptor) }
     }
 
     /// Writes the open file `descriptor` (`path`, for the message) to disk.
     package static func syncFile(_ descriptor: Int32, path: String) throws(IOError) {
-        if retryingOnInterrupt({ fsync(descriptor) }) != 0 && errno != EINVAL && errno != EROFS {
-            throw IOError.write(path: path, reason: currentErrorText())
-        }
+        try reporting(path) { () throws(Errno) in try FileSystem.sync(descriptor) }
     }
 
-    private static func withDescriptor(_ path: String, _ call: (Int32) -> Int32) throws(IOError) {
-        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw IOError.write(path: path, reason: currentErrorText()) }
-        defer { close(descriptor) }
-        // EINVAL/EROFS: a file system (or special file) that has nothing to sync.
-        if call(descriptor) != 0 && errno != EINVAL && errno != EROFS {
-            throw IOError.write(path: path, reason: currentErrorText())
+    private static func withDescriptor(_ path: String, _ call: (Int32) throws(Errno) -> Void) throws(IOError) {
+        let descriptor: Int32
+        do {
+            descriptor = try FileSystem.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        } catch {
+            throw IOError(.write, path: path, errno: error)
+        }
+        defer { FileSystem.close(descriptor) }
+        try reporting(path) { () throws(Errno) in try call(descriptor) }
+    }
+
+    /// Runs a sync; EINVAL/EROFS (a file system or special file that has nothing to sync) is no failure.
+    private static func reporting(_ path: String, _ call: () throws(Errno) -> Void) throws(IOError) {
+        do {
+            try call()
+        } catch {
+            if error == .invalidArgument || error == .readOnlyFileSystem { return }
+            throw IOError(.write, path: path, errno: error)
         }
     }
 }

@@ -20,12 +20,11 @@ package enum InputFile {
     package static func readAll(_ path: String, maximumBytes: Int? = nil) throws(IOError) -> [UInt8] {
         let descriptor = try open(path)
         defer { try? descriptor.close() }
-        var status = stat()
-        let isRegular = fstat(descriptor.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-        let maximumBytes = maximumBytes ?? (isRegular ? Int.max : defaultStreamMaximumBytes)
+        let regularSize = regularFileSize(descriptor)
+        let maximumBytes = maximumBytes ?? (regularSize != nil ? Int.max : defaultStreamMaximumBytes)
         var bytes: [UInt8] = []
-        if isRegular { bytes.reserveCapacity(min(Int(status.st_size), maximumBytes)) }
-        let buffer = scratchBuffer(maximumBytes: 1 << 16, fileStatus: isRegular ? status : nil)
+        if let regularSize { bytes.reserveCapacity(min(Int(regularSize), maximumBytes)) }
+        let buffer = scratchBuffer(maximumBytes: 1 << 16, regularFileSize: regularSize)
         defer { buffer.deallocate() }
         while true {
             let count: Int
@@ -49,10 +48,10 @@ package enum InputFile {
     /// plus one byte (which lets the read that finds the end come at once) when that is smaller.
     /// Never zero-filled: a 4.7 KB PNG read through a zeroed 1 MiB buffer spent more CPU on the
     /// zeros than on its bytes (3 % of a TU-Berlin run, Benchmarks/README.md).
-    static func scratchBuffer(maximumBytes: Int, fileStatus: stat?) -> UnsafeMutableRawBufferPointer {
+    static func scratchBuffer(maximumBytes: Int, regularFileSize: Int64?) -> UnsafeMutableRawBufferPointer {
         var count = maximumBytes
-        if let fileStatus, fileStatus.st_size >= 0, fileStatus.st_size < Int64(maximumBytes) {
-            count = Swift.max(1, Int(fileStatus.st_size) + 1)
+        if let regularFileSize, regularFileSize >= 0, regularFileSize < Int64(maximumBytes) {
+            count = Swift.max(1, Int(regularFileSize) + 1)
         }
         return UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
     }
@@ -66,9 +65,7 @@ extension InputFile {
         defer { try? descriptor.close() }
         var hash = SHA256Hasher()
         var total = 0
-        var status = stat()
-        let isRegular = fstat(descriptor.rawValue, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-        let buffer = scratchBuffer(maximumBytes: 1 << 20, fileStatus: isRegular && range == nil ? status : nil)
+        let buffer = scratchBuffer(maximumBytes: 1 << 20, regularFileSize: range == nil ? regularFileSize(descriptor) : nil)
         defer { buffer.deallocate() }
         if let range {
             do {
@@ -96,6 +93,12 @@ extension InputFile {
 }
 
 extension InputFile {
+    /// The size of the regular file open as `descriptor`; nil for anything else (a stream).
+    private static func regularFileSize(_ descriptor: FileDescriptor) -> Int64? {
+        guard let status = try? FileSystem.status(descriptor: descriptor.rawValue), status.isRegular else { return nil }
+        return status.size
+    }
+
     /// Opens `path` for reading; the error names the path.
     private static func open(_ path: String) throws(IOError) -> FileDescriptor {
         do {

@@ -34,30 +34,34 @@ package final class OutputLock {
         // A holder removes the file while it still holds the lock, so a lock taken on a file that
         // has since left `path` is no lock: take it again on the file now there.
         for _ in 0..<16 {
-            let descriptor = retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) }
-            // The lock file is the tool's own: a refusal names the output and the place that refuses it.
-            guard descriptor >= 0 else { throw IOError.write(path: output, error: Errno(rawValue: errno)) }
-            if retryingOnInterrupt({ flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) }) != 0 {
-                let code = errno
+            let descriptor: Int32
+            do {
+                descriptor = try FileSystem.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, permissions: 0o644)
+            } catch {
+                // The lock file is the tool's own: a refusal names the output and the place that refuses it.
+                throw IOError.write(path: output, error: error)
+            }
+            do {
+                try FileSystem.lock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB)
+            } catch {
                 let holder = Self.holder(descriptor)
-                close(descriptor)
-                guard code == EWOULDBLOCK else { throw IOError.write(path: path, reason: String(cString: strerror(code))) }
+                FileSystem.close(descriptor)
+                guard error == .wouldBlock else { throw IOError(.write, path: path, errno: error) }
                 throw IOError(
                     .busy,
                     "\(output) is being written by another run (\(holder ?? "the parts of a `merge --reduce` run")); "
                         + "wait for it to end, or write elsewhere (the lock is \(path))")
             }
-            var opened = stat()
-            var named = stat()
-            guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0, opened.st_dev == named.st_dev, opened.st_ino == named.st_ino
+            guard let opened = try? FileSystem.status(descriptor: descriptor), let named = try? FileSystem.linkStatus(path),
+                opened.identity == named.identity
             else {
-                close(descriptor)
+                FileSystem.close(descriptor)
                 continue
             }
             let lock = OutputLock(path: path, descriptor: descriptor, exclusive: !shared)
             if !shared {
                 let text = Array("host \(TemporaryFileName.host), pid \(getpid()), command \(commandLine)\n".utf8)
-                _ = ftruncate(descriptor, 0)
+                try? FileSystem.truncate(descriptor, to: 0)
                 _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
                 // Removed with the run's temporary files on SIGINT/SIGTERM (the lock dies with the process anyway).
                 TemporaryFiles.register(path)
@@ -71,10 +75,10 @@ package final class OutputLock {
     package func release() {
         guard descriptor >= 0 else { return }
         if exclusive {
-            unlink(path)
+            try? FileSystem.remove(path)
             TemporaryFiles.unregister(path)
         }
-        close(descriptor)
+        FileSystem.close(descriptor)
         descriptor = -1
     }
 

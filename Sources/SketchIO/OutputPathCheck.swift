@@ -134,10 +134,8 @@ package struct OutputPathCheck {
 
     /// Whether `path` exists as a regular file or a directory.
     static func isFileOrDirectory(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return false }
-        let kind = status.st_mode & S_IFMT
-        return kind == S_IFREG || kind == S_IFDIR
+        guard let status = try? FileSystem.status(path) else { return false }
+        return status.isRegular || status.isDirectory
     }
 
     /// `path` made absolute, with its longest existing prefix resolved by `realpath` and the rest
@@ -145,12 +143,7 @@ package struct OutputPathCheck {
     static func canonical(_ path: String) -> String {
         var absolute = path
         if !path.hasPrefix("/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd =
-                getcwd(&buffer, buffer.count).map { _ in
-                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                } ?? "."
-            absolute = cwd + "/" + path
+            absolute = (FileSystem.currentDirectory() ?? ".") + "/" + path
         }
         var components: [Substring] = []
         for component in absolute.split(separator: "/") {
@@ -163,9 +156,7 @@ package struct OutputPathCheck {
         var existing = components.count
         while existing > 0 {
             let prefix = "/" + components[..<existing].joined(separator: "/")
-            if let resolved = realpath(prefix, nil) {
-                defer { free(resolved) }
-                let base = String(cString: resolved)
+            if let base = try? FileSystem.resolvedPath(prefix) {
                 let rest = components[existing...].joined(separator: "/")
                 return rest.isEmpty ? base : (base == "/" ? "/" : base + "/") + rest
             }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// The one rule for what a single-file output path names: a file, or a stream (standard output
 /// as `-`, a device, a FIFO). No file is ever created beside a stream: the paths derived from an
@@ -19,10 +15,14 @@ package enum OutputTarget {
     package static func isStream(_ path: String) -> Bool {
         if path == standardOutput || path == "/dev/stdout" || path == "/dev/stderr" { return true }
         if descriptorPrefixes.contains(where: { path.hasPrefix($0) }) { return true }
-        var status = stat()
-        guard stat(path, &status) == 0 else { return false }
-        let kind = status.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
+        guard let status = try? FileSystem.status(path) else { return false }
+        return !status.isRegular && !status.isDirectory
+    }
+
+    /// Creates the directory that will hold the output `path`, if missing (nothing for nil or a stream).
+    package static func createParentDirectory(of path: String?) throws(IOError) {
+        guard let path, !isStream(path) else { return }
+        try createDirectories(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// Whether `path` is standard output (`-`, `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`).

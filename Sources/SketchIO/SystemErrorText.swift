@@ -16,13 +16,17 @@ package func systemErrorText(_ error: any Error) -> String {
 package func writeErrorText(_ error: any Error, path: String) -> String {
     guard let code = errnoOf(error), code == .permissionDenied || code == .readOnlyFileSystem else { return systemErrorText(error) }
     var directory = parentDirectory(of: path)
-    while access(directory, F_OK) != 0, errno == ENOENT, directory != parentDirectory(of: directory) {
+    while case .failure(.noSuchFileOrDirectory) = Result(catching: { () throws(Errno) in try FileSystem.checkAccess(directory, F_OK) }),
+        directory != parentDirectory(of: directory)
+    {
         directory = parentDirectory(of: directory)
     }
-    if access(directory, W_OK | X_OK) != 0 {
+    if (try? FileSystem.checkAccess(directory, W_OK | X_OK)) == nil {
         return "the directory \(directory) is not writable (\(code.description)); choose an output in a directory you may write to"
     }
-    if access(path, F_OK) == 0, access(path, W_OK) != 0 { return "\(path) is not writable (\(code.description))" }
+    if (try? FileSystem.checkAccess(path, F_OK)) != nil, (try? FileSystem.checkAccess(path, W_OK)) == nil {
+        return "\(path) is not writable (\(code.description))"
+    }
     return describe(code)
 }
 
@@ -60,7 +64,7 @@ private func describe(_ errno: Errno) -> String {
 /// `IOError` naming the path and the system's reason.
 package func createDirectories(_ path: String) throws(IOError) {
     do {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try FileSystem.makeDirectories(path)
     } catch {
         throw IOError.write(path: path, error: error)
     }

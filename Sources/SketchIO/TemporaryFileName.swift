@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -60,12 +61,12 @@ package enum TemporaryFileName {
     package static func makeDirectory(_ path: String) throws(IOError) -> String {
         for _ in 0..<16 {
             let candidate = forWriting(path)
-            let code: Int32 = TemporaryFiles.create(candidate) { mkdir(candidate, 0o700) == 0 ? 0 : errno }
-            if code == 0 { return candidate }
-            TemporaryFiles.unregister(candidate)
-            guard code == EEXIST else {
-                throw IOError.write(path: candidate, reason: String(cString: strerror(code)))
+            let made = TemporaryFiles.create(candidate) {
+                Result { () throws(Errno) in try FileSystem.makeDirectory(candidate, permissions: 0o700) }
             }
+            guard case .failure(let error) = made else { return candidate }
+            TemporaryFiles.unregister(candidate)
+            guard error == .fileExists else { throw IOError(.write, path: candidate, errno: error) }
         }
         throw IOError.write(path: path, reason: "cannot create a fresh temporary directory next to it")
     }
@@ -76,14 +77,11 @@ package enum TemporaryFileName {
     package static func removeStaleFiles(nextTo path: String) {
         let key = parentDirectory(of: path)
         guard cleanedDirectories.claim(key) else { return }
-        guard let stream = opendir(key) else { return }
-        defer { closedir(stream) }
-        while let item = readdir(stream) {
-            let bytes = withUnsafeBytes(of: item.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        for bytes in (try? FileSystem.entryNameBytes(of: key)) ?? [] {
             guard let name = String(validating: bytes, as: UTF8.self), let owner = owner(of: name),
                 owner.host == host, owner.pid != getpid(), !isAlive(owner.pid)
             else { continue }
-            unlink("\(key)/\(name)")
+            try? FileSystem.remove("\(key)/\(name)")
         }
     }
 

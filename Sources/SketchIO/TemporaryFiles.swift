@@ -49,9 +49,12 @@ package enum TemporaryFiles {
 
     /// Removes the temporary directory `path` with everything in it, and forgets it.
     package static func removeDirectory(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+        FileSystem.removeTree(path)
         unregister(path)
     }
+
+    /// What the name of a temporary directory moved aside to be removed ends with.
+    package static let removingSuffix = ".removing"
 
     /// Whether ``removeAllForExit()`` has run: the process is about to exit, and errors seen by
     /// other threads from now on are side effects of the clean-up, not worth reporting.
@@ -65,16 +68,15 @@ package enum TemporaryFiles {
         return paths.withLockForever { all in
             var removed = 0
             for path in all.sorted(by: >) {
-                var status = stat()
-                guard lstat(path, &status) == 0 else { continue }
-                if (status.st_mode & S_IFMT) == S_IFDIR {
+                guard let status = try? FileSystem.linkStatus(path) else { continue }
+                if status.isDirectory {
                     // Moved aside first: a thread still writing into it by path gets ENOENT instead
                     // of re-creating files in a half-removed directory.
-                    let aside = path + ".removing"
-                    let target = rename(path, aside) == 0 ? aside : path
-                    try? FileManager.default.removeItem(atPath: target)
+                    let aside = path + removingSuffix
+                    let target = (try? FileSystem.rename(path, to: aside)) != nil ? aside : path
+                    FileSystem.removeTree(target)
                 } else {
-                    unlink(path)
+                    try? FileSystem.remove(path)
                 }
                 removed += 1
             }

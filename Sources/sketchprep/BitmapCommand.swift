@@ -89,7 +89,6 @@ struct BitmapCommand: ParsableCommand {
         let shape = job.timeChannels.isEmpty ? "\(side * side)" : "\(side), \(side), \(job.timeChannels.count)"
         OutputPaths.printSummary(
             "bitmap: \(tally) → \(OutputPaths.destination(output, tally)) (uint8, shape (\(tally.written), \(shape)))", output: output)
-        guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "bitmap", rejectedByReason: result.rejectedByReason)
     }
 }

@@ -63,7 +63,7 @@ struct ContactSheetCommand: ParsableCommand {
                 "no sketch could be read from \(inputs.joined(separator: " ")); contact-sheet draws \(ContactSheetInputs.drawableKinds)")
         }
         let sheet = ContactSheet(columns: min(columns, max(items.count, 1)), cellSide: cell).render(items)
-        try OutputPaths.createParentDirectory(of: output)
+        try OutputTarget.createParentDirectory(of: output)
         try writeAtomically(try PNGEncoder.encodeRGB(sheet.pixels, width: sheet.width, height: sheet.height), to: output)
         OutputPaths.printSummary("contact-sheet: \(items.count) sketches → \(output) (\(sheet.width)×\(sheet.height))", output: output)
     }

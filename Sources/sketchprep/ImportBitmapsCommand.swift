@@ -88,16 +88,9 @@ struct ImportBitmapsCommand: ParsableCommand {
     /// Files as given, directories expanded to their sorted *.npy files.
     static func expand(_ inputs: [String]) throws -> [String] {
         try inputs.flatMap { input -> [String] in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-                throw CommandError("input not found: \(input)")
-            }
-            guard isDirectory.boolValue else { return [input] }
-            let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
-            printWarnings(listing.skipped, tool: "import-bitmaps")
-            if let unusable = listing.rejected.first { throw CommandError("cannot read \(unusable.location.file): \(unusable.reason)") }
-            guard !listing.files.isEmpty else { throw CommandError("no *.npy files in \(input)") }
-            return listing.files
+            let (files, skipped) = try NumpyBitmapImport.bitmapFiles(input)
+            printWarnings(skipped, tool: "import-bitmaps")
+            return files
         }
     }
 }

@@ -85,7 +85,7 @@ struct ParityCommand: ParsableCommand {
         rawReader.recordLimitPerInput = limit.limit
         officialReader.recordLimitPerInput = limit.limit
         printWarnings(rawReader.skippedSources + officialReader.skippedSources, tool: "parity")
-        if let quarantine { try OutputPaths.createParentDirectory(of: quarantine) }
+        if let quarantine { try OutputTarget.createParentDirectory(of: quarantine) }
         let options = simplification.options
         let job = ParityJob(
             raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
@@ -111,7 +111,7 @@ struct ParityCommand: ParsableCommand {
                 items: rawTally.read + officialTally.read))
         let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
         if let reportMarkdown {
-            try OutputPaths.createParentDirectory(of: reportMarkdown)
+            try OutputTarget.createParentDirectory(of: reportMarkdown)
             try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
         }
         try strictness.check(

@@ -66,18 +66,12 @@ struct RasterCommand: ParsableCommand {
     @OptionGroup var report: ReportJSONOption
 
     func run() throws {
-        let quarantinePath = OutputPaths.quarantine(quarantine, beside: output, replacing: ".npy", with: ".rejected.txt")
-        var paths = OutputPathCheck()
-        paths.inputs(inputs, option: "input")
-        paths.outputFile(output, option: "--output")
-        paths.outputFile(KeysCSVWriter.path(beside: output), option: "--output's keys file")
-        paths.outputFile(quarantinePath, option: "--quarantine")
-        report.register(in: &paths)
-        try paths.verify()
+        let quarantinePath = try CommandOutputs.checkFile(
+            inputs: inputs, output: output, of: .imageArray, quarantine: quarantine, report: report.path)
         let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit)
         printWarnings(listing.skipped, tool: "raster")
-        try OutputPaths.createParentDirectory(of: output)
-        try OutputPaths.createParentDirectory(of: quarantinePath)
+        try OutputTarget.createParentDirectory(of: output)
+        try OutputTarget.createParentDirectory(of: quarantinePath)
         let job = RasterJob(
             files: listing.files, rejectedSources: listing.rejected, outputPath: output,
             quarantinePath: quarantinePath, side: size, keepsSize: keepSize, float32: float32,
@@ -87,7 +81,6 @@ struct RasterCommand: ParsableCommand {
             command: "raster", counts: tally, inputs: listing.files, output: output, quarantine: quarantinePath,
             jobs: jobs.resolved, seconds: seconds)
         OutputPaths.printSummary("raster: \(tally) → \(OutputPaths.destination(output, tally))", output: output)
-        guard tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(tally, command: "raster")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import SketchDataset
 import SketchFormats
 import SketchIO
+import SketchPipeline
 
 /// `--report-json FILE`: the run's report as JSON — the same bytes for every run and job count —
 /// and its wall-clock figures in `FILE.timings.json` beside it (`RunTimings`, not reproducible).
@@ -34,10 +35,7 @@ struct ReportJSONOption: ParsableArguments {
         jobs: Int, seconds: Double
     ) throws {
         try write(
-            RunReport(
-                command: command, inputs: inputs, output: output, quarantine: quarantine, read: counts.read,
-                written: counts.written, filtered: counts.filtered, rejected: counts.rejected,
-                sourceErrors: counts.sourceErrors, reconciled: counts.isReconciled),
+            RunReport(command: command, counts: counts, inputs: inputs, output: output, quarantine: quarantine),
             timings: RunTimings(command: command, jobs: jobs, seconds: seconds, items: counts.read))
     }
 
@@ -45,29 +43,6 @@ struct ReportJSONOption: ParsableArguments {
     /// the command measures them.
     func write(_ document: some Encodable, timings: RunTimings?) throws {
         guard let path else { return }
-        try OutputPaths.writeJSON(document, to: path)
-        if let timings, let timingsPath = RunTimings.path(nextTo: path) { try OutputPaths.writeJSON(timings, to: timingsPath) }
-    }
-}
-
-/// The `--report-json` document of the data commands without one of their own.
-private struct RunReport: Encodable {
-    var command: String
-    var inputs: [String]
-    var output: String
-    var quarantine: String?
-    var read: Int
-    var written: Int
-    /// Records left out by design (`RecordCounts.filtered`), under the report's published key
-    /// `not_selected`.
-    var filtered: Int
-    var rejected: Int
-    var sourceErrors: Int
-    var reconciled: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case command, inputs, output, quarantine, read, written, rejected, reconciled
-        case filtered = "not_selected"
-        case sourceErrors = "source_errors"
+        try RunReport.write(document, timings: timings, to: path)
     }
 }

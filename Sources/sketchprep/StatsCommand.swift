@@ -72,7 +72,6 @@ struct StatsCommand: ParsableCommand {
         print(
             "stats: \(profile.tally), \(profile.categories.count) \(profile.categories.count == 1 ? "category" : "categories") → \(OutputPaths.destination("\(output)/stats.{json,md,html}", profile.tally))"
         )
-        guard profile.tally.isReconciled else { throw ExitCode.failure }
         try strictness.check(profile.tally, command: "stats", rejectedByReason: profile.rejectedByReason)
     }
 }

@@ -5,7 +5,7 @@ import SketchIO
 
 /// `--strict`, shared by the data commands: whether rejected records and damaged or unreadable
 /// sources make the run fail. Without it a run exits 0 whatever it quarantined, as long as it
-/// wrote a record (`RecordCounts.failure(strict:rejectedByReason:)`, docs/limits.md).
+/// wrote a record (`RecordCounts.verdict(strict:rejectedByReason:mayWriteNothing:)`, docs/limits.md).
 struct StrictOption: ParsableArguments {
     @Flag(
         help:
@@ -13,14 +13,17 @@ struct StrictOption: ParsableArguments {
     )
     var strict = false
 
-    /// Throws (exit status 1, with the reason on stderr) when `tally` fails under this option;
-    /// `rejectedByReason` names the commonest reason when every record was rejected, and
-    /// `mayWriteNothing` marks one part of a larger run (`RecordCounts.failure`).
+    /// Prints the reason and throws (exit status 1) when `tally`'s verdict under this option is
+    /// not success (``RunVerdict``: counts that do not reconcile, or
+    /// `RecordCounts.failure(strict:rejectedByReason:mayWriteNothing:)`); `rejectedByReason`
+    /// names the commonest reason when every record was rejected, and `mayWriteNothing` marks one
+    /// part of a larger run.
     func check(_ tally: RecordCounts, command: String, rejectedByReason: [String: Int] = [:], mayWriteNothing: Bool = false) throws {
-        guard let failure = tally.failure(strict: strict, rejectedByReason: rejectedByReason, mayWriteNothing: mayWriteNothing) else {
-            return
+        switch tally.verdict(strict: strict, rejectedByReason: rejectedByReason, mayWriteNothing: mayWriteNothing) {
+        case .succeeded: return
+        case .unreconciled(let reason), .failed(let reason):
+            printToStandardError("\(command): \(reason)")
+            throw ExitCode.failure
         }
-        printToStandardError("\(command): \(failure)")
-        throw ExitCode.failure
     }
 }

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
+from . import _layout
 from .errors import DatasetError
 from .manifests import SPLITS, Manifest, PathLike, check_split, read_manifest
 
@@ -219,13 +220,13 @@ def _key_id(key: str, path: pathlib.Path) -> str:
 def _npy_stems(dataset: Manifest, split: str, verify: bool) -> List[str]:
     """The shard stems of ``split`` in order, after checking each listed file."""
     entries = dataset.split_entries(split)
-    stems = sorted({entry["file"][: -len(".x.npy")] for entry in entries if entry["file"].endswith(".x.npy")})
+    stems = sorted({entry["file"][: -len(_layout.FEATURES)] for entry in entries if entry["file"].endswith(_layout.FEATURES)})
     listed = {entry["file"]: entry for entry in entries}
     for stem in stems:
-        for suffix in (".x.npy", ".y.npy", ".keys.txt"):
+        for suffix in (_layout.FEATURES, _layout.LABELS, _layout.KEYS):
             entry = listed.get(stem + suffix)
             if entry is None:
-                raise DatasetError(f"{dataset.directory / (stem + suffix)}: not listed in manifest.json")
+                raise DatasetError(f"{dataset.directory / (stem + suffix)}: not listed in {_layout.MANIFEST}")
             dataset.check_file(entry, verify)
     return stems
 
@@ -234,9 +235,9 @@ def _load_shard(directory: pathlib.Path, stem: str, mmap: bool) -> Tuple[np.ndar
     """One shard's features, labels and keys; their counts must agree."""
     mode = "r" if mmap else None
     try:
-        x = np.load(directory / f"{stem}.x.npy", mmap_mode=mode, allow_pickle=False)
-        y = np.load(directory / f"{stem}.y.npy", mmap_mode=mode, allow_pickle=False)
-        keys = (directory / f"{stem}.keys.txt").read_text(encoding="utf-8").splitlines()
+        x = np.load(directory / (stem + _layout.FEATURES), mmap_mode=mode, allow_pickle=False)
+        y = np.load(directory / (stem + _layout.LABELS), mmap_mode=mode, allow_pickle=False)
+        keys = (directory / (stem + _layout.KEYS)).read_text(encoding="utf-8").splitlines()
     except (ValueError, OSError, UnicodeDecodeError) as error:
         raise DatasetError(f"{directory / stem}: unreadable shard: {error}") from None
     if not (len(x) == len(y) == len(keys)):
@@ -247,7 +248,7 @@ def _load_shard(directory: pathlib.Path, stem: str, mmap: bool) -> Tuple[np.ndar
 def _empty_features(dataset: Manifest) -> np.ndarray:
     """Zero examples in the dataset's feature shape and dtype (taken from any of its shards)."""
     for entry in dataset.shards:
-        if entry["file"].endswith(".x.npy"):
+        if entry["file"].endswith(_layout.FEATURES):
             sample = np.load(dataset.check_file(entry, False), mmap_mode="r", allow_pickle=False)
             return np.zeros((0,) + sample.shape[1:], dtype=sample.dtype)
     return np.zeros((0,), dtype=np.float32)

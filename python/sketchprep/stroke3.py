@@ -21,7 +21,7 @@ from typing import Any, List, NamedTuple
 
 import numpy as np
 
-from . import _native
+from . import _layout, _native
 from .errors import DatasetError
 from .manifests import PathLike, check_split, read_manifest
 
@@ -70,9 +70,11 @@ def load_stroke3(directory: PathLike, split: str, *, verify: bool = False) -> St
     strokes: List[np.ndarray] = []
     labels: List[int] = []
     for label, word in enumerate(words):
-        entry = listed.get(f"{word}.npz")
+        entry = listed.get(word + _layout.STROKE3)
         if entry is None:
-            raise DatasetError(f"{dataset.directory / (word + '.npz')}: class {word!r} has no .npz listed in manifest.json")
+            raise DatasetError(
+                f"{dataset.directory / (word + _layout.STROKE3)}: class {word!r} has no {_layout.STROKE3} listed in {_layout.MANIFEST}"
+            )
         arrays = read_npz_split(dataset.check_file(entry, verify), split)
         strokes += arrays
         labels += [label] * len(arrays)

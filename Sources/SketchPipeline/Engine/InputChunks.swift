@@ -53,12 +53,11 @@ package enum InputChunking {
         for input in inputs {
             let file = input.path
             let whole = InputChunk(path: file, offset: 0, bytes: nil, isRange: false, format: input.format, word: input.word)
-            var status = stat()
-            guard file != "-", stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            guard file != "-", let status = try? FileSystem.status(file), status.isRegular else {
                 chunks.append(whole)
                 continue
             }
-            let size = Int(status.st_size)
+            let size = Int(status.size)
             guard input.format.plugin.cutsByteRanges else {
                 chunks.append(InputChunk(path: file, offset: 0, bytes: size, isRange: false, format: input.format, word: input.word))
                 continue

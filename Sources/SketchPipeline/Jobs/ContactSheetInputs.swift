@@ -2,6 +2,7 @@ import Foundation
 import SketchCore
 import SketchDataset
 import SketchFormats
+import SketchIO
 import SketchRaster
 
 /// Loads the first `limit` sketches of `sketchprep contact-sheet` inputs, whatever their kind:
@@ -35,7 +36,7 @@ package struct ContactSheetInputs {
             let isDirectory = Self.isDirectory(input)
             if Self.isTFRecord(input) {
                 throw PipelineError("\(input): contact-sheet cannot draw TFRecord files; it draws \(Self.drawableKinds)")
-            } else if isDirectory && FileManager.default.fileExists(atPath: Self.manifestPath(in: input)) {
+            } else if isDirectory && FileSystem.exists(Self.manifestPath(in: input)) {
                 try addDataset(input)
             } else if input.hasSuffix(".npy") {
                 try addNPY(input)
@@ -156,8 +157,7 @@ package struct ContactSheetInputs {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        (try? FileSystem.status(path))?.isDirectory == true
     }
 
     private static func containsPNG(_ directory: String) -> Bool {

@@ -16,9 +16,9 @@ package enum ConvertTarget: String, Sendable, CaseIterable {
     /// The output file name of `word`.
     package func fileName(word: String) -> String {
         switch self {
-        case .bin: return "\(word).bin"
-        case .ndjson: return "\(word).ndjson"
-        case .stroke3: return "\(word).npz"
+        case .bin: return DatasetLayout.convertedFile(word: word, suffix: DatasetLayout.binarySuffix)
+        case .ndjson: return DatasetLayout.convertedFile(word: word, suffix: DatasetLayout.drawingLinesSuffix)
+        case .stroke3: return DatasetLayout.convertedFile(word: word, suffix: DatasetLayout.stroke3Suffix)
         }
     }
 }
@@ -119,7 +119,7 @@ package struct ConvertJob: Sendable {
         result.counts = streamed.tally
         result.counts.written = 0
         try spill.flush()
-        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        try FileSystem.makeDirectories(outputDirectory)
         let (_, colliding) = DataName.separateCollisions(spill.files.map(\.word), caseInsensitive: true)
         var line: [UInt8] = []
         for (word, spillPath) in spill.files {
@@ -150,7 +150,7 @@ package struct ConvertJob: Sendable {
                 try writer.commit()
             case .bin:
                 let writer = try GoogleBinaryWriter(path: path)
-                let keysPath = "\(outputDirectory)/\(word).keys.csv"
+                let keysPath = "\(outputDirectory)/\(DatasetLayout.convertedFile(word: word, suffix: KeysCSVWriter.suffix))"
                 var keyIDs = BinaryKeyIDs()
                 var keysFile: KeysCSVWriter?
                 let location = firstLocation[Array(word.utf8)]!
@@ -179,7 +179,7 @@ package struct ConvertJob: Sendable {
                     result.keyMaps.append(keysPath)
                 } else {
                     // No derived key_id: a key map left by an earlier run would describe another file.
-                    unlink(keysPath)
+                    try? FileSystem.remove(keysPath)
                 }
             case .stroke3:
                 var keys: [String] = []

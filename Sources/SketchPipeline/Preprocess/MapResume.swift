@@ -24,16 +24,15 @@ package final class MapResume {
         base = hasher.finalize().hexString
         let prefix = DatasetLayout.temporaryRunsDirectory + TemporaryFileName.marker
         for place in Set(places) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: place)) ?? []
+            let names = FileSystem.entryNames(of: place)
             for name in names.sorted() where name.hasPrefix(prefix) {
                 let directory = "\(place)/\(name)"
-                guard directory != own, !name.hasSuffix(".removing"), !Self.ownerIsAliveHere(name),
+                guard directory != own, !name.hasSuffix(TemporaryFiles.removingSuffix), !Self.ownerIsAliveHere(name),
                     let lock = try? OutputLock.acquire("\(directory)/\(DatasetLayout.runsDirectoryLock)", output: directory)
                 else { continue }
                 locks.append(lock)
                 dead.append(directory)
-                for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-                where file.hasPrefix("chunk-") && file.hasSuffix(".json") {
+                for file in FileSystem.entryNames(of: directory).sorted() where DatasetLayout.isChunkCheckpoint(file) {
                     guard let bytes = try? InputFile.readAll("\(directory)/\(file)", maximumBytes: MapCheckpoint.maximumFileBytes),
                         let checkpoint = try? JSONDecoder().decode(MapCheckpoint.self, from: Data(bytes))
                     else { continue }
@@ -70,7 +69,7 @@ package final class MapResume {
     /// Removes every dead run's directory found (after this run succeeded: nothing of a dead run
     /// outlives it) and releases their locks.
     package func removeDeadDirectories() {
-        for directory in dead { try? FileManager.default.removeItem(atPath: directory) }
+        for directory in dead { FileSystem.removeTree(directory) }
         for lock in locks { lock.release() }
         dead = []
         locks = []

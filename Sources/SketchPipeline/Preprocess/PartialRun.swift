@@ -85,11 +85,13 @@ extension PipelineRunner {
     ) throws -> PipelineOutcome {
         let directory = config.output.directory
         let partialPath = "\(directory)/\(DatasetLayout.partialManifest)"
-        if unlink(partialPath) != 0 && errno != ENOENT {
-            throw PipelineError("cannot remove the old \(partialPath): \(String(cString: strerror(errno)))")
+        do {
+            try FileSystem.remove(partialPath)
+        } catch {
+            guard error == .noSuchFileOrDirectory else { throw PipelineError("cannot remove the old \(partialPath): \(error.text)") }
         }
         let runsDirectory = "\(directory)/\(DatasetLayout.partialRunsDirectory)"
-        try? FileManager.default.removeItem(atPath: runsDirectory)
+        FileSystem.removeTree(runsDirectory)
         // Until partial.json names them, the runs are this process's temporary files.
         TemporaryFiles.register(runsDirectory)
         defer { TemporaryFiles.unregister(runsDirectory) }

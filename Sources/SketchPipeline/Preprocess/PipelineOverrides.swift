@@ -1,4 +1,5 @@
 import Foundation
+import SketchIO
 
 /// The values of a pipeline file that command-line options replaced. An error about a value names
 /// what the user typed: the option (`--input`, `-o/--output`) when it came from the command line,
@@ -31,7 +32,7 @@ extension PipelineRunner {
     /// pipeline file's directory) and that `--input` replaces `source.inputs`; for `--from`, the
     /// dataset whose manifest recorded the path, and where to run it.
     package func checkInputsExist() throws {
-        for input in config.source.inputs where input != "-" && access(input, F_OK) != 0 && errno == ENOENT {
+        for input in config.source.inputs where input != "-" && FileSystem.isMissing(input) {
             let relative = !input.hasPrefix("/")
             let workingDirectory = FileManager.default.currentDirectoryPath
             let resolved = relative ? " (resolved against the working directory \(workingDirectory))" : ""

@@ -4,6 +4,7 @@ import SketchDataset
 import SketchFormats
 import SketchIO
 import SketchRaster
+import SystemPackage
 
 extension PipelineRunner {
     /// The PNG files of an `image-directory` source: every input root scanned with
@@ -118,11 +119,13 @@ extension PipelineRunner {
         clock: StageClock
     ) throws -> PipelineOutcome {
         let chunks = try images.files.map { file -> InputChunk in
-            var status = stat()
-            guard stat(file.path, &status) == 0 else {
-                throw PipelineError("cannot read \(file.path): \(String(cString: strerror(errno)))")
+            let status: FileSystem.Status
+            do throws(Errno) {
+                status = try FileSystem.status(file.path)
+            } catch {
+                throw PipelineError("cannot read \(file.path): \(error.text)")
             }
-            return InputChunk(path: file.path, offset: 0, bytes: Int(status.st_size), isRange: false)
+            return InputChunk(path: file.path, offset: 0, bytes: Int(status.size), isRange: false)
         }
         return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
             try mapImageFiles(images, selected: selected, rejectedEntries: partition.index == 0, runsDirectory: runsDirectory, clock: clock)

@@ -36,13 +36,8 @@ extension PipelineRunner {
     /// `sketchprep merge --reduce i/R`); throws `PipelineError` naming a missing or foreign one.
     package func readReduceReports() throws -> [ReducePartReport] {
         let directory = config.output.directory
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
-            $0.hasPrefix(DatasetLayout.reducePartPrefix) && $0.hasSuffix(".json")
-        }
-        // `.reduce-I-of-R.json`: R is the number before the suffix.
-        guard let any = names.sorted().first,
-            let parts = any.dropLast(".json".count).split(separator: "-").last.flatMap({ Int($0) }),
-            (1...ReducePart.maximumCount).contains(parts)
+        let reports = FileSystem.entryNames(of: directory).compactMap { name in DatasetLayout.reduceReportPart(name).map { (name, $0) } }
+        guard let parts = reports.min(by: { $0.0 < $1.0 })?.1.parts, (1...ReducePart.maximumCount).contains(parts)
         else {
             throw PipelineError(
                 "\(directory) holds no reduce part reports: run `sketchprep merge PARTIALS… -o \(directory) --reduce i/R` for every i first"
@@ -136,10 +131,10 @@ extension PipelineRunner {
         try writeAtomically(try manifest.encoded(), to: "\(directory)/\(DatasetLayout.manifest)")
         for report in reports {
             let part = ReducePart(index: report.part, count: report.parts)
-            unlink("\(directory)/\(part.reportName)")
-            unlink("\(directory)/\(part.quarantineName)")
+            try? FileSystem.remove("\(directory)/\(part.reportName)")
+            try? FileSystem.remove("\(directory)/\(part.quarantineName)")
         }
-        unlink("\(directory)/\(DatasetLayout.reduceRunMark)")
+        try? FileSystem.remove("\(directory)/\(DatasetLayout.reduceRunMark)")
         clock.addWall("reduce", reports.reduce(0) { $0 + $1.cpuSeconds })
         clock.addWall("finalize_wall", MonotonicClock.now() - start)
         return PipelineOutcome(

@@ -1,5 +1,6 @@
 import Foundation
 import SketchDataset
+import SketchIO
 
 /// Exact duplicate counting of key_ids in bounded memory: keys are spilled to disk, split into
 /// `partitions` files by FNV-1a 64 of the key (the split hash), and counted one partition at a
@@ -24,7 +25,7 @@ package enum DuplicateKeyCounter {
             var seen: [String: Int] = [:]
             for worker in 0..<workers {
                 let path = KeySpill.path(directory: directory, worker: worker, partition: partition)
-                guard FileManager.default.fileExists(atPath: path) else { continue }
+                guard FileSystem.exists(path) else { continue }
                 let data: Data
                 do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
                     throw PipelineError("cannot read key spill file \(path): \(error.localizedDescription)")
@@ -91,7 +92,7 @@ package final class KeySpill {
 
     private func flush(_ partition: Int) throws {
         let path = Self.path(directory: directory, worker: worker, partition: partition)
-        if !FileManager.default.fileExists(atPath: path) {
+        if !FileSystem.exists(path) {
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 throw PipelineError("cannot create key spill file \(path); check that the output directory is writable")
             }

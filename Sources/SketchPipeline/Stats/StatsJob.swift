@@ -15,7 +15,7 @@ import SketchIO
 /// buffer (duplicates are counted from spill files, see `DuplicateKeyCounter`).
 package struct StatsJob {
     /// The quarantine file in the output directory: every rejected line, verbatim.
-    package static let quarantineName = "rejected.ndjson"
+    package static let quarantineName = DatasetLayout.statsQuarantine
 
     /// The inputs, expanded once.
     package let reader: DrawingSource
@@ -51,7 +51,7 @@ package struct StatsJob {
     /// `manifest.json`): its files are shards, not drawings, and profiling them would profile only
     /// its quarantine. The message points to `sketchprep info DIR`.
     package static func refuseDatasetDirectories(_ inputs: [String]) throws {
-        for input in inputs where FileManager.default.fileExists(atPath: "\(input)/\(DatasetLayout.manifest)") {
+        for input in inputs where FileSystem.exists("\(input)/\(DatasetLayout.manifest)") {
             throw PipelineError(
                 "\(input) is a dataset directory (it holds \(DatasetLayout.manifest)), not drawings: "
                     + "see what it holds with `sketchprep info \(input)`; stats profiles drawing inputs (NDJSON, .bin, stroke-3, CSV, SVG)")
