@@ -2,8 +2,9 @@
 """Speed of the Python API beside what Python users have (`make bench`, one core), in CPU seconds of
 this process (all its threads: `time.process_time`), fastest of --repeats runs:
 
-1. `sketchprep.read` of every raw NDJSON file of --shared (drawings with numpy strokes and their
-   metadata) against `json.loads` of each line of the same files;
+1. `sketchprep.read` of every raw NDJSON file of --shared (drawings with their metadata; their
+   numpy strokes are built on access, so a second row also reads every drawing's `strokes`) against
+   `json.loads` of each line of the same files;
 2. `sketchprep.read` of Google `.bin` files against the PyPI `quickdraw` package's reader
    (`QuickDrawDataGroup(name, max_drawings=None, cache_dir=…)`, local files: the `.bin` of every
    simplified NDJSON file of --shared, written once by `sketchprep convert --to bin` into the cache);
@@ -12,7 +13,7 @@ this process (all its threads: `time.process_time`), fastest of --repeats runs:
    into numpy strokes for both.
 
 Prints the rates and speed-ups, writes them with --report-json, and with --thresholds DIR exits 1
-when a speed-up is below its minimum in DIR/python_api.json. Needs the installed wheel on PYTHONPATH.
+when a speed-up is below its minimum in DIR/python_api.json (the rows with strokes built have none). Needs the installed wheel on PYTHONPATH.
 """
 import argparse
 import json
@@ -26,7 +27,7 @@ import numpy as np
 
 import sketchprep
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests" / "python"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402 (Google's recipe, as the tests compare against it)
 
 
@@ -54,6 +55,15 @@ def json_lines(files):
 def api_read(paths, **options):
     count = 0
     for _ in sketchprep.read(paths, **options):
+        count += 1
+    return count
+
+
+def api_read_strokes(paths, **options):
+    """Reads and builds every drawing's strokes (read gives them on access: this is the cost of using them)."""
+    count = 0
+    for drawing in sketchprep.read(paths, **options):
+        drawing.strokes
         count += 1
     return count
 
@@ -88,6 +98,7 @@ def main():
     assert api_read(raw) == lines, "sketchprep.read and json.loads disagree on the drawing count"
     json_rate = measure("json.loads per raw NDJSON line", lambda: json_lines(raw), lines)
     read_rate = measure("sketchprep.read raw NDJSON", lambda: api_read(raw), lines)
+    read_strokes_rate = measure("sketchprep.read raw NDJSON, strokes built", lambda: api_read_strokes(raw), lines)
 
     with tempfile.TemporaryDirectory(prefix="bench-python-api-") as cache:
         subprocess.run([args.sketchprep, "convert", *map(str, simplified), "--to", "bin", "-o", cache, "-q"], check=True)
@@ -98,6 +109,8 @@ def main():
         package_rate = measure("quickdraw package (QuickDrawDataGroup) .bin", lambda: quickdraw_package(names, cache),
                                drawings)
         bin_rate = measure("sketchprep.read .bin", lambda: api_read(bins, format="bin"), drawings)
+        bin_strokes_rate = measure("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
+                                   drawings)
 
     parsed = []
     for path in simplified:
@@ -110,7 +123,9 @@ def main():
 
     speedups = {"read_ndjson_vs_json_loads": round(read_rate / json_rate, 2),
                 "read_bin_vs_quickdraw_package": round(bin_rate / package_rate, 2),
-                "bitmap_vs_pycairo": round(bitmap_rate / cairo_rate, 2)}
+                "bitmap_vs_pycairo": round(bitmap_rate / cairo_rate, 2),
+                "read_ndjson_strokes_built_vs_json_loads": round(read_strokes_rate / json_rate, 2),
+                "read_bin_strokes_built_vs_quickdraw_package": round(bin_strokes_rate / package_rate, 2)}
     print(f"python API, one core, fastest of {args.repeats} (CPU time):")
     for name, row in rows.items():
         print(f"  {name:50} {row['per_second']:>10,} drawings/s")

@@ -6,8 +6,12 @@ import SketchFormats
 final class ReadBatch {
     /// Array numbers of `sketchprep_batch_field`.
     enum Field: Int, CaseIterable {
-        /// x, y, t of every point (float64; t 0 where the stroke has none).
-        case points
+        /// x of every point (float64).
+        case x
+        /// y of every point (float64).
+        case y
+        /// t of every point (float64; 0 where the stroke has none).
+        case t
         /// Stroke offsets into the points, strokes + 1.
         case strokeOffsets
         /// Drawing offsets into the strokes, drawings + 1.
@@ -31,7 +35,9 @@ final class ReadBatch {
         var pointers: [(address: UnsafeRawPointer?, count: Int)] = []
     }
 
-    private var points: [Double] = []
+    private var xs: [Double] = []
+    private var ys: [Double] = []
+    private var ts: [Double] = []
     private var strokeOffsets: [Int64] = [0]
     private var drawingOffsets: [Int64] = [0]
     private var recognized: [UInt8] = []
@@ -44,26 +50,40 @@ final class ReadBatch {
     var drawingCount: Int64 { Int64(recognized.count) }
     var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
 
+    /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke
+    /// arrays are views without a transpose).
     func append(_ record: SketchRecord) {
         let strokes = record.drawing.strokes
         var allTimed = !strokes.isEmpty
         for stroke in strokes {
-            let hasTimes = stroke.t.count == stroke.x.count
+            let count = stroke.x.count
+            let hasTimes = stroke.t.count == count
             allTimed = allTimed && hasTimes && !stroke.t.isEmpty
-            for index in stroke.x.indices {
-                points.append(stroke.x[index])
-                points.append(index < stroke.y.count ? stroke.y[index] : 0)
-                points.append(hasTimes ? stroke.t[index] : 0)
+            xs.append(contentsOf: stroke.x)
+            if stroke.y.count == count {
+                ys.append(contentsOf: stroke.y)
+            } else {
+                for index in 0..<count { ys.append(index < stroke.y.count ? stroke.y[index] : 0) }
             }
-            strokeOffsets.append(Int64(points.count / 3))
+            if hasTimes {
+                ts.append(contentsOf: stroke.t)
+            } else {
+                ts.append(contentsOf: repeatElement(0, count: count))
+            }
+            strokeOffsets.append(Int64(xs.count))
         }
         drawingOffsets.append(Int64(strokeOffsets.count - 1))
         recognized.append(record.recognized ? 1 : 0)
         timed.append(allTimed ? 1 : 0)
-        for value in [record.word, record.keyID, record.countryCode, record.timestamp] {
-            text += value.utf8
-            textOffsets.append(Int64(text.count))
-        }
+        appendText(record.word)
+        appendText(record.keyID)
+        appendText(record.countryCode)
+        appendText(record.timestamp)
+    }
+
+    private func appendText(_ value: String) {
+        text += value.utf8
+        textOffsets.append(Int64(text.count))
     }
 
     func reject(_ line: RejectedLine) {
@@ -73,22 +93,26 @@ final class ReadBatch {
         }
     }
 
+    /// Empties the batch, keeping every array's storage for the next.
     func removeAll() {
-        points.removeAll(keepingCapacity: true)
-        strokeOffsets = [0]
-        drawingOffsets = [0]
+        xs.removeAll(keepingCapacity: true)
+        ys.removeAll(keepingCapacity: true)
+        ts.removeAll(keepingCapacity: true)
+        strokeOffsets.removeSubrange(1...)
+        drawingOffsets.removeSubrange(1...)
         recognized.removeAll(keepingCapacity: true)
         timed.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
-        textOffsets = [0]
+        textOffsets.removeSubrange(1...)
         rejected.removeAll(keepingCapacity: true)
-        rejectedOffsets = [0]
+        rejectedOffsets.removeSubrange(1...)
     }
 
     /// Calls `callback` with the arrays pinned for the length of the call; returns its answer.
     func handOver(to callback: ReadCallback, context: UnsafeMutableRawPointer?) -> Int32 {
         let arrays: [(pin: Pin, count: Int)] = [
-            (Self.pin(points), points.count), (Self.pin(strokeOffsets), strokeOffsets.count),
+            (Self.pin(xs), xs.count), (Self.pin(ys), ys.count), (Self.pin(ts), ts.count),
+            (Self.pin(strokeOffsets), strokeOffsets.count),
             (Self.pin(drawingOffsets), drawingOffsets.count), (Self.pin(recognized), recognized.count),
             (Self.pin(timed), timed.count), (Self.pin(text), text.count), (Self.pin(textOffsets), textOffsets.count),
             (Self.pin(rejected), rejected.count), (Self.pin(rejectedOffsets), rejectedOffsets.count),

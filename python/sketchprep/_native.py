@@ -204,14 +204,15 @@ def render(batch: BatchArguments, times: Optional[int], side: int, line_width: f
                                          sizes.buffer_info()[0]), sizes)
 
 
-# The arrays of a read batch (sketchprep_batch_field): number → numpy dtype.
-_BATCH_FIELDS = ("float64", "int64", "int64", "uint8", "uint8", "uint8", "int64", "uint8", "int64")
+# The arrays of a read batch after its points (sketchprep_batch_field 3…10): numpy dtypes.
+_BATCH_FIELDS = ("int64", "int64", "uint8", "uint8", "uint8", "int64", "uint8", "int64")
 _END = object()
 
 
 def read_batches(paths: List[str], file_format: Optional[str], word: Optional[str], keep_times: bool,
                  batch_drawings: int) -> Iterator[List["np.ndarray"]]:
-    """The batches ``sketchprep_read`` hands over, each as its nine arrays (copied, writable). The
+    """The batches ``sketchprep_read`` hands over, each as nine arrays (copied, writable): the points
+    as one (3, points) float64 array of x, y, t rows, then fields 3…10 of ``sketchprep_batch_field``. The
     native read runs on a thread of its own (without the GIL) at most two batches ahead; closing the
     iterator stops it. Raises :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
     import numpy as np
@@ -231,9 +232,14 @@ def read_batches(paths: List[str], file_format: Optional[str], word: Optional[st
 
     def on_batch(_context: Optional[int], batch: int) -> int:
         try:
-            arrays = []
             count = ctypes.c_int64()
-            for field, dtype in enumerate(_BATCH_FIELDS):
+            rows = [_lib.sketchprep_batch_field(batch, field, ctypes.byref(count)) for field in range(3)]
+            points = np.empty((3, count.value), dtype=np.float64)  # x, y, t planes: strokes are views
+            if count.value:
+                for row, address in enumerate(rows):
+                    ctypes.memmove(points[row].ctypes.data, address, 8 * count.value)
+            arrays = [points]
+            for field, dtype in enumerate(_BATCH_FIELDS, 3):
                 address = _lib.sketchprep_batch_field(batch, field, ctypes.byref(count))
                 values = np.empty(count.value, dtype=dtype)
                 if count.value:

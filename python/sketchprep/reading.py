@@ -10,6 +10,9 @@ stroke-3 ``.npz`` and SVG files, read by the native library with the reader ever
 from __future__ import annotations
 
 import os
+from functools import partial
+from itertools import chain, repeat
+from operator import itemgetter, length_hint
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Union
 
 import numpy as np
@@ -35,25 +38,78 @@ class Rejection(NamedTuple):
     reason: str
 
 
-class SketchDrawing:
+class SketchDrawing(tuple):
     """One drawing with its metadata. ``strokes`` holds one float64 array per stroke in the NDJSON
     layout: shape (3, n) (x, y, t) when the drawing has times, else (2, n), so
-    :func:`sketchprep.simplify` and :func:`sketchprep.bitmap` take it as it is."""
+    :func:`sketchprep.simplify` and :func:`sketchprep.bitmap` take it as it is.
 
-    __slots__ = ("word", "key_id", "countrycode", "timestamp", "recognized", "strokes")
+    A drawing from :func:`read` is made in C (a tuple underneath, made by ``map`` over its batch's
+    columns) and builds its ``strokes`` on access, as views of its batch's points: each access gives
+    a new list of views of the same numbers, and a drawing costs no Python call until then. It is
+    not iterable, compares by identity, and pickles with its strokes."""
 
-    def __init__(self, word: str, key_id: str, countrycode: str, timestamp: str, recognized: bool,
-                 strokes: List[np.ndarray]) -> None:
-        self.word = word
-        self.key_id = key_id
-        self.countrycode = countrycode
-        self.timestamp = timestamp
-        self.recognized = recognized
-        self.strokes = strokes
+    __slots__ = ()
+
+    def __new__(cls, word: str, key_id: str, countrycode: str, timestamp: str, recognized: bool,
+                strokes: List[np.ndarray]) -> "SketchDrawing":
+        return tuple.__new__(cls, (word, key_id, countrycode, timestamp, recognized, _Given(strokes), 0))
+
+    word = property(itemgetter(0), doc="The drawing's word (its category).")
+    key_id = property(itemgetter(1), doc="The drawing's key_id.")
+    countrycode = property(itemgetter(2), doc="The player's country code.")
+    timestamp = property(itemgetter(3), doc="When the drawing was made, as the input writes it.")
+    recognized = property(itemgetter(4), doc="Whether the game recognized the drawing.")
+
+    @property
+    def strokes(self) -> List[np.ndarray]:
+        """One float64 array per stroke, (3, n) with times, else (2, n)."""
+        return self[5].strokes(self[6])
+
+    def __reduce__(self) -> tuple:
+        return SketchDrawing, (self.word, self.key_id, self.countrycode, self.timestamp, self.recognized, self.strokes)
+
+    def __iter__(self) -> Iterator[object]:
+        raise TypeError("a SketchDrawing is not iterable: use its strokes")
+
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return (f"SketchDrawing(word={self.word!r}, key_id={self.key_id!r}, countrycode={self.countrycode!r}, "
                 f"recognized={self.recognized}, strokes={len(self.strokes)})")
+
+
+class _Given:
+    """The strokes of a :class:`SketchDrawing` made by its constructor."""
+
+    __slots__ = ("_strokes",)
+
+    def __init__(self, strokes: List[np.ndarray]) -> None:
+        self._strokes = strokes
+
+    def strokes(self, _index: int) -> List[np.ndarray]:
+        return self._strokes
+
+
+class _Batch:
+    """The points of one read batch, from which its drawings' strokes are cut on access."""
+
+    __slots__ = ("_xyt", "_xy", "_starts", "_bounds", "_timed")
+
+    def __init__(self, points: np.ndarray, stroke_offsets: np.ndarray, drawing_offsets: np.ndarray,
+                 timed: np.ndarray) -> None:
+        self._xyt = points
+        self._xy = self._xyt[:2]
+        self._starts = stroke_offsets.tolist()
+        self._bounds = drawing_offsets.tolist()
+        self._timed = timed.tolist()
+
+    def strokes(self, index: int) -> List[np.ndarray]:
+        source = self._xyt if self._timed[index] else self._xy
+        starts = self._starts
+        return [source[:, starts[stroke]:starts[stroke + 1]]
+                for stroke in range(self._bounds[index], self._bounds[index + 1])]
 
 
 class Reader:
@@ -70,23 +126,43 @@ class Reader:
         self._batch_size = batch_size
         self._on_rejected = on_rejected
         self.rejected: List[Rejection] = []
-        self.read = 0
+        self._handed = 0  # drawings of the batches before the current one
+        self._current: Optional[Iterator[int]] = None  # the current batch's indices still to hand out
+        self._current_size = 0
         self._started = False
+
+    @property
+    def read(self) -> int:
+        """The drawings handed out so far."""
+        if self._current is None:
+            return self._handed
+        return self._handed + self._current_size - length_hint(self._current)
 
     def __iter__(self) -> Iterator[SketchDrawing]:
         if self._started:
             raise SketchPrepError("a sketchprep.read reader is iterated once; call sketchprep.read again")
         self._started = True
-        return self._drawings()
+        return chain.from_iterable(self._batches())
 
-    def _drawings(self) -> Iterator[SketchDrawing]:
+    def _batches(self) -> Iterator[Iterator[SketchDrawing]]:
+        """Per batch, an iterator that makes its drawings in C (``map`` over the batch's columns);
+        the index column comes last, so what it has left counts the drawings not yet handed out."""
         batches = _native.read_batches(self._paths, self._format, self._word, True, self._batch_size)
         try:
             for arrays in batches:
                 self._note_rejected(arrays[7], arrays[8])
-                for drawing in _drawings_of(arrays):
-                    self.read += 1
-                    yield drawing
+                if self._current is not None:
+                    self._handed += self._current_size
+                    self._current = None
+                count = len(arrays[3])
+                if not count:
+                    continue
+                strings = _strings(arrays[5].tobytes(), arrays[6])
+                indices = iter(range(count))
+                self._current, self._current_size = indices, count
+                columns = zip(strings[0::4], strings[1::4], strings[2::4], strings[3::4], arrays[3].astype(bool).tolist(),
+                              repeat(_Batch(arrays[0], arrays[1], arrays[2], arrays[4]), count), indices)
+                yield map(_make_drawing, columns)
         finally:
             batches.close()
 
@@ -104,7 +180,7 @@ class Reader:
 
 
 def read(path_or_paths: Union[PathLike, Iterable[PathLike]], *, format: Optional[str] = None,  # noqa: A002 (the CLI's name)
-         input_format: str = "auto", word: Optional[str] = None, strict: bool = False, batch_size: int = 4096,
+         input_format: str = "auto", word: Optional[str] = None, strict: bool = False, batch_size: int = 256,
          on_rejected: Optional[Callable[[Rejection], None]] = None) -> Reader:
     """The drawings of the files or directories given, in the CLI's reading order.
 
@@ -138,19 +214,4 @@ def _strings(data: bytes, offsets: np.ndarray) -> List[str]:
     return [data[bounds[i]:bounds[i + 1]].decode("utf-8", "surrogateescape") for i in range(len(bounds) - 1)]
 
 
-def _drawings_of(arrays: List[np.ndarray]) -> Iterator[SketchDrawing]:
-    """The drawings of one batch (``sketchprep_batch_field``'s arrays)."""
-    points, stroke_offsets, drawing_offsets, recognized, timed, text, text_offsets = arrays[:7]
-    xyt = np.ascontiguousarray(points.reshape(-1, 3).T)
-    xy = xyt[:2]
-    strings = _strings(text.tobytes(), text_offsets)
-    starts = stroke_offsets.tolist()
-    bounds = drawing_offsets.tolist()
-    flags = recognized.tolist()
-    times = timed.tolist()
-    for index in range(len(flags)):
-        source = xyt if times[index] else xy
-        strokes = [source[:, starts[stroke]:starts[stroke + 1]] for stroke in range(bounds[index], bounds[index + 1])]
-        base = 4 * index
-        yield SketchDrawing(strings[base], strings[base + 1], strings[base + 2], strings[base + 3], bool(flags[index]),
-                            strokes)
+_make_drawing = partial(tuple.__new__, SketchDrawing)

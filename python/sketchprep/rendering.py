@@ -8,7 +8,7 @@ the native library with the command's renderers, option checks and raw-or-simpli
 from __future__ import annotations
 
 import itertools
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -88,21 +88,51 @@ def _strokes(drawing: DrawingLike, index: int) -> List[np.ndarray]:
     return arrays
 
 
-def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding: float, polarity: str,
-                  channels: Optional[str], input_format: str, strict: bool) -> np.ndarray:
+def _uniform(chunk: list) -> Optional[Tuple[np.ndarray, List[int], List[int]]]:
+    """The points of ``chunk`` as one contiguous float64 array of 2 or 3 rows, with the strokes'
+    lengths and the drawings' stroke offsets, when every stroke is a numpy array of the same 2 or
+    3 rows (one ``np.concatenate``, no per-stroke checks); None otherwise, and for no stroke at
+    all: :func:`_strokes` then checks each stroke and names the first it refuses."""
     strokes: List[np.ndarray] = []
     drawing_offsets = [0]
-    for index, drawing in enumerate(chunk):
-        strokes += _strokes(drawing, first + index)
-        drawing_offsets.append(len(strokes))
-    rows = {stroke.shape[0] for stroke in strokes}
-    stroke_offsets = np.zeros(len(strokes) + 1, dtype=np.int64)
-    np.cumsum([stroke.shape[1] for stroke in strokes], out=stroke_offsets[1:])
+    try:
+        for drawing in chunk:
+            given = drawing.strokes if isinstance(drawing, SketchDrawing) else drawing
+            if not isinstance(given, (list, tuple)):
+                return None
+            strokes += given
+            drawing_offsets.append(len(strokes))
+        lengths = [stroke.shape[1] for stroke in strokes]
+        points = np.concatenate(strokes, axis=1, dtype=np.float64, casting="same_kind")
+    except (TypeError, ValueError, AttributeError, IndexError):
+        return None
+    if points.ndim != 2 or points.shape[0] not in (2, 3):
+        return None
+    return np.ascontiguousarray(points), lengths, drawing_offsets
+
+
+def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding: float, polarity: str,
+                  channels: Optional[str], input_format: str, strict: bool) -> np.ndarray:
+    uniform = _uniform(chunk)
+    if uniform is not None:
+        points, lengths, drawing_offsets = uniform
+        rows = {points.shape[0]}
+    else:
+        strokes: List[np.ndarray] = []
+        drawing_offsets = [0]
+        for index, drawing in enumerate(chunk):
+            strokes += _strokes(drawing, first + index)
+            drawing_offsets.append(len(strokes))
+        rows = {stroke.shape[0] for stroke in strokes}
+        lengths = [stroke.shape[1] for stroke in strokes]
+    stroke_offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=stroke_offsets[1:])
     count = int(stroke_offsets[-1])
-    if len(rows) == 1:
+    if uniform is not None or len(rows) == 1:
         # One layout for every stroke: x, y (and t) as rows of one array, stride 1.
-        points = np.ascontiguousarray(np.concatenate(strokes, axis=1) if strokes else np.zeros((2, 0)),
-                                      dtype=np.float64)
+        if uniform is None:
+            points = np.ascontiguousarray(np.concatenate(strokes, axis=1) if strokes else np.zeros((2, 0)),
+                                          dtype=np.float64)
         address, stride = points.ctypes.data, 1
         times = address + 16 * count if points.shape[0] == 3 else None
         y = address + 8 * count
@@ -114,7 +144,7 @@ def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding
         address, stride = points.ctypes.data, 3
         times, y = address + 16, address + 8
     offsets = np.asarray(drawing_offsets, dtype=np.int64)
-    batch = (address, y, stride, count, stroke_offsets.ctypes.data, len(strokes), offsets.ctypes.data, len(chunk))
+    batch = (address, y, stride, count, stroke_offsets.ctypes.data, len(lengths), offsets.ctypes.data, len(chunk))
     depth = len(channels.split(",")) if channels else 1
     shape = (len(chunk), size, size, depth) if channels else (len(chunk), size, size)
     output = np.zeros(shape, dtype=np.uint8)

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _native
 from .errors import DrawingError
+from .reading import SketchDrawing
 
 __all__ = [
     "Drawing", "StrokeBatch", "simplify", "simplify_batch", "encode", "encode_batch", "to_stroke3",
@@ -220,7 +221,7 @@ def _pack(drawing: Drawing) -> Tuple[array, array, List[int]]:
     checking what the NDJSON parser checks before the native library sees the drawing (shape,
     counts, numbers, timestamps; the native library checks the coordinates), with the reason of
     the first problem: the packing of batches and of :func:`simplify`'s checked path."""
-    if not isinstance(drawing, (list, tuple)):
+    if not isinstance(drawing, (list, tuple)) or isinstance(drawing, SketchDrawing):  # a tuple underneath
         raise DrawingError(f"a drawing is a list of strokes, not {type(drawing).__name__}")
     if not drawing:
         raise DrawingError("empty drawing: no strokes")

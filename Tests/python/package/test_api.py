@@ -6,6 +6,7 @@ README.md and docs/python.md run."""
 import json
 import os
 import pathlib
+import pickle
 import re
 
 import numpy as np
@@ -99,6 +100,30 @@ def test_a_reader_stopped_early_ends_its_read_and_hands_out_no_more(quickdraw):
         if count == 20:
             break
     assert reader.read == 20
+
+
+def test_read_drawings_build_their_strokes_on_access_as_views_of_their_batch(quickdraw):
+    drawing = next(iter(sketchprep.read(quickdraw / "raw" / "cat.ndjson")))
+    first, second = drawing.strokes, drawing.strokes
+    assert first is not second and [a.tolist() for a in first] == [b.tolist() for b in second]
+    assert all(np.shares_memory(a, b) for a, b in zip(first, second))
+
+
+def test_read_drawings_pickle_with_their_metadata_and_strokes(quickdraw):
+    for drawing in list(sketchprep.read(quickdraw / "raw" / "cat.ndjson"))[:3]:
+        copy = pickle.loads(pickle.dumps(drawing))
+        fields = ("word", "key_id", "countrycode", "timestamp", "recognized")
+        assert [getattr(copy, name) for name in fields] == [getattr(drawing, name) for name in fields]
+        assert [stroke.tolist() for stroke in copy.strokes] == [stroke.tolist() for stroke in drawing.strokes]
+
+
+def test_bitmap_of_numpy_strokes_equals_bitmap_of_the_same_lists(quickdraw):
+    drawings = list(sketchprep.read(quickdraw / "simplified" / "cat.ndjson"))[:20]
+    lists = [[stroke.tolist() for stroke in drawing.strokes] for drawing in drawings]
+    integers = [[stroke.astype(np.int64) for stroke in drawing.strokes] for drawing in drawings]
+    expected = sketchprep.bitmap(lists)
+    assert np.array_equal(sketchprep.bitmap(drawings), expected)
+    assert np.array_equal(sketchprep.bitmap(integers), expected)
 
 
 def test_bitmap_equals_googles_official_bitmaps(quickdraw):

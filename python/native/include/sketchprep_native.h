@@ -46,12 +46,13 @@ void *sketchprep_read(const char *paths, int64_t path_count, const char *format,
                       int32_t keep_times, int64_t batch_drawings, sketchprep_read_callback callback, void *context,
                       int64_t *sizes);
 
-/* One array of a batch handed to the read callback (valid during the callback): 0 points (x, y, t
- * float64 triples, t 0 where absent), 1 stroke offsets (int64, strokes + 1), 2 drawing offsets
- * (int64, drawings + 1), 3 recognized (uint8 per drawing), 4 timed (uint8 per drawing: every stroke
- * has times), 5 text (UTF-8: word, key_id, countrycode, timestamp of each drawing, each ended by
- * NUL), 6 rejected (UTF-8: file, line, reason of each rejected line, each ended by NUL). Writes the
- * element count to `count`; NULL for an unknown field. */
+/* One array of a batch handed to the read callback (valid during the callback): 0 x, 1 y, 2 t of
+ * every point (float64 each, t 0 where absent), 3 stroke offsets (int64, strokes + 1), 4 drawing
+ * offsets (int64, drawings + 1), 5 recognized (uint8 per drawing), 6 timed (uint8 per drawing: every
+ * stroke has times), 7 text (UTF-8: word, key_id, countrycode, timestamp of each drawing), 8 text
+ * offsets (int64, 4 × drawings + 1), 9 rejected (UTF-8: file, line, reason of each rejected line),
+ * 10 rejected offsets (int64, 3 × rejected lines + 1). Writes the element count to `count`; NULL
+ * for an unknown field. */
 const void *sketchprep_batch_field(void *batch, int64_t field, int64_t *count);
 
 /* The dataset's manifest.json, read as every command reads it (regular file inside `directory`,
