@@ -12,6 +12,14 @@ public struct LabeledImageFile: Equatable, Sendable {
     public var directorySplit: String?
     /// A stable id for the image, unique in the dataset: `<split>/<class>/<file name>` relative to the root.
     public var keyID: String
+
+    /// The image at `path` of class `className`, in `directorySplit`'s split (nil: none), with id `keyID`.
+    public init(path: String, className: String, directorySplit: String? = nil, keyID: String) {
+        self.path = path
+        self.className = className
+        self.directorySplit = directorySplit
+        self.keyID = keyID
+    }
 }
 
 /// The images of a class-per-directory dataset, and the entries that could not be used.

@@ -6,9 +6,9 @@ import SketchRaster
 
 /// PNG images (e.g. TU-Berlin) → gray, resampled, one `.npy` array in input order, each row's
 /// file path in `X.keys.csv` beside it (none for a stream), with the paths of undecodable files
-/// quarantined. Files are decoded and resampled in groups on `jobs`
-/// threads (`OrderedParallelMap`) and written in input order, so the output is the same for every
-/// job count.
+/// quarantined. The engine reads the files: groups of them are decoded (``ImageBatchWork``) and
+/// resampled (``RasterImageStage``) on `jobs` threads (``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``)
+/// and written in input order, so the output is the same for every job count.
 package struct RasterJob {
     /// The image files, in output order.
     package var files: [String]
@@ -49,35 +49,12 @@ package struct RasterJob {
         self.jobs = jobs
     }
 
-    /// One decoded image on its way to the writer, or why it was rejected.
-    private struct Decoded: Sendable {
-        var path: String
-        var shape: [Int]
-        var bytes: [UInt8]
-        var floats: [Float]
-        var failure: String?
-    }
-
     /// Converts every file; returns the counts. Throws only for output failures.
     package func run() throws -> RecordCounts {
         let quarantine = QuarantineWriter(path: quarantinePath)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showsProgress)
-        let resampler = keepsSize ? nil : BoxResampler(side: side)
-        let float32 = float32
-        let map = OrderedParallelMap(jobs: jobs, maxInFlight: 2 * jobs + 2) { (paths: ArraySlice<String>) in
-            paths.map { path -> Decoded in
-                do throws(FormatError) {
-                    let decoded = try PNGImage.readGray(path: path)
-                    let image = resampler?.resample(decoded) ?? decoded
-                    return Decoded(
-                        path: path, shape: [image.height, image.width],
-                        bytes: float32 ? [] : image.pixels,
-                        floats: float32 ? image.pixels.map { Float($0) / 255 } : [], failure: nil)
-                } catch {
-                    return Decoded(path: path, shape: [], bytes: [], floats: [], failure: error.reason)
-                }
-            }
-        }
+        let stage = RasterImageStage(resampler: keepsSize ? nil : BoxResampler(side: side), float32: float32)
+        let work = ImageBatchWork(stage: stage, files: files.map { LabeledImageFile(path: $0, className: "", keyID: $0) })
         var writer: NPYWriter?
         let keys = try KeysCSVWriter.path(beside: outputPath).map { try KeysCSVWriter(path: $0, header: ["path"]) }
         var tally = RecordCounts()
@@ -85,40 +62,75 @@ package struct RasterJob {
         // An image kept at its own size has at most PNGImage.maximumPixelCount pixels.
         let pixels = keepsSize ? PNGImage.maximumPixelCount : side * side
         let perGroup = BatchSizing.records(bytesPerRecord: pixels * (float32 ? 4 : 1), maximum: max(1, filesPerChunk))
-        let groups = stride(from: 0, to: files.count, by: perGroup).lazy.map {
-            files[$0..<min($0 + perGroup, files.count)]
-        }
-        try map.run(groups) { images in
-            for image in images {
-                tally.read += 1
-                progress.advance()
-                if let failure = image.failure {
-                    tally.rejected += 1
-                    try quarantine.add(.file(image.path, reason: failure))
-                    continue
-                }
-                let target = try writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: image.shape)
-                writer = target
-                guard target.itemShape == image.shape else {
-                    tally.rejected += 1
-                    try quarantine.add(
-                        .file(
-                            image.path,
-                            reason: "size \(image.shape[1])x\(image.shape[0]) differs from the first image's "
-                                + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)"))
-                    continue
-                }
-                if float32 { try target.append(image.floats) } else { try target.append(image.bytes) }
-                try keys?.append([image.path])
-                tally.written += 1
+        let groups = stride(from: 0, to: files.count, by: perGroup).lazy.map { Array($0..<min($0 + perGroup, self.files.count)) }
+        func write(_ image: RasterImageStage.Image) throws {
+            let target = try writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: image.shape)
+            writer = target
+            guard target.itemShape == image.shape else {
+                tally.written -= 1
+                tally.rejected += 1
+                try quarantine.add(
+                    .file(
+                        files[image.index],
+                        reason: "size \(image.shape[1])x\(image.shape[0]) differs from the first image's "
+                            + "\(target.itemShape[1])x\(target.itemShape[0]) (--keep-size needs one size)"))
+                return
             }
+            if float32 { try target.append(image.floats) } else { try target.append(image.bytes) }
+            try keys?.append([files[image.index]])
         }
-        progress.finish()
+        try RecordStream.drive(groups, jobs: jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction) { outcome in
+            tally.add(outcome.counts)
+            // Decoded images and refused files, merged back into input order.
+            var images = outcome.output[...]
+            for rejection in outcome.rejections {
+                guard case let .file(index, path, reason) = rejection else { continue }
+                while let image = images.first, image.index < index {
+                    try write(image)
+                    images.removeFirst()
+                }
+                try quarantine.add(.file(path, reason: reason))
+            }
+            for image in images { try write(image) }
+        }
         if tally.commitsOutput {
             try writer?.commit()
             try keys?.commit()
         }
         try quarantine.finish()
         return tally
+    }
+}
+
+/// The `raster` command's image stage: each decoded image resampled to the output side (kept at
+/// its own size without a resampler) and its pixels kept as uint8 or float32 pixel / 255.
+struct RasterImageStage: ImageStage {
+    var resampler: BoxResampler?
+    var float32: Bool
+
+    /// One image on its way to the writer: its index among the files, shape and pixels.
+    struct Image: Sendable {
+        var index: Int
+        var shape: [Int]
+        var bytes: [UInt8]
+        var floats: [Float]
+    }
+
+    func makeBatch(count: Int) -> Batch { Batch(stage: self) }
+
+    struct Batch: ImageStageBatch {
+        let stage: RasterImageStage
+        private(set) var output: [Image] = []
+        private(set) var seconds = StageSeconds()
+
+        mutating func process(_ image: GrayImage, file: LabeledImageFile, index: Int) throws(StageRejection) {
+            var t = MonotonicClock.now()
+            let resampled = stage.resampler?.resample(image) ?? image
+            output.append(
+                Image(
+                    index: index, shape: [resampled.height, resampled.width], bytes: stage.float32 ? [] : resampled.pixels,
+                    floats: stage.float32 ? resampled.pixels.map { Float($0) / 255 } : []))
+            seconds.encode += MonotonicClock.lap(&t)
+        }
     }
 }
