@@ -63,7 +63,12 @@ public enum PNGEncoder {
             throw FormatError(.png, "image too large for one PNG: \(width)x\(height)x\(channels) is over \(maximumScanlineBytes) bytes")
         }
         let filtered = filteredRows(pixels, rowBytes: rowBytes, height: height, channels: channels, filter: filter)
-        let deflated = try deflateImageData(filtered, runsOnly: channels == 1)
+        let deflated =
+            channels == 1
+            ? filtered.withUnsafeBufferPointer {
+                ScanlineDeflate().deflate($0, stride: rowBytes + 1, pixelBytes: channels, rowAbove: filter == .none)
+            }
+            : try deflateImageData(filtered)
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png.reserveCapacity(8 + 25 + 13 + 12 + deflated.count + 12)
         var header: [UInt8] = []
@@ -125,12 +130,11 @@ public enum PNGEncoder {
         }
     }
 
-    /// The zlib stream of `data`, deflated at level 6 (default memory level, 32 KiB window) with
-    /// `Z_RLE` when `runsOnly`, else with zlib's default matching.
-    private static func deflateImageData(_ data: [UInt8], runsOnly: Bool) throws(FormatError) -> [UInt8] {
+    /// The zlib stream of `data`, deflated by zlib at level 6 (default matching and memory level, 32 KiB window).
+    private static func deflateImageData(_ data: [UInt8]) throws(FormatError) -> [UInt8] {
         var stream = z_stream()
         let initialised = deflateInit2_(
-            &stream, 6, Z_DEFLATED, MAX_WBITS, 8, runsOnly ? Z_RLE : Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            &stream, 6, Z_DEFLATED, MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
             Int32(MemoryLayout<z_stream>.size))
         guard initialised == Z_OK else { throw FormatError(.png, "zlib could not start deflating (status \(initialised))") }
         defer { deflateEnd(&stream) }
