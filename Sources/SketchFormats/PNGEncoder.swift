@@ -2,13 +2,13 @@ import CZlib
 import SketchCore
 
 /// Encodes 8-bit gray or RGB pixels as PNG bytes, built for sketches: one filter type for every row
-/// (``RowFilter``), the image data deflated by zlib in one IDAT chunk.
+/// (``RowFilter``), the image data deflated in one IDAT chunk.
 ///
 /// Most of a gray sketch raster is one background value with thin strokes, so runs of one byte
-/// value are nearly all there is to find: gray images are deflated with zlib's run-length strategy
-/// (`Z_RLE`, matches at distance 1 only). The three channels of an RGB image (time-channel rasters,
-/// contact sheets) differ, so their runs are of whole pixels: RGB images are deflated with zlib's
-/// default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
+/// value and rows equal to the row above are nearly all there is to find: gray images are deflated
+/// by ``ScanlineDeflate`` (matches at one pixel and, for unfiltered rows, one scanline back). The
+/// three channels of an RGB image (time-channel rasters, contact sheets) differ, so their runs are
+/// of whole pixels: RGB images are deflated with zlib's default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
 /// each is smaller on average than libpng's adaptive per-row filters with zlib level 6, which wrote
 /// the tool's PNGs before, and the gray ones several times faster. `Tests/python/test_png_pixels.py`
 /// pins that the decoded pixels of every PNG-writing pipeline and of contact sheets are unchanged and
@@ -18,7 +18,7 @@ public enum PNGEncoder {
     /// The one PNG filter type applied to every row of an image, chosen by the kind of image.
     public enum RowFilter: UInt8, Sendable {
         /// No filter: rasters rendered from strokes (one background value, thin antialiased
-        /// strokes), whose runs of equal bytes `Z_RLE` finds as they are, and RGB images.
+        /// strokes), whose runs and repeated rows ``ScanlineDeflate`` finds as they are, and RGB images.
         case none = 0
         /// Paeth: gray images with wide gradients (TU-Berlin PNGs box-resampled), where the
         /// prediction errors form the runs.
