@@ -2,13 +2,13 @@ import CZlib
 import SketchCore
 
 /// Encodes 8-bit gray or RGB pixels as PNG bytes, built for sketches: one filter type for every row
-/// (``RowFilter``), the image data deflated by zlib in one IDAT chunk.
+/// (``RowFilter``), the image data deflated in one IDAT chunk.
 ///
 /// Most of a gray sketch raster is one background value with thin strokes, so runs of one byte
-/// value are nearly all there is to find: gray images are deflated with zlib's run-length strategy
-/// (`Z_RLE`, matches at distance 1 only). The three channels of an RGB image (time-channel rasters,
-/// contact sheets) differ, so their runs are of whole pixels: RGB images are deflated with zlib's
-/// default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
+/// value and rows equal to the row above are nearly all there is to find: gray images are deflated
+/// by ``ScanlineDeflate`` (matches at one pixel and, for unfiltered rows, one scanline back). The
+/// three channels of an RGB image (time-channel rasters, contact sheets) differ, so their runs are
+/// of whole pixels: RGB images are deflated with zlib's default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
 /// each is smaller on average than libpng's adaptive per-row filters with zlib level 6, which wrote
 /// the tool's PNGs before, and the gray ones several times faster. `Tests/python/test_png_pixels.py`
 /// pins that the decoded pixels of every PNG-writing pipeline and of contact sheets are unchanged and
@@ -18,7 +18,7 @@ public enum PNGEncoder {
     /// The one PNG filter type applied to every row of an image, chosen by the kind of image.
     public enum RowFilter: UInt8, Sendable {
         /// No filter: rasters rendered from strokes (one background value, thin antialiased
-        /// strokes), whose runs of equal bytes `Z_RLE` finds as they are, and RGB images.
+        /// strokes), whose runs and repeated rows ``ScanlineDeflate`` finds as they are, and RGB images.
         case none = 0
         /// Paeth: gray images with wide gradients (TU-Berlin PNGs box-resampled), where the
         /// prediction errors form the runs.
@@ -63,7 +63,12 @@ public enum PNGEncoder {
             throw FormatError(.png, "image too large for one PNG: \(width)x\(height)x\(channels) is over \(maximumScanlineBytes) bytes")
         }
         let filtered = filteredRows(pixels, rowBytes: rowBytes, height: height, channels: channels, filter: filter)
-        let deflated = try deflateImageData(filtered, runsOnly: channels == 1)
+        let deflated =
+            channels == 1
+            ? filtered.withUnsafeBufferPointer {
+                ScanlineDeflate().deflate($0, stride: rowBytes + 1, pixelBytes: channels, rowAbove: filter == .none)
+            }
+            : try deflateImageData(filtered)
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png.reserveCapacity(8 + 25 + 13 + 12 + deflated.count + 12)
         var header: [UInt8] = []
@@ -125,12 +130,11 @@ public enum PNGEncoder {
         }
     }
 
-    /// The zlib stream of `data`, deflated at level 6 (default memory level, 32 KiB window) with
-    /// `Z_RLE` when `runsOnly`, else with zlib's default matching.
-    private static func deflateImageData(_ data: [UInt8], runsOnly: Bool) throws(FormatError) -> [UInt8] {
+    /// The zlib stream of `data`, deflated by zlib at level 6 (default matching and memory level, 32 KiB window).
+    private static func deflateImageData(_ data: [UInt8]) throws(FormatError) -> [UInt8] {
         var stream = z_stream()
         let initialised = deflateInit2_(
-            &stream, 6, Z_DEFLATED, MAX_WBITS, 8, runsOnly ? Z_RLE : Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+            &stream, 6, Z_DEFLATED, MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
             Int32(MemoryLayout<z_stream>.size))
         guard initialised == Z_OK else { throw FormatError(.png, "zlib could not start deflating (status \(initialised))") }
         defer { deflateEnd(&stream) }

@@ -32,8 +32,8 @@ public enum TimeChannel: String, Sendable, CaseIterable {
 }
 
 /// Renders drawings as rasters whose 1 or 3 channels encode stroke order, time and pen speed
-/// (`TimeChannel`), on the geometry of `StrokeRenderer` (side, line width, padding, centring;
-/// always white ink on black, ink intensity being the channel's value): per channel the
+/// (`TimeChannel`), on the geometry and A8 surface of `StrokeRenderer` (side, line width, padding,
+/// centring; always white ink on black, ink intensity being the channel's value): per channel the
 /// background is painted black, then every segment `pₖ → pₖ₊₁` of every stroke in drawing order is
 /// stroked on its own with round caps in its grey (a one-point stroke as a dot), later segments
 /// over earlier ones. Raw drawings are drawn after Google's align and scale steps only
@@ -77,26 +77,23 @@ public final class TimeChannelRenderer {
         return [UInt8](unsafeUninitializedCapacity: pixels * channels.count) { buffer, count in
             for (index, channel) in channels.enumerated() {
                 draw(geometry, values: Self.values(of: geometry, channel))
-                copyLowBytes(into: UnsafeMutableRawPointer(buffer.baseAddress! + index), pixelStride: channels.count)
+                copyChannel(into: UnsafeMutableRawPointer(buffer.baseAddress! + index), pixelStride: channels.count)
             }
             count = pixels * channels.count
         }
     }
 
-    /// Byte 0 of every little-endian ARGB32 word of the surface (blue; every colour is grey), to
-    /// `target`, `pixelStride` bytes apart (the channels interleaved), rows one after another.
-    private func copyLowBytes(into target: UnsafeMutableRawPointer, pixelStride: Int) {
+    /// The surface's bytes (A8: the gray value of each pixel) to `target`, `pixelStride` bytes
+    /// apart (the channels interleaved), rows one after another.
+    private func copyChannel(into target: UnsafeMutableRawPointer, pixelStride: Int) {
         cairo_surface_flush(surface)
         let side = options.side
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
+        let data = UnsafePointer<UInt8>(OpaquePointer(cairo_image_surface_get_data(surface)!))
         for row in 0..<side {
-            let words = data + row * stride
+            let source = data + row * stride
             let line = target + row * side * pixelStride
-            for column in 0..<side {
-                let word = words.loadUnaligned(fromByteOffset: column * 4, as: UInt32.self)
-                line.storeBytes(of: UInt8(truncatingIfNeeded: word), toByteOffset: column * pixelStride, as: UInt8.self)
-            }
+            for column in 0..<side { line.storeBytes(of: source[column], toByteOffset: column * pixelStride, as: UInt8.self) }
         }
     }
 
@@ -137,14 +134,17 @@ public final class TimeChannelRenderer {
         return ((options.referenceSide - maxX) / 2, (options.referenceSide - maxY) / 2)
     }
 
+    /// Draws on the A8 surface with `SOURCE`: the alpha is the grey, and a segment of grey `g`
+    /// blends each pixel toward `g` by its coverage, as an opaque grey `OVER` an RGB surface does.
     private func draw(_ drawing: Drawing, values: [[Double]]) {
-        cairo_set_source_rgb(context, 0, 0, 0)
+        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_rgba(context, 0, 0, 0, 0)
         cairo_paint(context)
         let (offsetX, offsetY) = offsets(of: drawing)
         for (stroke, greys) in zip(drawing.strokes, values) where stroke.count > 0 {
             for (k, grey) in greys.enumerated() {
                 let next = min(k + 1, stroke.count - 1)
-                cairo_set_source_rgb(context, grey, grey, grey)
+                cairo_set_source_rgba(context, 0, 0, 0, grey)
                 cairo_move_to(context, stroke.x[k] + offsetX, stroke.y[k] + offsetY)
                 cairo_line_to(context, stroke.x[next] + offsetX, stroke.y[next] + offsetY)
                 cairo_stroke(context)
