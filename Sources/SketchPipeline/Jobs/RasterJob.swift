@@ -79,9 +79,9 @@ package struct RasterJob {
             if float32 { try target.append(image.floats) } else { try target.append(image.bytes) }
             try keys?.append([files[image.index]])
         }
-        try RecordStream.drive(groups, jobs: jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction) { outcome in
+        // Decoded images and refused files, merged back into input order.
+        func consume(_ outcome: BatchOutcome<[RasterImageStage.Image]>) throws {
             tally.add(outcome.counts)
-            // Decoded images and refused files, merged back into input order.
             var images = outcome.output[...]
             for rejection in outcome.rejections {
                 guard case let .file(index, path, reason) = rejection else { continue }
@@ -93,6 +93,8 @@ package struct RasterJob {
             }
             for image in images { try write(image) }
         }
+        try RecordStream.drive(
+            groups, jobs: jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction, consume: consume)
         if tally.commitsOutput {
             try writer?.commit()
             try keys?.commit()
