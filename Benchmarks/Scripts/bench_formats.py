@@ -171,7 +171,8 @@ def write_csv(ndjson, directory):
 
 
 def write_svg_and_ndjson(ndjson, directory, subset, count):
-    """The first `count` records as one SVG file each (a polyline per stroke, in one directory per word) and as NDJSON."""
+    """The first `count` distinct records (by key_id) as one SVG file each (a polyline per stroke, in one directory
+    per word) and as NDJSON."""
     directory.mkdir()
     subset.mkdir()
     written = 0
@@ -182,6 +183,8 @@ def write_svg_and_ndjson(ndjson, directory, subset, count):
                     return written
                 record = json.loads(line)
                 folder = directory / record["word"].replace("/", "_")
+                if (folder / f"{record['key_id']}.svg").exists():
+                    continue  # a copy of a drawing already written (the inputs repeat each file --copies times)
                 folder.mkdir(exist_ok=True)
                 polylines = "".join('<polyline points="' + " ".join(f"{x},{y}" for x, y in zip(stroke[0], stroke[1])) + '"/>'
                                     for stroke in record["drawing"])
