@@ -12,7 +12,11 @@ speed-up falls below its minimum in DIR/formats.json (as the Benchmarks/ runner 
 
 Per core: `sketchprep encode --jobs 1` from .bin, stroke-3, Kaggle CSV and SVG inputs holding the same
 drawings as NDJSON (SVG: the first --svg-drawings of them), in drawings per CPU second next to NDJSON's,
-the median of --pairs alternating pairs (`<format>_encode_vs_ndjson_per_core`).
+the median of --pairs alternating pairs (`<format>_encode_vs_ndjson_per_core`). `encode` adds the same
+stroke-tensor work to every format, which caps these ratios; the format's own cost is its read + decode,
+measured in process on one thread by `sketchprep-benchmarks read-decode` (--benchmarks; the engine's batch
+readers and plug-in decoders with a body that only counts), CPU seconds next to NDJSON's in alternating
+pairs (`<format>_read_decode_vs_ndjson_per_core`).
 """
 import argparse
 import csv
@@ -38,6 +42,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--pairs", type=int, default=5, help="alternating NDJSON / format runs of the per-core comparison")
     parser.add_argument("--svg-drawings", type=int, default=2000, help="drawings written as SVG files for its per-core rate")
+    parser.add_argument("--benchmarks", default="Benchmarks/.build/release/sketchprep-benchmarks",
+                        help="the sketchprep-benchmarks binary (release) whose read-decode measures read + decode")
     parser.add_argument("--report-json")
     parser.add_argument("--thresholds", help="directory holding formats.json: speed-up name → minimum")
     args = parser.parse_args()
@@ -111,10 +117,16 @@ def main():
                                                      / rate["python np.load (stroke-3 .npz read)"]),
         }
         speed_ups.update({f"{name}_encode_vs_ndjson_per_core": row["vs_ndjson"] for name, row in per_core.items()})
+        speed_ups.update({f"{name}_read_decode_vs_ndjson_per_core": row["read_decode"]["vs_ndjson"] for name, row in per_core.items()})
         for name, row in per_core.items():
             print(f"encode --jobs 1 from {name:<7} {row['drawings']:>8} drawings  {row['cpu_seconds']:>8.3f} CPU s"
                   f"  {row['drawings_per_cpu_second']:>10,} drawings/CPU s  (NDJSON {row['ndjson_drawings_per_cpu_second']:,};"
                   f" {row['vs_ndjson']:.2f}× NDJSON's rate, median of {args.pairs} pairs)")
+            read = row["read_decode"]
+            print(f"read + decode from {name:<7} {read['drawings']:>8} drawings  {read['cpu_seconds']:>8.3f} CPU s"
+                  f"  {round(read['drawings'] / read['cpu_seconds']):>10,} drawings/CPU s  (NDJSON"
+                  f" {round(read['drawings'] / read['ndjson_cpu_seconds']):,}; {read['vs_ndjson']:.2f}× NDJSON's rate,"
+                  f" median of {args.pairs} pairs)")
         for name, value in sorted(speed_ups.items()):
             print(f"speed-up {name}: {value:.2f}×")
         if args.report_json:
@@ -159,7 +171,8 @@ def write_csv(ndjson, directory):
 
 
 def write_svg_and_ndjson(ndjson, directory, subset, count):
-    """The first `count` records as one SVG file each (a polyline per stroke, in one directory per word) and as NDJSON."""
+    """The first `count` distinct records (by key_id) as one SVG file each (a polyline per stroke, in one directory
+    per word) and as NDJSON."""
     directory.mkdir()
     subset.mkdir()
     written = 0
@@ -170,6 +183,8 @@ def write_svg_and_ndjson(ndjson, directory, subset, count):
                     return written
                 record = json.loads(line)
                 folder = directory / record["word"].replace("/", "_")
+                if (folder / f"{record['key_id']}.svg").exists():
+                    continue  # a copy of a drawing already written (the inputs repeat each file --copies times)
                 folder.mkdir(exist_ok=True)
                 polylines = "".join('<polyline points="' + " ".join(f"{x},{y}" for x, y in zip(stroke[0], stroke[1])) + '"/>'
                                     for stroke in record["drawing"])
@@ -188,22 +203,35 @@ def per_core_rates(args, work, ndjson, drawings):
                     "--stroke3-sizes", "1000000/0/0"], check=True, stdout=subprocess.DEVNULL)
     write_csv(ndjson, work / "csvin")
     svg_count = write_svg_and_ndjson(ndjson, work / "svgin", work / "svgnd", args.svg_drawings)
-    cases = {"bin": (work / "bin", ndjson, drawings), "stroke3": (work / "s3in", ndjson, drawings),
-             "csv": (work / "csvin", ndjson, drawings), "svg": (work / "svgin", work / "svgnd", svg_count)}
+    # The stroke-3 conversion keeps fewer drawings than it reads: its read + decode is compared with
+    # the NDJSON of exactly the drawings it holds (converted back).
+    subprocess.run([args.sketchprep, "convert", str(work / "s3in"), "--to", "ndjson", "-o", str(work / "s3nd"), "-q"],
+                   check=True, stdout=subprocess.DEVNULL)
+    cases = {"bin": (work / "bin", ndjson, drawings, ndjson), "stroke3": (work / "s3in", ndjson, drawings, work / "s3nd"),
+             "csv": (work / "csvin", ndjson, drawings, ndjson), "svg": (work / "svgin", work / "svgnd", svg_count, work / "svgnd")}
 
     def encode(source):
         return [args.sketchprep, "encode", str(source), "-o", str(work / "encode.npy"), "-q", "--jobs", "1"]
 
     results = {}
-    for name, (source, reference, count) in cases.items():
+    for name, (source, reference, count, read_reference) in cases.items():
         pairs = [(cpu_seconds(encode(reference)), cpu_seconds(encode(source))) for _ in range(args.pairs)]
         ndjson_seconds = statistics.median(pair[0] for pair in pairs)
         seconds = statistics.median(pair[1] for pair in pairs)
         results[name] = {"drawings": count, "cpu_seconds": round(seconds, 4),
                          "drawings_per_cpu_second": round(count / seconds),
                          "ndjson_drawings_per_cpu_second": round(count / ndjson_seconds),
-                         "vs_ndjson": round(statistics.median(pair[0] / pair[1] for pair in pairs), 3)}
+                         "vs_ndjson": round(statistics.median(pair[0] / pair[1] for pair in pairs), 3),
+                         "read_decode": read_decode(args, source, read_reference)}
     return results
+
+
+def read_decode(args, source, reference):
+    """Read + decode of `source` next to NDJSON's `reference` (`sketchprep-benchmarks read-decode`: in
+    process, one thread, CPU seconds, median of --pairs alternating pairs)."""
+    output = subprocess.run([args.benchmarks, "read-decode", "--ndjson", str(reference), "--input", str(source),
+                             "--pairs", str(args.pairs)], check=True, capture_output=True, text=True).stdout
+    return json.loads(output)
 
 
 if __name__ == "__main__":

@@ -211,6 +211,11 @@ package final class GoogleBinaryCursor {
     /// data inside a record (truncation, a read error, a damaged gzip stretch) ends the input
     /// (`finished`). A rejected record leaves `block` as it was.
     private func readRecord(appendingTo block: inout [UInt8]) -> Item? {
+        if let length = stream?.appendBuffered(to: &block, Self.consistentRecordLength) {
+            recordNumber += 1
+            offset += length
+            return .record(recordNumber)
+        }
         let start = offset
         let blockStart = block.count
         var problem: String?
@@ -272,6 +277,27 @@ package final class GoogleBinaryCursor {
         return .record(recordNumber)
     }
 
+    /// The length of the record at the start of `bytes` when `bytes` hold all of it and it passes
+    /// every check of ``readRecord(appendingTo:)`` (the records that become `.record` there); nil
+    /// otherwise, and that function reads it field by field.
+    private static func consistentRecordLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= GoogleBinaryFormat.headerLength else { return nil }
+        let strokeCount = Int(bytes[15]) | Int(bytes[16]) << 8
+        guard strokeCount > 0, strokeCount <= DrawingLimits.maximumStrokes, bytes[10] <= 1, bytes[8] < 0x80, bytes[9] < 0x80
+        else { return nil }
+        var end = GoogleBinaryFormat.headerLength
+        var pointTotal = 0
+        for _ in 0..<strokeCount {
+            guard end + 2 <= bytes.count else { return nil }
+            let pointCount = Int(bytes[end]) | Int(bytes[end + 1]) << 8
+            pointTotal += pointCount
+            guard pointCount > 0, pointTotal <= DrawingLimits.maximumPoints else { return nil }
+            end += 2 + 2 * pointCount
+            guard end <= bytes.count else { return nil }
+        }
+        return end
+    }
+
     /// Reads `count` bytes onto `block` (beyond `cap`, into scratch and dropped); fewer at the end
     /// of the data. A read error ends the data there and is kept for its source error.
     private func readOrFail(_ count: Int, into block: inout [UInt8], cap: Int?) -> Int {
@@ -329,6 +355,16 @@ final class BufferedByteStream {
     }
 
     deinit { buffer.deallocate() }
+
+    /// Hands the buffered bytes not yet consumed to `measure`; when it returns a length, appends
+    /// that many of them to `target`, consumes them and returns the length. Reads nothing from the source.
+    func appendBuffered(to target: inout [UInt8], _ measure: (UnsafeRawBufferPointer) -> Int?) -> Int? {
+        let available = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+        guard let length = measure(available), length <= available.count else { return nil }
+        target.append(contentsOf: UnsafeRawBufferPointer(rebasing: available[0..<length]))
+        start += length
+        return length
+    }
 
     /// Appends up to `count` bytes to `target`; fewer only at the end of the input. Throws the
     /// source's read error.

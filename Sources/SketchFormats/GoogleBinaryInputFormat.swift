@@ -63,15 +63,12 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
             let x = UnsafeBufferPointer(rebasing: bytes[offset..<(offset + points)])
             let y = UnsafeBufferPointer(rebasing: bytes[(offset + points)..<(offset + 2 * points)])
             if scratch.flatPoints {
-                let xs = [Double](unsafeUninitializedCapacity: points) { buffer, count in
-                    for index in 0..<points { buffer[index] = Double(x[index]) }
-                    count = points
+                scratch.strokes.appendStroke(count: points) { xs, ys in
+                    for index in 0..<points {
+                        xs[index] = Double(x[index])
+                        ys[index] = Double(y[index])
+                    }
                 }
-                let ys = [Double](unsafeUninitializedCapacity: points) { buffer, count in
-                    for index in 0..<points { buffer[index] = Double(y[index]) }
-                    count = points
-                }
-                xs.withUnsafeBufferPointer { xs in ys.withUnsafeBufferPointer { scratch.strokes.appendStroke(x: xs, y: $0) } }
             } else {
                 strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) }))
             }

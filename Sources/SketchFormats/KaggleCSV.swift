@@ -188,7 +188,7 @@ package enum KaggleCSV {
                 field = Field(range: start..<index, hasEscapedQuote: false)
             }
             let bytes = UnsafeBufferPointer(rebasing: row[field.range])
-            guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else {
+            guard isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
                 throw FormatError(.record, "CSV field \(fields.count + 1) is not valid UTF-8")
             }
             fields.append(field)
@@ -197,30 +197,65 @@ package enum KaggleCSV {
         }
     }
 
+    /// Whether every byte of `bytes` is below 0x80, looked at eight bytes at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var high: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < raw.count {
+            high |= UInt64(raw[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Whether `text` is one bracketed array of numbers only: it opens with `[`, its brackets
     /// balance and close only at its end, and it holds nothing but brackets, commas, blanks and
     /// number characters (so it cannot close the record or add keys).
     private static func isNumberArray(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var trimmed = text[...]
-        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
-        while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
-        guard trimmed.first == UInt8(ascii: "[") else { return false }
+        var start = 0
+        var end = text.count
+        while start < end && (text[start] == 0x20 || text[start] == 0x09) { start += 1 }
+        while end > start && (text[end - 1] == 0x20 || text[end - 1] == 0x09) { end -= 1 }
+        guard start < end, text[start] == UInt8(ascii: "[") else { return false }
+        let (below64, from64) = (numberArrayBytesBelow64, numberArrayBytesFrom64)
         var depth = 0
-        for (offset, byte) in trimmed.enumerated() {
-            switch byte {
-            case UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "]"):
+        for index in start..<end {
+            let byte = text[index]
+            guard byte < 0x80 else { return false }
+            let allowed = byte < 0x40 ? below64 >> UInt64(byte) : from64 >> UInt64(byte - 0x40)
+            guard allowed & 1 == 1 else { return false }
+            if byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "]") {
                 depth -= 1
-                if depth == 0 && offset != trimmed.count - 1 { return false }
+                if depth == 0 && index != end - 1 { return false }
                 if depth < 0 { return false }
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "."),
-                UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"), 0x09:
-                continue
-            default: return false
             }
         }
         return depth == 0
     }
+
+    /// The bytes below 0x40 a drawing's text may hold, one bit each: tab, blank, `+`, `,`, `-`,
+    /// `.` and the digits.
+    private static let numberArrayBytesBelow64: UInt64 = {
+        var bits: UInt64 = 0
+        for byte in [0x09, 0x20] + Array(UInt8(ascii: "+")...UInt8(ascii: ".")) + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) {
+            bits |= 1 << UInt64(byte)
+        }
+        return bits
+    }()
+
+    /// The bytes 0x40…0x7F a drawing's text may hold, one bit each (from 0x40): `E`, `[`, `]`, `e`.
+    private static let numberArrayBytesFrom64: UInt64 = {
+        var bits: UInt64 = 0
+        for byte in "E[]e".utf8 { bits |= 1 << UInt64(byte - 0x40) }
+        return bits
+    }()
 
     /// Google's timestamp text for Kaggle's `YYYY-MM-DD HH:MM:SS[.f…]`; other text unchanged.
     package static func googleTimestamp(_ text: String) -> String {

@@ -66,7 +66,7 @@ package enum NumpyObjectArrayPickle {
 
     private final class ListObject { var items: [Value] = [] }
 
-    private indirect enum Value {
+    private enum Value {
         case none
         case bool(Bool)
         case int(Int)
@@ -324,16 +324,25 @@ package enum NumpyObjectArrayPickle {
             throw fail("the arrays hold more than \(maximumValueCount) numbers (NumpyObjectArrayPickle.maximumValueCount, docs/limits.md)")
         }
         valueBudget -= count
-        var values = [Double](repeating: 0, count: count)
-        data.withUnsafeBytes { raw in
-            for index in 0..<count {
+        var values = [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+            data.withUnsafeBytes { raw in
                 switch size {
-                case 2: values[index] = Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self)))
-                case 4: values[index] = Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * index, as: Int32.self)))
+                case 2:
+                    for index in 0..<count {
+                        buffer[index] = Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * index, as: Int16.self)))
+                    }
+                case 4:
+                    for index in 0..<count {
+                        buffer[index] = Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * index, as: Int32.self)))
+                    }
                 default:
-                    values[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self)))
+                    for index in 0..<count {
+                        buffer[index] = Double(
+                            bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8 * index, as: UInt64.self)))
+                    }
                 }
             }
+            initialized = count
         }
         if isFortran && shape.count == 2 {
             var rowMajor = values

@@ -40,7 +40,9 @@ package enum Stroke3 {
                 x += deltas[2 * pair]
                 y += deltas[2 * pair + 1]
                 guard x == stroke.x[index], y == stroke.y[index] else { return array(of: drawing) }
-                values += [deltas[2 * pair], deltas[2 * pair + 1], index == stroke.count - 1 ? 1 : 0]
+                values.append(deltas[2 * pair])
+                values.append(deltas[2 * pair + 1])
+                values.append(index == stroke.count - 1 ? 1 : 0)
                 pair += 1
             }
         }
@@ -52,10 +54,31 @@ package enum Stroke3 {
     /// when they do (always for integer arrays).
     package static func exactDeltas(of array: NumericArray, drawing: Drawing) -> [Double]? {
         guard array.isFloat64 else { return nil }
-        let derived = Stroke3.array(of: drawing).values
-        let rows = 0..<array.rows
-        if rows.allSatisfy({ derived[3 * $0] == array.values[3 * $0] && derived[3 * $0 + 1] == array.values[3 * $0 + 1] }) { return nil }
-        return rows.flatMap { [array.values[3 * $0], array.values[3 * $0 + 1]] }
+        if differencesGiveBack(array, drawing: drawing) { return nil }
+        var deltas: [Double] = []
+        deltas.reserveCapacity(2 * array.rows)
+        for row in 0..<array.rows {
+            deltas.append(array.values[3 * row])
+            deltas.append(array.values[3 * row + 1])
+        }
+        return deltas
+    }
+
+    /// Whether the differences of `drawing`'s positions (``array(of:)``'s first two columns) are
+    /// `array`'s first two columns, value for value (compared without building those rows).
+    private static func differencesGiveBack(_ array: NumericArray, drawing: Drawing) -> Bool {
+        guard drawing.pointCount == array.rows else { return false }
+        var (previousX, previousY, row) = (0.0, 0.0, 0)
+        for stroke in drawing.strokes {
+            for index in 0..<stroke.count {
+                guard stroke.x[index] - previousX == array.values[3 * row], stroke.y[index] - previousY == array.values[3 * row + 1]
+                else { return false }
+                previousX = stroke.x[index]
+                previousY = stroke.y[index]
+                row += 1
+            }
+        }
+        return true
     }
 
     /// The stroke-3 rows of `drawing` (`rows × 3` values).
@@ -66,7 +89,9 @@ package enum Stroke3 {
         var previousY = 0.0
         for stroke in drawing.strokes {
             for index in 0..<stroke.count {
-                values += [stroke.x[index] - previousX, stroke.y[index] - previousY, index == stroke.count - 1 ? 1 : 0]
+                values.append(stroke.x[index] - previousX)
+                values.append(stroke.y[index] - previousY)
+                values.append(index == stroke.count - 1 ? 1 : 0)
                 previousX = stroke.x[index]
                 previousY = stroke.y[index]
             }

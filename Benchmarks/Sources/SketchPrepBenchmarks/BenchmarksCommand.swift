@@ -14,6 +14,6 @@ struct BenchmarksCommand: ParsableCommand {
             """,
         subcommands: [
             BenchSimplifyCommand.self, BenchPreprocessCommand.self, BenchRasterCommand.self,
-            BenchInstructionsCommand.self, BenchSimplifyLoopCommand.self,
+            BenchInstructionsCommand.self, BenchSimplifyLoopCommand.self, BenchReadDecodeCommand.self,
         ])
 }
