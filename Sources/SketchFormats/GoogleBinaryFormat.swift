@@ -369,24 +369,21 @@ final class BufferedByteStream {
     /// Appends up to `count` bytes to `target`; fewer only at the end of the input. Throws the
     /// source's read error.
     func append(_ count: Int, to target: inout [UInt8]) throws -> Int {
-        var filled = 0
-        while filled < count {
-            if start == end {
-                start = 0
-                end = try source.read(into: buffer)
-                if end == 0 { break }
-            }
-            let take = min(count - filled, end - start)
-            target.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + take)]))
-            start += take
-            filled += take
-        }
-        return filled
+        try consume(count) { piece, _ in target.append(contentsOf: piece) }
     }
 
     /// Copies up to `count` bytes into `target[0..<count]`; fewer only at the end of the input.
     /// Throws the source's read error.
     func read(into target: inout [UInt8], count: Int) throws -> Int {
+        try consume(count) { piece, filled in
+            target.withUnsafeMutableBytes { raw in (raw.baseAddress! + filled).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+            }
+        }
+    }
+
+    /// Hands up to `count` bytes to `take` piece by piece (each with the count handed before it),
+    /// refilling the buffer from the source as it empties; fewer only at the end of the input.
+    private func consume(_ count: Int, _ take: (UnsafeRawBufferPointer, Int) -> Void) throws -> Int {
         var filled = 0
         while filled < count {
             if start == end {
@@ -394,12 +391,10 @@ final class BufferedByteStream {
                 end = try source.read(into: buffer)
                 if end == 0 { break }
             }
-            let take = min(count - filled, end - start)
-            target.withUnsafeMutableBytes { raw in
-                (raw.baseAddress! + filled).copyMemory(from: buffer.baseAddress! + start, byteCount: take)
-            }
-            start += take
-            filled += take
+            let length = min(count - filled, end - start)
+            take(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + length)]), filled)
+            start += length
+            filled += length
         }
         return filled
     }

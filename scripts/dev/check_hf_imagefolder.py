@@ -6,36 +6,18 @@ equal the NPY dataset of the same pipeline and inputs, key by key.
 """
 import importlib.util
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
 from datasets import Image, load_dataset
+from npy_reference import npy_examples, preprocess
 
 cli, work = sys.argv[1], pathlib.Path(sys.argv[2])
-inputs = [f"SampleData/quickdraw/raw/{w}.ndjson" for w in ["cat", "apple", "airplane"]]
-
-
-def preprocess(name, output_format):
-    pipeline = work / f"{name}.yaml"
-    pipeline.write_text("source: {kind: quickdraw-ndjson}\nencode: {kind: raster, size: 28}\n"
-                        f"output: {{format: {output_format}, examples_per_shard: 40}}\n")
-    args = [cli, "preprocess", "--pipeline", str(pipeline), "-o", str(work / name), "-q"]
-    for path in inputs:
-        args += ["--input", path]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return work / name
-
-
-npy, folder = preprocess("npy", "npy"), preprocess("imagefolder", "imagefolder")
+npy = preprocess(cli, work, "npy", "npy", "{kind: raster, size: 28}")
+folder = preprocess(cli, work, "imagefolder", "imagefolder", "{kind: raster, size: 28}")
 classes = (folder / "classes.txt").read_text().splitlines()
 for split in ["train", "val", "test"]:
-    expected = {}
-    for x_path in sorted(npy.glob(f"{split}-*.x.npy")):
-        stem = str(x_path)[: -len(".x.npy")]
-        keys = open(stem + ".keys.txt").read().splitlines()
-        for key, x, y in zip(keys, np.load(x_path), np.load(stem + ".y.npy")):
-            expected[key] = (x, int(y))
+    expected = npy_examples(npy, split)
     files = sorted(str(p) for p in (folder / split).glob("*/*.png"))
     if not files:
         assert not expected, f"{split}: NPY has {len(expected)} examples, the image folder none"

@@ -6,35 +6,17 @@ every sample's label and array equal the NPY dataset of the same pipeline and in
 import io
 import json
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
 from datasets import load_dataset
+from npy_reference import npy_examples, preprocess
 
 cli, work = sys.argv[1], pathlib.Path(sys.argv[2])
-inputs = [f"SampleData/quickdraw/raw/{w}.ndjson" for w in ["cat", "apple", "airplane"]]
-
-
-def preprocess(name, output_format):
-    pipeline = work / f"{name}.yaml"
-    pipeline.write_text("source: {kind: quickdraw-ndjson}\nencode: {kind: strokes}\n"
-                        f"output: {{format: {output_format}, examples_per_shard: 40}}\n")
-    args = [cli, "preprocess", "--pipeline", str(pipeline), "-o", str(work / name), "-q"]
-    for path in inputs:
-        args += ["--input", path]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return work / name
-
-
-npy, tar = preprocess("npy", "npy"), preprocess("webdataset", "webdataset")
+npy = preprocess(cli, work, "npy", "npy", "{kind: strokes}")
+tar = preprocess(cli, work, "webdataset", "webdataset", "{kind: strokes}")
 for split in ["train", "val", "test"]:
-    expected = {}
-    for x_path in sorted(npy.glob(f"{split}-*.x.npy")):
-        stem = str(x_path)[: -len(".x.npy")]
-        keys = open(stem + ".keys.txt").read().splitlines()
-        for key, x, y in zip(keys, np.load(x_path), np.load(stem + ".y.npy")):
-            expected[key] = (x, int(y))
+    expected = npy_examples(npy, split)
     shards = sorted(str(p) for p in tar.glob(f"{split}-*.tar"))
     if not shards:
         assert not expected, f"{split}: NPY has {len(expected)} examples, WebDataset none"
