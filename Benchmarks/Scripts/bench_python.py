@@ -23,6 +23,7 @@ import sketchprep
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from bench_raster_reference import fastest  # noqa: E402 (best of N runs, the one timing rule of the Python benchmarks)
+from bench_report import finish  # noqa: E402 (the report and threshold check of every Python row)
 from simplify_reference import InvalidDrawing, simplify_drawing  # noqa: E402
 
 
@@ -68,15 +69,9 @@ def main():
         print(f"  {name:60} {row['drawings_per_second']:>10,} drawings/s")
     for name, value in speedups.items():
         print(f"  {name:60} {value:>10}×")
-    if args.report_json:
-        path = pathlib.Path(args.report_json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"drawings": len(drawings), "rows": rows, "speedups": speedups}, indent=2) + "\n")
-    if args.thresholds:
-        minimums = json.loads((pathlib.Path(args.thresholds) / "python.json").read_text())
-        failures = [f"{name} {speedups[name]} < {minimum}" for name, minimum in minimums.items() if speedups[name] < minimum]
-        if failures:
-            sys.exit(f"bench python: below threshold: {', '.join(failures)}")
+    finish(
+        "bench python", {"drawings": len(drawings), "rows": rows, "speedups": speedups}, speedups, args.report_json, args.thresholds,
+        "python.json")
 
 
 if __name__ == "__main__":

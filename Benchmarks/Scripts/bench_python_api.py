@@ -29,6 +29,7 @@ import sketchprep
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402 (Google's recipe, as the tests compare against it)
+from bench_report import finish  # noqa: E402 (the report and threshold check of every Python row)
 
 
 def fastest(work, repeats):
@@ -131,15 +132,7 @@ def main():
         print(f"  {name:50} {row['per_second']:>10,} drawings/s")
     for name, value in speedups.items():
         print(f"  {name:50} {value:>10}×")
-    if args.report_json:
-        path = pathlib.Path(args.report_json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"rows": rows, "speedups": speedups}, indent=2) + "\n")
-    if args.thresholds:
-        minimums = json.loads((pathlib.Path(args.thresholds) / "python_api.json").read_text())
-        failures = [f"{name} {speedups[name]} < {minimum}" for name, minimum in minimums.items() if speedups[name] < minimum]
-        if failures:
-            sys.exit(f"bench python API: below threshold: {', '.join(failures)}")
+    finish("bench python API", {"rows": rows, "speedups": speedups}, speedups, args.report_json, args.thresholds, "python_api.json")
 
 
 if __name__ == "__main__":

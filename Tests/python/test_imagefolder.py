@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 from PIL import Image
 
-from conftest import SHARED
+from conftest import SHARED, npy_dataset
 
 SIMPLIFIED = SHARED / "quickdraw" / "simplified"
 INPUTS = [SIMPLIFIED / f"{w}.ndjson" for w in ["cat", "apple", "The Eiffel Tower"]]
@@ -28,15 +28,6 @@ def preprocess(sketchprep_cli, tmp_path, name, output_format, *extra, encode="{k
         assert result.returncode == 0, result.stderr
     return out, result
 
-
-def npy_dataset(directory, split):
-    xs, ys, keys = [], [], []
-    for x_path in sorted(directory.glob(f"{split}-*.x.npy")):
-        stem = str(x_path)[: -len(".x.npy")]
-        xs.append(np.load(x_path))
-        ys.append(np.load(stem + ".y.npy"))
-        keys += open(stem + ".keys.txt").read().splitlines()
-    return np.concatenate(xs), np.concatenate(ys), keys
 
 
 def walk(directory):

@@ -10,7 +10,7 @@ import numpy as np
 import webdataset as wds
 from PIL import Image
 
-from conftest import SHARED
+from conftest import SHARED, npy_dataset
 
 SIMPLIFIED = SHARED / "quickdraw" / "simplified"
 
@@ -33,15 +33,6 @@ def preprocess(sketchprep, tmp_path, name, encode, output_format, inputs, *extra
     run(sketchprep, *args)
     return out
 
-
-def npy_dataset(directory, split):
-    xs, ys, keys = [], [], []
-    for x_path in sorted(directory.glob(f"{split}-*.x.npy")):
-        stem = str(x_path)[: -len(".x.npy")]
-        xs.append(np.load(x_path))
-        ys.append(np.load(stem + ".y.npy"))
-        keys += open(stem + ".keys.txt").read().splitlines()
-    return np.concatenate(xs), np.concatenate(ys), keys
 
 
 def webdataset_samples(directory, split):
