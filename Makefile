@@ -21,7 +21,7 @@ BIN      := .build/release/sketchprep
 ##@ Test and check: test check setup-tests format format-check test-browser fuzz
 ##@ Clusters (deploy/, on this machine): test-cluster test-cluster-nodes test-kubernetes
 ##@ Benchmarks (Benchmarks/): bench bench-instructions bench-instructions-update bench-scale
-##@ Python package (python/): wheel test-frameworks
+##@ Python package (python/): wheel test-wheel-debian test-frameworks
 
 ## help: this list (the default goal)
 help:
@@ -85,7 +85,7 @@ wheel: setup-tests build
 test-wheel-debian: wheel
 	scripts/dev/test-wheel-debian.sh
 
-## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on WebDataset output (installs torch CPU,
+## test-frameworks: README's PyTorch and tf.data examples against the wheel, and HF datasets on the WebDataset and image-folder outputs (installs torch CPU,
 ## tensorflow-cpu and datasets from PyPI into out/wheel-frameworks; not in CI)
 test-frameworks: wheel build
 	scripts/dev/test-frameworks.sh $(BIN)

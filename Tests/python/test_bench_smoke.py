@@ -47,7 +47,9 @@ def test_checked_in_thresholds_name_the_speed_ups_the_benchmarks_produce():
     produced = {"simplify": {"simplify_command_cpu", "simplify_in_process_cpu", "simplify_large_command_cpu"},
                 "preprocess": {"preprocess_command_cpu"}, "raster": {"render_28", "png_decode_resample"},
                 "formats": {"bin_read_vs_ndjson_read", "bin_write_vs_ndjson_write", "stroke3_write_vs_ndjson_write",
-                            "bin_read_vs_python_quickdraw", "stroke3_read_write_vs_python_np_load"}}
+                            "bin_read_vs_python_quickdraw", "stroke3_read_write_vs_python_np_load"}
+                | {f"{name}_{measure}_vs_ndjson_per_core" for name in ["bin", "stroke3", "csv", "svg"]
+                   for measure in ["encode", "read_decode"]}}
     for benchmark, names in produced.items():
         thresholds = json.loads((REPO / "Benchmarks" / "Thresholds" / f"{benchmark}.json").read_text())
         assert set(thresholds) == names and all(value > 0 for value in thresholds.values())
