@@ -5,7 +5,7 @@
 # Usage: Benchmarks/Scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
 set -euo pipefail
 bin=$(realpath "$1"); shared=$(realpath "$2"); work=$3; repeats=${4:-3}
-pipelines=${PIPELINES:-$(dirname "$(realpath "$0")")/../Pipelines}
+pipelines=${PIPELINES:-$(dirname "$(realpath "$0")")/../../Pipelines}
 mkdir -p "$work"; cd "$work"
 
 # Inputs: the shared raw drawings ×6, the shared simplified drawings ×30.
