@@ -6,8 +6,10 @@ libFuzzer's ``-rss_limit_mb`` is a finding (a zip bomb, an NPY header claiming m
 
     python3 Fuzz/Python/FuzzPythonLoaders.py -max_total_time=60 -rss_limit_mb=1024 CORPUS_DIR SEEDS_DIR
 
-The package is imported without its native library (its ``__init__`` is not run), so the
-harness needs no built wheel; run by ``Fuzz/Scripts/run.sh`` (``make fuzz``; CI: ``make fuzz FUZZ_SECONDS=5``).
+The loaders check manifests and ``.npz`` caps through the package's native library (the Swift
+checks), so the harness imports the package from ``SKETCHPREP_FUZZ_PACKAGE``: a copy of
+``python/sketchprep`` with ``libSketchPrepNative.so`` beside it, which ``Fuzz/Scripts/run.sh``
+assembles (``make fuzz``; CI: ``make fuzz FUZZ_SECONDS=5``); its ``__init__`` is not run.
 """
 import importlib
 import importlib.util
@@ -18,7 +20,7 @@ import tempfile
 
 import atheris
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "python" / "sketchprep"
+PACKAGE = pathlib.Path(os.environ["SKETCHPREP_FUZZ_PACKAGE"])
 
 with atheris.instrument_imports():
     _spec = importlib.util.spec_from_file_location("sketchprep", PACKAGE / "__init__.py", submodule_search_locations=[str(PACKAGE)])

@@ -37,6 +37,14 @@ BUILD=(build -c release --package-path "$PACKAGE" --scratch-path Fuzz/.build -Xs
 echo "fuzz: building (release, fuzzer + address sanitizer)"
 $SWIFT "${BUILD[@]}" || exit 1
 BIN=$($SWIFT "${BUILD[@]}" --show-bin-path) || exit 1
+# FuzzPythonLoaders loads the Python package with its native library (the loaders' checks are the
+# Swift ones): the package's files and the release library copied into $OUT/python/sketchprep.
+if [[ " ${HARNESSES[*]} " == *" FuzzPythonLoaders "* ]]; then
+    $SWIFT build -c release --product SketchPrepNative --static-swift-stdlib || exit 1
+    rm -rf "$OUT/python" && mkdir -p "$OUT/python" && cp -R python/sketchprep "$OUT/python/" || exit 1
+    cp .build/release/libSketchPrepNative.so "$OUT/python/sketchprep/" || exit 1
+    export SKETCHPREP_FUZZ_PACKAGE="$OUT/python/sketchprep"
+fi
 
 # libFuzzer prints its own report; Swift's backtracer would only delay it.
 export SWIFT_BACKTRACE=enable=no
