@@ -12,7 +12,7 @@ SHARED   ?= ../shared/data
 RELEASE  := $(SWIFT) build -c release --product sketchprep --static-swift-stdlib
 BIN      := .build/release/sketchprep
 
-.PHONY: help setup setup-tests build test wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz
+.PHONY: help setup setup-tests build test native wheel test-frameworks preprocess parity eval bench clean test-cluster test-cluster-nodes test-kubernetes bench-scale stats test-browser fuzz
 
 # `make help` (also plain `make`) prints the `## target: text` comments below, section by section, what a user runs first
 # (Tests/python/test_make_help.py: every .PHONY target is in exactly one section). The scripts the targets run live where
@@ -21,7 +21,7 @@ BIN      := .build/release/sketchprep
 ##@ Test and check: test check setup-tests format format-check test-browser fuzz
 ##@ Clusters (deploy/, on this machine): test-cluster test-cluster-nodes test-kubernetes
 ##@ Benchmarks (Benchmarks/): bench bench-instructions bench-instructions-update bench-scale
-##@ Python package (python/): wheel test-wheel-debian test-frameworks
+##@ Python package (python/): native wheel test-wheel-debian test-frameworks
 
 ## help: this list (the default goal)
 help:
@@ -71,11 +71,18 @@ format:
 format-check:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
+## native: the Python package's native library (the SwiftPM product SketchPrepNative) with the Swift runtime linked statically,
+## so that it loads without the toolchain, into .build-native/ (SwiftPM's --static-swift-stdlib reaches executables only; the
+## flags below change every compile command, so the library has its own build directory and .build/release keeps the CLI's)
+NATIVE     := $(SWIFT) build -c release --product SketchPrepNative --scratch-path .build-native -Xswiftc -static-stdlib \
+  -Xlinker --gc-sections
+NATIVE_LIB := .build-native/release/libSketchPrepNative.so
+native: setup
+	@$(NATIVE)
+
 ## wheel: the Python package `sketchprep` (the native library SketchPrepNative and the release CLI inside) as a platform wheel
 ## in dist/ (docs/python.md)
-NATIVE_LIB := .build/release/libSketchPrepNative.so
-wheel: setup-tests build
-	@$(SWIFT) build -c release --product SketchPrepNative --static-swift-stdlib
+wheel: setup-tests build native
 	@scripts/dev/build-wheel.sh $(NATIVE_LIB) $(BIN)
 
 ## test-wheel-debian: the wheel installed into a minimal Debian 12 root (debootstrap --variant=minbase: python3, pip, venv and the
@@ -101,7 +108,7 @@ preprocess: build
 
 ## clean: remove the builds and everything written under out/ (the environment .venv/ stays)
 clean:
-	rm -rf .build .build-plain out
+	rm -rf .build .build-plain .build-native out
 
 ## parity: our simplification vs Google's simplified files (shared data, else SampleData); reports in out/parity/
 QUICKDRAW := $(if $(wildcard $(SHARED)/quickdraw/raw),$(SHARED)/quickdraw,SampleData/quickdraw)
@@ -177,5 +184,5 @@ test-browser: setup-tests
 ## FUZZ_SECONDS (default 60; CI's smoke run: FUZZ_SECONDS=5); fails on any crash, sanitizer report, leak, timeout or
 ## out-of-memory (docs/fuzzing.md)
 FUZZ_SECONDS ?= 60
-fuzz: setup-tests
-	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh
+fuzz: setup-tests native
+	SKETCHPREP_NATIVE_LIBRARY=$(abspath $(NATIVE_LIB)) FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/Scripts/run.sh

@@ -16,9 +16,8 @@ let package = Package(
         .library(name: "SketchPipeline", targets: ["SketchPipeline"]),
         .library(name: "SketchEval", targets: ["SketchEval"]),
         .executable(name: "sketchprep", targets: ["sketchprep"]),
-        // The Python package's native library (`sketchprep._native` loads it with ctypes): `make wheel` builds it with
-        // `swift build -c release --product SketchPrepNative --static-swift-stdlib`, the CLI's flags, so that both share
-        // one release build (docs/python.md).
+        // The Python package's native library (`sketchprep._native` loads it with ctypes): `make native` builds it with
+        // the Swift runtime linked statically, into .build-native/ (docs/python.md).
         .library(name: "SketchPrepNative", type: .dynamic, targets: ["SketchPrepNative"]),
     ],
     dependencies: [
@@ -84,11 +83,10 @@ let package = Package(
         .target(
             name: "SketchPrepNative",
             dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline"],
-            path: "python/native", exclude: ["include"],
-            // SwiftPM's --static-swift-stdlib links the runtime statically into executables only: the release library (the
-            // wheel's) asks for it itself, so that it loads without the Swift toolchain; --gc-sections drops what no entry
-            // point reaches. Debug builds (`make test`'s) link the runtime dynamically, which links faster.
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release))]),
+            path: "python/native", exclude: ["include"]
+            // No linker flags here, as for the CLI: `make native` links the wheel's library with the Swift runtime static
+            // (Makefile, NATIVE), so that a plain `swift build -c release` links.
+        ),
 
         // C shims, each as small as the library it wraps.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

@@ -4,12 +4,11 @@ the library is loaded with ctypes and the CLI is a program, so any CPython 3 on 
 use them).
 
 The library is ``$SKETCHPREP_NATIVE_LIBRARY`` when set (``make wheel`` passes
-``.build/release/libSketchPrepNative.so``), otherwise ``swift build -c release --product
-SketchPrepNative --static-swift-stdlib`` (the CLI's flags: one release build) builds it in the repository; either way a stripped copy
-goes into the wheel as ``sketchprep/libSketchPrepNative.so``. The CLI
-is ``$SKETCHPREP_CLI`` when set (``make wheel`` passes ``.build/release/sketchprep``), otherwise
-``swift build -c release --product sketchprep --static-swift-stdlib`` builds it in the repository;
-either way a stripped copy goes into the wheel as ``sketchprep/bin/sketchprep``.
+``.build-native/release/libSketchPrepNative.so``), otherwise ``make native`` builds it (the
+Makefile holds its flags: the Swift runtime linked statically); either way a stripped copy goes
+into the wheel as ``sketchprep/libSketchPrepNative.so``. The CLI is ``$SKETCHPREP_CLI`` when set
+(``make wheel`` passes ``.build/release/sketchprep``), otherwise ``make build`` builds it; either
+way a stripped copy goes into the wheel as ``sketchprep/bin/sketchprep``.
 """
 import os
 import pathlib
@@ -26,22 +25,23 @@ class NativeLibraryHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def initialize(self, version, build_data):
-        library = self._stripped("SKETCHPREP_NATIVE_LIBRARY", "SketchPrepNative", "libSketchPrepNative.so", 0o644)
+        library = self._stripped("SKETCHPREP_NATIVE_LIBRARY", "native", ".build-native/release/libSketchPrepNative.so", 0o644)
         build_data["force_include"][library] = "sketchprep/libSketchPrepNative.so"
-        build_data["force_include"][self._stripped("SKETCHPREP_CLI", "sketchprep", "sketchprep", 0o755)] = "sketchprep/bin/sketchprep"
+        cli = self._stripped("SKETCHPREP_CLI", "build", ".build/release/sketchprep", 0o755)
+        build_data["force_include"][cli] = "sketchprep/bin/sketchprep"
         build_data["pure_python"] = False
         platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
         build_data["tag"] = f"py3-none-{platform}"
 
-    def _stripped(self, variable, product, name, mode):
-        """A stripped copy (symbols are a third of the size) of ``$variable``, else of SwiftPM's
-        release build of ``product``, in the build directory."""
+    def _stripped(self, variable, target, path, mode):
+        """A stripped copy (symbols are a third of the size) of ``$variable``, else of what ``make
+        target`` builds at ``path`` in the repository, in the build directory."""
         built = os.environ.get(variable)
         if not built:
             repository = pathlib.Path(self.root).parent
-            subprocess.run(["swift", "build", "-c", "release", "--product", product, "--static-swift-stdlib"],
-                           cwd=repository, check=True)
-            built = str(repository / ".build" / "release" / name)
+            subprocess.run(["make", "--no-print-directory", target], cwd=repository, check=True)
+            built = str(repository / path)
+        name = pathlib.Path(built).name
         stripped = pathlib.Path(self.directory) / "native" / name
         stripped.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, stripped)

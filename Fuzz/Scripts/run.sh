@@ -38,11 +38,12 @@ echo "fuzz: building (release, fuzzer + address sanitizer)"
 $SWIFT "${BUILD[@]}" || exit 1
 BIN=$($SWIFT "${BUILD[@]}" --show-bin-path) || exit 1
 # FuzzPythonLoaders loads the Python package with its native library (the loaders' checks are the
-# Swift ones): the package's files and the release library copied into $OUT/python/sketchprep.
+# Swift ones): the package's files and the library `make native` built (SKETCHPREP_NATIVE_LIBRARY,
+# which `make fuzz` passes) copied into $OUT/python/sketchprep.
 if [[ " ${HARNESSES[*]} " == *" FuzzPythonLoaders "* ]]; then
-    $SWIFT build -c release --product SketchPrepNative --static-swift-stdlib || exit 1
+    library=${SKETCHPREP_NATIVE_LIBRARY:?FuzzPythonLoaders needs the native library: run it through make fuzz}
     rm -rf "$OUT/python" && mkdir -p "$OUT/python" && cp -R python/sketchprep "$OUT/python/" || exit 1
-    cp .build/release/libSketchPrepNative.so "$OUT/python/sketchprep/" || exit 1
+    cp "$library" "$OUT/python/sketchprep/libSketchPrepNative.so" || exit 1
     export SKETCHPREP_FUZZ_PACKAGE="$OUT/python/sketchprep"
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make wheel: the Python package `sketchprep` as a platform wheel in dist/.
 #   scripts/dev/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_BINARY
-# The native library (the SwiftPM product SketchPrepNative, .build/release/libSketchPrepNative.so) and a
+# The native library (the SwiftPM product SketchPrepNative, `make native`: .build-native/release/libSketchPrepNative.so) and a
 # stripped copy of the release CLI (make's .build/release/sketchprep,
 # the `sketchprep` command of the environment the wheel is installed in) go into a
 # `py3-none-linux_x86_64` wheel built by hatchling from python/ (version: SketchPrepVersion.current
