@@ -29,6 +29,9 @@ package struct DatasetVerification: Sendable, Equatable, Encodable {
     package var problems: [Problem]
     /// True when there is no problem.
     package var ok: Bool { problems.isEmpty }
+    /// The `--limit` the dataset was built with (the manifest's `settings.record_limit`), nil for a
+    /// whole-input run; for the summary, not part of the report's JSON.
+    package var recordLimit: Int?
 
     enum CodingKeys: String, CodingKey {
         case directory
@@ -85,7 +88,7 @@ package enum DatasetVerifier {
         if invalid.isEmpty { problems += countProblems(manifest, manifestName: manifestName) }
         return DatasetVerification(
             directory: directory, listedFiles: manifest.shards.count, matchingFiles: matching,
-            examples: manifest.records.written, problems: problems)
+            examples: manifest.records.written, problems: problems, recordLimit: manifest.settings?.recordLimit)
     }
 
     /// Files of `base` that the manifest does not list: `extra shard` for a shard file of any

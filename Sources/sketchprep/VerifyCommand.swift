@@ -37,7 +37,7 @@ struct VerifyCommand: ParsableCommand {
         for problem in result.problems {
             printToStandardError("verify: \(directory)/\(problem.file): \(problem.kind): \(problem.detail)")
         }
-        if let limit = (try? Manifest.read(path: "\(directory)/\(DatasetLayout.manifest)"))?.settings?.recordLimit {
+        if let limit = result.recordLimit {
             print(
                 "verify: \(directory): built with --limit \(limit): only the first \(limit) record(s) of each input, a trial and not the whole input"
             )
