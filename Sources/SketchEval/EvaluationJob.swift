@@ -47,6 +47,27 @@ public struct EvaluationJob: Sendable {
         self.misclassifiedLimit = misclassifiedLimit
     }
 
+    /// The split to evaluate: `requested`, else `val` when every shard directory has it, else
+    /// `test` (``ShardSplitReader/defaultSplit(of:)``), else `val`; with a notice for the user when
+    /// the split was chosen and is not `val`.
+    public static func split(requested: String?, shards: [String]) -> (split: String, notice: String?) {
+        if let requested { return (requested, nil) }
+        let split = ShardSplitReader.defaultSplit(of: shards) ?? "val"
+        guard split != "val" else { return (split, nil) }
+        return (split, "no val split in \(shards.joined(separator: ", ")); evaluating the \(split) split (--split chooses)")
+    }
+
+    /// Checks, before anything is read or written, that the report directory `report` clashes with
+    /// none of the inputs (`model`, `shards`, `compareShards`).
+    public static func checkPaths(model: String, shards: [String], compareShards: String?, report: String) throws {
+        var paths = OutputPathCheck()
+        paths.inputs([model], option: "--model")
+        paths.inputs(shards, option: "--shards")
+        paths.inputs(compareShards.map { [$0] } ?? [], option: "--compare-shards")
+        paths.outputDirectory(report, option: "--report")
+        try paths.verify()
+    }
+
     /// Runs the job, reporting progress lines through `progress`, and returns the written report.
     @discardableResult
     public func run(progress: (String) -> Void) throws -> EvalReport {

@@ -296,8 +296,8 @@ public struct DrawingSource: Sendable {
     public var inputByteCount: Int? {
         var total = 0
         for file in files {
-            guard file != "-", let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int else { return nil }
-            total += size
+            guard file != "-", let size = try? FileSystem.status(file).size else { return nil }
+            total += Int(size)
         }
         return total
     }

@@ -24,7 +24,7 @@ package enum TestStopPoint: String, Sendable {
     /// Stops here when the environment asks for this point (never returns then).
     package func reached() {
         guard let requested = Self.requested, requested == rawValue, let file = Self.file else { return }
-        _ = FileManager.default.createFile(atPath: file, contents: Array(rawValue.utf8).withUnsafeBytes { Data($0) })
+        try? writeAtomically(rawValue, to: file)
         while true { sleep(60) }
     }
 }

@@ -1,9 +1,5 @@
 import ArgumentParser
-import SketchDataset
-import SketchFormats
-import SketchIO
 import SketchPipeline
-import SketchRaster
 
 /// `sketchprep contact-sheet`: a PNG grid of labelled sketches for looking at data.
 struct ContactSheetCommand: ParsableCommand {
@@ -41,30 +37,19 @@ struct ContactSheetCommand: ParsableCommand {
     var cell = 96
 
     func validate() throws {
-        guard limit > 0, columns > 0, cell > 8 else { throw ValidationError("--limit and --columns must be > 0, --cell > 8") }
-        // Divisions, not products, so that huge values cannot overflow.
-        let tooLarge = ValidationError("the sheet would exceed \(RGBCanvas.maximumSide) pixels; lower --limit, --columns or --cell")
-        guard columns <= RGBCanvas.maximumSide / cell else { throw tooLarge }
-        let rows = limit / columns + (limit % columns == 0 ? 0 : 1)
-        let rowHeight = cell + ContactSheet(columns: columns, cellSide: cell).labelHeight
-        guard rows <= RGBCanvas.maximumSide / rowHeight else { throw tooLarge }
+        do { _ = try job() } catch { throw ValidationError("\(error)") }
     }
 
     func run() throws {
-        var paths = OutputPathCheck()
-        paths.inputs(inputs, option: "input")
-        paths.outputFile(output, option: "--output")
-        try paths.verify()
-        let loaded = try ContactSheetInputs(inputs, limit: limit)
+        let job = try job()
+        let loaded = try job.load()
         for warning in loaded.warnings { printToStandardError("contact-sheet: \(warning)") }
-        let items = loaded.items
-        guard !items.isEmpty else {
-            throw CommandError(
-                "no sketch could be read from \(inputs.joined(separator: " ")); contact-sheet draws \(ContactSheetInputs.drawableKinds)")
-        }
-        let sheet = ContactSheet(columns: min(columns, max(items.count, 1)), cellSide: cell).render(items)
-        try OutputTarget.createParentDirectory(of: output)
-        try writeAtomically(try PNGEncoder.encodeRGB(sheet.pixels, width: sheet.width, height: sheet.height), to: output)
-        OutputPaths.printSummary("contact-sheet: \(items.count) sketches → \(output) (\(sheet.width)×\(sheet.height))", output: output)
+        let outcome = try job.draw(loaded)
+        OutputPaths.printSummary(
+            "contact-sheet: \(outcome.sketches) sketches → \(output) (\(outcome.width)×\(outcome.height))", output: output)
+    }
+
+    private func job() throws(PipelineError) -> ContactSheetJob {
+        try ContactSheetJob(inputs: inputs, output: output, limit: limit, columns: columns, cell: cell)
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
 import SketchDataset
 import SketchEval
-import SketchFormats
-import SketchIO
-import SketchPipeline
 
 /// `sketchprep eval`: accuracy report of a bundled ONNX model on SketchPrep shards.
 struct EvalCommand: ParsableCommand {
@@ -71,32 +68,14 @@ struct EvalCommand: ParsableCommand {
     }
 
     func run() throws {
-        var paths = OutputPathCheck()
-        paths.inputs([model], option: "--model")
-        paths.inputs(shards, option: "--shards")
-        paths.inputs(compareShards.map { [$0] } ?? [], option: "--compare-shards")
-        paths.outputDirectory(report, option: "--report")
-        try paths.verify()
-        let split = self.split ?? ShardSplitReader.defaultSplit(of: shards) ?? "val"
-        if self.split == nil && split != "val" {
-            printToStandardError("eval: no val split in \(shards.joined(separator: ", ")); evaluating the \(split) split (--split chooses)")
-        }
+        try EvaluationJob.checkPaths(model: model, shards: shards, compareShards: compareShards, report: report)
+        let (split, notice) = EvaluationJob.split(requested: self.split, shards: shards)
+        if let notice { printToStandardError("eval: \(notice)") }
         let job = EvaluationJob(
             modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
             compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,
             libraryPath: try OnnxRuntimeLibraryLocator.resolve(explicit: ortLibrary), misclassifiedLimit: misclassifiedLimit)
         let result = try job.run(progress: printToStandardError)
-        var summary = String(
-            format: "eval: %d examples, top-1 %.2f %%, top-3 %.2f %%", result.metrics.examples,
-            result.metrics.top1Accuracy * 100, result.metrics.top3Accuracy * 100)
-        if result.skippedUnknownClass > 0 {
-            summary += " (\(result.skippedUnknownClass) more skipped: their class is not in the model's classes.txt)"
-        }
-        if let agreement = result.agreement?.metrics {
-            summary += String(
-                format: ", agreement %.2f %% (%d/%d matched)", agreement.agreementRate * 100,
-                agreement.agreeing, agreement.matched)
-        }
-        printToStandardError(summary + " → \(report)/report.{json,md,html}")
+        printToStandardError(result.summary(reportDirectory: report))
     }
 }

@@ -62,7 +62,7 @@ struct MergeCommand: ParsableCommand {
         }
         switch try PartialRun.merge(partials, into: output, step: step, showProgress: quiet.showsProgress) {
         case .dataset(let outcome):
-            print(PreprocessCommand.summary(outcome))
+            print(outcome.summary)
             if let failure = outcome.manifest.records.failure(strict: false) {
                 printToStandardError("merge: \(failure)")
                 throw ExitCode.failure

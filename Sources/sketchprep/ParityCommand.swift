@@ -1,9 +1,4 @@
 import ArgumentParser
-import Foundation
-import SketchCore
-import SketchDataset
-import SketchFormats
-import SketchIO
 import SketchPipeline
 
 /// `sketchprep parity`: how closely our simplification reproduces Google's simplified files.
@@ -72,61 +67,29 @@ struct ParityCommand: ParsableCommand {
     }
 
     func run() throws {
-        var paths = OutputPathCheck()
-        paths.inputs(raw, option: "--raw")
-        paths.inputs(simplified, option: "--simplified")
-        paths.outputFile(quarantine, option: "--quarantine")
-        reportJSON.register(in: &paths)
-        paths.outputFile(reportMarkdown, option: "--report-md")
-        paths.outputDirectory(overlaysDirectory, option: "--overlays")
-        try paths.verify()
-        var rawReader = try DrawingSource(inputs: raw)
-        var officialReader = try DrawingSource(inputs: simplified)
-        rawReader.recordLimitPerInput = limit.limit
-        officialReader.recordLimitPerInput = limit.limit
-        printWarnings(rawReader.skippedSources + officialReader.skippedSources, tool: "parity")
-        if let quarantine { try OutputTarget.createParentDirectory(of: quarantine) }
-        let options = simplification.options
-        let job = ParityJob(
-            raw: rawReader, official: officialReader, options: options, worstLimit: worstCount,
-            quarantinePath: quarantine, showsProgress: quiet.showsProgress, jobs: jobs.resolved)
-        var overlays = overlaysDirectory.map(ParityOverlays.init(directory:))
-        let result = try job.run { keyID, ours, official, comparison in
-            overlays?.add(keyID: keyID, ours: ours, official: official, comparison: comparison)
-        }
-        let (rawTally, officialTally) = (result.rawTally, result.officialTally)
-        let report = ParityReport(
-            comparison: result.comparison, unmatchedRaw: result.unmatchedRaw,
-            unmatchedOfficial: result.unmatchedOfficial, duplicateOfficial: result.duplicateOfficial,
-            duplicateRaw: result.duplicateRaw, rawTally: rawTally, officialTally: officialTally,
-            options: options)
-        print(report.summary)
-        if let warning = ParityReport.alreadySimplifiedWarning(result.rawAlreadySimplified, pairs: report.pairs) {
-            printToStandardError("parity: warning: \(warning)")
-        }
-        try reportJSON.write(
-            report,
-            timings: RunTimings(
-                command: "parity", jobs: jobs.resolved, seconds: result.seconds,
-                items: rawTally.read + officialTally.read))
-        let overlaySection = try overlays?.write(report.worst, reportPath: reportMarkdown) ?? ""
-        if let reportMarkdown {
-            try OutputTarget.createParentDirectory(of: reportMarkdown)
-            try writeAtomically(report.markdown + overlaySection, to: reportMarkdown)
-        }
-        try strictness.check(
-            RecordCounts(
-                read: rawTally.read + officialTally.read,
-                written: rawTally.written + officialTally.written,
-                rejected: rawTally.rejected + officialTally.rejected,
-                sourceErrors: rawTally.sourceErrors + officialTally.sourceErrors),
-            command: "parity")
-        if let failure = report.failure {
+        var settings = ParityRun.Settings(raw: raw, simplified: simplified)
+        settings.options = simplification.options
+        settings.worstLimit = worstCount
+        settings.quarantine = quarantine
+        settings.reportJSON = reportJSON.path
+        settings.reportMarkdown = reportMarkdown
+        settings.overlaysDirectory = overlaysDirectory
+        settings.minimumExact = try minimumExact.map(MinimumExactRate.init(parsing:))
+        settings.recordLimit = limit.limit
+        settings.jobs = jobs.resolved
+        settings.showsProgress = quiet.showsProgress
+        let run = try ParityRun(settings)
+        printWarnings(run.warnings, tool: "parity")
+        let outcome = try run.run()
+        print(outcome.report.summary)
+        printWarnings(outcome.warnings, tool: "parity")
+        try strictness.check(outcome.counts, command: "parity")
+        if let failure = outcome.failure {
             printToStandardError("parity: \(failure)")
             throw ExitCode.failure
         }
-        if let minimum = try minimumExact.map(MinimumExactRate.init(parsing:)), report.exactRate < minimum.rate {
-            print("parity: exact rate \(ParityReport.percent(report.exactRate)) is below --min-exact \(ParityReport.percent(minimum.rate))")
+        if let belowMinimum = outcome.belowMinimum {
+            print("parity: \(belowMinimum)")
             throw ExitCode.failure
         }
     }

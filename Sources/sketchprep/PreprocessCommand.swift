@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import SketchDataset
 import SketchFormats
 import SketchPipeline
@@ -133,107 +132,34 @@ struct PreprocessCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let from { return try rerun(from) }
-        guard let pipeline else { throw ValidationError("give --pipeline FILE or --from DIR") }
-        // Configuration errors name file, line and key; they are not usage errors, so no usage text.
-        var config = try PipelineConfig.load(path: pipeline)
-        if !categories.isEmpty { config.filters.categories = categories }
-        if let categoriesFile { config.filters.categories = try CategoriesFile.read(categoriesFile) }
-        if !inputs.isEmpty { config.source.inputs = inputs }
-        if let fileFormat { config.source.fileFormat = fileFormat }
-        if let word { config.source.word = word }
-        if let output { config.output.directory = output }
-
-        var runner = PipelineRunner(config: config, pipelineFile: pipeline, showProgress: quiet.showsProgress, force: force)
-        runner.jobs = jobs.resolved
-        runner.partition = try partition.map(Partition.init(parsing:))
-        runner.temporaryDirectory = temporaryDirectory
-        runner.recordedPaths = RecordedPaths(root: root)
-        runner.recordLimit = limit.limit
-        runner.overrides = PipelineOverrides(inputs: !inputs.isEmpty, output: output != nil)
-        printWarnings(try runner.inputWarnings(), tool: config.name)
+        let runner: PipelineRunner
+        if let from {
+            runner = try PipelineRequest.recordedRunner(
+                directory: from, output: output, jobs: jobs.resolved, temporaryDirectory: temporaryDirectory,
+                showProgress: quiet.showsProgress, force: force)
+        } else {
+            guard let pipeline else { throw ValidationError("give --pipeline FILE or --from DIR") }
+            var replacements = PipelineRequest.Replacements()
+            replacements.categories = categories
+            replacements.categoriesFile = categoriesFile
+            replacements.inputs = inputs
+            replacements.fileFormat = fileFormat
+            replacements.word = word
+            replacements.output = output
+            var fresh = try PipelineRequest.runner(
+                pipelineFile: pipeline, replacements: replacements, showProgress: quiet.showsProgress, force: force)
+            fresh.jobs = jobs.resolved
+            fresh.partition = try partition.map(Partition.init(parsing:))
+            fresh.temporaryDirectory = temporaryDirectory
+            fresh.recordedPaths = RecordedPaths(root: root)
+            fresh.recordLimit = limit.limit
+            printWarnings(try fresh.inputWarnings(), tool: fresh.config.name)
+            runner = fresh
+        }
         let outcome = try runner.run()
-        print(Self.summary(outcome))
+        print(outcome.summary)
         try strictness.check(
             outcome.manifest.records, command: "preprocess", rejectedByReason: outcome.rejectedByReason,
             mayWriteNothing: outcome.partitionChunks != nil)
-    }
-
-    /// `--from DIR`: the run recorded in DIR's manifest, again, once its inputs are found unchanged.
-    private func rerun(_ directory: String) throws {
-        let recorded = try RecordedRun.read(directory: directory)
-        var config = recorded.config
-        config.output.directory = output ?? directory
-        var runner = PipelineRunner(config: config, pipelineFile: recorded.pipelineFile, showProgress: quiet.showsProgress, force: force)
-        runner.jobs = jobs.resolved
-        runner.temporaryDirectory = temporaryDirectory
-        runner.recordLimit = recorded.recordLimit
-        runner.overrides = PipelineOverrides(output: output != nil, recordedIn: directory)
-        try runner.checkInputsExist()
-        try recorded.checkInputs(runner.currentSources())
-        let outcome = try runner.run()
-        print(Self.summary(outcome))
-        try strictness.check(outcome.manifest.records, command: "preprocess")
-    }
-
-    /// Where the shards are, counts per split, reconciliation.
-    static func summary(_ outcome: PipelineOutcome) -> String {
-        let m = outcome.manifest
-        if let chunks = outcome.partitionChunks {
-            let r = m.records
-            return """
-                \(m.pipeline.name): partial output in \(outcome.directory)/ (\(chunks.read) of \(chunks.of) input chunks)
-                  read \(r.read) = mapped \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)
-                  join all partitions with: sketchprep merge PARTIAL_DIR… -o DATASET_DIR
-                """
-        }
-        var lines = [
-            "\(m.pipeline.name): \(outcome.upToDate ? "up to date (inputs, configuration, settings and shard SHA-256s unchanged)" : "wrote") \(outcome.directory)/"
-        ]
-        if !outcome.rebuildReasons.isEmpty {
-            lines.append("  rebuilt: the dataset that was there differs in \(outcome.rebuildReasons.joined(separator: "; "))")
-        }
-        if let limit = m.settings?.recordLimit {
-            lines.append("  a trial: only the first \(limit) record(s) of each input were read (--limit)")
-        }
-        // A shard is the files of one stem (NPY: three); a format not named in shards counts files.
-        let suffixes = OutputFormat.of(files: m.shards.map(\.file))?.entry.shardSuffixes ?? []
-        for split in SplitName.allCases {
-            let counts = m.counts[split.rawValue]
-            let shards = m.shards.filter { $0.split == split }
-            let stems = Set(
-                shards.map { shard in
-                    suffixes.first { shard.file.hasSuffix($0) }.map { String(shard.file.dropLast($0.count)) } ?? shard.file
-                })
-            let unit = suffixes.isEmpty && !stems.isEmpty ? "file(s)" : "shard(s)"
-            lines.append(
-                "  \(split.rawValue): \(counts?.total ?? 0) drawings"
-                    + (stems.isEmpty && !m.shards.isEmpty ? "" : " in \(stems.count) \(unit)"))
-        }
-        let everySplit = m.shards.filter { $0.split == nil }
-        if !everySplit.isEmpty {
-            lines.append(
-                "  \(everySplit.count) file(s) holding every split, one per class (\(everySplit.prefix(3).map(\.file).joined(separator: ", "))\(everySplit.count > 3 ? ", …" : ""))"
-            )
-        }
-        lines.append(
-            "  classes: \(m.classes.count) (\(m.classes.prefix(5).map(\.word).joined(separator: ", "))\(m.classes.count > 5 ? ", …" : ""))")
-        let r = m.records
-        lines.append(
-            "  read \(r.read) = written \(r.written) + filtered \(r.filtered) + rejected \(r.rejected)"
-                + (r.sourceErrors > 0 ? "; source errors \(r.sourceErrors)" : "")
-                + (r.rejected + r.sourceErrors > 0
-                    ? " (rejected lines in \(outcome.directory)/\(m.quarantine ?? DatasetLayout.quarantine))" : ""))
-        if r.duplicateKeyIDs > 0 {
-            lines.append("  \(r.duplicateKeyIDs) written example(s) repeat an earlier key_id (all are kept; check the sources for copies)")
-        }
-        if outcome.reusedChunks > 0 {
-            lines.append("  \(outcome.reusedChunks) input chunk(s) were mapped by an interrupted run and reused (checked by SHA-256)")
-        }
-        if !outcome.upToDate && outcome.reusedFiles > 0 {
-            lines.append("  \(outcome.reusedFiles) shard file(s) were already complete and left untouched")
-        }
-        lines.append("  manifest: \(outcome.directory)/\(DatasetLayout.manifest)")
-        return lines.joined(separator: "\n")
     }
 }

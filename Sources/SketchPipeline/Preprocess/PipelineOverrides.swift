@@ -1,4 +1,3 @@
-import Foundation
 import SketchIO
 
 /// The values of a pipeline file that command-line options replaced. An error about a value names
@@ -34,7 +33,7 @@ extension PipelineRunner {
     package func checkInputsExist() throws {
         for input in config.source.inputs where input != "-" && FileSystem.isMissing(input) {
             let relative = !input.hasPrefix("/")
-            let workingDirectory = FileManager.default.currentDirectoryPath
+            let workingDirectory = FileSystem.currentDirectory() ?? "."
             let resolved = relative ? " (resolved against the working directory \(workingDirectory))" : ""
             if overrides.inputs {
                 throw PipelineError("--input \(input) not found\(resolved)")

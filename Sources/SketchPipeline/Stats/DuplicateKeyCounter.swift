@@ -92,19 +92,7 @@ package final class KeySpill {
 
     private func flush(_ partition: Int) throws {
         let path = Self.path(directory: directory, worker: worker, partition: partition)
-        if !FileSystem.exists(path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw PipelineError("cannot create key spill file \(path); check that the output directory is writable")
-            }
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: buffers[partition])
-        } catch {
-            throw PipelineError("cannot write key spill file \(path): \(error.localizedDescription)")
-        }
+        try appendToFile(buffers[partition], path: path)
         buffers[partition].removeAll(keepingCapacity: true)
     }
 }

@@ -1,0 +1,61 @@
+import SketchFormats
+
+/// What `preprocess` is asked to run: a pipeline file with the command-line options that replace
+/// its values (`--category`, `--categories-file`, `--input`, `--format`, `--word`, `-o`), or the run
+/// recorded in a dataset's manifest (`--from`). The one place those options meet the pipeline file,
+/// so the CLI only parses them.
+package enum PipelineRequest {
+    /// The values of a pipeline file that command-line options replace; nil or empty: keep the file's.
+    package struct Replacements {
+        /// `--category`: `filters.categories`, in class order.
+        package var categories: [String] = []
+        /// `--categories-file`: `filters.categories` read from a file (``CategoriesFile``).
+        package var categoriesFile: String?
+        /// `--input`: `source.inputs`.
+        package var inputs: [String] = []
+        /// `--format`: `source.file_format`.
+        package var fileFormat: DrawingFileFormat?
+        /// `--word`: `source.word`.
+        package var word: String?
+        /// `-o/--output`: `output.directory`.
+        package var output: String?
+
+        package init() {}
+    }
+
+    /// The runner of `pipelineFile` with `replacements` applied (configuration errors name file,
+    /// line and key), and the replacements recorded so that messages name the option the user typed.
+    package static func runner(
+        pipelineFile: String, replacements: Replacements, showProgress: Bool, force: Bool
+    ) throws -> PipelineRunner {
+        var config = try PipelineConfig.load(path: pipelineFile)
+        if !replacements.categories.isEmpty { config.filters.categories = replacements.categories }
+        if let file = replacements.categoriesFile { config.filters.categories = try CategoriesFile.read(file) }
+        if !replacements.inputs.isEmpty { config.source.inputs = replacements.inputs }
+        if let fileFormat = replacements.fileFormat { config.source.fileFormat = fileFormat }
+        if let word = replacements.word { config.source.word = word }
+        if let output = replacements.output { config.output.directory = output }
+        var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: showProgress, force: force)
+        runner.overrides = PipelineOverrides(inputs: !replacements.inputs.isEmpty, output: replacements.output != nil)
+        return runner
+    }
+
+    /// `--from DIR`: the runner of the run recorded in `directory`'s manifest, into `output` (default
+    /// `directory`), once every recorded input is found with its recorded size and SHA-256 (hashed
+    /// on `jobs` threads); throws `PipelineError` naming the input that is missing or changed.
+    package static func recordedRunner(
+        directory: String, output: String?, jobs: Int, temporaryDirectory: String?, showProgress: Bool, force: Bool
+    ) throws -> PipelineRunner {
+        let recorded = try RecordedRun.read(directory: directory)
+        var config = recorded.config
+        config.output.directory = output ?? directory
+        var runner = PipelineRunner(config: config, pipelineFile: recorded.pipelineFile, showProgress: showProgress, force: force)
+        runner.jobs = jobs
+        runner.temporaryDirectory = temporaryDirectory
+        runner.recordLimit = recorded.recordLimit
+        runner.overrides = PipelineOverrides(output: output != nil, recordedIn: directory)
+        try runner.checkInputsExist()
+        try recorded.checkInputs(runner.currentSources())
+        return runner
+    }
+}
