@@ -32,10 +32,10 @@ public struct DatasetSplit: Sendable, Equatable, Encodable {
     /// Creates a split; throws unless each share is in 0…100 and they add up to 100.
     public init(train: Double, val: Double, test: Double) throws {
         for (name, share) in [("train", train), ("val", val), ("test", test)] where !(0...100).contains(share) {
-            throw DatasetError("split \(name) must be between 0 and 100 percent, got \(share)")
+            throw DatasetError(.configuration, "split \(name) must be between 0 and 100 percent, got \(share)")
         }
         guard abs(train + val + test - 100) < 1e-9 else {
-            throw DatasetError("split percentages must add up to 100, got \(train + val + test)")
+            throw DatasetError(.configuration, "split percentages must add up to 100, got \(train + val + test)")
         }
         self.train = train
         self.val = val

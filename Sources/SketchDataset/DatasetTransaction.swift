@@ -133,6 +133,7 @@ package final class DatasetTransaction {
         if keepingStaging {
             guard FileSystem.linkExists(staging) else {
                 throw DatasetError(
+                    .output,
                     "\(output) has no staging area (\(staging)): run every `sketchprep merge PARTIALS… -o \(output) --reduce i/R` first")
             }
             return
@@ -153,13 +154,14 @@ package final class DatasetTransaction {
     private func refuseForeignDirectory() throws {
         guard let status = try? FileSystem.linkStatus(output) else { return }
         guard status.isDirectory else {
-            throw DatasetError("\(output) exists and is not a directory: choose another output directory")
+            throw DatasetError(.output, "\(output) exists and is not a directory: choose another output directory")
         }
         let entries = FileSystem.entryNames(of: output)
         guard !entries.contains(DatasetLayout.manifest), !entries.contains(DatasetLayout.partialManifest),
             let foreign = entries.sorted().first(where: { !Self.isToolFileName($0) })
         else { return }
         throw DatasetError(
+            .output,
             "\(output) holds files but no dataset (no \(DatasetLayout.manifest)), e.g. \(TerminalText.escaped(foreign)); "
                 + "a run replaces its output directory as a whole: choose a new or empty directory")
     }

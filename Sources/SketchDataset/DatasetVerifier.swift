@@ -70,7 +70,7 @@ package enum DatasetVerifier {
         do {
             manifest = try Manifest.read(manifestName, in: base)
         } catch {
-            throw DatasetTransaction.interruptedRun(at: base).map(DatasetError.init) ?? error
+            throw DatasetTransaction.interruptedRun(at: base).map { DatasetError(.output, $0) } ?? error
         }
         var problems: [DatasetVerification.Problem] = []
         var matching = 0

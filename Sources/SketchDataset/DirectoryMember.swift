@@ -36,17 +36,19 @@ package enum DirectoryMember {
     /// a regular file.
     package static func resolve(_ name: String, in directory: String, field: String, file: String) throws(DatasetError) -> Resolution {
         func refuse(_ why: String) -> DatasetError {
-            DatasetError("\(file): \(field) \(quoted(name)) \(why); refused")
+            DatasetError(.dataset, "\(file): \(field) \(quoted(name)) \(why); refused")
         }
         if let problem = lexicalProblem(name) { throw refuse(problem) }
         let base: String
         do {
             base = try FileSystem.resolvedPath(directory)
         } catch {
-            throw DatasetError(error == .noSuchFileOrDirectory ? "\(directory) not found" : "cannot resolve the directory \(directory)")
+            throw DatasetError(
+                .dataset, error == .noSuchFileOrDirectory ? "\(directory) not found" : "cannot resolve the directory \(directory)")
         }
         guard (try? FileSystem.status(base))?.isDirectory == true else {
-            throw DatasetError("\(directory) is not a directory: give the dataset directory, the one holding \(DatasetLayout.manifest)")
+            throw DatasetError(
+                .dataset, "\(directory) is not a directory: give the dataset directory, the one holding \(DatasetLayout.manifest)")
         }
         guard let resolved = try? FileSystem.resolvedPath("\(directory)/\(name)") else {
             if case .failure(.noSuchFileOrDirectory) = Result(catching: { () throws(Errno) in

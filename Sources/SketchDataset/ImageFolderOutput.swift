@@ -47,18 +47,19 @@ package enum ImageFolderOutput: OutputFormatEntry {
         let nameBytes = WebDatasetKey.of(keyID).utf8.count + suffix.utf8.count
         guard nameBytes <= maximumFileNameBytes else {
             throw DatasetError(
+                .example,
                 "\(keyID): its image file name (the key_id escaped as for WebDataset, plus \(suffix)) is \(nameBytes) bytes, "
                     + "more than \(maximumFileNameBytes)")
         }
         guard let png = try PNGEncoder.encode(raster: payload, filter: pngFilter) else {
-            throw DatasetError("\(keyID): a \(payload.dtype) \(payload.shape) payload is not a gray or RGB uint8 image")
+            throw DatasetError(.example, "\(keyID): a \(payload.dtype) \(payload.shape) payload is not a gray or RGB uint8 image")
         }
         return ExampleBody(element: ExampleBody.element(of: payload), shape: payload.shape, flags: ExampleBody.pngImage, bytes: png)
     }
 
     package static func open(_ place: SinkPlace, options: ShardingOptions) throws -> any ExampleSink {
         guard case let .shard(directory, split, examples, _) = place else {
-            throw DatasetError("internal: an image folder is written shard by shard")
+            throw DatasetError(.invariant, "internal: an image folder is written shard by shard")
         }
         return Sink(directory: directory, split: split, examples: examples)
     }
@@ -79,7 +80,7 @@ package enum ImageFolderOutput: OutputFormatEntry {
 
         func append(_ record: RunRecord, label: Int32) throws {
             guard result.entries.count < examples else {
-                throw DatasetError("internal: shard of \(split.rawValue) receives more than its \(examples) examples")
+                throw DatasetError(.invariant, "internal: shard of \(split.rawValue) receives more than its \(examples) examples")
             }
             let word = record.wordString
             key.removeAll(keepingCapacity: true)
@@ -87,6 +88,7 @@ package enum ImageFolderOutput: OutputFormatEntry {
             let file = "\(split.rawValue)/\(word)/\(String(decoding: key, as: UTF8.self))\(suffix)"
             if result.entries.last?.file == file {
                 throw DatasetError(
+                    .example,
                     "key_id \(record.keyIDString) appears twice in \(split.rawValue)/\(word): an image folder names each image by its key_id"
                 )
             }
@@ -101,7 +103,8 @@ package enum ImageFolderOutput: OutputFormatEntry {
 
         func finish() throws -> SinkResult {
             guard result.entries.count == examples else {
-                throw DatasetError("internal: shard of \(split.rawValue) got \(result.entries.count) of its \(examples) examples")
+                throw DatasetError(
+                    .invariant, "internal: shard of \(split.rawValue) got \(result.entries.count) of its \(examples) examples")
             }
             return result
         }

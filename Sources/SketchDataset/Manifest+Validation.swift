@@ -71,7 +71,8 @@ extension Manifest {
     package static func readValid(in base: String) throws -> Manifest {
         let manifest = try read(DatasetLayout.manifest, in: base)
         if let invalid = manifest.invalidFields.first {
-            throw DatasetError("\(base)/\(DatasetLayout.manifest): \(invalid.field): \(invalid.detail) (run `sketchprep verify \(base)`)")
+            throw DatasetError(
+                .dataset, "\(base)/\(DatasetLayout.manifest): \(invalid.field): \(invalid.detail) (run `sketchprep verify \(base)`)")
         }
         return manifest
     }
@@ -85,6 +86,7 @@ extension Manifest {
             return try JSONDecoder().decode(Manifest.self, from: Data(bytes))
         } catch let error as DecodingError {
             throw DatasetError(
+                .dataset,
                 "\(path) is not a valid manifest.json: \(Self.describe(error))"
                     + " (regenerate it with sketchprep preprocess)")
         }
@@ -110,14 +112,14 @@ public enum DatasetFileValidation {
     /// key range does not hold or whose records break their framing (the checks
     /// ``RunRangeReader`` makes before it uses a block).
     public static func runFileExampleCount(_ bytes: [UInt8]) throws(DatasetError) -> Int {
-        guard bytes.starts(with: RunFile.magic) else { throw DatasetError("not a sketchprep run file (wrong header)") }
+        guard bytes.starts(with: RunFile.magic) else { throw DatasetError(.dataset, "not a sketchprep run file (wrong header)") }
         let table: [RunFile.Block]
         do {
             table = try RunFile.blockTable(size: bytes.count) { offset, count in Array(bytes[offset..<min(bytes.count, offset + count)]) }
         } catch let error as DatasetError {
             throw error
         } catch {
-            throw DatasetError("\(error)")
+            throw DatasetError(.dataset, "\(error)")
         }
         var count = 0
         for (sequence, entry) in table.enumerated() {

@@ -23,7 +23,7 @@ package enum NPYOutput: OutputFormatEntry {
 
     package static func open(_ place: SinkPlace, options: ShardingOptions) throws -> any ExampleSink {
         guard case let .shard(directory, split, examples, fileName) = place else {
-            throw DatasetError("internal: NPY files are shards")
+            throw DatasetError(.invariant, "internal: NPY files are shards")
         }
         return Sink(directory: directory, split: split, examples: examples, fileName: fileName)
     }
@@ -50,6 +50,7 @@ package enum NPYOutput: OutputFormatEntry {
             let sameShape = firstShape.withUnsafeBytes { RunRecord.compareBytes($0, record.shapeBytes) == 0 }
             guard sameShape, record.element == firstElement else {
                 throw DatasetError(
+                    .example,
                     "example \(record.keyIDString) is \(record.element.dtype) \(record.shape), "
                         + "but NPY shards need every example to be \(firstElement!.dtype) \(Self.shape(firstShape))")
             }

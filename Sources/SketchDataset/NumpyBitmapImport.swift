@@ -41,7 +41,7 @@ public struct NumpyBitmapImport: Sendable {
     /// area, swaps it in (``DatasetTransaction``), and returns the manifest.
     public func run() throws -> Manifest {
         let words = bitmapFiles.map(Self.word(of:))
-        guard Set(words).count == words.count else { throw DatasetError("\(outputDirectory): two bitmap files share a class word") }
+        guard Set(words).count == words.count else { throw DatasetError(.input, "\(outputDirectory): two bitmap files share a class word") }
         let transaction = try DatasetTransaction.begin(outputDirectory)
         defer { transaction.abort() }
         var staged = self
@@ -66,12 +66,12 @@ public struct NumpyBitmapImport: Sendable {
             do {
                 bytes = try InputFile.readAll(file)
             } catch {
-                throw DatasetError("\(file): \(error.description)")
+                throw DatasetError(.input, "\(file): \(error.description)")
             }
             sources.append(Manifest.SourceFileEntry(path: file, bytes: bytes.count, sha256: SHA256Hasher.hash(bytes).hexString))
             let array = try NPYReader.parse(bytes, path: file)
             guard array.dtype == .uint8, let count = array.shape.first, NPYFormat.checkedProduct(array.shape.dropFirst()) == 784 else {
-                throw DatasetError("\(file): expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
+                throw DatasetError(.input, "\(file): expected uint8 rows of 784 pixels, got \(array.dtype) \(array.shape)")
             }
             let keys = try simplifiedFiles[words[label]].map(Self.keyIDs(in:)) ?? [:]
             for row in rows.clamped(to: 0..<count) {
@@ -125,11 +125,11 @@ public struct NumpyBitmapImport: Sendable {
     /// when a directory, with the entries skipped as special files; throws ``DatasetError`` for a
     /// missing input, an unreadable entry or a directory without `*.npy` files.
     package static func bitmapFiles(_ input: String) throws -> (files: [String], skipped: [String]) {
-        guard let status = try? FileSystem.status(input) else { throw DatasetError("input not found: \(input)") }
+        guard let status = try? FileSystem.status(input) else { throw DatasetError(.input, "input not found: \(input)") }
         guard status.isDirectory else { return ([input], []) }
         let listing = try DirectoryWalk.list(input, recursive: false) { $0.hasSuffix(".npy") }
-        if let unusable = listing.rejected.first { throw DatasetError("cannot read \(unusable.location.file): \(unusable.reason)") }
-        guard !listing.files.isEmpty else { throw DatasetError("no *.npy files in \(input)") }
+        if let unusable = listing.rejected.first { throw DatasetError(.input, "cannot read \(unusable.location.file): \(unusable.reason)") }
+        guard !listing.files.isEmpty else { throw DatasetError(.input, "no *.npy files in \(input)") }
         return (listing.files, listing.skipped)
     }
 
@@ -137,7 +137,7 @@ public struct NumpyBitmapImport: Sendable {
     /// for one of `words`, else ``DatasetError``), or `source/<word>.ndjson` where present.
     static func simplifiedFiles(for words: [String], in source: String) throws -> [String: String] {
         guard let status = try? FileSystem.status(source) else {
-            throw DatasetError("\(source): not found (--simplified needs Google's simplified <word>.ndjson or a directory of them)")
+            throw DatasetError(.input, "\(source): not found (--simplified needs Google's simplified <word>.ndjson or a directory of them)")
         }
         guard !status.isDirectory else {
             return Dictionary(
@@ -149,6 +149,7 @@ public struct NumpyBitmapImport: Sendable {
         let word = ((source as NSString).lastPathComponent as NSString).deletingPathExtension
         guard words.contains(word) else {
             throw DatasetError(
+                .input,
                 "\(source): a simplified file keys the bitmaps of its word ('\(word)'), "
                     + "but the bitmap files are \(words.map { "\($0).npy" }.joined(separator: ", "))")
         }

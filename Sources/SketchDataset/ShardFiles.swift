@@ -29,7 +29,7 @@ package final class ShardFiles {
     /// Counts the next example; throws when the shard would hold more than ``examples``.
     func count(_ record: RunRecord) throws {
         guard added < examples else {
-            throw DatasetError("internal: shard of \(split.rawValue) receives more than its \(examples) examples")
+            throw DatasetError(.invariant, "internal: shard of \(split.rawValue) receives more than its \(examples) examples")
         }
         added += 1
     }
@@ -41,7 +41,9 @@ package final class ShardFiles {
 
     /// Commits the files opened: their manifest entries, and how many were already complete.
     func finish() throws -> SinkResult {
-        guard added == examples else { throw DatasetError("internal: shard of \(split.rawValue) got \(added) of its \(examples) examples") }
+        guard added == examples else {
+            throw DatasetError(.invariant, "internal: shard of \(split.rawValue) got \(added) of its \(examples) examples")
+        }
         var result = SinkResult(entries: [], reused: 0)
         for (suffix, sink) in zip(suffixes, sinks) {
             let written = try sink.finish()

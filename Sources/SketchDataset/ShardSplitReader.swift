@@ -41,20 +41,20 @@ public struct ShardSplitReader: Sendable {
     public init(directory: String, split: String) throws {
         let manifestPath = (directory as NSString).appendingPathComponent(DatasetLayout.manifest)
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            throw DatasetError("\(manifestPath): missing (is this a `sketchprep preprocess` output directory?)")
+            throw DatasetError(.dataset, "\(manifestPath): missing (is this a `sketchprep preprocess` output directory?)")
         }
         let entries: [ManifestClasses.Entry]
         do {
             entries = try JSONDecoder().decode(ManifestClasses.self, from: data).classes.sorted { $0.index < $1.index }
         } catch {
-            throw DatasetError("\(manifestPath): no readable class map (\(error))")
+            throw DatasetError(.dataset, "\(manifestPath): no readable class map (\(error))")
         }
         guard entries.map(\.index) == Array(0..<entries.count) else {
-            throw DatasetError("\(manifestPath): class indices are not 0..<\(entries.count)")
+            throw DatasetError(.dataset, "\(manifestPath): class indices are not 0..<\(entries.count)")
         }
         // A dataset from elsewhere is data too: its class words follow the one name rule.
         if let problem = entries.lazy.compactMap({ DataName.wordProblem($0.word) }).first {
-            throw DatasetError("\(manifestPath): class map: \(problem)")
+            throw DatasetError(.dataset, "\(manifestPath): class map: \(problem)")
         }
         let names = FileSystem.entryNames(of: directory)
         let splits = split == Self.allSplits ? ["train", "val", "test"] : [split]
@@ -65,6 +65,7 @@ public struct ShardSplitReader: Sendable {
         guard !stems.isEmpty else {
             let present = Self.splitsPresent(in: directory)
             throw DatasetError(
+                .dataset,
                 "\(directory): no '\(split)' shards (\(split)-*-of-*\(DatasetLayout.featuresSuffix))"
                     + (present.isEmpty ? "" : "; its splits are \(present.joined(separator: ", ")): pass --split \(present[0])"))
         }
@@ -96,22 +97,23 @@ public struct ShardSplitReader: Sendable {
         let y = try Self.labels(base)
         let keysPath = base + DatasetLayout.keysSuffix
         guard let keyText = try? String(contentsOfFile: keysPath, encoding: .utf8) else {
-            throw DatasetError("\(keysPath): cannot read")
+            throw DatasetError(.dataset, "\(keysPath): cannot read")
         }
         let keys = keyText.split(separator: "\n", omittingEmptySubsequences: false).dropLast(keyText.hasSuffix("\n") ? 1 : 0)
             .map(String.init)
         if let problem = keys.lazy.compactMap({ DataName.textProblem($0, field: "key_id") }).first {
-            throw DatasetError("\(keysPath): \(problem)")
+            throw DatasetError(.dataset, "\(keysPath): \(problem)")
         }
         let features: [Float]
         switch x.dtype {
         case .float32: features = x.floats()
         case .uint8: features = x.data.map { Float($0) / 255 }
-        default: throw DatasetError("\(base)\(DatasetLayout.featuresSuffix): features must be float32 or uint8, not \(x.dtype)")
+        default: throw DatasetError(.dataset, "\(base)\(DatasetLayout.featuresSuffix): features must be float32 or uint8, not \(x.dtype)")
         }
         let count = x.shape.first ?? 0
         guard y.shape == [count], keys.count == count else {
             throw DatasetError(
+                .dataset,
                 "\(base)\(DatasetLayout.featuresSuffix): \(count) examples but \(y.shape.first ?? 0) labels"
                     + " and \(keys.count) keys")
         }
@@ -129,7 +131,9 @@ public struct ShardSplitReader: Sendable {
     /// The int32 labels array of the shard at `base`.
     private static func labels(_ base: String) throws -> NPYArray {
         let y = try NPYReader.read(path: base + DatasetLayout.labelsSuffix)
-        guard y.dtype == .int32 else { throw DatasetError("\(base)\(DatasetLayout.labelsSuffix): labels must be int32, not \(y.dtype)") }
+        guard y.dtype == .int32 else {
+            throw DatasetError(.dataset, "\(base)\(DatasetLayout.labelsSuffix): labels must be int32, not \(y.dtype)")
+        }
         return y
     }
 }

@@ -77,6 +77,7 @@ public final class ShardedDatasetWriter {
             if let shape = itemShape, let dtype = itemDType {
                 guard shape == example.payload.shape, dtype == example.payload.dtype else {
                     throw DatasetError(
+                        .output,
                         "example \(example.keyID) is \(example.payload.dtype) \(example.payload.shape), "
                             + "but NPY shards need every example to be \(dtype) \(shape)")
                 }
@@ -120,7 +121,9 @@ public final class ShardedDatasetWriter {
     /// reduce side writes shards (``ExampleBody``, the format's ``ExampleSink``).
     private func flush(_ split: SplitName) throws {
         let suffixes = options.format.entry.shardSuffixes
-        guard !suffixes.isEmpty else { throw DatasetError("\(options.format.name) files are not shards: this writer writes shards only") }
+        guard !suffixes.isEmpty else {
+            throw DatasetError(.invariant, "\(options.format.name) files are not shards: this writer writes shards only")
+        }
         let shard = pending[split] ?? []
         pending[split] = []
         let index = written[split]?.count ?? 0
@@ -161,7 +164,7 @@ public final class ShardedDatasetWriter {
         do {
             try FileSystem.rename(pending, to: target)
         } catch {
-            throw DatasetError("cannot write \(target): cannot rename the finished shard into place: \(error.text)")
+            throw DatasetError(.output, "cannot write \(target): cannot rename the finished shard into place: \(error.text)")
         }
     }
 
@@ -189,7 +192,7 @@ public final class ShardedDatasetWriter {
             } catch {
                 // Typed `catch … where` hangs the Swift 6.3 compiler's AllocBoxToStack pass: a guard instead.
                 guard error == .noSuchFileOrDirectory else {
-                    throw DatasetError("cannot write \(directory)/\(name): cannot remove a stale shard: \(error.text)")
+                    throw DatasetError(.output, "cannot write \(directory)/\(name): cannot remove a stale shard: \(error.text)")
                 }
             }
             removed.append(name)

@@ -202,7 +202,9 @@ package struct RunRecord {
     /// within ``SortedExample/maximumStringBytes``, its rank within ``SortedExample/maximumRank``,
     /// its codes known; anything else throws `DatasetError` naming the field.
     package static func parse(_ block: UnsafeRawBufferPointer, offset: inout Int) throws(DatasetError) -> RunRecord {
-        func bad(_ field: String, _ detail: String) -> DatasetError { DatasetError("record at block byte \(offset): \(field) \(detail)") }
+        func bad(_ field: String, _ detail: String) -> DatasetError {
+            DatasetError(.runFile, "record at block byte \(offset): \(field) \(detail)")
+        }
         func u32(_ at: Int) -> Int { Int(UInt32(littleEndian: block.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
         guard block.count - offset >= 4 else { throw bad("length", "is cut off by the end of the block") }
         let length = u32(offset)

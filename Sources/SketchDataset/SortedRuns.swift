@@ -180,10 +180,10 @@ package enum RunFile {
     /// then the trailer's block count and digest of the headers. A reordered, repeated, missing or
     /// added block, a cut file and a damaged header are refused here, before any payload is read.
     static func blockTable(size: Int, readHeader: (Int, Int) throws -> [UInt8]) throws -> [Block] {
-        guard size >= magic.count + trailerBytes else { throw DatasetError("truncated: the trailer is missing") }
+        guard size >= magic.count + trailerBytes else { throw DatasetError(.runFile, "truncated: the trailer is missing") }
         let trailer = try readHeader(size - trailerBytes, trailerBytes)
         guard trailer.count == trailerBytes, trailer.starts(with: trailerMagic) else {
-            throw DatasetError("truncated or damaged: the file does not end with its block table's trailer")
+            throw DatasetError(.runFile, "truncated or damaged: the file does not end with its block table's trailer")
         }
         let declared = trailer.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
         let end = size - trailerBytes
@@ -193,19 +193,20 @@ package enum RunFile {
         var previousLast: UInt64?
         while offset < end {
             guard end - offset >= headerBytes, table.blocks < declared else {
-                throw DatasetError("truncated or damaged: block \(table.blocks) is not in the block table")
+                throw DatasetError(.runFile, "truncated or damaged: block \(table.blocks) is not in the block table")
             }
             let header = try readHeader(offset, headerBytes)
-            guard header.count == headerBytes else { throw DatasetError("truncated: a block header is cut off") }
+            guard header.count == headerBytes else { throw DatasetError(.runFile, "truncated: a block header is cut off") }
             let (length, crc, sequence, first, last) = header.withUnsafeBytes(parseHeader)
             guard sequence == table.blocks else {
-                throw DatasetError("block \(table.blocks) carries sequence number \(sequence): blocks are reordered, repeated or missing")
+                throw DatasetError(
+                    .runFile, "block \(table.blocks) carries sequence number \(sequence): blocks are reordered, repeated or missing")
             }
             guard length > 0, length <= maximumBlockBytes, length <= end - offset - headerBytes, first <= last else {
-                throw DatasetError("truncated or damaged: block \(sequence) declares \(length) bytes")
+                throw DatasetError(.runFile, "truncated or damaged: block \(sequence) declares \(length) bytes")
             }
             if let previousLast, first < previousLast {
-                throw DatasetError("block \(sequence) starts before the previous block's last sort key: blocks are out of order")
+                throw DatasetError(.runFile, "block \(sequence) starts before the previous block's last sort key: blocks are out of order")
             }
             previousLast = last
             table.add(header)
@@ -213,10 +214,12 @@ package enum RunFile {
             offset += headerBytes + length
         }
         guard table.blocks == declared else {
-            throw DatasetError("the block table lists \(declared) blocks and the file holds \(table.blocks): blocks are missing or added")
+            throw DatasetError(
+                .runFile, "the block table lists \(declared) blocks and the file holds \(table.blocks): blocks are missing or added")
         }
         guard Array(table.trailer().suffix(32)) == Array(trailer.suffix(32)) else {
-            throw DatasetError("the block table's SHA-256 does not match the block headers: blocks are reordered, replaced or damaged")
+            throw DatasetError(
+                .runFile, "the block table's SHA-256 does not match the block headers: blocks are reordered, replaced or damaged")
         }
         return blocks
     }
@@ -231,19 +234,19 @@ package enum RunFile {
         keys.appendLE(first)
         keys.appendLE(last)
         let computed = payload.withMemoryRebound(to: UInt8.self) { CRC32C.checksum($0, continuing: CRC32C.checksum(keys)) }
-        guard computed == crc else { throw DatasetError("a block's CRC-32C does not match its bytes") }
+        guard computed == crc else { throw DatasetError(.runFile, "a block's CRC-32C does not match its bytes") }
         var offset = 0
         var previous = first
         var count = 0
         while offset < payload.count {
             let record = try RunRecord.parse(payload, offset: &offset)
             guard record.sortKey >= previous, record.sortKey <= last else {
-                throw DatasetError("record \(count) of a block is outside the block's sort-key range or out of order")
+                throw DatasetError(.runFile, "record \(count) of a block is outside the block's sort-key range or out of order")
             }
             previous = record.sortKey
             count += 1
         }
-        guard count > 0 else { throw DatasetError("an empty block") }
+        guard count > 0 else { throw DatasetError(.runFile, "an empty block") }
         return count
     }
 }
@@ -273,14 +276,14 @@ package final class RunRangeReader {
             descriptor = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
             size = Int(try descriptor.seek(offset: 0, from: .end))
         } catch {
-            throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
+            throw DatasetError(.runFile, "cannot read run file \(path): \(systemErrorText(error))")
         }
         var magic = [UInt8](repeating: 0, count: RunFile.magic.count)
         let opened = descriptor
         let read = try? magic.withUnsafeMutableBytes { try opened.read(fromAbsoluteOffset: 0, into: $0) }
         guard read == magic.count, magic == RunFile.magic else {
             try? opened.close()
-            throw DatasetError("\(path) is not a sketchprep run file of this version (wrong header); re-run its map side")
+            throw DatasetError(.runFile, "\(path) is not a sketchprep run file of this version (wrong header); re-run its map side")
         }
         do {
             table = try RunFile.blockTable(size: size) { offset, count in
@@ -292,10 +295,10 @@ package final class RunRangeReader {
             }
         } catch let error as DatasetError {
             try? opened.close()
-            throw DatasetError("\(path) is not a valid run file (\(error.description)); re-run its map side")
+            throw DatasetError(.runFile, "\(path) is not a valid run file (\(error.description)); re-run its map side")
         } catch {
             try? opened.close()
-            throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
+            throw DatasetError(.runFile, "cannot read run file \(path): \(systemErrorText(error))")
         }
     }
 
@@ -361,7 +364,7 @@ package final class RunRangeReader {
     static let keptStorageBytes = SortedRunWriter.blockTargetBytes * 2
 
     private func invalid(_ detail: String) -> DatasetError {
-        DatasetError("\(path) is not a valid run file (\(detail)); re-run its map side")
+        DatasetError(.runFile, "\(path) is not a valid run file (\(detail)); re-run its map side")
     }
 
     /// Reads and checks the block `table[nextBlock]` (``advance()`` has skipped the blocks outside
@@ -387,7 +390,7 @@ package final class RunRangeReader {
         } catch let error as DatasetError {
             throw error
         } catch {
-            throw DatasetError("cannot read run file \(path): \(systemErrorText(error))")
+            throw DatasetError(.runFile, "cannot read run file \(path): \(systemErrorText(error))")
         }
         do {
             _ = try RunFile.checkBlock(UnsafeRawBufferPointer(payload), entry, sequence: sequence)

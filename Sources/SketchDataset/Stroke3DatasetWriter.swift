@@ -58,7 +58,7 @@ package final class Stroke3DatasetWriter {
         guard rows >= 0, example.element == .int16 || isFloat64,
             Stroke3Fragment.parse(body: 0..<example.body.count, of: example.body, rows: rows, isFloat64: isFloat64, layout: layout) != nil
         else {
-            throw DatasetError("\(example.keyIDString) has no (n, 3) stroke-3 body")
+            throw DatasetError(.example, "\(example.keyIDString) has no (n, 3) stroke-3 body")
         }
         record.removeAll(keepingCapacity: true)
         record.append(UInt8(split))
@@ -135,7 +135,8 @@ package final class Stroke3DatasetWriter {
                     let fragment = Stroke3Fragment.parse(
                         body: offset..<(offset + bodyLength), of: raw, rows: rows, isFloat64: isFloat64, layout: layout)
                 else {
-                    throw DatasetError("internal: the spilled stroke-3 body of \(String(decoding: key, as: UTF8.self)) is damaged")
+                    throw DatasetError(
+                        .invariant, "internal: the spilled stroke-3 body of \(String(decoding: key, as: UTF8.self)) is damaged")
                 }
                 offset += bodyLength
                 try body(split, place, fragment)

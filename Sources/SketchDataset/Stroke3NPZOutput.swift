@@ -38,7 +38,7 @@ package enum Stroke3NPZOutput: OutputFormatEntry {
             bytes.reserveCapacity(2 * values.count)
             for value in values {
                 guard let integer = Int16(exactly: value) else {
-                    throw DatasetError("\(keyID): stroke-3 value \(value) is not an int16")
+                    throw DatasetError(.example, "\(keyID): stroke-3 value \(value) is not an int16")
                 }
                 bytes.appendLE(integer)
             }
@@ -46,7 +46,7 @@ package enum Stroke3NPZOutput: OutputFormatEntry {
         case let .float64(_, payloadShape) where payloadShape.count == 2 && payloadShape[1] == 3:
             (raw, shape, isFloat64) = (ExampleBody.rawBytes(payload), payloadShape, true)
         default:
-            throw DatasetError("\(keyID) has no (n, 3) stroke-3 payload")
+            throw DatasetError(.example, "\(keyID) has no (n, 3) stroke-3 payload")
         }
         let body = try Stroke3Fragment.body(
             rows: shape[0], isFloat64: isFloat64, rawValues: raw, layout: encoding.stroke3Layout,
@@ -55,7 +55,7 @@ package enum Stroke3NPZOutput: OutputFormatEntry {
     }
 
     package static func open(_ place: SinkPlace, options: ShardingOptions) throws -> any ExampleSink {
-        guard case let .classes(directory, classes) = place else { throw DatasetError("internal: .npz files are per class") }
+        guard case let .classes(directory, classes) = place else { throw DatasetError(.invariant, "internal: .npz files are per class") }
         return Sink(writer: try Stroke3DatasetWriter(directory: directory, classes: classes, layout: options.stroke3Layout))
     }
 

@@ -29,7 +29,7 @@ package struct Stroke3SplitQuota: Sendable, Equatable {
     /// Creates sizes, by default Magenta's 70,000 / 2,500 / 2,500; each must be ≥ 0 and their sum > 0.
     package init(train: Int = 70_000, valid: Int = 2_500, test: Int = 2_500) throws {
         guard train >= 0, valid >= 0, test >= 0, train + valid + test > 0 else {
-            throw DatasetError("stroke-3 split sizes must be ≥ 0 and not all 0, got \(train)/\(valid)/\(test)")
+            throw DatasetError(.configuration, "stroke-3 split sizes must be ≥ 0 and not all 0, got \(train)/\(valid)/\(test)")
         }
         self.train = train
         self.valid = valid

@@ -45,7 +45,7 @@ package enum TFRecordOutput: OutputFormatEntry {
 
     package static func open(_ place: SinkPlace, options: ShardingOptions) throws -> any ExampleSink {
         guard case let .shard(directory, split, examples, fileName) = place else {
-            throw DatasetError("internal: TFRecord files are shards")
+            throw DatasetError(.invariant, "internal: TFRecord files are shards")
         }
         return Sink(
             files: ShardFiles(directory: directory, split: split, examples: examples, fileName: fileName, suffixes: shardSuffixes),

@@ -32,7 +32,7 @@ package enum WebDatasetOutput: OutputFormatEntry {
 
     package static func open(_ place: SinkPlace, options: ShardingOptions) throws -> any ExampleSink {
         guard case let .shard(directory, split, examples, fileName) = place else {
-            throw DatasetError("internal: WebDataset files are shards")
+            throw DatasetError(.invariant, "internal: WebDataset files are shards")
         }
         return Sink(files: ShardFiles(directory: directory, split: split, examples: examples, fileName: fileName, suffixes: shardSuffixes))
     }
@@ -66,9 +66,9 @@ package enum WebDatasetOutput: OutputFormatEntry {
     /// a WebDataset body.
     static func appendSample(_ record: RunRecord, label: Int32, name: inout [UInt8], to out: inout [UInt8]) throws {
         let body = record.body
-        guard body.count >= 4 else { throw DatasetError("\(record.keyIDString): not a WebDataset example body") }
+        guard body.count >= 4 else { throw DatasetError(.example, "\(record.keyIDString): not a WebDataset example body") }
         let length = Int(UInt32(littleEndian: body.loadUnaligned(as: UInt32.self)))
-        guard length <= body.count - 4 else { throw DatasetError("\(record.keyIDString): not a WebDataset example body") }
+        guard length <= body.count - 4 else { throw DatasetError(.example, "\(record.keyIDString): not a WebDataset example body") }
         name.removeAll(keepingCapacity: true)
         WebDatasetKey.append(record.keyID, to: &name)
         let keyBytes = name.count

@@ -28,8 +28,8 @@ import Testing
 }
 
 @Test func splitRejectsPercentagesNotAddingUpTo100() {
-    #expect(throws: DatasetError.self) { try DatasetSplit(train: 80, val: 10, test: 5) }
-    #expect(throws: DatasetError.self) { try DatasetSplit(train: 110, val: -10, test: 0) }
+    #expect { try DatasetSplit(train: 80, val: 10, test: 5) } throws: { ($0 as? DatasetError)?.kind == .configuration }
+    #expect { try DatasetSplit(train: 110, val: -10, test: 0) } throws: { ($0 as? DatasetError)?.kind == .configuration }
 }
 
 @Test func sortKeyDependsOnKeyIDAndSeedOnly() {

@@ -92,6 +92,7 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
         _ = try drain(&merge)
     }
     #expect(truncated?.description.contains(runs[0]) == true)
+    #expect(truncated?.kind == .runFile)
     var altered = bytes
     altered[altered.count - RunFile.trailerBytes - 3] ^= 0x40  // a body byte: only the block's CRC-32C notices
     try Data(altered).write(to: URL(fileURLWithPath: runs[0]))
@@ -100,6 +101,7 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
         _ = try drain(&again)
     }
     #expect(crc?.description.contains("CRC-32C") == true)
+    #expect(crc?.kind == .runFile)
     #expect(throws: DatasetError.self) { try DatasetFileValidation.runFileExampleCount(altered) }
     #expect(try DatasetFileValidation.runFileExampleCount(bytes) == 100)
 }

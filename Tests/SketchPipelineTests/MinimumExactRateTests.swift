@@ -18,7 +18,7 @@ import Testing
             #expect(error.description.contains("(99.99%)"))
         }
         for text in ["150%", "-0.5", "abc", "%", "nan", "1e400"] {
-            #expect(throws: PipelineError.self) { try MinimumExactRate(parsing: text) }
+            #expect { try MinimumExactRate(parsing: text) } throws: { ($0 as? PipelineError)?.kind == .configuration }
         }
     }
 }

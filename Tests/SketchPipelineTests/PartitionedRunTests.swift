@@ -77,17 +77,17 @@ private struct Fixture {
         _ = try fixture.runner(output: directory, partition: try Partition(parsing: "\(i)/3")).run()
         return directory
     }
-    #expect(throws: PipelineError.self) { try PartialRun.merge([parts[0], parts[1]], into: "\(fixture.root)/out", showProgress: false) }
-    #expect(throws: PipelineError.self) {
-        try PartialRun.merge([parts[0], parts[1], parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false)
-    }
+    let out = "\(fixture.root)/out"
+    #expect { try PartialRun.merge([parts[0], parts[1]], into: out, showProgress: false) } throws: { pipelineKind($0) == .partials }
+    #expect {
+        try PartialRun.merge([parts[0], parts[1], parts[1], parts[2]], into: out, showProgress: false)
+    } throws: { pipelineKind($0) == .partials }
     let other = "\(fixture.root)/other-0"
     _ = try fixture.runner(output: other, partition: try Partition(parsing: "0/2")).run()
-    #expect(throws: PipelineError.self) {
-        try PartialRun.merge([other, parts[1], parts[2]], into: "\(fixture.root)/out", showProgress: false)
-    }
-    #expect(throws: PipelineError.self) { try PartialRun.merge([fixture.root], into: "\(fixture.root)/out", showProgress: false) }
-    #expect(throws: PipelineError.self) { try Partition(parsing: "3/3") }
+    #expect { try PartialRun.merge([other, parts[1], parts[2]], into: out, showProgress: false) } throws: { pipelineKind($0) == .partials }
+    #expect { try PartialRun.merge([fixture.root], into: out, showProgress: false) } throws: { pipelineKind($0) == .partials }
+    #expect { try PartialRun.merge([], into: out, showProgress: false) } throws: { pipelineKind($0) == .configuration }
+    #expect { try Partition(parsing: "3/3") } throws: { pipelineKind($0) == .configuration }
 }
 
 @Test func pathsRecordedRelativeToARootGiveTheSameBytesUnderAnotherMountPoint() throws {
@@ -175,3 +175,6 @@ private func tamper(_ directory: String, _ edit: (inout [String: Any]) -> Void) 
     try FileManager.default.createSymbolicLink(atPath: run, withDestinationPath: "/dev/zero")
     #expect(throws: DatasetError.self) { try PartialRun.merge(parts, into: "\(fixture.root)/out", showProgress: false) }
 }
+
+/// The kind of `error` when it is a `PipelineError`.
+private func pipelineKind(_ error: any Error) -> PipelineError.Kind? { (error as? PipelineError)?.kind }

@@ -110,9 +110,9 @@ package enum InputChunking {
             do {
                 count = try buffer.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: Int64(position), into: $0) }
             } catch {
-                throw PipelineError("cannot read \(path) at byte \(position): \(systemErrorText(error))")
+                throw PipelineError(.input, "cannot read \(path) at byte \(position): \(systemErrorText(error))")
             }
-            guard count > 0 else { throw PipelineError("cannot read \(path) at byte \(position): the file ended early") }
+            guard count > 0 else { throw PipelineError(.input, "cannot read \(path) at byte \(position): the file ended early") }
             if let newline = buffer[0..<count].firstIndex(of: 0x0A) { return position + newline + 1 }
             position += count
         }

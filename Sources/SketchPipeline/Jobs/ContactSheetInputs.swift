@@ -35,7 +35,7 @@ package struct ContactSheetInputs {
         for input in inputs where items.count < limit {
             let isDirectory = Self.isDirectory(input)
             if Self.isTFRecord(input) {
-                throw PipelineError("\(input): contact-sheet cannot draw TFRecord files; it draws \(Self.drawableKinds)")
+                throw PipelineError(.input, "\(input): contact-sheet cannot draw TFRecord files; it draws \(Self.drawableKinds)")
             } else if isDirectory && FileSystem.exists(Self.manifestPath(in: input)) {
                 try addDataset(input)
             } else if input.hasSuffix(".npy") {
@@ -54,6 +54,7 @@ package struct ContactSheetInputs {
         let files = manifest.shards.map(\.file)
         if let format = OutputFormat.of(files: files), format != .npy, format != .npz {
             throw PipelineError(
+                .input,
                 "\(directory) is a \(format.entry.title) dataset, which contact-sheet cannot draw; it draws "
                     + "\(Self.drawableKinds) (run the pipeline with output.format: npy for a dataset it can draw)")
         }
@@ -93,6 +94,7 @@ package struct ContactSheetInputs {
             let side = Int(Double(itemCount).squareRoot().rounded())
             guard side * side == itemCount else {
                 throw PipelineError(
+                    .input,
                     "\(path): shape \(array.shape) is not a stack of images (N, H, W) or (N, S*S) or stroke tensors (N, L, 3)")
             }
             (height, width) = (side, side)
@@ -101,7 +103,7 @@ package struct ContactSheetInputs {
         switch array.dtype {
         case .uint8: bytes = array.data
         case .float32: bytes = array.floats().map { $0.isNaN ? 0 : UInt8(max(0, min(255, ($0 * 255).rounded()))) }
-        default: throw PipelineError("\(path): \(array.dtype) arrays are not images (need uint8 or float32)")
+        default: throw PipelineError(.input, "\(path): \(array.dtype) arrays are not images (need uint8 or float32)")
         }
         for index in 0..<wanted {
             let pixels = Array(bytes[(index * itemCount)..<((index + 1) * itemCount)])

@@ -28,9 +28,10 @@ package struct ContactSheetJob {
     /// Checks the settings; throws `PipelineError` saying which to change when `limit`, `columns`
     /// or `cell` is too small, or when the sheet would exceed ``RGBCanvas/maximumSide`` pixels a side.
     package init(inputs: [String], output: String, limit: Int, columns: Int, cell: Int) throws(PipelineError) {
-        guard limit > 0, columns > 0, cell > 8 else { throw PipelineError("--limit and --columns must be > 0, --cell > 8") }
+        guard limit > 0, columns > 0, cell > 8 else { throw PipelineError(.configuration, "--limit and --columns must be > 0, --cell > 8") }
         // Divisions, not products, so that huge values cannot overflow.
-        let tooLarge = PipelineError("the sheet would exceed \(RGBCanvas.maximumSide) pixels; lower --limit, --columns or --cell")
+        let tooLarge = PipelineError(
+            .configuration, "the sheet would exceed \(RGBCanvas.maximumSide) pixels; lower --limit, --columns or --cell")
         guard columns <= RGBCanvas.maximumSide / cell else { throw tooLarge }
         let rows = limit / columns + (limit % columns == 0 ? 0 : 1)
         let rowHeight = cell + ContactSheet(columns: columns, cellSide: cell).labelHeight
@@ -56,6 +57,7 @@ package struct ContactSheetJob {
         let items = loaded.items
         guard !items.isEmpty else {
             throw PipelineError(
+                .input,
                 "no sketch could be read from \(inputs.joined(separator: " ")); contact-sheet draws \(ContactSheetInputs.drawableKinds)")
         }
         let sheet = ContactSheet(columns: min(columns, items.count), cellSide: cell).render(items)

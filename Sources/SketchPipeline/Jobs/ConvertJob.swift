@@ -207,7 +207,7 @@ package struct ConvertJob: Sendable {
     }
 
     private func spillDamaged(_ line: RejectedLine) throws {
-        throw PipelineError("temporary spill file damaged at \(line): \(line.reason)")
+        throw PipelineError(.spill, "temporary spill file damaged at \(line): \(line.reason)")
     }
 
     /// The stroke-3 rows of `record` as written: reduced by `stroke3Epsilon` when set, then

@@ -40,7 +40,9 @@ package struct EncodeJob {
 
     /// Runs the encoding; returns the counts and the rows written. Throws only for output failures.
     package func run() throws -> (stream: RecordStreamResult, rows: Int) {
-        guard let length = tensor.length else { throw PipelineError("encode writes one .npy array: the tensor length must be fixed") }
+        guard let length = tensor.length else {
+            throw PipelineError(.configuration, "encode writes one .npy array: the tensor length must be fixed")
+        }
         let writer = try NPYWriter(path: outputPath, dtype: .float32, itemShape: [length, StrokeTensorEncoder.columns])
         let keys = try KeysCSVWriter.path(beside: outputPath).map {
             try KeysCSVWriter(path: $0, header: KeyedStage<StrokeTensorStage>.header)

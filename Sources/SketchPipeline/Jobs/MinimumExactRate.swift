@@ -11,13 +11,16 @@ package struct MinimumExactRate: Sendable, Equatable {
         let number = isPercentage ? String(text.dropLast()) : text
         // `99.99%` is read as the decimal 99.99e-2, rounded once, so that it equals the rate 0.9999 exactly.
         guard let value = Double(isPercentage ? "\(number)e-2" : number), value.isFinite, !number.isEmpty else {
-            throw PipelineError("--min-exact \(text) is neither a rate between 0 and 1 (0.9999) nor a percentage with % (99.99%)")
+            throw PipelineError(
+                .configuration, "--min-exact \(text) is neither a rate between 0 and 1 (0.9999) nor a percentage with % (99.99%)")
         }
         guard (0...1).contains(value) else {
             if !isPercentage, value > 1, value <= 100 {
-                throw PipelineError("--min-exact \(text) is above 1: write the percentage with % (\(text)%) or the rate (0…1)")
+                throw PipelineError(
+                    .configuration, "--min-exact \(text) is above 1: write the percentage with % (\(text)%) or the rate (0…1)")
             }
-            throw PipelineError("--min-exact \(text) is outside 0…1 (0%…100%): give a rate such as 0.9999 or a percentage such as 99.99%")
+            throw PipelineError(
+                .configuration, "--min-exact \(text) is outside 0…1 (0%…100%): give a rate such as 0.9999 or a percentage such as 99.99%")
         }
         rate = value
     }

@@ -63,9 +63,11 @@ package struct BucketCounts: Sendable, Equatable {
     package init(sparse: [Sparse]) throws {
         for entry in sparse {
             let word = Array(entry.word.utf8)
-            guard perWord[word] == nil else { throw PipelineError("bucket_counts: '\(TerminalText.escaped(entry.word))' is given twice") }
+            guard perWord[word] == nil else {
+                throw PipelineError(.partials, "bucket_counts: '\(TerminalText.escaped(entry.word))' is given twice")
+            }
             guard let pairs = entry.pairs() else {
-                throw PipelineError("bucket_counts of '\(TerminalText.escaped(entry.word))': \(Sparse.rule)")
+                throw PipelineError(.partials, "bucket_counts of '\(TerminalText.escaped(entry.word))': \(Sparse.rule)")
             }
             var counts = [UInt32](repeating: 0, count: Self.countsPerWord)
             for pair in pairs { counts[pair.index] = UInt32(pair.count) }

@@ -17,7 +17,7 @@ package enum CategoriesFile {
         do {
             bytes = try InputFile.readAll(path, maximumBytes: maximumBytes)
         } catch {
-            throw PipelineError("--categories-file \(TerminalText.escaped(path)): \(error.description)")
+            throw PipelineError(.configuration, "--categories-file \(TerminalText.escaped(path)): \(error.description)")
         }
         return try parse(bytes, path: path)
     }
@@ -30,22 +30,26 @@ package enum CategoriesFile {
         for (index, rawLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             guard let line = String(validating: rawLine.last == 0x0D ? rawLine.dropLast() : rawLine, as: UTF8.self) else {
-                throw PipelineError("\(file):\(number): not UTF-8 text")
+                throw PipelineError(.configuration, "\(file):\(number): not UTF-8 text")
             }
             let word = String(line.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
             if word.isEmpty || word.hasPrefix("#") { continue }
             if let control = word.unicodeScalars.first(where: TerminalText.isControl) {
                 throw PipelineError(
+                    .configuration,
                     "\(file):\(number): '\(TerminalText.escaped(word))' holds the control character U+\(String(control.value, radix: 16, uppercase: true))"
                 )
             }
             if let first = firstLine[Array(word.utf8)] {
-                throw PipelineError("\(file):\(number): '\(word)' is listed twice (first on line \(first); each category is one class)")
+                throw PipelineError(
+                    .configuration, "\(file):\(number): '\(word)' is listed twice (first on line \(first); each category is one class)")
             }
             firstLine[Array(word.utf8)] = number
             words.append(word)
         }
-        guard !words.isEmpty else { throw PipelineError("\(file): no category (one word a line; blank lines and # comments are skipped)") }
+        guard !words.isEmpty else {
+            throw PipelineError(.configuration, "\(file): no category (one word a line; blank lines and # comments are skipped)")
+        }
         return words
     }
 }

@@ -32,6 +32,7 @@ enum FilterCheck {
         }
         guard problems.isEmpty else {
             throw PipelineError(
+                .configuration,
                 "filters match nothing: " + problems.joined(separator: "; ")
                     + "; no dataset was written (an empty class would get a label and no examples)")
         }

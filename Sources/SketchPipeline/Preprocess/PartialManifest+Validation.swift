@@ -72,6 +72,7 @@ extension PartialRun {
     package static func decode(_ bytes: [UInt8], path: String) throws -> PartialManifest {
         guard bytes.count <= PartialManifest.maximumFileBytes else {
             throw PipelineError(
+                .partials,
                 "\(path) is larger than \(PartialManifest.maximumFileBytes) bytes, more than a partial manifest holds; re-run that partition"
             )
         }
@@ -79,10 +80,10 @@ extension PartialRun {
         do {
             partial = try JSONDecoder().decode(PartialManifest.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw PipelineError("\(path) is not a valid partial manifest (\(Manifest.describe(error))); re-run that partition")
+            throw PipelineError(.partials, "\(path) is not a valid partial manifest (\(Manifest.describe(error))); re-run that partition")
         }
         if let problem = partial.invalidField {
-            throw PipelineError("\(path) is not a valid partial manifest: \(problem); re-run that partition")
+            throw PipelineError(.partials, "\(path) is not a valid partial manifest: \(problem); re-run that partition")
         }
         return partial
     }
@@ -96,7 +97,8 @@ extension PartialRun {
             {
             case let .file(path, _): return path
             case .missing:
-                throw PipelineError("\(directory)/\(run) is missing but \(DatasetLayout.partialManifest) lists it; re-run that partition")
+                throw PipelineError(
+                    .partials, "\(directory)/\(run) is missing but \(DatasetLayout.partialManifest) lists it; re-run that partition")
             }
         }
     }

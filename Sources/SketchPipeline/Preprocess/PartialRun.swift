@@ -67,7 +67,8 @@ extension PipelineRunner {
         pipeline: Manifest.PipelineInfo, clock: StageClock
     ) throws -> PipelineOutcome {
         if let stream = chunks.first(where: { $0.bytes == nil }) {
-            throw PipelineError("--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
+            throw PipelineError(
+                .partials, "--partition needs regular input files (each partition seeks to its chunks); \(stream.path) is a stream")
         }
         return try runPartition(partition, chunks: chunks, pipeline: pipeline, clock: clock) { selected, runsDirectory in
             try mapDrawings(
@@ -88,7 +89,9 @@ extension PipelineRunner {
         do {
             try FileSystem.remove(partialPath)
         } catch {
-            guard error == .noSuchFileOrDirectory else { throw PipelineError("cannot remove the old \(partialPath): \(error.text)") }
+            guard error == .noSuchFileOrDirectory else {
+                throw PipelineError(.output, "cannot remove the old \(partialPath): \(error.text)")
+            }
         }
         let runsDirectory = "\(directory)/\(DatasetLayout.partialRunsDirectory)"
         FileSystem.removeTree(runsDirectory)
@@ -151,6 +154,7 @@ package enum PartialRun {
                 DatasetLayout.partialManifest, in: directory, field: "file", file: path)
         else {
             throw PipelineError(
+                .partials,
                 "\(directory) is not a finished partition: no \(DatasetLayout.partialManifest) (re-run its `sketchprep preprocess --partition i/n`)"
             )
         }
@@ -158,7 +162,7 @@ package enum PartialRun {
         do {
             bytes = try InputFile.readAll(resolved, maximumBytes: PartialManifest.maximumFileBytes)
         } catch {
-            throw PipelineError("\(error.description); re-run that partition")
+            throw PipelineError(.partials, "\(error.description); re-run that partition")
         }
         return try decode(bytes, path: path)
     }
@@ -182,7 +186,7 @@ package enum PartialRun {
     /// `output` exactly as a single `preprocess` of the same inputs writes it.
     package static func merge(_ directories: [String], into output: String, parts: Int = 1, showProgress: Bool) throws -> PipelineOutcome {
         guard case let .dataset(outcome) = try merge(directories, into: output, step: .all(parts: parts), showProgress: showProgress) else {
-            throw PipelineError("internal: merge wrote no dataset")
+            throw PipelineError(.invariant, "internal: merge wrote no dataset")
         }
         return outcome
     }
@@ -190,7 +194,7 @@ package enum PartialRun {
     /// Checks that `directories` are the n partials of one run, then runs `step` of the reduce
     /// side into `output`; every step and split into parts gives the same bytes.
     package static func merge(_ directories: [String], into output: String, step: Step, showProgress: Bool) throws -> StepOutcome {
-        guard !directories.isEmpty else { throw PipelineError("merge needs the partial directories of a partitioned run") }
+        guard !directories.isEmpty else { throw PipelineError(.configuration, "merge needs the partial directories of a partitioned run") }
         let partials = try directories.map(load)
         let first = partials[0]
         let n = first.partition.count
@@ -199,36 +203,43 @@ package enum PartialRun {
             let name = directories[position]
             guard partial.partial, partial.formatVersion == Manifest.currentFormatVersion else {
                 throw PipelineError(
+                    .partials,
                     "\(name): written by another sketchprep layout (format \(partial.formatVersion)); re-run it with this version")
             }
             guard partial.partition.count == n else {
                 throw PipelineError(
+                    .partials,
                     "\(name) is partition \(partial.partition.index)/\(partial.partition.count), but \(directories[0]) is of \(n) partitions: partials of different runs cannot be merged"
                 )
             }
             guard partial.pipeline == first.pipeline, partial.categories == first.categories else {
                 throw PipelineError(
+                    .partials,
                     "\(name) was made with other settings than \(directories[0]) (pipeline \(partial.pipeline.file)); re-run every partition with the same pipeline and options"
                 )
             }
             guard partial.chunks == first.chunks else {
                 throw PipelineError(
+                    .partials,
                     "\(name) was made from other inputs than \(directories[0]) (the input chunk lists differ); re-run every partition on the same inputs"
                 )
             }
             guard partial.libraries == first.libraries, partial.libraries == PipelineRunner.libraryVersions else {
                 throw PipelineError(
+                    .partials,
                     "\(name) was made by \(describe(partial.libraries)), this merge is \(describe(PipelineRunner.libraryVersions)): run every partition and the merge with the same sketchprep build"
                 )
             }
             if let earlier = byIndex[partial.partition.index] {
-                throw PipelineError("partition \(partial.partition.index)/\(n) is given twice: \(directories[earlier]) and \(name)")
+                throw PipelineError(
+                    .partials, "partition \(partial.partition.index)/\(n) is given twice: \(directories[earlier]) and \(name)")
             }
             byIndex[partial.partition.index] = position
         }
         let missing = (0..<n).filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
             throw PipelineError(
+                .partials,
                 "partition(s) \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing: run `sketchprep preprocess … --partition \(missing[0])/\(n)` and pass its directory to merge"
             )
         }
@@ -237,6 +248,7 @@ package enum PartialRun {
             for read in partial.read {
                 if let other = owner[read.chunk] {
                     throw PipelineError(
+                        .partials,
                         "chunk \(read.chunk) (\(first.chunks[read.chunk].path)) was read by both \(directories[other]) and \(directories[position])"
                     )
                 }
@@ -244,7 +256,7 @@ package enum PartialRun {
             }
         }
         if let gap = first.chunks.indices.first(where: { owner[$0] == nil }) {
-            throw PipelineError("no partial read chunk \(gap) (\(first.chunks[gap].path)): the partials do not cover the input")
+            throw PipelineError(.partials, "no partial read chunk \(gap) (\(first.chunks[gap].path)): the partials do not cover the input")
         }
 
         var paths = OutputPathCheck()
@@ -258,6 +270,7 @@ package enum PartialRun {
         config.output.directory = output
         guard config.json == first.pipeline.config else {
             throw PipelineError(
+                .partials,
                 "\(first.pipeline.file) resolves to another configuration than the partitions recorded; merge with the partitions' own partial.json unchanged"
             )
         }
@@ -367,11 +380,12 @@ private final class QuarantineLines {
         while batch == nil || index == batch!.entries.count {
             guard let next = reader.nextBatch() else {
                 throw PipelineError(
+                    .partials,
                     "\(partialDirectory)/\(DatasetLayout.quarantine) has fewer lines than its \(DatasetLayout.partialManifest) counts; re-run that partition"
                 )
             }
             if case .sourceError = next.entries.first?.kind {
-                throw PipelineError("cannot read \(partialDirectory)/\(DatasetLayout.quarantine); re-run that partition")
+                throw PipelineError(.partials, "cannot read \(partialDirectory)/\(DatasetLayout.quarantine); re-run that partition")
             }
             batch = next
             index = 0

@@ -36,16 +36,18 @@ extension PipelineRunner {
             let workingDirectory = FileSystem.currentDirectory() ?? "."
             let resolved = relative ? " (resolved against the working directory \(workingDirectory))" : ""
             if overrides.inputs {
-                throw PipelineError("--input \(input) not found\(resolved)")
+                throw PipelineError(.input, "--input \(input) not found\(resolved)")
             }
             if let dataset = overrides.recordedIn {
                 throw PipelineError(
+                    .input,
                     "\(dataset)/manifest.json: input \(input) of the recorded run not found\(resolved)"
                         + (relative
                             ? "; a dataset records its inputs as they were given: run --from in the directory the dataset was made from"
                             : ""))
             }
             throw PipelineError(
+                .input,
                 "\(pipelineFile): source.inputs: \(input) not found\(resolved)"
                     + (relative ? "; relative paths in a pipeline file are resolved against the working directory, not the file's" : "")
                     + "; give --input PATH, which replaces source.inputs, or run from the directory the paths are relative to")

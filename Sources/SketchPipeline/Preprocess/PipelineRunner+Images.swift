@@ -17,10 +17,11 @@ extension PipelineRunner {
             do {
                 listing = try LabeledImageDirectory.scan(root)
             } catch {
-                throw PipelineError("\(pipelineFile): \(inputsName): \(root) is not a readable directory of <class>/*.png (\(error))")
+                throw PipelineError(
+                    .input, "\(pipelineFile): \(inputsName): \(root) is not a readable directory of <class>/*.png (\(error))")
             }
             guard !listing.files.isEmpty || !listing.rejected.isEmpty else {
-                throw PipelineError("\(pipelineFile): \(inputsName): no <class>/*.png images in \(root)" + svgHint(root))
+                throw PipelineError(.input, "\(pipelineFile): \(inputsName): no <class>/*.png images in \(root)" + svgHint(root))
             }
             all.files += listing.files
             all.rejected += listing.rejected
@@ -66,7 +67,7 @@ extension PipelineRunner {
         runsDirectory: String, clock: StageClock
     ) throws -> MapOutput {
         guard case let .raster(options) = config.encode else {
-            throw PipelineError("\(pipelineFile): an image-directory source needs encode.kind: raster")
+            throw PipelineError(.configuration, "\(pipelineFile): an image-directory source needs encode.kind: raster")
         }
         var output = MapOutput()
         let quarantine = QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)", writesWhenEmpty: true)
@@ -123,7 +124,7 @@ extension PipelineRunner {
             do throws(Errno) {
                 status = try FileSystem.status(file.path)
             } catch {
-                throw PipelineError("cannot read \(file.path): \(error.text)")
+                throw PipelineError(.input, "cannot read \(file.path): \(error.text)")
             }
             return InputChunk(path: file.path, offset: 0, bytes: Int(status.size), isRange: false)
         }

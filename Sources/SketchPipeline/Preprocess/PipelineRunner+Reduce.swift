@@ -40,6 +40,7 @@ extension PipelineRunner {
         guard let parts = reports.min(by: { $0.0 < $1.0 })?.1.parts, (1...ReducePart.maximumCount).contains(parts)
         else {
             throw PipelineError(
+                .partials,
                 "\(directory) holds no reduce part reports: run `sketchprep merge PARTIALS… -o \(directory) --reduce i/R` for every i first"
             )
         }
@@ -48,6 +49,7 @@ extension PipelineRunner {
             let path = "\(directory)/\(part.reportName)"
             guard let bytes = try? InputFile.readAll(path, maximumBytes: PartialManifest.maximumFileBytes) else {
                 throw PipelineError(
+                    .partials,
                     "reduce part \(index)/\(parts) is missing (no \(path)): run `sketchprep merge PARTIALS… -o \(directory) --reduce \(index)/\(parts)`"
                 )
             }
@@ -55,10 +57,10 @@ extension PipelineRunner {
             do {
                 report = try JSONDecoder().decode(ReducePartReport.self, from: Data(bytes))
             } catch let error as DecodingError {
-                throw PipelineError("\(path) is not a reduce part report (\(Manifest.describe(error))); re-run that part")
+                throw PipelineError(.partials, "\(path) is not a reduce part report (\(Manifest.describe(error))); re-run that part")
             }
             guard report.part == index, report.parts == parts, report.files.count == report.fileOrder.count else {
-                throw PipelineError("\(path) does not describe part \(index)/\(parts); re-run that part")
+                throw PipelineError(.partials, "\(path) does not describe part \(index)/\(parts); re-run that part")
             }
             return report
         }
@@ -76,12 +78,14 @@ extension PipelineRunner {
         if let foreign = reports.first(where: { $0.input != identity }) {
             let part = ReducePart(index: foreign.part, count: foreign.parts)
             throw PipelineError(
+                .partials,
                 "\(directory)/\(part.reportName) was written for other partials than these; re-run `sketchprep merge PARTIALS… -o \(directory) --reduce \(part.index)/\(part.count)`"
             )
         }
         let items = Set(reports.compactMap(\.item))
         guard items.count <= 1 else {
             throw PipelineError(
+                .partials,
                 "NPY shards need every example to have one element type and shape, but the reduce parts found \(items.sorted().joined(separator: " and "))"
             )
         }
@@ -111,6 +115,7 @@ extension PipelineRunner {
             duplicateKeyIDs: reports.reduce(0) { $0 + $1.duplicateKeyIDs })
         guard records.isReconciled else {
             throw PipelineError(
+                .partials,
                 "record counts do not reconcile: read \(records.read) ≠ written \(records.written)"
                     + " + filtered \(records.filtered) + rejected \(records.rejected)")
         }

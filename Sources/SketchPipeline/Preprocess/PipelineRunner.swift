@@ -37,6 +37,7 @@ package struct Partition: Sendable, Equatable, Codable {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
             throw PipelineError(
+                .configuration,
                 "--partition \(text): expected i/n with 0 ≤ i < n, e.g. 0/4 (partitions are numbered from 0, as $SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX are)"
             )
         }
@@ -92,7 +93,7 @@ package struct PipelineRunner {
 
     package func run() throws -> PipelineOutcome {
         guard !config.source.inputs.isEmpty else {
-            throw PipelineError("\(pipelineFile): source.inputs is empty and no --input was given")
+            throw PipelineError(.configuration, "\(pipelineFile): source.inputs is empty and no --input was given")
         }
         try checkInputsExist()
         let directory = config.output.directory
@@ -274,7 +275,7 @@ package struct PipelineRunner {
             let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
             let chunks = try InputChunking.plan(inputs: reader.engineInputs().inputs, chunkBytes: plannedChunkBytes)
             if let stream = chunks.first(where: { $0.bytes == nil }) {
-                throw PipelineError("input \(TerminalText.escaped(stream.path)) is a stream, which cannot be read again")
+                throw PipelineError(.input, "input \(TerminalText.escaped(stream.path)) is a stream, which cannot be read again")
             }
             return try measure(chunks)
         case .imageDirectory:
@@ -325,6 +326,7 @@ package struct PipelineRunner {
         guard let existing = try? Manifest.read(DatasetLayout.manifest, in: directory) else { return (nil, []) }
         if existing.pipeline.name != pipeline.name && !force {
             throw PipelineError(
+                .output,
                 "\(directory) holds the dataset of another pipeline ('\(existing.pipeline.name)', from \(existing.pipeline.file)); "
                     + "writing '\(pipeline.name)' there would replace it: choose another --output, or pass --force to replace it")
         }

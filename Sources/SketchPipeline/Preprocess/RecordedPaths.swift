@@ -22,6 +22,7 @@ package struct RecordedPaths: Sendable {
         let prefix = root == "/" ? "/" : root + "/"
         guard absolute.hasPrefix(prefix) else {
             throw PipelineError(
+                .configuration,
                 "input \(path) is not under --root \(root); give inputs inside the root, or leave --root out to record paths as given")
         }
         return String(absolute.dropFirst(prefix.count))

@@ -25,6 +25,7 @@ package struct RecordedRun {
         let manifest = try Manifest.read(DatasetLayout.manifest, in: directory)
         guard let text = manifest.pipeline.text, let settings = manifest.settings else {
             throw PipelineError(
+                .recordedRun,
                 "--from \(TerminalText.escaped(directory)): \(manifestPath) does not record the pipeline's text"
                     + " (manifest format \(manifest.formatVersion); format 5 does, and only for datasets of a pipeline);"
                     + " run the pipeline with --pipeline FILE instead")
@@ -37,6 +38,7 @@ package struct RecordedRun {
         if case let .string(word)? = recorded["source", "word"] { config.source.word = word }
         guard config.json == recorded, config.fileSHA256 == settings.pipelineSHA256 else {
             throw PipelineError(
+                .recordedRun,
                 "--from \(TerminalText.escaped(directory)): the pipeline text \(manifestPath) records does not give its recorded"
                     + " configuration; the manifest was edited, so the run cannot be repeated from it")
         }
@@ -54,17 +56,19 @@ package struct RecordedRun {
         let now = Dictionary(current.map { ("\($0.path)@\($0.offset ?? -1)", $0) }, uniquingKeysWith: { first, _ in first })
         for source in sources {
             guard let found = now["\(source.path)@\(source.offset ?? -1)"] else {
-                throw PipelineError("input \(name(source)) of the recorded run is gone or no longer read; nothing was rebuilt")
+                throw PipelineError(
+                    .recordedRun, "input \(name(source)) of the recorded run is gone or no longer read; nothing was rebuilt")
             }
             if found.bytes != source.bytes || found.sha256 != source.sha256 {
                 throw PipelineError(
+                    .recordedRun,
                     "input \(name(source)) changed since the recorded run: \(source.bytes) bytes, SHA-256 \(source.sha256)"
                         + " then; \(found.bytes) bytes, SHA-256 \(found.sha256) now; nothing was rebuilt")
             }
         }
         let recorded = Set(sources.map { "\($0.path)@\($0.offset ?? -1)" })
         if let extra = current.first(where: { !recorded.contains("\($0.path)@\($0.offset ?? -1)") }) {
-            throw PipelineError("input \(name(extra)) was not read by the recorded run; nothing was rebuilt")
+            throw PipelineError(.recordedRun, "input \(name(extra)) was not read by the recorded run; nothing was rebuilt")
         }
     }
 }

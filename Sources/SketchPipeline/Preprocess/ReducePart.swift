@@ -44,6 +44,7 @@ package struct ReducePart: Sendable, Equatable {
             (0..<count).contains(index)
         else {
             throw PipelineError(
+                .configuration,
                 "--reduce \(text): expected i/R with 0 ≤ i < R ≤ \(Self.maximumCount), e.g. 0/4 (parts are numbered from 0)")
         }
         (self.index, self.count) = (index, count)
@@ -197,7 +198,8 @@ extension PipelineRunner {
                     }
                     continue
                 case .unknown:
-                    throw PipelineError("internal: class \(record.wordString) of \(record.keyIDString) is not in the class list")
+                    throw PipelineError(
+                        .invariant, "internal: class \(record.wordString) of \(record.keyIDString) is not in the class list")
                 }
                 let split = record.splitIndex
                 if !writer.isSharded && !writer.ownedClasses.contains(label) { continue }

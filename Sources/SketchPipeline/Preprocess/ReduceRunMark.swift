@@ -15,6 +15,7 @@ extension PipelineRunner {
         if try DirectorySwap.createExclusively(path, bytes: mark) { return }
         guard let existing = try? InputFile.readAll(path, maximumBytes: 4096), existing == mark else {
             throw PipelineError(
+                .partials,
                 "\(config.output.directory) holds the reduce parts of another merge (other partials, settings or number of parts, see \(path)); "
                     + "finish that run with `sketchprep merge … --finalize`, or remove \(config.output.directory) to start over")
         }

@@ -6,7 +6,7 @@ extension PipelineError {
     /// A configuration file error: `file:line: key: message` (the line when known, the dotted key).
     package init(file: String, node: Node?, key: String, _ message: String) {
         let line = node?.mark.map { ":\($0.line)" } ?? ""
-        self.init(key.isEmpty ? "\(file)\(line): \(message)" : "\(file)\(line): \(key): \(message)")
+        self.init(.configuration, key.isEmpty ? "\(file)\(line): \(message)" : "\(file)\(line): \(key): \(message)")
     }
 }
 

@@ -28,18 +28,18 @@ package enum DuplicateKeyCounter {
                 guard FileSystem.exists(path) else { continue }
                 let data: Data
                 do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                    throw PipelineError("cannot read key spill file \(path): \(error.localizedDescription)")
+                    throw PipelineError(.spill, "cannot read key spill file \(path): \(error.localizedDescription)")
                 }
                 try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
                     var offset = 0
                     while offset < bytes.count {
                         guard offset + 4 <= bytes.count else {
-                            throw PipelineError("key spill file \(path) is truncated at byte \(offset)")
+                            throw PipelineError(.spill, "key spill file \(path) is truncated at byte \(offset)")
                         }
                         let length = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
                         offset += 4
                         guard offset + length <= bytes.count else {
-                            throw PipelineError("key spill file \(path) is truncated at byte \(offset)")
+                            throw PipelineError(.spill, "key spill file \(path) is truncated at byte \(offset)")
                         }
                         let key = String(decoding: bytes[offset..<offset + length], as: UTF8.self)
                         seen[key, default: 0] += 1

@@ -36,9 +36,9 @@ package struct StatsJob {
     /// Creates a job over the drawings of `source` (NDJSON, `.bin`, stroke-3); throws
     /// `PipelineError` for a length or thumbnail count out of range.
     package init(source: DrawingSource, length: Int = 75, thumbnailCount: Int = 12, jobs: Int = 1, showsMessages: Bool = true) throws {
-        guard length >= 1 else { throw PipelineError("--length must be at least 1 (got \(length))") }
+        guard length >= 1 else { throw PipelineError(.configuration, "--length must be at least 1 (got \(length))") }
         guard (0...256).contains(thumbnailCount) else {
-            throw PipelineError("--thumbnails must be between 0 and 256 (got \(thumbnailCount))")
+            throw PipelineError(.configuration, "--thumbnails must be between 0 and 256 (got \(thumbnailCount))")
         }
         reader = source
         self.length = length
@@ -53,6 +53,7 @@ package struct StatsJob {
     package static func refuseDatasetDirectories(_ inputs: [String]) throws {
         for input in inputs where FileSystem.exists("\(input)/\(DatasetLayout.manifest)") {
             throw PipelineError(
+                .input,
                 "\(input) is a dataset directory (it holds \(DatasetLayout.manifest)), not drawings: "
                     + "see what it holds with `sketchprep info \(input)`; stats profiles drawing inputs (NDJSON, .bin, stroke-3, CSV, SVG)")
         }
@@ -75,6 +76,7 @@ package struct StatsJob {
             total.merge(batch.profile)
             if total.categories.count > DatasetProfile.maximumCategories {
                 throw PipelineError(
+                    .input,
                     "stats profiles at most \(DatasetProfile.maximumCategories) categories (the whole Quick, Draw! "
                         + "dataset has 345) and this input has more, so nothing was written: is `word` a per-drawing value? "
                         + "Profile a subset of the files, or see docs/limits.md")

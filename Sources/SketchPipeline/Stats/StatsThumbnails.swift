@@ -25,7 +25,7 @@ package enum StatsThumbnails {
             thumbnails[word] = try category.samples.map { sample in
                 let png: [UInt8]
                 do { png = try PNGEncoder.encode(renderer.renderImage(sample.drawing)) } catch {
-                    throw PipelineError("cannot encode the thumbnail of key_id \(sample.keyID) (\(word)): \(error)")
+                    throw PipelineError(.invariant, "cannot encode the thumbnail of key_id \(sample.keyID) (\(word)): \(error)")
                 }
                 return StatsThumbnail(keyID: sample.keyID, dataURI: SketchThumbnail.pngDataURI(png))
             }
