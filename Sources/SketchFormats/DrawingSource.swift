@@ -167,11 +167,14 @@ public struct DrawingSource: Sendable {
         var decoder = RecordBatchDecoder(keepsTimestamps: keepsTimestamps, flatPoints: flatPoints, maximumLineLength: maximumLineLength)
         for batch in batches {
             let file = inputs[batch.chunk].name
-            let goesOn = try decoder.decode(batch) { entry, decoded, strokes in
+            func handle(_ entry: RawLineBatch.Entry, _ decoded: DecodedEntry, _ strokes: FlatStrokes) throws -> Bool {
                 let location = SourceLocation(file: file, line: entry.lineInChunk)
                 switch decoded {
                 case let .record(record, line):
-                    do { return try onRecord(record, strokes, line, location) } catch let limit as DrawingLimitError {
+                    do {
+                        return try onRecord(record, strokes, line, location)
+                    } catch {
+                        guard let limit = error as? DrawingLimitError else { throw error }
                         try onRejected(RejectedLine(location: location, reason: limit.reason, bytes: line.bytes))
                     }
                 case let .rejected(reason, bytes):
@@ -181,6 +184,17 @@ public struct DrawingSource: Sendable {
                 }
                 return true
             }
+            // The handlers' errors stop the batch and are thrown here, not through `decode`: an
+            // error thrown through its body crashes (Swift 6.3, a null type-metadata access while
+            // unwinding; `anErrorThrownByTheRecordHandlerStopsTheReadAndReachesTheCaller`).
+            var failure: (any Error)?
+            let goesOn = decoder.decode(batch) { entry, decoded, strokes in
+                do { return try handle(entry, decoded, strokes) } catch {
+                    failure = error
+                    return false
+                }
+            }
+            if let failure { throw failure }
             onProgress(batches.consumedBytes)
             if !goesOn { return }
         }

@@ -136,6 +136,30 @@ import Testing
         #expect(rejected.first?.location == SourceLocation(file: file.path, line: 1))
     }
 
+    /// An error of the caller's own, thrown from `onRecord` (a write that failed), stops the read
+    /// and reaches the caller as it was thrown; only `DrawingLimitError` quarantines the record.
+    @Test func anErrorThrownByTheRecordHandlerStopsTheReadAndReachesTheCaller() throws {
+        struct Stop: Error, Equatable {}
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("two.ndjson")
+        try Data((Self.goodLine + "\n" + Self.secondLine + "\n").utf8).write(to: file)
+        var keys: [String] = []
+        #expect(throws: Stop()) {
+            try QuickDrawReader(inputs: [file.path]).read(
+                onRecord: { record, _ in
+                    keys.append(record.keyID)
+                    throw Stop()
+                },
+                onRejected: { _ in })
+        }
+        #expect(keys == ["1"])
+        #expect(throws: Stop()) {
+            try QuickDrawReader(inputs: [file.path]).readFlat(
+                onRecord: { _, _, _ in throw Stop() }, onRejected: { _ in })
+        }
+    }
+
     @Test func bytesAfterTheLastMemberThatAreNotGzipAreOneSourceErrorAtTheirOffset() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
