@@ -2,15 +2,18 @@ import SketchCore
 import SketchFormats
 
 /// The drawings and rejected lines of one `sketchprep_read` batch as flat arrays, the layout
-/// `sketchprep._native.read_batches` turns into numpy arrays and strings.
-final class ReadBatch {
+/// `sketchprep._native.read_batches` turns into numpy arrays and strings. A value the read loop
+/// owns (no class, so appending pays no run-time exclusivity checks), emptied and refilled batch
+/// after batch with its arrays' storage kept.
+struct ReadBatch {
     /// Array numbers of `sketchprep_batch_field`.
     enum Field: Int, CaseIterable {
         /// x of every point (float64).
         case x
         /// y of every point (float64).
         case y
-        /// t of every point (float64; 0 where the stroke has none).
+        /// t of every point (float64; 0 where the stroke has none), or no element at all when no
+        /// stroke of the batch has times.
         case t
         /// Stroke offsets into the points, strokes + 1.
         case strokeOffsets
@@ -37,7 +40,9 @@ final class ReadBatch {
 
     private var xs: [Double] = []
     private var ys: [Double] = []
+    /// One time per point once a stroke of the batch has times (the points before it get 0), else empty.
     private var ts: [Double] = []
+    private var hasTimes = false
     private var strokeOffsets: [Int64] = [0]
     private var drawingOffsets: [Int64] = [0]
     private var recognized: [UInt8] = []
@@ -52,26 +57,45 @@ final class ReadBatch {
 
     /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke
     /// arrays are views without a transpose).
-    func append(_ record: SketchRecord) {
+    mutating func append(_ record: SketchRecord) {
         let strokes = record.drawing.strokes
         var allTimed = !strokes.isEmpty
         for stroke in strokes {
             let count = stroke.x.count
-            let hasTimes = stroke.t.count == count
-            allTimed = allTimed && hasTimes && !stroke.t.isEmpty
+            let strokeTimed = count > 0 && stroke.t.count == count
+            allTimed = allTimed && strokeTimed
+            if strokeTimed && !hasTimes {
+                ts.append(contentsOf: repeatElement(0, count: xs.count))
+                hasTimes = true
+            }
             xs.append(contentsOf: stroke.x)
             if stroke.y.count == count {
                 ys.append(contentsOf: stroke.y)
             } else {
                 for index in 0..<count { ys.append(index < stroke.y.count ? stroke.y[index] : 0) }
             }
-            if hasTimes {
+            if strokeTimed {
                 ts.append(contentsOf: stroke.t)
-            } else {
+            } else if hasTimes {
                 ts.append(contentsOf: repeatElement(0, count: count))
             }
             strokeOffsets.append(Int64(xs.count))
         }
+        finishDrawing(record, timed: allTimed)
+    }
+
+    /// Appends a drawing whose points the reader handed in flat storage (`DrawingSource.readFlat`:
+    /// no times), in bulk.
+    mutating func append(_ record: SketchRecord, points strokes: FlatStrokes) {
+        let start = Int64(xs.count)
+        xs.append(contentsOf: strokes.x)
+        ys.append(contentsOf: strokes.y)
+        if hasTimes { ts.append(contentsOf: repeatElement(0, count: strokes.x.count)) }
+        for end in strokes.strokeEnds { strokeOffsets.append(start + Int64(end)) }
+        finishDrawing(record, timed: false)
+    }
+
+    private mutating func finishDrawing(_ record: SketchRecord, timed allTimed: Bool) {
         drawingOffsets.append(Int64(strokeOffsets.count - 1))
         recognized.append(record.recognized ? 1 : 0)
         timed.append(allTimed ? 1 : 0)
@@ -81,12 +105,12 @@ final class ReadBatch {
         appendText(record.timestamp)
     }
 
-    private func appendText(_ value: String) {
+    private mutating func appendText(_ value: String) {
         text += value.utf8
         textOffsets.append(Int64(text.count))
     }
 
-    func reject(_ line: RejectedLine) {
+    mutating func reject(_ line: RejectedLine) {
         for value in [line.location.file, String(line.location.line), line.reason] {
             rejected += value.utf8
             rejectedOffsets.append(Int64(rejected.count))
@@ -94,10 +118,11 @@ final class ReadBatch {
     }
 
     /// Empties the batch, keeping every array's storage for the next.
-    func removeAll() {
+    mutating func removeAll() {
         xs.removeAll(keepingCapacity: true)
         ys.removeAll(keepingCapacity: true)
         ts.removeAll(keepingCapacity: true)
+        hasTimes = false
         strokeOffsets.removeSubrange(1...)
         drawingOffsets.removeSubrange(1...)
         recognized.removeAll(keepingCapacity: true)

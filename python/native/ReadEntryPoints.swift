@@ -44,7 +44,7 @@ public func sketchprepRead(
     do {
         var source = try DrawingSource(inputs: inputs, format: fileFormat, word: CText.optional(word))
         source.keepsTimestamps = keepTimes != 0
-        let batch = ReadBatch()
+        var batch = ReadBatch()
         var stopped = false
         func deliver() {
             guard !batch.isEmpty, !stopped else { return }
@@ -52,18 +52,32 @@ public func sketchprepRead(
             stopped = batch.handOver(to: callback, context: context) == 0
             batch.removeAll()
         }
-        try source.read(
-            while: { record, _ in
-                batch.append(record)
-                counts.drawings += 1
-                if batch.drawingCount >= batchDrawings { deliver() }
-                return !stopped
-            },
-            onRejected: { rejected in
-                guard !stopped else { return }
-                batch.reject(rejected)
-                counts.rejected += 1
-            })
+        func delivered() -> Bool {
+            counts.drawings += 1
+            if batch.drawingCount >= batchDrawings { deliver() }
+            return !stopped
+        }
+        func reject(_ rejected: RejectedLine) {
+            guard !stopped else { return }
+            batch.reject(rejected)
+            counts.rejected += 1
+        }
+        if fileFormat == .bin {
+            // `.bin` drawings have no times: the reader's flat points (no arrays per stroke) lose nothing.
+            do {
+                try source.readFlat(
+                    onRecord: { record, points, _ in
+                        batch.append(record, points: points)
+                        if !delivered() { throw ReadStopped() }
+                    }, onRejected: reject)
+            } catch is ReadStopped {}
+        } else {
+            try source.read(
+                while: { record, _ in
+                    batch.append(record)
+                    return delivered()
+                }, onRejected: reject)
+        }
         deliver()
     } catch {
         result.message = CString("\(error)")
@@ -86,6 +100,9 @@ public func sketchprepBatchField(
     count.pointee = Int64(fields.pointers[Int(field)].count)
     return fields.pointers[Int(field)].address
 }
+
+/// Ends a flat read (`DrawingSource.readFlat`) when the caller stops taking batches.
+private struct ReadStopped: Error {}
 
 /// C strings from the caller.
 enum CText {

@@ -212,14 +212,17 @@ _END = object()
 def read_batches(paths: List[str], file_format: Optional[str], word: Optional[str], keep_times: bool,
                  batch_drawings: int) -> Iterator[List["np.ndarray"]]:
     """The batches ``sketchprep_read`` hands over, each as nine arrays (copied, writable): the points
-    as one (3, points) float64 array of x, y, t rows, then fields 3…10 of ``sketchprep_batch_field``. The
-    native read runs on a thread of its own (without the GIL) at most two batches ahead; closing the
-    iterator stops it. Raises :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
+    as one float64 array of x, y (and t when a stroke of the batch has times) rows, shape (2, points)
+    or (3, points), then fields 3…10 of ``sketchprep_batch_field``. The native read runs on a thread
+    of its own (without the GIL) at most two batches ahead; closing the iterator stops it. Raises
+    :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
     import numpy as np
 
     batches: "queue.Queue[object]" = queue.Queue(maxsize=2)
     stop = threading.Event()
     outcome: Dict[str, object] = {}
+    field = _lib.sketchprep_batch_field
+    memmove = ctypes.memmove
 
     def hand(item: object) -> bool:
         while not stop.is_set():
@@ -233,17 +236,22 @@ def read_batches(paths: List[str], file_format: Optional[str], word: Optional[st
     def on_batch(_context: Optional[int], batch: int) -> int:
         try:
             count = ctypes.c_int64()
-            rows = [_lib.sketchprep_batch_field(batch, field, ctypes.byref(count)) for field in range(3)]
-            points = np.empty((3, count.value), dtype=np.float64)  # x, y, t planes: strokes are views
+            counter = ctypes.byref(count)
+            rows = [field(batch, number, counter) for number in range(2)]
+            points_count = count.value
+            times = field(batch, 2, counter)
             if count.value:
+                rows.append(times)
+            points = np.empty((len(rows), points_count), dtype=np.float64)  # x, y(, t) planes: strokes are views
+            if points_count:
                 for row, address in enumerate(rows):
-                    ctypes.memmove(points[row].ctypes.data, address, 8 * count.value)
+                    memmove(points[row].ctypes.data, address, 8 * points_count)
             arrays = [points]
-            for field, dtype in enumerate(_BATCH_FIELDS, 3):
-                address = _lib.sketchprep_batch_field(batch, field, ctypes.byref(count))
+            for number, dtype in enumerate(_BATCH_FIELDS, 3):
+                address = field(batch, number, counter)
                 values = np.empty(count.value, dtype=dtype)
                 if count.value:
-                    ctypes.memmove(values.ctypes.data, address, values.nbytes)
+                    memmove(values.ctypes.data, address, values.nbytes)
                 arrays.append(values)
             return 1 if hand(arrays) else 0
         except BaseException as error:  # noqa: B902 (handed to the reading thread, never lost in ctypes)
