@@ -64,13 +64,11 @@ public func sketchprepRead(
         }
         if fileFormat == .bin {
             // `.bin` drawings have no times: the reader's flat points (no arrays per stroke) lose nothing.
-            do {
-                try source.readFlat(
-                    onRecord: { record, points, _ in
-                        batch.append(record, points: points)
-                        if !delivered() { throw ReadStopped() }
-                    }, onRejected: reject)
-            } catch is ReadStopped {}
+            try source.readFlat(
+                while: { record, points, _ in
+                    batch.append(record, points: points)
+                    return delivered()
+                }, onRejected: reject)
         } else {
             try source.read(
                 while: { record, _ in
@@ -100,9 +98,6 @@ public func sketchprepBatchField(
     count.pointee = Int64(fields.pointers[Int(field)].count)
     return fields.pointers[Int(field)].address
 }
-
-/// Ends a flat read (`DrawingSource.readFlat`) when the caller stops taking batches.
-private struct ReadStopped: Error {}
 
 /// C strings from the caller.
 enum CText {
