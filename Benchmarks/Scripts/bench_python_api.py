@@ -16,8 +16,8 @@ Prints the rates and speed-ups, writes them with --report-json, and with --thres
 when a speed-up is below its minimum in DIR/python_api.json (the rows with strokes built have none). Needs the installed wheel on PYTHONPATH.
 
 For profiling (docs/python.md, Speed): --pieces prints the CPU time of a read's parts (the native
-read with a callback that does nothing, the batches handed to Python without drawings, the whole
-read) for the raw NDJSON and the .bin files; --profile CASE runs only the sketchprep side of one
+read with each batch taken but not copied, the batches handed to Python without drawings, the
+whole read) for the raw NDJSON and the .bin files; --profile CASE runs only the sketchprep side of one
 case (ndjson, bin or bitmap) --repeats times, for `perf record -e cpu-clock -g -- python3 …`.
 """
 import argparse
@@ -91,21 +91,22 @@ def simplified_strokes(simplified, count):
 
 
 def read_pieces(paths, file_format, repeats):
-    """CPU seconds of the native read alone (a callback that does nothing), of the batches as
+    """CPU seconds of the native read alone (each batch taken, none copied), of the batches as
     Python gets them (no drawings made) and of the whole read."""
-    import ctypes
     from array import array
 
     from sketchprep import _native
 
     packed = b"".join(str(path).encode() + b"\0" for path in paths)
-    callback = _native.READ_CALLBACK(lambda _context, _batch: 1)
+    counts = array("q", bytes(8 * 11))
 
     def native():
-        sizes = array("q", bytes(40))
-        handle = _native._lib.sketchprep_read(packed, len(paths), (file_format or "").encode(), b"", 1, 256, callback,
-                                              None, ctypes.c_void_p(sizes.buffer_info()[0]))
-        _native._lib.sketchprep_result_free(handle)
+        reader = _native._lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), b"", 1, 256)
+        try:
+            while _native._lib.sketchprep_reader_next(reader, counts.buffer_info()[0]):
+                pass
+        finally:
+            _native._lib.sketchprep_reader_free(reader)
 
     def batches():
         for _ in _native.read_batches([str(path) for path in paths], file_format, None, True, 256):

@@ -1,12 +1,12 @@
 import SketchCore
 import SketchFormats
 
-/// The drawings and rejected lines of one `sketchprep_read` batch as flat arrays, the layout
-/// `sketchprep._native.read_batches` turns into numpy arrays and strings. A value the read loop
-/// owns (no class, so appending pays no run-time exclusivity checks), emptied and refilled batch
-/// after batch with its arrays' storage kept.
+/// The drawings and rejected lines of one `sketchprep.read` batch as flat arrays, the layout
+/// `sketchprep._native.read_batches` turns into numpy arrays and strings. A value the reading
+/// thread owns while it fills it (no class, so appending pays no run-time exclusivity checks),
+/// emptied and refilled batch after batch with its arrays' storage kept (`DrawingReader`).
 struct ReadBatch {
-    /// Array numbers of `sketchprep_batch_field`.
+    /// Array numbers of `sketchprep_reader_copy`.
     enum Field: Int, CaseIterable {
         /// x of every point (float64).
         case x
@@ -31,11 +31,6 @@ struct ReadBatch {
         case rejected
         /// Byte offsets into the rejected text, 3 × rejected lines + 1.
         case rejectedOffsets
-    }
-
-    /// Base address and element count of each field while the callback runs.
-    final class Fields {
-        var pointers: [(address: UnsafeRawPointer?, count: Int)] = []
     }
 
     private var xs: [Double] = []
@@ -133,32 +128,33 @@ struct ReadBatch {
         rejectedOffsets.removeSubrange(1...)
     }
 
-    /// Calls `callback` with the arrays pinned for the length of the call; returns its answer.
-    func handOver(to callback: ReadCallback, context: UnsafeMutableRawPointer?) -> Int32 {
-        let arrays: [(pin: Pin, count: Int)] = [
-            (Self.pin(xs), xs.count), (Self.pin(ys), ys.count), (Self.pin(ts), ts.count),
-            (Self.pin(strokeOffsets), strokeOffsets.count),
-            (Self.pin(drawingOffsets), drawingOffsets.count), (Self.pin(recognized), recognized.count),
-            (Self.pin(timed), timed.count), (Self.pin(text), text.count), (Self.pin(textOffsets), textOffsets.count),
-            (Self.pin(rejected), rejected.count), (Self.pin(rejectedOffsets), rejectedOffsets.count),
+    /// The element count of each array, in `Field` order.
+    var counts: [Int] {
+        [
+            xs.count, ys.count, ts.count, strokeOffsets.count, drawingOffsets.count, recognized.count, timed.count,
+            text.count, textOffsets.count, rejected.count, rejectedOffsets.count,
         ]
-        let fields = Fields()
-        return Self.pinning(arrays[...], into: fields) {
-            callback(context, Unmanaged.passUnretained(fields).toOpaque())
-        }
     }
 
-    /// Runs its argument with an array's bytes pinned.
-    private typealias Pin = ((UnsafeRawBufferPointer) -> Int32) -> Int32
-
-    private static func pin<Element>(_ array: [Element]) -> Pin { { body in array.withUnsafeBytes(body) } }
-
-    /// Runs `body` with the base address of every array in `fields.pointers`, in order.
-    private static func pinning(_ arrays: ArraySlice<(pin: Pin, count: Int)>, into fields: Fields, _ body: () -> Int32) -> Int32 {
-        guard let (pin, count) = arrays.first else { return body() }
-        return pin { bytes in
-            fields.pointers.append((bytes.baseAddress, count))
-            return pinning(arrays.dropFirst(), into: fields, body)
+    /// Copies each array into the buffer at its `Field` number in `destinations` (sized from
+    /// `counts`; a NULL one is skipped).
+    func copy(into destinations: UnsafePointer<UnsafeMutableRawPointer?>) {
+        func put<Element>(_ array: [Element], _ field: Field) {
+            guard let destination = destinations[field.rawValue] else { return }
+            array.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: bytes.count) }
+            }
         }
+        put(xs, .x)
+        put(ys, .y)
+        put(ts, .t)
+        put(strokeOffsets, .strokeOffsets)
+        put(drawingOffsets, .drawingOffsets)
+        put(recognized, .recognized)
+        put(timed, .timed)
+        put(text, .text)
+        put(textOffsets, .textOffsets)
+        put(rejected, .rejected)
+        put(rejectedOffsets, .rejectedOffsets)
     }
 }
