@@ -14,6 +14,11 @@ this process (all its threads: `time.process_time`), fastest of --repeats runs:
 
 Prints the rates and speed-ups, writes them with --report-json, and with --thresholds DIR exits 1
 when a speed-up is below its minimum in DIR/python_api.json (the rows with strokes built have none). Needs the installed wheel on PYTHONPATH.
+
+For profiling (docs/python.md, Speed): --pieces prints the CPU time of a read's parts (the native
+read with each batch taken but not copied, the batches handed to Python without drawings, the
+whole read) for the raw NDJSON and the .bin files; --profile CASE runs only the sketchprep side of one
+case (ndjson, bin or bitmap) --repeats times, for `perf record -e cpu-clock -g -- python3 …`.
 """
 import argparse
 import json
@@ -76,6 +81,61 @@ def quickdraw_package(names, cache):
                for name in names)
 
 
+def simplified_strokes(simplified, count):
+    """The first `count` simplified drawings as numpy strokes, as both renderers get them."""
+    parsed = []
+    for path in simplified:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            parsed.append([np.array(stroke, dtype=float) for stroke in json.loads(line)["drawing"]])
+    return parsed[:count]
+
+
+def read_pieces(paths, file_format, repeats):
+    """CPU seconds of the native read alone (each batch taken, none copied), of the batches as
+    Python gets them (no drawings made) and of the whole read."""
+    from array import array
+
+    from sketchprep import _native
+
+    packed = b"".join(str(path).encode() + b"\0" for path in paths)
+    counts = array("q", bytes(8 * 11))
+
+    def native():
+        reader = _native._lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), b"", 1, 256)
+        try:
+            while _native._lib.sketchprep_reader_next(reader, counts.buffer_info()[0]):
+                pass
+        finally:
+            _native._lib.sketchprep_reader_free(reader)
+
+    def batches():
+        for _ in _native.read_batches([str(path) for path in paths], file_format, None, True, 256):
+            pass
+
+    return {"native read": fastest(native, repeats), "batches in Python": fastest(batches, repeats),
+            "whole read": fastest(lambda: api_read(paths, format=file_format), repeats)}
+
+
+def profile(args, raw, simplified):
+    """--pieces and --profile (the module's doc comment)."""
+    with tempfile.TemporaryDirectory(prefix="bench-python-api-") as cache:
+        if args.pieces or args.profile == "bin":
+            subprocess.run([args.sketchprep, "convert", *map(str, simplified), "--to", "bin", "-o", cache, "-q"], check=True)
+        bins = sorted(pathlib.Path(cache).glob("*.bin"))
+        if args.pieces:
+            for name, paths, file_format in (("raw NDJSON", raw, None), (".bin", bins, "bin")):
+                for piece, seconds in read_pieces(paths, file_format, args.repeats).items():
+                    print(f"  {name:12} {piece:20} {seconds * 1e3:8.1f} ms")
+        elif args.profile == "bitmap":
+            parsed = simplified_strokes(simplified, args.drawings)
+            for _ in range(args.repeats):
+                sketchprep.bitmap(parsed, input_format="simplified")
+        else:
+            paths, options = (raw, {}) if args.profile == "ndjson" else (bins, {"format": "bin"})
+            for _ in range(args.repeats):
+                api_read(paths, **options)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", default="../shared/data")
@@ -84,11 +144,15 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--report-json")
     parser.add_argument("--thresholds", help="directory holding python_api.json: speed-up name → minimum")
+    parser.add_argument("--pieces", action="store_true", help="print the CPU time of a read's parts instead")
+    parser.add_argument("--profile", choices=("ndjson", "bin", "bitmap"), help="run one case's sketchprep side only")
     args = parser.parse_args()
     quickdraw = pathlib.Path(args.shared) / "quickdraw"
     raw = sorted((quickdraw / "raw").glob("*.ndjson"))
     simplified = sorted((quickdraw / "simplified").glob("*.ndjson"))
     rows = {}
+    if args.pieces or args.profile:
+        return profile(args, raw, simplified)
 
     def measure(name, work, unit_count):
         seconds = fastest(work, args.repeats)
@@ -113,11 +177,7 @@ def main():
         bin_strokes_rate = measure("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
                                    drawings)
 
-    parsed = []
-    for path in simplified:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            parsed.append([np.array(stroke, dtype=float) for stroke in json.loads(line)["drawing"]])
-    parsed = parsed[:args.drawings]
+    parsed = simplified_strokes(simplified, args.drawings)
     cairo_rate = measure("pycairo vector_to_raster 28×28", lambda: vector_to_raster(parsed), len(parsed))
     bitmap_rate = measure("sketchprep.bitmap 28×28", lambda: sketchprep.bitmap(parsed, input_format="simplified"),
                           len(parsed))

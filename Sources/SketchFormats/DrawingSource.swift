@@ -149,6 +149,19 @@ public struct DrawingSource: Sendable {
             }, onRejected: onRejected, onProgress: onProgress)
     }
 
+    /// Reads the inputs like ``readFlat(onRecord:onRejected:onProgress:)`` until `onRecord` returns
+    /// false: nothing after that record's batch is read (the Python package's `sketchprep.read` of
+    /// `.bin` inputs, which have no times to lose).
+    package func readFlat(
+        while onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Bool,
+        onRejected: (RejectedLine) throws -> Void
+    ) throws {
+        try readInOrder(
+            flatPoints: true, requiresAnOpenedInput: true,
+            onRecord: { record, strokes, _, location in try onRecord(record, strokes, location) }, onRejected: onRejected,
+            onProgress: { _ in })
+    }
+
     /// The sequential read behind every entry point: the engine's batches (``InputBatches``)
     /// decoded by ``RecordBatchDecoder`` on the calling thread, in input order, until `onRecord`
     /// returns false. Rejected directory entries and files of no known format come first, as

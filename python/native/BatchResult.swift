@@ -16,8 +16,6 @@ final class BatchResult {
     var message: CString?
     /// Bytes the call returns (`sketchprep_result_bytes`), e.g. a manifest read.
     var bytes: ByteCopy?
-    /// The first four sizes when the call reports other counts than strokes (`sketchprep_read`).
-    var sizesOverride: [Int64]?
 
     init() {}
 
@@ -45,11 +43,10 @@ final class BatchResult {
 
     /// Writes the sizes: points, strokes, drawings, refused drawings, whole call refused.
     private func writeSizes(to sizes: UnsafeMutablePointer<Int64>) {
-        let counts =
-            sizesOverride ?? [
-                Int64(bytes?.count ?? points.count / 2), Int64(strokeOffsets.count - 1), Int64(drawingOffsets.count - 1),
-                Int64(failures.count),
-            ]
+        let counts = [
+            Int64(bytes?.count ?? points.count / 2), Int64(strokeOffsets.count - 1), Int64(drawingOffsets.count - 1),
+            Int64(failures.count),
+        ]
         for (index, count) in counts.prefix(4).enumerated() { sizes[index] = count }
         sizes[4] = message == nil ? 0 : 1
     }

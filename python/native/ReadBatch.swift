@@ -1,16 +1,19 @@
 import SketchCore
 import SketchFormats
 
-/// The drawings and rejected lines of one `sketchprep_read` batch as flat arrays, the layout
-/// `sketchprep._native.read_batches` turns into numpy arrays and strings.
-final class ReadBatch {
-    /// Array numbers of `sketchprep_batch_field`.
+/// The drawings and rejected lines of one `sketchprep.read` batch as flat arrays, the layout
+/// `sketchprep._native.read_batches` turns into numpy arrays and strings. A value the reading
+/// thread owns while it fills it (no class, so appending pays no run-time exclusivity checks),
+/// emptied and refilled batch after batch with its arrays' storage kept (`DrawingReader`).
+struct ReadBatch {
+    /// Array numbers of `sketchprep_reader_copy`.
     enum Field: Int, CaseIterable {
         /// x of every point (float64).
         case x
         /// y of every point (float64).
         case y
-        /// t of every point (float64; 0 where the stroke has none).
+        /// t of every point (float64; 0 where the stroke has none), or no element at all when no
+        /// stroke of the batch has times.
         case t
         /// Stroke offsets into the points, strokes + 1.
         case strokeOffsets
@@ -30,14 +33,11 @@ final class ReadBatch {
         case rejectedOffsets
     }
 
-    /// Base address and element count of each field while the callback runs.
-    final class Fields {
-        var pointers: [(address: UnsafeRawPointer?, count: Int)] = []
-    }
-
     private var xs: [Double] = []
     private var ys: [Double] = []
+    /// One time per point once a stroke of the batch has times (the points before it get 0), else empty.
     private var ts: [Double] = []
+    private var hasTimes = false
     private var strokeOffsets: [Int64] = [0]
     private var drawingOffsets: [Int64] = [0]
     private var recognized: [UInt8] = []
@@ -52,26 +52,45 @@ final class ReadBatch {
 
     /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke
     /// arrays are views without a transpose).
-    func append(_ record: SketchRecord) {
+    mutating func append(_ record: SketchRecord) {
         let strokes = record.drawing.strokes
         var allTimed = !strokes.isEmpty
         for stroke in strokes {
             let count = stroke.x.count
-            let hasTimes = stroke.t.count == count
-            allTimed = allTimed && hasTimes && !stroke.t.isEmpty
+            let strokeTimed = count > 0 && stroke.t.count == count
+            allTimed = allTimed && strokeTimed
+            if strokeTimed && !hasTimes {
+                ts.append(contentsOf: repeatElement(0, count: xs.count))
+                hasTimes = true
+            }
             xs.append(contentsOf: stroke.x)
             if stroke.y.count == count {
                 ys.append(contentsOf: stroke.y)
             } else {
                 for index in 0..<count { ys.append(index < stroke.y.count ? stroke.y[index] : 0) }
             }
-            if hasTimes {
+            if strokeTimed {
                 ts.append(contentsOf: stroke.t)
-            } else {
+            } else if hasTimes {
                 ts.append(contentsOf: repeatElement(0, count: count))
             }
             strokeOffsets.append(Int64(xs.count))
         }
+        finishDrawing(record, timed: allTimed)
+    }
+
+    /// Appends a drawing whose points the reader handed in flat storage (`DrawingSource.readFlat`:
+    /// no times), in bulk.
+    mutating func append(_ record: SketchRecord, points strokes: FlatStrokes) {
+        let start = Int64(xs.count)
+        xs.append(contentsOf: strokes.x)
+        ys.append(contentsOf: strokes.y)
+        if hasTimes { ts.append(contentsOf: repeatElement(0, count: strokes.x.count)) }
+        for end in strokes.strokeEnds { strokeOffsets.append(start + Int64(end)) }
+        finishDrawing(record, timed: false)
+    }
+
+    private mutating func finishDrawing(_ record: SketchRecord, timed allTimed: Bool) {
         drawingOffsets.append(Int64(strokeOffsets.count - 1))
         recognized.append(record.recognized ? 1 : 0)
         timed.append(allTimed ? 1 : 0)
@@ -81,12 +100,12 @@ final class ReadBatch {
         appendText(record.timestamp)
     }
 
-    private func appendText(_ value: String) {
+    private mutating func appendText(_ value: String) {
         text += value.utf8
         textOffsets.append(Int64(text.count))
     }
 
-    func reject(_ line: RejectedLine) {
+    mutating func reject(_ line: RejectedLine) {
         for value in [line.location.file, String(line.location.line), line.reason] {
             rejected += value.utf8
             rejectedOffsets.append(Int64(rejected.count))
@@ -94,10 +113,11 @@ final class ReadBatch {
     }
 
     /// Empties the batch, keeping every array's storage for the next.
-    func removeAll() {
+    mutating func removeAll() {
         xs.removeAll(keepingCapacity: true)
         ys.removeAll(keepingCapacity: true)
         ts.removeAll(keepingCapacity: true)
+        hasTimes = false
         strokeOffsets.removeSubrange(1...)
         drawingOffsets.removeSubrange(1...)
         recognized.removeAll(keepingCapacity: true)
@@ -108,32 +128,33 @@ final class ReadBatch {
         rejectedOffsets.removeSubrange(1...)
     }
 
-    /// Calls `callback` with the arrays pinned for the length of the call; returns its answer.
-    func handOver(to callback: ReadCallback, context: UnsafeMutableRawPointer?) -> Int32 {
-        let arrays: [(pin: Pin, count: Int)] = [
-            (Self.pin(xs), xs.count), (Self.pin(ys), ys.count), (Self.pin(ts), ts.count),
-            (Self.pin(strokeOffsets), strokeOffsets.count),
-            (Self.pin(drawingOffsets), drawingOffsets.count), (Self.pin(recognized), recognized.count),
-            (Self.pin(timed), timed.count), (Self.pin(text), text.count), (Self.pin(textOffsets), textOffsets.count),
-            (Self.pin(rejected), rejected.count), (Self.pin(rejectedOffsets), rejectedOffsets.count),
+    /// The element count of each array, in `Field` order.
+    var counts: [Int] {
+        [
+            xs.count, ys.count, ts.count, strokeOffsets.count, drawingOffsets.count, recognized.count, timed.count,
+            text.count, textOffsets.count, rejected.count, rejectedOffsets.count,
         ]
-        let fields = Fields()
-        return Self.pinning(arrays[...], into: fields) {
-            callback(context, Unmanaged.passUnretained(fields).toOpaque())
-        }
     }
 
-    /// Runs its argument with an array's bytes pinned.
-    private typealias Pin = ((UnsafeRawBufferPointer) -> Int32) -> Int32
-
-    private static func pin<Element>(_ array: [Element]) -> Pin { { body in array.withUnsafeBytes(body) } }
-
-    /// Runs `body` with the base address of every array in `fields.pointers`, in order.
-    private static func pinning(_ arrays: ArraySlice<(pin: Pin, count: Int)>, into fields: Fields, _ body: () -> Int32) -> Int32 {
-        guard let (pin, count) = arrays.first else { return body() }
-        return pin { bytes in
-            fields.pointers.append((bytes.baseAddress, count))
-            return pinning(arrays.dropFirst(), into: fields, body)
+    /// Copies each array into the buffer at its `Field` number in `destinations` (sized from
+    /// `counts`; a NULL one is skipped).
+    func copy(into destinations: UnsafePointer<UnsafeMutableRawPointer?>) {
+        func put<Element>(_ array: [Element], _ field: Field) {
+            guard let destination = destinations[field.rawValue] else { return }
+            array.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: bytes.count) }
+            }
         }
+        put(xs, .x)
+        put(ys, .y)
+        put(ts, .t)
+        put(strokeOffsets, .strokeOffsets)
+        put(drawingOffsets, .drawingOffsets)
+        put(recognized, .recognized)
+        put(timed, .timed)
+        put(text, .text)
+        put(textOffsets, .textOffsets)
+        put(rejected, .rejected)
+        put(rejectedOffsets, .rejectedOffsets)
     }
 }

@@ -2,25 +2,28 @@ import SketchCore
 import SketchFormats
 
 /// The C ABI of `sketchprep.read`: the inputs read by `DrawingSource`, the one way every command
-/// reads drawings, handed to the caller in batches of flat arrays (`ReadBatch`) through a callback,
-/// with the rejected lines of each batch beside its drawings.
+/// reads drawings, on a thread of the library's own (`DrawingReader`), taken by the caller batch by
+/// batch as flat arrays (`ReadBatch`) with the rejected lines of each batch beside its drawings.
 
-/// The caller's function for each batch: `context` and the batch; returns 0 to stop reading.
-public typealias ReadCallback = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32
-
-/// Reads `pathCount` NUL-terminated paths packed in `paths` (`DrawingSource`: `format` nil or empty
-/// for detection by content, `word` for `.bin` inputs), calling `callback` with batches of at most
-/// `batchDrawings` drawings. The result's message says why reading failed (a missing input, no
-/// readable input); its sizes are drawings read, lines rejected, batches delivered, 0, refused.
-@_cdecl("sketchprep_read")
-public func sketchprepRead(
+/// Starts reading `pathCount` NUL-terminated paths packed in `paths` (`DrawingSource`: `format` nil
+/// or empty for detection by content, `word` for `.bin` inputs) in batches of at most
+/// `batchDrawings` drawings. Never NULL: refused arguments give a reader that is over at once,
+/// whose message says why.
+@_cdecl("sketchprep_reader_open")
+public func sketchprepReaderOpen(
     _ paths: UnsafePointer<CChar>?, _ pathCount: Int64, _ format: UnsafePointer<CChar>?, _ word: UnsafePointer<CChar>?,
-    _ keepTimes: Int32, _ batchDrawings: Int64, _ callback: ReadCallback?, _ context: UnsafeMutableRawPointer?,
-    _ sizes: UnsafeMutablePointer<Int64>
+    _ keepTimes: Int32, _ batchDrawings: Int64
 ) -> UnsafeMutableRawPointer {
-    let result = BatchResult()
-    guard let paths, let callback, (1...Int64(Int32.max)).contains(pathCount), (1...1 << 20).contains(batchDrawings) else {
-        return BatchResult(refusing: "read needs at least one path, a callback and a batch size in 1…\(1 << 20)").reporting(to: sizes)
+    let reader = makeReader(paths, pathCount, format, word, keepTimes, batchDrawings)
+    return Unmanaged.passRetained(reader).toOpaque()
+}
+
+private func makeReader(
+    _ paths: UnsafePointer<CChar>?, _ pathCount: Int64, _ format: UnsafePointer<CChar>?, _ word: UnsafePointer<CChar>?,
+    _ keepTimes: Int32, _ batchDrawings: Int64
+) -> DrawingReader {
+    guard let paths, (1...Int64(Int32.max)).contains(pathCount), (1...1 << 20).contains(batchDrawings) else {
+        return DrawingReader(refusing: "read needs at least one path and a batch size in 1…\(1 << 20)")
     }
     var inputs: [String] = []
     var cursor = paths
@@ -36,55 +39,44 @@ public func sketchprepRead(
     case let name?:
         guard let known = DrawingFileFormat(rawValue: name) else {
             let names = DrawingFileFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            return BatchResult(refusing: "unknown format '\(name)'; expected one of \(names)").reporting(to: sizes)
+            return DrawingReader(refusing: "unknown format '\(name)'; expected one of \(names)")
         }
         fileFormat = known
     }
-    var counts = (drawings: Int64(0), rejected: Int64(0), batches: Int64(0))
-    do {
-        var source = try DrawingSource(inputs: inputs, format: fileFormat, word: CText.optional(word))
-        source.keepsTimestamps = keepTimes != 0
-        let batch = ReadBatch()
-        var stopped = false
-        func deliver() {
-            guard !batch.isEmpty, !stopped else { return }
-            counts.batches += 1
-            stopped = batch.handOver(to: callback, context: context) == 0
-            batch.removeAll()
-        }
-        try source.read(
-            while: { record, _ in
-                batch.append(record)
-                counts.drawings += 1
-                if batch.drawingCount >= batchDrawings { deliver() }
-                return !stopped
-            },
-            onRejected: { rejected in
-                guard !stopped else { return }
-                batch.reject(rejected)
-                counts.rejected += 1
-            })
-        deliver()
-    } catch {
-        result.message = CString("\(error)")
-    }
-    result.sizesOverride = [counts.drawings, counts.rejected, counts.batches, 0]
-    return result.reporting(to: sizes)
+    return DrawingReader(
+        .init(
+            inputs: inputs, format: fileFormat, word: CText.optional(word), keepsTimes: keepTimes != 0,
+            batchDrawings: Int(batchDrawings)))
 }
 
-/// One array of a batch handed to the read callback, valid while the callback runs (fields in
-/// `ReadBatch.Field`); writes its element count to `count`, NULL for an unknown field.
-@_cdecl("sketchprep_batch_field")
-public func sketchprepBatchField(
-    _ batch: UnsafeMutableRawPointer, _ field: Int64, _ count: UnsafeMutablePointer<Int64>
-) -> UnsafeRawPointer? {
-    let fields = Unmanaged<ReadBatch.Fields>.fromOpaque(batch).takeUnretainedValue()
-    guard fields.pointers.indices.contains(Int(field)) else {
-        count.pointee = 0
-        return nil
-    }
-    count.pointee = Int64(fields.pointers[Int(field)].count)
-    return fields.pointers[Int(field)].address
+/// Waits for the reader's next batch and writes the element count of each of its arrays
+/// (`ReadBatch.Field` order) to `counts`; 1, or 0 when the read is over.
+@_cdecl("sketchprep_reader_next")
+public func sketchprepReaderNext(_ reader: UnsafeMutableRawPointer, _ counts: UnsafeMutablePointer<Int64>) -> Int32 {
+    let reader = Unmanaged<DrawingReader>.fromOpaque(reader).takeUnretainedValue()
+    guard reader.next() else { return 0 }
+    for (field, count) in reader.counts.enumerated() { counts[field] = Int64(count) }
+    return 1
+}
+
+/// Copies the arrays of the reader's current batch into the buffers at `destinations`.
+@_cdecl("sketchprep_reader_copy")
+public func sketchprepReaderCopy(_ reader: UnsafeMutableRawPointer, _ destinations: UnsafePointer<UnsafeMutableRawPointer?>) {
+    Unmanaged<DrawingReader>.fromOpaque(reader).takeUnretainedValue().copy(into: destinations)
+}
+
+/// Why the read failed, once `sketchprep_reader_next` returned 0; NULL when it did not.
+@_cdecl("sketchprep_reader_message")
+public func sketchprepReaderMessage(_ reader: UnsafeMutableRawPointer) -> UnsafePointer<CChar>? {
+    UnsafePointer(Unmanaged<DrawingReader>.fromOpaque(reader).takeUnretainedValue().message?.pointer)
+}
+
+/// Stops the read, waits for its thread and frees the reader.
+@_cdecl("sketchprep_reader_free")
+public func sketchprepReaderFree(_ reader: UnsafeMutableRawPointer) {
+    let reader = Unmanaged<DrawingReader>.fromOpaque(reader)
+    reader.takeUnretainedValue().stop()
+    reader.release()
 }
 
 /// C strings from the caller.

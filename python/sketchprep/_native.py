@@ -13,7 +13,6 @@ import ctypes
 import marshal
 import os
 import pathlib
-import queue
 import threading
 from array import array
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
@@ -32,17 +31,17 @@ _F64 = ctypes.c_double
 _S = ctypes.c_char_p
 _BATCH = [_P, _P, _I64, _I64, _P, _I64, _P, _I64]
 
-#: The read callback's C type (``sketchprep_read_callback`` in sketchprep_native.h).
-READ_CALLBACK = ctypes.CFUNCTYPE(_I32, _P, _P)
-
 #: Every entry point: name → (result type, argument types), in the order of
 #: python/native/include/sketchprep_native.h, the one declaration (Tests/python/package/test_native_abi.py).
 SIGNATURES = {
     "sketchprep_simplify": (_P, _BATCH + [_F64] * 3 + [_P]),
     "sketchprep_encode": (_P, _BATCH + [_I64, _I32, _I32, _P, _P]),
     "sketchprep_render": (_P, [_P, _P, _P, _I64, _I64, _P, _I64, _P, _I64, _I64, _F64, _F64, _S, _S, _S, _P, _P]),
-    "sketchprep_read": (_P, [_S, _I64, _S, _S, _I32, _I64, READ_CALLBACK, _P, _P]),
-    "sketchprep_batch_field": (_P, [_P, _I64, _P]),
+    "sketchprep_reader_open": (_P, [_S, _I64, _S, _S, _I32, _I64]),
+    "sketchprep_reader_next": (_I32, [_P, _P]),
+    "sketchprep_reader_copy": (None, [_P, _P]),
+    "sketchprep_reader_message": (_S, [_P]),
+    "sketchprep_reader_free": (None, [_P]),
     "sketchprep_manifest_read": (_P, [_S, _P]),
     "sketchprep_manifest_check_shard": (_P, [_S, _I64, _I32, _P]),
     "sketchprep_limit": (_I64, [_S]),
@@ -204,77 +203,45 @@ def render(batch: BatchArguments, times: Optional[int], side: int, line_width: f
                                          sizes.buffer_info()[0]), sizes)
 
 
-# The arrays of a read batch after its points (sketchprep_batch_field 3…10): numpy dtypes.
+# The arrays of a read batch after its points (sketchprep_reader_next's counts 3…10): numpy dtypes.
 _BATCH_FIELDS = ("int64", "int64", "uint8", "uint8", "uint8", "int64", "uint8", "int64")
-_END = object()
+_FIELDS = 11
 
 
 def read_batches(paths: List[str], file_format: Optional[str], word: Optional[str], keep_times: bool,
                  batch_drawings: int) -> Iterator[List["np.ndarray"]]:
-    """The batches ``sketchprep_read`` hands over, each as nine arrays (copied, writable): the points
-    as one (3, points) float64 array of x, y, t rows, then fields 3…10 of ``sketchprep_batch_field``. The
-    native read runs on a thread of its own (without the GIL) at most two batches ahead; closing the
-    iterator stops it. Raises :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
+    """The batches of ``sketchprep_reader_open``, each as nine arrays (copied, writable): the points
+    as one float64 array of x, y (and t when a stroke of the batch has times) rows, shape (2, points)
+    or (3, points), then arrays 3…10 of ``sketchprep_reader_next``. The native read runs on a thread
+    of the library's own one batch ahead; each batch costs two calls (its counts, then the copy into
+    the new arrays), during which ctypes releases the GIL. Closing the iterator stops the read.
+    Raises :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
     import numpy as np
 
-    batches: "queue.Queue[object]" = queue.Queue(maxsize=2)
-    stop = threading.Event()
-    outcome: Dict[str, object] = {}
-
-    def hand(item: object) -> bool:
-        while not stop.is_set():
-            try:
-                batches.put(item, timeout=0.05)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def on_batch(_context: Optional[int], batch: int) -> int:
-        try:
-            count = ctypes.c_int64()
-            rows = [_lib.sketchprep_batch_field(batch, field, ctypes.byref(count)) for field in range(3)]
-            points = np.empty((3, count.value), dtype=np.float64)  # x, y, t planes: strokes are views
-            if count.value:
-                for row, address in enumerate(rows):
-                    ctypes.memmove(points[row].ctypes.data, address, 8 * count.value)
+    packed = b"".join(os.fsencode(path) + b"\0" for path in paths)
+    reader = _lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), (word or "").encode(),
+                                         int(keep_times), batch_drawings)
+    counts = array("q", bytes(8 * _FIELDS))
+    counts_address = counts.buffer_info()[0]
+    addresses = (ctypes.c_void_p * _FIELDS)()
+    try:
+        while _lib.sketchprep_reader_next(reader, counts_address):
+            points_count = counts[0]
+            rows = 3 if counts[2] else 2
+            points = np.empty((rows, points_count), dtype=np.float64)  # x, y(, t) planes: strokes are views
             arrays = [points]
             for field, dtype in enumerate(_BATCH_FIELDS, 3):
-                address = _lib.sketchprep_batch_field(batch, field, ctypes.byref(count))
-                values = np.empty(count.value, dtype=dtype)
-                if count.value:
-                    ctypes.memmove(values.ctypes.data, address, values.nbytes)
-                arrays.append(values)
-            return 1 if hand(arrays) else 0
-        except BaseException as error:  # noqa: B902 (handed to the reading thread, never lost in ctypes)
-            outcome["error"] = error
-            return 0
-
-    callback = READ_CALLBACK(on_batch)
-    packed = b"".join(os.fsencode(path) + b"\0" for path in paths)
-
-    def run() -> None:
-        sizes = array("q", bytes(8 * _SIZES))
-        try:
-            handle = _lib.sketchprep_read(packed, len(paths), (file_format or "").encode(), (word or "").encode(),
-                                          int(keep_times), batch_drawings, callback, None, sizes.buffer_info()[0])
-            with Result(handle, sizes) as result:
-                outcome["message"] = result.message
-        finally:
-            hand(_END)
-
-    thread = threading.Thread(target=run, name="sketchprep.read", daemon=True)
-    thread.start()
-    try:
-        while True:
-            item = batches.get()
-            if item is _END:
-                break
-            yield item  # type: ignore[misc]
+                arrays.append(np.empty(counts[field], dtype=dtype))
+            base = points.ctypes.data
+            addresses[0] = base
+            addresses[1] = base + 8 * points_count
+            addresses[2] = base + 16 * points_count if rows == 3 else None
+            for field, values in enumerate(arrays[1:], 3):
+                addresses[field] = values.ctypes.data if len(values) else None
+            _lib.sketchprep_reader_copy(reader, addresses)
+            yield arrays
+        message = _lib.sketchprep_reader_message(reader)
     finally:
-        stop.set()
-        thread.join()
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    if outcome.get("message"):
-        raise SketchPrepError(str(outcome["message"]))
+        _lib.sketchprep_reader_free(reader)
+    if message:
+        raise SketchPrepError(message.decode())

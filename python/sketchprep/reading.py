@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from functools import partial
 from itertools import chain, repeat
-from operator import itemgetter, length_hint
+from operator import length_hint
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Union
 
 import numpy as np
@@ -43,27 +43,48 @@ class SketchDrawing(tuple):
     layout: shape (3, n) (x, y, t) when the drawing has times, else (2, n), so
     :func:`sketchprep.simplify` and :func:`sketchprep.bitmap` take it as it is.
 
-    A drawing from :func:`read` is made in C (a tuple underneath, made by ``map`` over its batch's
-    columns) and builds its ``strokes`` on access, as views of its batch's points: each access gives
-    a new list of views of the same numbers, and a drawing costs no Python call until then. It is
-    not iterable, compares by identity, and pickles with its strokes."""
+    A drawing from :func:`read` is made in C (a tuple of its batch and its index there, made by
+    ``map`` over the batch) and costs no Python call until a field is asked for: its word, key_id,
+    country and timestamp are decoded from the batch's text on the first access to any drawing's
+    text, and its ``strokes`` are built on each access as views of its batch's points (a new list of
+    views of the same numbers). It is not iterable, compares by identity, and pickles with its
+    metadata and strokes."""
 
     __slots__ = ()
 
     def __new__(cls, word: str, key_id: str, countrycode: str, timestamp: str, recognized: bool,
                 strokes: List[np.ndarray]) -> "SketchDrawing":
-        return tuple.__new__(cls, (word, key_id, countrycode, timestamp, recognized, _Given(strokes), 0))
+        return tuple.__new__(cls, (_Given(word, key_id, countrycode, timestamp, recognized, strokes), 0))
 
-    word = property(itemgetter(0), doc="The drawing's word (its category).")
-    key_id = property(itemgetter(1), doc="The drawing's key_id.")
-    countrycode = property(itemgetter(2), doc="The player's country code.")
-    timestamp = property(itemgetter(3), doc="When the drawing was made, as the input writes it.")
-    recognized = property(itemgetter(4), doc="Whether the game recognized the drawing.")
+    @property
+    def word(self) -> str:
+        """The drawing's word (its category)."""
+        return self[0].text(4 * self[1])
+
+    @property
+    def key_id(self) -> str:
+        """The drawing's key_id."""
+        return self[0].text(4 * self[1] + 1)
+
+    @property
+    def countrycode(self) -> str:
+        """The player's country code."""
+        return self[0].text(4 * self[1] + 2)
+
+    @property
+    def timestamp(self) -> str:
+        """When the drawing was made, as the input writes it."""
+        return self[0].text(4 * self[1] + 3)
+
+    @property
+    def recognized(self) -> bool:
+        """Whether the game recognized the drawing."""
+        return self[0].recognized(self[1])
 
     @property
     def strokes(self) -> List[np.ndarray]:
         """One float64 array per stroke, (3, n) with times, else (2, n)."""
-        return self[5].strokes(self[6])
+        return self[0].strokes(self[1])
 
     def __reduce__(self) -> tuple:
         return SketchDrawing, (self.word, self.key_id, self.countrycode, self.timestamp, self.recognized, self.strokes)
@@ -81,29 +102,52 @@ class SketchDrawing(tuple):
 
 
 class _Given:
-    """The strokes of a :class:`SketchDrawing` made by its constructor."""
+    """The fields of a :class:`SketchDrawing` made by its constructor (its index is 0)."""
 
-    __slots__ = ("_strokes",)
+    __slots__ = ("_texts", "_recognized", "_strokes")
 
-    def __init__(self, strokes: List[np.ndarray]) -> None:
+    def __init__(self, word: str, key_id: str, countrycode: str, timestamp: str, recognized: bool,
+                 strokes: List[np.ndarray]) -> None:
+        self._texts = (word, key_id, countrycode, timestamp)
+        self._recognized = recognized
         self._strokes = strokes
+
+    def text(self, number: int) -> str:
+        return self._texts[number]
+
+    def recognized(self, _index: int) -> bool:
+        return self._recognized
 
     def strokes(self, _index: int) -> List[np.ndarray]:
         return self._strokes
 
 
 class _Batch:
-    """The points of one read batch, from which its drawings' strokes are cut on access."""
+    """One read batch (``_native.read_batches``), from which its drawings' fields are taken on
+    access: the points (2 or 3 rows) their strokes are cut from, and the text of every drawing
+    (word, key_id, countrycode, timestamp each), decoded at the first access to any of them."""
 
-    __slots__ = ("_xyt", "_xy", "_starts", "_bounds", "_timed")
+    __slots__ = ("_xyt", "_xy", "_starts", "_bounds", "_timed", "_recognized", "_text", "_text_offsets", "_texts")
 
-    def __init__(self, points: np.ndarray, stroke_offsets: np.ndarray, drawing_offsets: np.ndarray,
-                 timed: np.ndarray) -> None:
-        self._xyt = points
+    def __init__(self, arrays: List[np.ndarray]) -> None:
+        self._xyt = arrays[0]
         self._xy = self._xyt[:2]
-        self._starts = stroke_offsets.tolist()
-        self._bounds = drawing_offsets.tolist()
-        self._timed = timed.tolist()
+        self._starts = arrays[1].tolist()
+        self._bounds = arrays[2].tolist()
+        self._recognized = arrays[3]
+        self._timed = arrays[4].tolist()
+        self._text = arrays[5]
+        self._text_offsets = arrays[6]
+        self._texts: Optional[List[str]] = None
+
+    def text(self, number: int) -> str:
+        texts = self._texts
+        if texts is None:
+            texts = self._texts = _strings(self._text.tobytes(), self._text_offsets)
+        return texts[number]
+
+    def recognized(self, index: int) -> bool:
+        return bool(self._recognized[index])
 
     def strokes(self, index: int) -> List[np.ndarray]:
         source = self._xyt if self._timed[index] else self._xy
@@ -145,8 +189,8 @@ class Reader:
         return chain.from_iterable(self._batches())
 
     def _batches(self) -> Iterator[Iterator[SketchDrawing]]:
-        """Per batch, an iterator that makes its drawings in C (``map`` over the batch's columns);
-        the index column comes last, so what it has left counts the drawings not yet handed out."""
+        """Per batch, an iterator that makes its drawings in C (``map`` over the batch and its
+        indices); what the index iterator has left counts the drawings not yet handed out."""
         batches = _native.read_batches(self._paths, self._format, self._word, True, self._batch_size)
         try:
             for arrays in batches:
@@ -157,11 +201,9 @@ class Reader:
                 count = len(arrays[3])
                 if not count:
                     continue
-                strings = _strings(arrays[5].tobytes(), arrays[6])
                 indices = iter(range(count))
                 self._current, self._current_size = indices, count
-                columns = zip(strings[0::4], strings[1::4], strings[2::4], strings[3::4], arrays[3].astype(bool).tolist(),
-                              repeat(_Batch(arrays[0], arrays[1], arrays[2], arrays[4]), count), indices)
+                columns = zip(repeat(_Batch(arrays), count), indices)
                 yield map(_make_drawing, columns)
         finally:
             batches.close()

@@ -8,7 +8,8 @@ the native library with the command's renderers, option checks and raw-or-simpli
 from __future__ import annotations
 
 import itertools
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+import operator
+from typing import Iterable, List, Optional, Sequence, Sized, Tuple, Union
 
 import numpy as np
 
@@ -21,6 +22,9 @@ __all__ = ["bitmap", "raster"]
 DrawingLike = Union[SketchDrawing, Sequence[Sequence[Sequence[float]]]]
 
 _CHUNK = 4096  # drawings per native call
+_PLAIN = {list, tuple}  # drawing types whose strokes :func:`_uniform` takes as they are
+_shape = operator.attrgetter("shape")
+_second = operator.itemgetter(1)
 
 
 def bitmap(drawings: Iterable[DrawingLike], size: int = 28, *, line_width: float = 16.0, padding: float = 16.0,
@@ -41,6 +45,19 @@ def bitmap(drawings: Iterable[DrawingLike], size: int = 28, *, line_width: float
     if isinstance(size, bool) or not isinstance(size, int):
         raise DrawingError(f"size must be an integer, not {size!r}")
     _check_options(size, float(line_width), float(padding), polarity, channels, input_format)
+    depth = len(channels.split(",")) if channels else 1
+    image_shape = (size, size, depth) if channels else (size, size)
+    options = (size, float(line_width), float(padding), polarity, channels, input_format, strict)
+    if isinstance(drawings, Sized):
+        # One output for every image, each chunk rendered into its slice (no copy, no concatenation).
+        output = np.empty((len(drawings),) + image_shape, dtype=np.uint8)
+        iterator = iter(drawings)
+        for first in range(0, len(drawings), _CHUNK):
+            chunk = list(itertools.islice(iterator, _CHUNK))
+            if len(chunk) != min(_CHUNK, len(drawings) - first):
+                raise DrawingError("the drawings changed their length while being rendered")
+            _render_chunk(chunk, first, output[first:first + len(chunk)], *options)
+        return output
     parts = []
     iterator = iter(drawings)
     done = 0
@@ -48,8 +65,9 @@ def bitmap(drawings: Iterable[DrawingLike], size: int = 28, *, line_width: float
         chunk = list(itertools.islice(iterator, _CHUNK))
         if not chunk and parts:
             break
-        parts.append(_render_chunk(chunk, done, size, float(line_width), float(padding), polarity, channels,
-                                   input_format, strict))
+        part = np.empty((len(chunk),) + image_shape, dtype=np.uint8)
+        _render_chunk(chunk, done, part, *options)
+        parts.append(part)
         done += len(chunk)
         if len(chunk) < _CHUNK:
             break
@@ -93,26 +111,28 @@ def _uniform(chunk: list) -> Optional[Tuple[np.ndarray, List[int], List[int]]]:
     lengths and the drawings' stroke offsets, when every stroke is a numpy array of the same 2 or
     3 rows (one ``np.concatenate``, no per-stroke checks); None otherwise, and for no stroke at
     all: :func:`_strokes` then checks each stroke and names the first it refuses."""
-    strokes: List[np.ndarray] = []
-    drawing_offsets = [0]
-    try:
-        for drawing in chunk:
-            given = drawing.strokes if isinstance(drawing, SketchDrawing) else drawing
-            if not isinstance(given, (list, tuple)):
-                return None
-            strokes += given
-            drawing_offsets.append(len(strokes))
-        lengths = [stroke.shape[1] for stroke in strokes]
+    kinds = set(map(type, chunk))
+    if not kinds <= _PLAIN:
+        if not kinds <= _PLAIN | {SketchDrawing}:
+            return None
+        chunk = [drawing.strokes if type(drawing) is SketchDrawing else drawing for drawing in chunk]
+    try:  # every step in C: no Python call per drawing or stroke
+        counts = list(map(len, chunk))
+        strokes = list(itertools.chain.from_iterable(chunk))
+        lengths = list(map(_second, map(_shape, strokes)))
         points = np.concatenate(strokes, axis=1, dtype=np.float64, casting="same_kind")
     except (TypeError, ValueError, AttributeError, IndexError):
         return None
+    drawing_offsets = [0, *itertools.accumulate(counts)]
     if points.ndim != 2 or points.shape[0] not in (2, 3):
         return None
     return np.ascontiguousarray(points), lengths, drawing_offsets
 
 
-def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding: float, polarity: str,
-                  channels: Optional[str], input_format: str, strict: bool) -> np.ndarray:
+def _render_chunk(chunk: list, first: int, output: np.ndarray, size: int, line_width: float, padding: float,
+                  polarity: str, channels: Optional[str], input_format: str, strict: bool) -> None:
+    """Renders ``chunk`` (drawings ``first``… of the call) into ``output``, a C-contiguous uint8 array
+    of its images (the native renderer writes every byte of each, zero for a refused drawing)."""
     uniform = _uniform(chunk)
     if uniform is not None:
         points, lengths, drawing_offsets = uniform
@@ -145,9 +165,6 @@ def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding
         times, y = address + 16, address + 8
     offsets = np.asarray(drawing_offsets, dtype=np.int64)
     batch = (address, y, stride, count, stroke_offsets.ctypes.data, len(lengths), offsets.ctypes.data, len(chunk))
-    depth = len(channels.split(",")) if channels else 1
-    shape = (len(chunk), size, size, depth) if channels else (len(chunk), size, size)
-    output = np.zeros(shape, dtype=np.uint8)
     with _native.render(batch, times, size, line_width, padding, polarity, channels, input_format,
                         output.ctypes.data) as result:
         if result.message is not None:
@@ -155,4 +172,3 @@ def _render_chunk(chunk: list, first: int, size: int, line_width: float, padding
         if strict and result.failures:
             index, reason = min(result.failures.items())
             raise DrawingError(reason, first + index)
-    return output

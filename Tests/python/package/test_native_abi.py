@@ -13,7 +13,7 @@ HEADER = NATIVE / "include" / "sketchprep_native.h"
 
 # C type → the ctypes type the table must use: strings as char pointers, every other pointer as void*.
 C_TYPES = {"void": None, "int64_t": ctypes.c_int64, "int32_t": ctypes.c_int32, "double": ctypes.c_double,
-           "const char *": ctypes.c_char_p, "sketchprep_read_callback": _native.READ_CALLBACK}
+           "const char *": ctypes.c_char_p}
 
 
 def ctype(declaration):
@@ -47,13 +47,6 @@ def swift_parameter_counts():
         for name, parameters in re.findall(r'@_cdecl\("(\w+)"\)\s*public func \w+\((.*?)\)\s*(?:->|\{)', source.read_text(), re.S):
             counts[name] = len(re.findall(r"(?:^|,)\s*_ \w+:", parameters))
     return counts
-
-
-def test_the_header_declares_the_read_callback_as_ctypes_calls_it():
-    text = HEADER.read_text()
-    assert "typedef int32_t (*sketchprep_read_callback)(void *context, void *batch);" in text
-    assert _native.READ_CALLBACK._restype_ is ctypes.c_int32
-    assert list(_native.READ_CALLBACK._argtypes_) == [ctypes.c_void_p, ctypes.c_void_p]
 
 
 def test_every_header_declaration_has_a_cdecl_function_with_as_many_parameters():

@@ -35,25 +35,33 @@ void *sketchprep_render(const double *x, const double *y, const double *t, int64
                         const char *polarity, const char *channels, const char *input_format, uint8_t *output,
                         int64_t *sizes);
 
-/* Called with each batch of drawings `sketchprep_read` decodes; returns 0 to stop reading. */
-typedef int32_t (*sketchprep_read_callback)(void *context, void *batch);
+/* Starts reading the `path_count` NUL-terminated paths packed in `paths` the way every command
+ * reads them (DrawingSource: `format` NULL or "" for detection by content, `word` for .bin) on a
+ * thread of the library's own, in batches of at most `batch_drawings` drawings and the lines
+ * rejected among them, one batch ahead of the caller. Never NULL (refused arguments give a reader
+ * that is over at once, with its message); free with sketchprep_reader_free. */
+void *sketchprep_reader_open(const char *paths, int64_t path_count, const char *format, const char *word,
+                             int32_t keep_times, int64_t batch_drawings);
 
-/* Reads drawings from the `path_count` NUL-terminated paths packed in `paths` the way every command
- * reads them (DrawingSource: `format` NULL or "" for detection by content, `word` for .bin), handing
- * `callback` batches of at most `batch_drawings` drawings and the lines rejected among them. Returns
- * a result whose message is set when reading failed (sizes[2]: drawings read). */
-void *sketchprep_read(const char *paths, int64_t path_count, const char *format, const char *word,
-                      int32_t keep_times, int64_t batch_drawings, sketchprep_read_callback callback, void *context,
-                      int64_t *sizes);
+/* Waits for the reader's next batch and writes the element count of each of its 11 arrays to
+ * `counts`: 0 x, 1 y of every point (float64 each), 2 t (float64 per point, 0 where absent; no
+ * element when no stroke of the batch has times), 3 stroke offsets (int64, strokes + 1), 4 drawing
+ * offsets (int64, drawings + 1), 5 recognized (uint8 per drawing), 6 timed (uint8 per drawing:
+ * every stroke has times), 7 text (UTF-8: word, key_id, countrycode, timestamp of each drawing),
+ * 8 text offsets (int64, 4 x drawings + 1), 9 rejected (UTF-8: file, line, reason of each rejected
+ * line), 10 rejected offsets (int64, 3 x rejected lines + 1). Returns 1, or 0 when the read is over. */
+int32_t sketchprep_reader_next(void *reader, int64_t *counts);
 
-/* One array of a batch handed to the read callback (valid during the callback): 0 x, 1 y, 2 t of
- * every point (float64 each, t 0 where absent), 3 stroke offsets (int64, strokes + 1), 4 drawing
- * offsets (int64, drawings + 1), 5 recognized (uint8 per drawing), 6 timed (uint8 per drawing: every
- * stroke has times), 7 text (UTF-8: word, key_id, countrycode, timestamp of each drawing), 8 text
- * offsets (int64, 4 × drawings + 1), 9 rejected (UTF-8: file, line, reason of each rejected line),
- * 10 rejected offsets (int64, 3 × rejected lines + 1). Writes the element count to `count`; NULL
- * for an unknown field. */
-const void *sketchprep_batch_field(void *batch, int64_t field, int64_t *count);
+/* Copies the arrays of the batch sketchprep_reader_next gave into the 11 buffers at `destinations`
+ * (each sized from its count; a NULL one is skipped). */
+void sketchprep_reader_copy(void *reader, void *const *destinations);
+
+/* Why the read failed (a missing input, no readable input), once sketchprep_reader_next returned
+ * 0; NULL when it did not. */
+const char *sketchprep_reader_message(void *reader);
+
+/* Stops the read at its thread's next batch, waits for the thread and frees the reader. */
+void sketchprep_reader_free(void *reader);
 
 /* The dataset's manifest.json, read as every command reads it (regular file inside `directory`,
  * size cap, decoded, every count and shard name in range): its bytes (sizes[0]) for

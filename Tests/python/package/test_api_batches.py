@@ -1,0 +1,60 @@
+"""The batch paths behind `read` and `bitmap`: a read batch holds drawings with and without times
+side by side (each keeps its own layout), a `.bin` read (the reader's flat points) stops where its
+reader is left, a read drawing's metadata are decoded on access and equal the CLI's, and `bitmap`
+renders into one output whatever the chunking, leaving a refused drawing's image zero."""
+import json
+
+import numpy as np
+import pytest
+
+import sketchprep
+from sketchprep import DrawingError
+from sketchprep import rendering
+
+
+def json_drawings(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("order", [("simplified", "raw"), ("raw", "simplified")])
+def test_a_batch_of_drawings_with_and_without_times_gives_each_its_own_layout(quickdraw, order):
+    paths = [quickdraw / kind / "cat.ndjson" for kind in order]
+    expected = json_drawings(paths[0]) + json_drawings(paths[1])
+    drawings = list(sketchprep.read(paths, batch_size=len(expected)))  # one batch for both files
+    assert len(drawings) == len(expected)
+    for drawing, record in zip(drawings, expected):
+        assert [stroke.tolist() for stroke in drawing.strokes] == record["drawing"]
+        assert (drawing.word, drawing.key_id, drawing.countrycode, drawing.timestamp, drawing.recognized) == (
+            record["word"], record["key_id"], record["countrycode"], record["timestamp"], record["recognized"])
+
+
+def test_a_bin_read_stops_where_its_reader_is_left(fixtures):
+    inputs = json.loads((fixtures / "read" / "read.json").read_text())["bin"]["inputs"]
+    reader = sketchprep.read(inputs, format="bin", batch_size=16)
+    for count, drawing in enumerate(reader, 1):
+        assert all(stroke.shape[0] == 2 for stroke in drawing.strokes)
+        if count == 20:
+            break
+    assert reader.read == 20
+    whole = sketchprep.read(inputs, format="bin")
+    assert sum(1 for _ in whole) > 20 and not whole.rejected
+
+
+def test_bitmap_of_an_iterator_over_several_chunks_equals_the_bitmap_of_the_list(quickdraw):
+    drawings = list(sketchprep.read(quickdraw / "simplified" / "cat.ndjson"))
+    many = (drawings * (rendering._CHUNK // len(drawings) + 2))[:rendering._CHUNK + 3]
+    whole = sketchprep.bitmap(many)
+    assert whole.shape == (len(many), 28, 28)
+    assert np.array_equal(sketchprep.bitmap(iter(many)), whole)
+    assert np.array_equal(whole[rendering._CHUNK:], sketchprep.bitmap(many[rendering._CHUNK:]))
+
+
+def test_bitmap_leaves_a_refused_drawing_zero_without_strict_and_names_it_with(quickdraw):
+    good = [stroke for stroke in next(iter(sketchprep.read(quickdraw / "simplified" / "cat.ndjson"))).strokes]
+    refused = [np.array([[0.0, 1e300], [0.0, 5.0]])]  # beyond every coordinate bound
+    images = sketchprep.bitmap([good, refused, good], strict=False)
+    assert not images[1].any()
+    assert np.array_equal(images[0], sketchprep.bitmap([good])[0]) and images[0].any()
+    with pytest.raises(DrawingError) as raised:
+        sketchprep.bitmap([good, refused, good])
+    assert raised.value.index == 1
