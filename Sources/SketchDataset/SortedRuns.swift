@@ -65,7 +65,9 @@ package final class SortedRunWriter {
     deinit { _ = pending?.wait() }
 
     /// Buffers `fragment`'s examples, first writing what is buffered as a run when the fragment
-    /// would take the buffer past the budget. A fragment not sorted yet is sorted here.
+    /// would take the buffer past the budget, and writing the buffer as a run at once when it
+    /// reaches the budget (a fragment over the budget is a run of its own, held no longer than
+    /// before). A fragment not sorted yet is sorted here.
     package func add(_ fragment: RunFragment) throws {
         guard fragment.count > 0 else { return }
         if buffered > 0 && buffered + fragment.footprint > budget { try spill() }
@@ -73,6 +75,7 @@ package final class SortedRunWriter {
         fragment.sort()
         buffered += fragment.footprint
         buffer.append(fragment)
+        if buffered >= budget { try spill() }
     }
 
     /// Run files written since the last chunk boundary.

@@ -109,6 +109,18 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     }
 }
 
+@Test func aFragmentThatFillsTheBudgetIsWrittenAsARunAtOnce() throws {
+    let directory = try TestSupport.temporaryDirectory().path
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1 << 20)
+    try writer.add(RunFragment([example("small")]))
+    #expect(writer.runs.isEmpty)
+    try writer.add(RunFragment([example("large", body: [UInt8](repeating: 3, count: 1 << 20))]))
+    #expect(writer.runs.count == 2)  // the small one before it, then the large one on its own
+    try writer.add(RunFragment([example("next")]))
+    #expect(writer.runs.count == 2)
+    #expect(try writer.finish().count == 3)
+}
+
 @Test func aChunksRunsAreMeasuredAsWrittenToTheirFilesBytes() throws {
     let directory = try TestSupport.temporaryDirectory().path
     let writer = try SortedRunWriter(directory: directory, budgetBytes: 1, measuresRuns: true)
