@@ -73,11 +73,6 @@ package struct SortedExample: Sendable, Equatable {
         if a.chunk != b.chunk { return a.chunk < b.chunk }
         return a.ordinal < b.ordinal
     }
-
-    /// Approximate memory held by the example (for spill budgets).
-    package var footprint: Int {
-        96 + keyID.utf8.count + word.utf8.count + body.count + 8 * shape.count
-    }
 }
 
 /// The order of a dataset: `SplitMix64` finalizer of `FNV1a64(key_id) ^ seed`.

@@ -3,9 +3,11 @@ import SketchFormats
 import SketchIO
 import SystemPackage
 
-/// The map side of the bounded-memory shuffle: examples are buffered up to a byte budget, and
-/// each full buffer is sorted (``SortedExample/precedes(_:_:)``) and written as one *run* file.
-/// Memory is the budget, whatever the number of examples.
+/// The map side of the bounded-memory shuffle: sorted fragments of examples (``RunFragment``, made
+/// and sorted by the map's workers) are buffered up to a byte budget, and each full buffer is
+/// merged into the dataset order (``SortedExample/precedes(_:_:)``) and written as one *run* file.
+/// Memory is the budget, or one fragment when a single fragment is larger, whatever the number of
+/// examples.
 ///
 /// A run file (``RunFile``) is `SKRUN03\n`, blocks of whole records
 /// (``SortedExample/serialize(into:)``) each behind a 32-byte header (`u32` payload length, `u32`
@@ -18,16 +20,21 @@ import SystemPackage
 package final class SortedRunWriter {
     /// Directory of the run files.
     package let directory: String
+    /// Bytes of fragments buffered before they are written as a run.
     private let budget: Int
-    private var buffer: [SortedExample] = []
+    private var buffer: [RunFragment] = []
     private var buffered = 0
-    /// Run files written so far, in order.
+    /// Run files written so far, in order (the last may still be being written in the background).
     package private(set) var runs: [String] = []
     /// Whether each run's size and SHA-256 are taken from the bytes as they are written, for
     /// ``closeChunk()`` (a resume checkpoint lists them), so that no run is read back to hash it.
     private let measuresRuns: Bool
     /// The size and SHA-256 of each run, in ``runs`` order, when ``measuresRuns``.
     private var measured: [MeasuredRun] = []
+    /// Whether runs are written on a thread of their own while the next run's fragments arrive.
+    private let writesInBackground: Bool
+    /// The run being written in the background (at most one at a time).
+    private var pending: BackgroundRun?
 
     /// A run file with its size and SHA-256.
     package struct MeasuredRun: Sendable {
@@ -40,17 +47,34 @@ package final class SortedRunWriter {
     static let blockTargetBytes = 256 << 10
 
     /// Run files go to `directory` (created when missing) as `run-00000.bin`, …; `measuresRuns`
-    /// hashes them as they are written, for ``closeChunk()``.
-    package init(directory: String, budgetBytes: Int, measuresRuns: Bool = false) throws {
+    /// hashes them as they are written, for ``closeChunk()``. With `writesInBackground` each run is
+    /// merged and written on a thread of its own while the caller goes on adding fragments, and
+    /// the budget is shared by the buffer being filled and the run being written (half each), so
+    /// memory stays within `budgetBytes` either way.
+    package init(directory: String, budgetBytes: Int, measuresRuns: Bool = false, writesInBackground: Bool = false) throws {
         self.directory = directory
-        self.budget = max(1 << 20, budgetBytes)
+        let total = max(1 << 20, budgetBytes)
+        self.budget = writesInBackground ? total / 2 : total
         self.measuresRuns = measuresRuns
+        self.writesInBackground = writesInBackground
         try createDirectories(directory)
     }
 
-    package func add(_ example: SortedExample) throws {
-        buffer.append(example)
-        buffered += example.footprint
+    /// Waits for a run still being written, so that no thread writes into the directory after the
+    /// writer is gone (the caller may remove it).
+    deinit { _ = pending?.wait() }
+
+    /// Buffers `fragment`'s examples, first writing what is buffered as a run when the fragment
+    /// would take the buffer past the budget, and writing the buffer as a run at once when it
+    /// reaches the budget (a fragment over the budget is a run of its own, held no longer than
+    /// before). A fragment not sorted yet is sorted here.
+    package func add(_ fragment: RunFragment) throws {
+        guard fragment.count > 0 else { return }
+        if buffered > 0 && buffered + fragment.footprint > budget { try spill() }
+        var fragment = fragment
+        fragment.sort()
+        buffered += fragment.footprint
+        buffer.append(fragment)
         if buffered >= budget { try spill() }
     }
 
@@ -63,27 +87,56 @@ package final class SortedRunWriter {
     package func closeChunk() throws -> [MeasuredRun] {
         precondition(measuresRuns, "SortedRunWriter.closeChunk() needs a writer that measures its runs")
         if !buffer.isEmpty { try spill() }
+        try finishPending()
         defer { chunkStart = runs.count }
         return Array(measured[chunkStart...])
     }
 
-    /// Writes what is buffered as a last run (when anything is) and returns every run file.
+    /// Writes what is buffered as a last run (when anything is) and returns every run file, each
+    /// written in full.
     package func finish() throws -> [String] {
         if !buffer.isEmpty { try spill() }
+        try finishPending()
         return runs
     }
 
+    /// Writes the buffered fragments as the next run: here, or on a thread of its own once the
+    /// run before it is written.
     private func spill() throws {
-        buffer.sort(by: SortedExample.precedes)
         let path = "\(directory)/\(DatasetLayout.sortedRun(runs.count))"
+        let fragments = buffer
+        let measuring = measuresRuns
+        buffer = []
+        buffered = 0
+        if writesInBackground {
+            try finishPending()
+            runs.append(path)
+            pending = BackgroundRun { try Self.writeRun(fragments, to: path, measuring: measuring) }
+        } else {
+            runs.append(path)
+            if let run = try Self.writeRun(fragments, to: path, measuring: measuring) { measured.append(run) }
+        }
+    }
+
+    /// Waits for the run being written in the background and rethrows what writing it threw.
+    private func finishPending() throws {
+        guard let run = pending else { return }
+        pending = nil
+        if let written = try run.wait().get() { measured.append(written) }
+    }
+
+    /// Writes `fragments` merged into the dataset order as the run file `path`; its size and
+    /// SHA-256 when `measuring`.
+    private static func writeRun(_ fragments: [RunFragment], to path: String, measuring: Bool) throws -> MeasuredRun? {
         let writer = try AtomicFileWriter(path: path)
-        var hasher = measuresRuns ? SHA256Hasher() : nil
+        var hasher = measuring ? SHA256Hasher() : nil
         func emit(_ bytes: [UInt8]) throws {
             try writer.write(bytes)
             hasher?.update(bytes)
         }
         try emit(RunFile.magic)
         var block: [UInt8] = []
+        block.reserveCapacity(blockTargetBytes + (64 << 10))
         var first: UInt64 = 0
         var last: UInt64 = 0
         var table = RunFile.TableDigest()
@@ -95,19 +148,46 @@ package final class SortedRunWriter {
             try emit(block)
             block.removeAll(keepingCapacity: true)
         }
-        for example in buffer {
-            if block.isEmpty { first = example.sortKey }
-            last = example.sortKey
-            example.serialize(into: &block)
-            if block.count >= Self.blockTargetBytes { try close() }
+        var merge = FragmentMerge(fragments)
+        while let (fragment, record) = merge.next() {
+            if block.isEmpty { first = record.sortKey }
+            last = record.sortKey
+            block.append(contentsOf: fragments[fragment].bytes[record.offset..<(record.offset + record.length)])
+            if block.count >= blockTargetBytes { try close() }
         }
         try close()
         try emit(table.trailer())
         try writer.commit()
-        runs.append(path)
-        if var hasher { measured.append(MeasuredRun(path: path, bytes: writer.bytesWritten, sha256: hasher.finalize().hexString)) }
-        buffer.removeAll(keepingCapacity: true)
-        buffered = 0
+        guard var hasher else { return nil }
+        return MeasuredRun(path: path, bytes: writer.bytesWritten, sha256: hasher.finalize().hexString)
+    }
+}
+
+/// One run file written on a thread of its own (``SortedRunWriter``'s background writing).
+private final class BackgroundRun: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<SortedRunWriter.MeasuredRun?, any Error>?
+
+    /// Starts `write` on a new thread.
+    init(_ write: @escaping @Sendable () throws -> SortedRunWriter.MeasuredRun?) {
+        let thread = Thread { [self] in
+            let outcome = Result { try write() }
+            condition.lock()
+            result = outcome
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.start()
+    }
+
+    /// Waits until the run is written; what `write` returned or threw.
+    func wait() -> Result<SortedRunWriter.MeasuredRun?, any Error> {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let result { return result }
+            condition.wait()
+        }
     }
 }
 

@@ -42,7 +42,7 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
         example("k\($0 % 2500)", chunk: UInt32($0 / 1000), ordinal: UInt64($0), body: [UInt8](repeating: 1, count: 600))
     }
     let writer = try SortedRunWriter(directory: "\(directory)/runs", budgetBytes: 1)  // a run per MiB
-    for e in examples { try writer.add(e) }
+    for e in examples { try writer.add(RunFragment([e])) }
     let runs = try writer.finish()
     #expect(runs.count > 1)
     var merge = try RunMerge(runs: runs)
@@ -52,12 +52,81 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     #expect(merged.filter { $0.0 == "k7" }.map(\.1) == [7, 2507])
 }
 
+@Test func unsortedFragmentsMergeIntoTheSameOrderAsOneSort() throws {
+    let examples = (0..<2000).map { example("k\($0 % 700)", chunk: UInt32($0 / 1000), ordinal: UInt64($0)) }
+    let directory = try TestSupport.temporaryDirectory().path
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 64 << 20)
+    var start = 0
+    for size in [1, 2, 3, 500, 7, 1000, 487] {
+        var fragment = RunFragment()
+        for e in examples[start..<(start + size)] { fragment.append(e) }
+        try writer.add(fragment)
+        start += size
+    }
+    #expect(start == examples.count)
+    var merge = try RunMerge(runs: try writer.finish())
+    let merged = try drain(&merge)
+    let expected = examples.sorted(by: SortedExample.precedes)
+    #expect(merged.map(\.0) == expected.map(\.keyID) && merged.map(\.1) == expected.map(\.ordinal))
+}
+
+@Test func aRunFileHasTheSameBytesHoweverItsExamplesAreCutIntoFragments() throws {
+    let examples = (0..<1500).map {
+        example("k\($0 % 600)", chunk: UInt32($0 / 500), ordinal: UInt64($0), body: [UInt8](repeating: UInt8($0 % 251), count: 400))
+    }
+    var files: [[UInt8]] = []
+    for size in [1, 64, 280, 1500] {
+        let directory = try TestSupport.temporaryDirectory().path
+        let writer = try SortedRunWriter(directory: directory, budgetBytes: 64 << 20)
+        for start in stride(from: 0, to: examples.count, by: size) {
+            try writer.add(RunFragment(Array(examples[start..<min(start + size, examples.count)])))
+        }
+        let runs = try writer.finish()
+        #expect(runs.count == 1)
+        files.append(try [UInt8](Data(contentsOf: URL(fileURLWithPath: runs[0]))))
+    }
+    #expect(files.count == 4 && Set(files).count == 1)
+}
+
+@Test func runsWrittenInTheBackgroundAreTheRunsOfHalfTheBudgetWrittenInPlace() throws {
+    let examples = (0..<6000).map { example("k\($0)", ordinal: UInt64($0), body: [UInt8](repeating: UInt8($0 % 251), count: 700)) }
+    var written: [(runs: [[UInt8]], measured: [SortedRunWriter.MeasuredRun])] = []
+    for (budget, background) in [(1 << 20, false), (2 << 20, true)] {
+        let directory = try TestSupport.temporaryDirectory().path
+        let writer = try SortedRunWriter(
+            directory: directory, budgetBytes: budget, measuresRuns: true, writesInBackground: background)
+        for start in stride(from: 0, to: examples.count, by: 250) {
+            try writer.add(RunFragment(Array(examples[start..<(start + 250)])))
+        }
+        let measured = try writer.closeChunk()
+        let runs = try writer.finish()
+        #expect(measured.map(\.path) == runs)
+        written.append((try runs.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }, measured))
+    }
+    #expect(written[0].runs.count > 2 && written[0].runs == written[1].runs)
+    for (bytes, run) in zip(written[1].runs, written[1].measured) {
+        #expect(run.bytes == bytes.count && run.sha256 == SHA256Hasher.hash(bytes).hexString)
+    }
+}
+
+@Test func aFragmentThatFillsTheBudgetIsWrittenAsARunAtOnce() throws {
+    let directory = try TestSupport.temporaryDirectory().path
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1 << 20)
+    try writer.add(RunFragment([example("small")]))
+    #expect(writer.runs.isEmpty)
+    try writer.add(RunFragment([example("large", body: [UInt8](repeating: 3, count: 1 << 20))]))
+    #expect(writer.runs.count == 2)  // the small one before it, then the large one on its own
+    try writer.add(RunFragment([example("next")]))
+    #expect(writer.runs.count == 2)
+    #expect(try writer.finish().count == 3)
+}
+
 @Test func aChunksRunsAreMeasuredAsWrittenToTheirFilesBytes() throws {
     let directory = try TestSupport.temporaryDirectory().path
     let writer = try SortedRunWriter(directory: directory, budgetBytes: 1, measuresRuns: true)
-    for i in 0..<3000 { try writer.add(example("k\(i)", body: [UInt8](repeating: UInt8(i % 251), count: 600))) }
+    for i in 0..<3000 { try writer.add(RunFragment([example("k\(i)", body: [UInt8](repeating: UInt8(i % 251), count: 600))])) }
     let first = try writer.closeChunk()
-    try writer.add(example("last"))
+    try writer.add(RunFragment([example("last")]))
     let second = try writer.closeChunk()
     #expect(first.count > 1 && second.count == 1)
     #expect((first + second).map(\.path) == writer.runs)
@@ -71,7 +140,7 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     let directory = try TestSupport.temporaryDirectory().path
     let examples = (0..<4000).map { example("k\($0)", body: [UInt8](repeating: 2, count: 300)) }
     let writer = try SortedRunWriter(directory: directory, budgetBytes: 1)
-    for e in examples { try writer.add(e) }
+    for e in examples { try writer.add(RunFragment([e])) }
     let runs = try writer.finish()
     let keys = SortKey.keys(ofBuckets: 300...555)
     var merge = try RunMerge(runs: runs, keys: keys)
@@ -83,7 +152,7 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
 @Test func aTruncatedOrAlteredRunFileIsAnErrorNamingIt() throws {
     let directory = try TestSupport.temporaryDirectory().path
     let writer = try SortedRunWriter(directory: directory, budgetBytes: 1)
-    for i in 0..<100 { try writer.add(example("k\(i)")) }
+    for i in 0..<100 { try writer.add(RunFragment([example("k\(i)")])) }
     let runs = try writer.finish()
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: runs[0])))
     try Data(bytes.dropLast(5)).write(to: URL(fileURLWithPath: runs[0]))
@@ -124,7 +193,7 @@ func reorderedRepeatedOrMissingBlocksAreRefused() throws {
     let directory = try TestSupport.temporaryDirectory().path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let writer = try SortedRunWriter(directory: directory, budgetBytes: 64 << 20)
-    for i in 0..<12 { try writer.add(example("k\(i)", body: [UInt8](repeating: UInt8(i), count: 100_000))) }
+    for i in 0..<12 { try writer.add(RunFragment([example("k\(i)", body: [UInt8](repeating: UInt8(i), count: 100_000))])) }
     let runs = try writer.finish()
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: runs[0])))
     let (parts, trailer) = blocks(of: bytes)

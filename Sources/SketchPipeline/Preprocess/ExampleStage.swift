@@ -35,7 +35,8 @@ struct ExampleStage<Inner: RecordStage>: RecordStage where Inner.Batch: Encoding
         let isStroke3Input: Bool
         /// One fragment encoder per batch, reused for every example (sketch-rnn `.npz` only).
         let fragments: DeflateFragmentEncoder?
-        private(set) var output = MappedExamples()
+        private var mapped = MappedExamples()
+        var output: MappedExamples { mapped.sorted() }
         private(set) var seconds = StageSeconds()
 
         init(stage: ExampleStage, inner: Inner.Batch, chunk: Int, isStroke3Input: Bool) {
@@ -64,7 +65,7 @@ struct ExampleStage<Inner: RecordStage>: RecordStage where Inner.Batch: Encoding
             } catch {
                 throw StageRejection("\(error)")
             }
-            output.append(
+            mapped.append(
                 SortedExample(
                     sortKey: SortKey.of(keyID: record.keyID, seed: stage.seed), keyID: record.keyID, chunk: UInt32(chunk),
                     ordinal: UInt64(location.line), word: record.word,

@@ -20,7 +20,8 @@ struct ImageExampleStage: ImageStage {
 
     struct Batch: ImageStageBatch {
         let stage: ImageExampleStage
-        private(set) var output = MappedExamples()
+        private(set) var mapped = MappedExamples()
+        var output: MappedExamples { mapped.sorted() }
         private(set) var seconds = StageSeconds()
 
         mutating func process(_ image: GrayImage, file: LabeledImageFile, index: Int) throws(StageRejection) {
@@ -33,7 +34,7 @@ struct ImageExampleStage: ImageStage {
             } catch {
                 throw StageRejection("\(error)")
             }
-            output.append(
+            mapped.append(
                 SortedExample(
                     sortKey: SortKey.of(keyID: file.keyID, seed: stage.seed), keyID: file.keyID, chunk: 0, ordinal: UInt64(index),
                     word: file.className,

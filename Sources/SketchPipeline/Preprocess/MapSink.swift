@@ -51,7 +51,7 @@ final class MapSink {
         current.records.add(outcome.counts)
         current.words.formUnion(outcome.output.words)
         current.bucketCounts.formUnion(outcome.output.bucketCounts)
-        for example in outcome.output.examples { try runs.add(example) }
+        try runs.add(outcome.output.fragment)
         for file in outcome.measuredFiles {
             current.chunks[file.index] = MapOutput.ChunkRecord(bytes: file.bytes, sha256: file.sha256, quarantined: 0)
         }

@@ -90,7 +90,8 @@ extension PipelineRunner {
         let progress = ProgressReporter(
             unit: "drawings", totalBytes: toMap.allSatisfy { chunks[$0].bytes != nil } ? totalBytes : nil,
             enabled: showProgress)
-        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes, measuresRuns: keys != nil)
+        let runs = try SortedRunWriter(
+            directory: runsDirectory, budgetBytes: runBudgetBytes, measuresRuns: keys != nil, writesInBackground: jobs > 1)
         let batches = InputBatches(
             sources: chunks.map { InputBatches.Source(path: $0.path, range: $0.range, format: $0.format, word: $0.word) },
             selected: toMap,
