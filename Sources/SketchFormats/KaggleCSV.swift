@@ -137,10 +137,47 @@ package enum KaggleCSV {
         line.append(UInt8(ascii: "}"))
     }
 
+    /// A row's fields, the first six kept in place (a layout has six at most; the rest are
+    /// only counted), so splitting a row allocates nothing.
+    private struct Fields {
+        private var kept = (Field.none, Field.none, Field.none, Field.none, Field.none, Field.none)
+        /// Number of fields, kept or not.
+        private(set) var count = 0
+
+        /// Adds `field` (kept when it is one of the first six).
+        mutating func append(_ field: Field) {
+            switch count {
+            case 0: kept.0 = field
+            case 1: kept.1 = field
+            case 2: kept.2 = field
+            case 3: kept.3 = field
+            case 4: kept.4 = field
+            case 5: kept.5 = field
+            default: break
+            }
+            count += 1
+        }
+
+        /// Field `index` (of the first six).
+        subscript(index: Int) -> Field {
+            switch index {
+            case 0: return kept.0
+            case 1: return kept.1
+            case 2: return kept.2
+            case 3: return kept.3
+            case 4: return kept.4
+            default: return kept.5
+            }
+        }
+    }
+
     /// Where one field's bytes are in its row (inside the quotes of a quoted field).
     private struct Field {
         var range: Range<Int>
         var hasEscapedQuote: Bool
+
+        /// An empty field (a place not yet filled).
+        static let none = Field(range: 0..<0, hasEscapedQuote: false)
 
         /// The field's text as a Google timestamp (``googleTimestamp(_:)``).
         func timestamp(in row: UnsafeBufferPointer<UInt8>) -> String {
@@ -175,9 +212,8 @@ package enum KaggleCSV {
 
     /// The fields of one CSV row (RFC 4180 quoting, no newline inside a field), each checked to
     /// be valid UTF-8 (but field number `unchecked + 1`), in order.
-    private static func fields(of row: UnsafeBufferPointer<UInt8>, unchecked: Int? = nil) throws(FormatError) -> [Field] {
-        var fields: [Field] = []
-        fields.reserveCapacity(6)
+    private static func fields(of row: UnsafeBufferPointer<UInt8>, unchecked: Int? = nil) throws(FormatError) -> Fields {
+        var fields = Fields()
         var index = 0
         while true {
             let field: Field
