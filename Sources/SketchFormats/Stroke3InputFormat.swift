@@ -77,22 +77,34 @@ package enum Stroke3InputFormat: InputFormatPlugin {
             strokeCount += 1
         }
         guard strokeCount <= DrawingLimits.maximumStrokes else { return nil }
-        // The positions first (one loop, no strokes), then cut into strokes at the pen lifts.
-        let bound = DrawingLimits.maximumCoordinateMagnitude
-        var inBounds = true
-        var simplified = true
-        scratch.positions.x.removeAll(keepingCapacity: true)
-        scratch.positions.y.removeAll(keepingCapacity: true)
-        scratch.positions.x.reserveCapacity(rows)
-        scratch.positions.y.reserveCapacity(rows)
-        var (x, y) = (0.0, 0.0)
-        for row in 0..<rows {
-            x += Double(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self)))
-            y += Double(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row + 2, as: Int16.self)))
-            inBounds = inBounds && abs(x) <= bound && abs(y) <= bound
-            simplified = simplified && DrawingKind.isSimplifiedCoordinate(x) && DrawingKind.isSimplifiedCoordinate(y)
-            scratch.positions.x.append(x)
-            scratch.positions.y.append(y)
+        // The positions first (one loop, no strokes), then cut into strokes at the pen lifts. Sums
+        // of int16 values stay integers far below 2⁵³, so summing them as Int gives the Doubles' sums.
+        let bound = Int(DrawingLimits.maximumCoordinateMagnitude)
+        var xs: [Double] = []
+        var ys: [Double] = []
+        swap(&xs, &scratch.positions.x)
+        swap(&ys, &scratch.positions.y)
+        defer {
+            swap(&xs, &scratch.positions.x)
+            swap(&ys, &scratch.positions.y)
+        }
+        if xs.count < rows {
+            xs = [Double](repeating: 0, count: rows)
+            ys = [Double](repeating: 0, count: rows)
+        }
+        let (inBounds, simplified) = xs.withUnsafeMutableBufferPointer { xs in
+            ys.withUnsafeMutableBufferPointer { ys in
+                var (x, y, inBounds, simplified) = (0, 0, true, true)
+                for row in 0..<rows {
+                    x += Int(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self)))
+                    y += Int(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row + 2, as: Int16.self)))
+                    inBounds = inBounds && x >= -bound && x <= bound && y >= -bound && y <= bound
+                    simplified = simplified && x >= 0 && x <= 255 && y >= 0 && y <= 255
+                    xs[row] = Double(x)
+                    ys[row] = Double(y)
+                }
+                return (inBounds, simplified)
+            }
         }
         guard inBounds else { return outOfRange(key) }
         var strokes: [Stroke] = []
@@ -101,14 +113,14 @@ package enum Stroke3InputFormat: InputFormatPlugin {
         for row in 0..<rows where lifts.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self) != 0 || row == rows - 1 {
             let stroke = start..<(row + 1)
             if scratch.flatPoints {
-                scratch.positions.x.withUnsafeBufferPointer { xs in
-                    scratch.positions.y.withUnsafeBufferPointer { ys in
+                xs.withUnsafeBufferPointer { xs in
+                    ys.withUnsafeBufferPointer { ys in
                         scratch.strokes.appendStroke(
                             x: UnsafeBufferPointer(rebasing: xs[stroke]), y: UnsafeBufferPointer(rebasing: ys[stroke]))
                     }
                 }
             } else {
-                strokes.append(Stroke(x: Array(scratch.positions.x[stroke]), y: Array(scratch.positions.y[stroke])))
+                strokes.append(Stroke(x: Array(xs[stroke]), y: Array(ys[stroke])))
             }
             start = row + 1
         }
