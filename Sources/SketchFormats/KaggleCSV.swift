@@ -19,10 +19,12 @@ import Darwin
 /// One record is one physical line (Kaggle's files have no newline inside a field). Fields are
 /// separated by commas; a field may be quoted with `"` (a `""` inside is one quote). `drawing` is
 /// the strokes as Python writes a list (`[[[x, …], [y, …]], …]`, raw strokes with a third `t`
-/// list); it is taken as JSON after checking it holds only an array of numbers (brackets,
-/// commas, blanks, digits, `.`, `-`, `+`, `e`, `E`), and the record parser then checks its
-/// shape. `recognized` is `True` or `False` (`true`/`false` too). A Kaggle timestamp
-/// `YYYY-MM-DD HH:MM:SS[.ffffff]` becomes Google's text for the same instant (trailing zeros of the
+/// list); it is taken as JSON holding only an array of numbers (brackets, commas, blanks,
+/// digits, `.`, `-`, `+`, `e`, `E`) whose shape the record parser checks. The parser reads
+/// nothing else, so a drawing it reads whole with only blanks after it and no carriage return
+/// holds nothing else (``isCleanDrawing(_:parsedThrough:)``); any other row is checked character
+/// by character (`isNumberArray`) for its reason. `recognized` is `True` or `False`
+/// (`true`/`false` too). A Kaggle timestamp `YYYY-MM-DD HH:MM:SS[.ffffff]` becomes Google's text for the same instant (trailing zeros of the
 /// fraction dropped, ` UTC` appended: `2017-03-08 21:12:07.266040` →
 /// `2017-03-08 21:12:07.26604 UTC`); any other text is kept as it is.
 package enum KaggleCSV {

@@ -47,7 +47,9 @@ private struct StoredLayoutWalk {
             matches(NumpyObjectArrayPickle.preamble(count: count))
         else { return nil }
         var arrays: [NumpyObjectArrayPickle.StoredArray] = []
-        arrays.reserveCapacity(count)
+        // The count is the pickle's word: reserved only as far as the pickle's bytes can hold
+        // arrays (each takes more than 16 bytes).
+        arrays.reserveCapacity(min(count, pickle.count / 16))
         var isFloat64 = false
         var values = 0
         for index in 0..<count {

@@ -147,4 +147,11 @@ import Testing
         #expect(try NumpyObjectArrayPickle.decode(protocol3) == Self.arrays)
         #expect(throws: FormatError.self) { try NumpyObjectArrayPickle.decode(extra) }
     }
+
+    @Test func aPickleClaimingBillionsOfArraysIsLeftToTheGeneralReaderWithoutReservingForThem() {
+        // 2³¹ − 1 arrays claimed by a pickle of a hundred bytes: nothing is reserved for the claim.
+        let claim = NumpyObjectArrayPickle.preamble(count: Int(Int32.max)) + NumpyObjectArrayPickle.trailer
+        #expect(claim.withUnsafeBufferPointer(NumpyObjectArrayPickle.storedArrays) == nil)
+        #expect(throws: FormatError.self) { try NumpyObjectArrayPickle.decode(claim) }
+    }
 }
