@@ -44,6 +44,8 @@ package struct RecordDecodingScratch {
     package var strokes = FlatStrokes()
     /// Bytes a plug-in may build in (a quarantine form, a drawing with its closing brace).
     package var bytes: [UInt8] = []
+    /// Positions a plug-in may build a drawing's points in before cutting them into strokes (stroke-3).
+    package var positions = (x: [Double](), y: [Double]())
 
     /// Scratch for a decoder that keeps `t` arrays when `keepsTimestamps` and hands flat points when `flatPoints`.
     package init(keepsTimestamps: Bool, flatPoints: Bool) {

@@ -1,5 +1,11 @@
 import SketchCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The CSV files of Kaggle's "Quick, Draw! Doodle Recognition" competition: one row's fields
 /// (``row(_:layout:word:)``), which `KaggleCSVInputFormat` decodes into a record, and the NDJSON
 /// line in Google's layout a row stands for (``appendNDJSON(ofRow:layout:word:to:)``, its
@@ -13,10 +19,12 @@ import SketchCore
 /// One record is one physical line (Kaggle's files have no newline inside a field). Fields are
 /// separated by commas; a field may be quoted with `"` (a `""` inside is one quote). `drawing` is
 /// the strokes as Python writes a list (`[[[x, …], [y, …]], …]`, raw strokes with a third `t`
-/// list); it is taken as JSON after checking it holds only an array of numbers (brackets,
-/// commas, blanks, digits, `.`, `-`, `+`, `e`, `E`), and the record parser then checks its
-/// shape. `recognized` is `True` or `False` (`true`/`false` too). A Kaggle timestamp
-/// `YYYY-MM-DD HH:MM:SS[.ffffff]` becomes Google's text for the same instant (trailing zeros of the
+/// list); it is taken as JSON holding only an array of numbers (brackets, commas, blanks,
+/// digits, `.`, `-`, `+`, `e`, `E`) whose shape the record parser checks. The parser reads
+/// nothing else, so a drawing it reads whole with only blanks after it and no carriage return
+/// holds nothing else (``isCleanDrawing(_:parsedThrough:)``); any other row is checked character
+/// by character (`isNumberArray`) for its reason. `recognized` is `True` or `False`
+/// (`true`/`false` too). A Kaggle timestamp `YYYY-MM-DD HH:MM:SS[.ffffff]` becomes Google's text for the same instant (trailing zeros of the
 /// fraction dropped, ` UTC` appended: `2017-03-08 21:12:07.266040` →
 /// `2017-03-08 21:12:07.26604 UTC`); any other text is kept as it is.
 package enum KaggleCSV {
@@ -61,11 +69,18 @@ package enum KaggleCSV {
 
     /// The fields of the CSV row `row` (without its newline) of a file in `layout`; `word` is the
     /// word of `test` rows. Throws `FormatError` naming what is wrong.
-    package static func row(_ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String) throws(FormatError) -> Row {
+    ///
+    /// With `checkingDrawing` false the drawing field's bytes are not looked at (neither its UTF-8
+    /// nor ``isNumberArray(_:)``): the caller vouches for them by parsing the drawing and
+    /// ``isCleanDrawing(_:parsedThrough:)``, and asks again with the checks when either fails, so
+    /// every refusal keeps its reason.
+    package static func row(
+        _ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String, checkingDrawing: Bool = true
+    ) throws(FormatError) -> Row {
         var row = row
         if row.last == 0x0D { row = UnsafeBufferPointer(rebasing: row.dropLast()) }
-        let fields = try self.fields(of: row)
         let expected = layout == .train ? 6 : 3
+        let fields = try self.fields(of: row, unchecked: checkingDrawing ? nil : (layout == .train ? 1 : 2))
         guard fields.count == expected else {
             throw FormatError(.record, "\(fields.count) CSV fields, the header \(layout.header) names \(expected)")
         }
@@ -88,7 +103,7 @@ package enum KaggleCSV {
             }
         }
         let drawingBytes = UnsafeBufferPointer(rebasing: row[fields[drawing].range])
-        guard !fields[drawing].hasEscapedQuote, isNumberArray(drawingBytes) else {
+        guard !fields[drawing].hasEscapedQuote, !checkingDrawing || isNumberArray(drawingBytes) else {
             throw FormatError(.record, "drawing is not a list of stroke lists of numbers")
         }
         return Row(
@@ -124,10 +139,47 @@ package enum KaggleCSV {
         line.append(UInt8(ascii: "}"))
     }
 
+    /// A row's fields, the first six kept in place (a layout has six at most; the rest are
+    /// only counted), so splitting a row allocates nothing.
+    private struct Fields {
+        private var kept = (Field.none, Field.none, Field.none, Field.none, Field.none, Field.none)
+        /// Number of fields, kept or not.
+        private(set) var count = 0
+
+        /// Adds `field` (kept when it is one of the first six).
+        mutating func append(_ field: Field) {
+            switch count {
+            case 0: kept.0 = field
+            case 1: kept.1 = field
+            case 2: kept.2 = field
+            case 3: kept.3 = field
+            case 4: kept.4 = field
+            case 5: kept.5 = field
+            default: break
+            }
+            count += 1
+        }
+
+        /// Field `index` (of the first six).
+        subscript(index: Int) -> Field {
+            switch index {
+            case 0: return kept.0
+            case 1: return kept.1
+            case 2: return kept.2
+            case 3: return kept.3
+            case 4: return kept.4
+            default: return kept.5
+            }
+        }
+    }
+
     /// Where one field's bytes are in its row (inside the quotes of a quoted field).
     private struct Field {
         var range: Range<Int>
         var hasEscapedQuote: Bool
+
+        /// An empty field (a place not yet filled).
+        static let none = Field(range: 0..<0, hasEscapedQuote: false)
 
         /// The field's text as a Google timestamp (``googleTimestamp(_:)``).
         func timestamp(in row: UnsafeBufferPointer<UInt8>) -> String {
@@ -149,10 +201,21 @@ package enum KaggleCSV {
         }
     }
 
+    /// Whether `drawing`, a drawing field the record parser read up to offset `end`
+    /// (`QuickDrawLineParser.parseDrawing`), passes ``isNumberArray(_:)``: the parser reads only
+    /// brackets, commas, number characters and JSON blanks, so it does when only blanks and tabs
+    /// follow `end` and no carriage return or newline (JSON blanks ``isNumberArray(_:)`` refuses)
+    /// lies anywhere in it.
+    package static func isCleanDrawing(_ drawing: UnsafeBufferPointer<UInt8>, parsedThrough end: Int) -> Bool {
+        guard end <= drawing.count, drawing[end...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }), let base = drawing.baseAddress
+        else { return false }
+        return memchr(base, 0x0D, end) == nil && memchr(base, 0x0A, end) == nil
+    }
+
     /// The fields of one CSV row (RFC 4180 quoting, no newline inside a field), each checked to
-    /// be valid UTF-8, in order.
-    private static func fields(of row: UnsafeBufferPointer<UInt8>) throws(FormatError) -> [Field] {
-        var fields: [Field] = []
+    /// be valid UTF-8 (but field number `unchecked + 1`), in order.
+    private static func fields(of row: UnsafeBufferPointer<UInt8>, unchecked: Int? = nil) throws(FormatError) -> Fields {
+        var fields = Fields()
         var index = 0
         while true {
             let field: Field
@@ -161,16 +224,11 @@ package enum KaggleCSV {
                 let start = index
                 var escaped = false
                 while true {
+                    index = nextQuote(in: row, from: index)
                     guard index < row.count else { throw FormatError(.record, "CSV field \(fields.count + 1): quote not closed") }
-                    if row[index] == UInt8(ascii: "\"") {
-                        if index + 1 < row.count && row[index + 1] == UInt8(ascii: "\"") {
-                            escaped = true
-                            index += 2
-                            continue
-                        }
-                        break
-                    }
-                    index += 1
+                    guard index + 1 < row.count && row[index + 1] == UInt8(ascii: "\"") else { break }
+                    escaped = true
+                    index += 2
                 }
                 field = Field(range: start..<index, hasEscapedQuote: escaped)
                 index += 1
@@ -188,13 +246,22 @@ package enum KaggleCSV {
                 field = Field(range: start..<index, hasEscapedQuote: false)
             }
             let bytes = UnsafeBufferPointer(rebasing: row[field.range])
-            guard isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+            guard fields.count == unchecked || isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
                 throw FormatError(.record, "CSV field \(fields.count + 1) is not valid UTF-8")
             }
             fields.append(field)
             if index == row.count { return fields }
             index += 1  // the comma
         }
+    }
+
+    /// The offset of the first `"` at or after `start` in `row` (`memchr`: a drawing field is long
+    /// and holds none), or `row.count`.
+    private static func nextQuote(in row: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < row.count, let base = row.baseAddress, let quote = memchr(base + start, 0x22, row.count - start) else {
+            return row.count
+        }
+        return base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Whether every byte of `bytes` is below 0x80, looked at eight bytes at a time.
@@ -263,12 +330,17 @@ package enum KaggleCSV {
         return text.withUTF8 { googleTimestamp(bytes: $0) } ?? text
     }
 
+    /// Kaggle's timestamp up to the seconds, `0` standing for any digit.
+    private static let timestampPattern = Array("0000-00-00 00:00:00".utf8)
+
     /// Google's timestamp text for the Kaggle timestamp `bytes`, or nil when they have another form.
     private static func googleTimestamp(bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let pattern = "0000-00-00 00:00:00".utf8
-        guard bytes.count >= pattern.count,
-            zip(bytes, pattern).allSatisfy({ $1 == UInt8(ascii: "0") ? ($0 >= 0x30 && $0 <= 0x39) : $0 == $1 })
-        else { return nil }
+        let pattern = timestampPattern
+        guard bytes.count >= pattern.count else { return nil }
+        for index in 0..<pattern.count {
+            let (byte, expected) = (bytes[index], pattern[index])
+            guard expected == UInt8(ascii: "0") ? (byte >= 0x30 && byte <= 0x39) : byte == expected else { return nil }
+        }
         var fraction = bytes[pattern.count...]
         if !fraction.isEmpty {
             guard fraction.first == UInt8(ascii: "."), fraction.count >= 2, fraction.count <= 10,

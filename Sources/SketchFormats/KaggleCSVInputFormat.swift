@@ -25,10 +25,36 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
 
     /// A row that cannot be split into the layout's fields is rejected with its CSV bytes; a
     /// drawing or name the record parser refuses, with the row's NDJSON line, as that line would be.
+    /// The drawing's bytes are read once, by the parser (``acceptedRow(_:layout:in:with:)``); a row
+    /// it does not accept is read again with every check (``checkedRow(_:layout:in:with:)``) for its reason.
     package static func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, in batch: RawLineBatch, with scratch: inout RecordDecodingScratch
     ) -> PluginDecoding {
         guard let layout = batch.csvLayout else { return .rejected(reason: "no Kaggle CSV header read", bytes: nil) }
+        if let decoding = acceptedRow(bytes, layout: layout, in: batch, with: &scratch) { return decoding }
+        return checkedRow(bytes, layout: layout, in: batch, with: &scratch)
+    }
+
+    /// The decoding of a row whose fields split and whose drawing the parser reads whole with only
+    /// blanks after it (`KaggleCSV.isCleanDrawing`): what ``checkedRow(_:layout:in:with:)``
+    /// gives such a row, without its separate pass over the drawing; nil for any other row.
+    private static func acceptedRow(
+        _ bytes: UnsafeBufferPointer<UInt8>, layout: KaggleCSV.Layout, in batch: RawLineBatch,
+        with scratch: inout RecordDecodingScratch
+    ) -> PluginDecoding? {
+        guard let row = try? KaggleCSV.row(bytes, layout: layout, word: batch.word, checkingDrawing: false),
+            let (drawing, kind, end) = try? scratch.parser.parseDrawing(
+                row.drawing, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes),
+            KaggleCSV.isCleanDrawing(row.drawing, parsedThrough: end)
+        else { return nil }
+        return record(of: row, drawing: drawing, kind: kind, line: RecordLine(csvRow: bytes, layout: layout, word: batch.word))
+    }
+
+    /// The decoding of any row, each check made in turn (the reason of the first that fails).
+    private static func checkedRow(
+        _ bytes: UnsafeBufferPointer<UInt8>, layout: KaggleCSV.Layout, in batch: RawLineBatch,
+        with scratch: inout RecordDecodingScratch
+    ) -> PluginDecoding {
         let row: KaggleCSV.Row
         do throws(FormatError) { row = try KaggleCSV.row(bytes, layout: layout, word: batch.word) } catch {
             return .rejected(reason: error.reason, bytes: nil)
@@ -37,7 +63,7 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
         let drawing: Drawing
         let kind: DrawingKind
         do throws(FormatError) {
-            (drawing, kind) = try scratch.parser.parseDrawing(
+            (drawing, kind, _) = try scratch.parser.parseDrawing(
                 row.drawing, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes)
         } catch {
             // Columns of the drawing's errors count from the start of the row's NDJSON line: read
@@ -52,6 +78,11 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
             }
             return .rejected(reason: reason, bytes: line.bytes)
         }
+        return record(of: row, drawing: drawing, kind: kind, line: line)
+    }
+
+    /// The record of `row` with its parsed `drawing`, or its rejection for a name `DataName` refuses.
+    private static func record(of row: KaggleCSV.Row, drawing: Drawing, kind: DrawingKind, line: RecordLine) -> PluginDecoding {
         let record = SketchRecord(
             word: row.word, countryCode: row.countryCode, timestamp: row.timestamp, recognized: row.recognized, keyID: row.keyID,
             drawing: drawing, kind: kind)

@@ -65,20 +65,23 @@ public struct QuickDrawLineParser {
     /// Parses `bytes`, the value of a record's `drawing` key that starts at byte `columnOffset` of
     /// its line (errors name columns of that line), with the checks and errors of ``parse(_:)``;
     /// with `flat`, the points go into `strokes` (replacing its contents) and the drawing is empty.
-    /// Returns the drawing and its kind (`DrawingKind`, from the values as written).
+    /// Returns the drawing, its kind (`DrawingKind`, from the values as written) and the offset in
+    /// `bytes` just past the drawing's closing `]` (what follows is not looked at).
     package mutating func parseDrawing(
         _ bytes: UnsafeBufferPointer<UInt8>, columnOffset: Int, flat: Bool, strokes: inout FlatStrokes
-    ) throws(FormatError) -> (Drawing, DrawingKind) {
+    ) throws(FormatError) -> (drawing: Drawing, kind: DrawingKind, end: Int) {
         var cursor = JSONCursor(bytes, columnOffset: columnOffset)
         cursor.skipWhitespace()
         guard flat else {
             var none: FlatStrokes?
-            return try parseDrawing(&cursor, flatStrokes: &none)
+            let (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &none)
+            return (drawing, kind, cursor.index)
         }
         var target: FlatStrokes? = FlatStrokes()
         swap(&target!, &strokes)
         defer { swap(&target!, &strokes) }
-        return try parseDrawing(&cursor, flatStrokes: &target)
+        let (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &target)
+        return (drawing, kind, cursor.index)
     }
 
     /// Parses `line` (without its newline).

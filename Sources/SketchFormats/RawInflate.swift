@@ -30,17 +30,18 @@ package enum RawInflate {
             throw FormatError(.zip, "zlib inflate initialisation failed")
         }
         defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: capacity)
-        let status = deflated.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
+        var status = Z_OK
+        // Filled by zlib, not zeroed first: only the bytes it wrote are kept.
+        let output = [UInt8](unsafeUninitializedCapacity: capacity) { target, initialized in
+            status = deflated.withUnsafeBufferPointer { source in
                 stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
                 return CZlib.inflate(&stream, Z_SYNC_FLUSH)
             }
+            initialized = Int(stream.total_out)
         }
-        output.removeSubrange(Int(stream.total_out)...)
         return Result(bytes: output, status: status, leftover: Int(stream.avail_in))
     }
 }

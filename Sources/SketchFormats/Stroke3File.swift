@@ -194,6 +194,18 @@ package enum Stroke3NPZ {
     /// The splits of the file at `path`, in file order. Throws `FormatError` naming the file and
     /// what is wrong (not a zip, an entry other than the three splits, a pickle outside the subset).
     package static func read(path: String) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
+        try readSplits(path: path).map { ($0.split, $0.arrays.numericArrays) }
+    }
+
+    /// The splits of the file at `path` as ``read(path:)`` reads them, each left as
+    /// ``decodeSplits(_:path:)`` finds it (``Stroke3SplitArrays``); the same errors.
+    package static func readSplits(path: String) throws -> [(split: Stroke3Split, arrays: Stroke3SplitArrays)] {
+        try decodeSplits(try readFile(path: path), path: path)
+    }
+
+    /// The bytes of the `.npz` at `path` as stored (at most ``maximumFileSize``); throws
+    /// `FormatError` when it cannot be read or is larger.
+    package static func readFile(path: String) throws -> [UInt8] {
         let bytes: [UInt8]
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -208,16 +220,24 @@ package enum Stroke3NPZ {
         } catch {
             throw FormatError(.input, "cannot read \(path): \(error.localizedDescription)")
         }
-        return try decode(bytes, path: path)
+        return bytes
     }
 
     /// The splits of the `.npz` bytes `bytes` (`path` names them in errors): the pickled layout
     /// (`train.npy`, `valid.npy`, `test.npy`) or the flat one (`Stroke3FlatLayout`).
     package static func decode(_ bytes: [UInt8], path: String) throws -> [(split: Stroke3Split, arrays: [NumericArray])] {
+        try decodeSplits(bytes, path: path).map { ($0.split, $0.arrays.numericArrays) }
+    }
+
+    /// The splits of ``decode(_:path:)``, those whose pickle is in the writer's layout
+    /// (`NumpyObjectArrayPickle.storedArrays`) with their values left in the inflated entry.
+    package static func decodeSplits(_ bytes: [UInt8], path: String) throws -> [(split: Stroke3Split, arrays: Stroke3SplitArrays)] {
         let entries: [(name: String, contents: [UInt8])]
         do { entries = try ZipArchive.decode(bytes, path: path) } catch { throw FormatError(.input, error.description) }
-        if Stroke3FlatLayout.isFlat(entryNames: entries.map(\.name)) { return try Stroke3FlatLayout.decode(entries, path: path) }
-        var splits: [(split: Stroke3Split, arrays: [NumericArray])] = []
+        if Stroke3FlatLayout.isFlat(entryNames: entries.map(\.name)) {
+            return try Stroke3FlatLayout.decode(entries, path: path).map { ($0.split, .decoded($0.arrays)) }
+        }
+        var splits: [(split: Stroke3Split, arrays: Stroke3SplitArrays)] = []
         for entry in entries {
             guard entry.name.hasSuffix(".npy"), let split = Stroke3Split(rawValue: String(entry.name.dropLast(4))) else {
                 throw FormatError(
@@ -226,8 +246,17 @@ package enum Stroke3NPZ {
                 )
             }
             let payload = try pickleOfObjectArray(entry.contents, path: "\(path)/\(entry.name)")
+            if let (isFloat64, arrays) = payload.withUnsafeBufferPointer(NumpyObjectArrayPickle.storedArrays) {
+                let offset = payload.startIndex
+                let located = arrays.map {
+                    NumpyObjectArrayPickle.StoredArray(
+                        rows: $0.rows, columns: $0.columns, values: $0.values.lowerBound + offset..<$0.values.upperBound + offset)
+                }
+                splits.append((split, .stored(entry.contents, isFloat64: isFloat64, arrays: located)))
+                continue
+            }
             do {
-                splits.append((split, try NumpyObjectArrayPickle.decode(Array(payload))))
+                splits.append((split, .decoded(try NumpyObjectArrayPickle.decode(Array(payload)))))
             } catch {
                 throw FormatError(.input, "\(path)/\(entry.name): \(error.description)")
             }
@@ -300,7 +329,7 @@ package enum Stroke3NPZ {
     /// Whether the file at `path` holds float64 arrays (false when it cannot be read: reading it
     /// reports why).
     package static func isFloat64(path: String) -> Bool {
-        ((try? read(path: path)) ?? []).contains { $0.arrays.contains(where: \.isFloat64) }
+        ((try? readSplits(path: path)) ?? []).contains { $0.arrays.holdsFloat64 }
     }
 
     /// Writes `splits` to `path` atomically (see `encode`).

@@ -111,11 +111,10 @@ package enum ZipArchive {
         let directory = try centralDirectory(bytes, fail: fail)
         var entries: [(name: String, contents: [UInt8])] = []
         for entry in directory {
-            let data = Array(bytes[entry.data])
             let contents: [UInt8]
             switch entry.method {
-            case 0: contents = data
-            case 8: contents = try inflateRaw(data, expectedSize: entry.size, path: path, name: entry.name)
+            case 0: contents = Array(bytes[entry.data])
+            case 8: contents = try inflateRaw(bytes[entry.data], expectedSize: entry.size, path: path, name: entry.name)
             default: throw fail("entry \(entry.name) uses compression method \(entry.method) (only stored and deflated are supported)")
             }
             guard contents.count == entry.size else {
@@ -217,10 +216,11 @@ package enum ZipArchive {
         return entries
     }
 
-    private static func inflateRaw(_ input: [UInt8], expectedSize: Int, path: String, name: String) throws(FormatError) -> [UInt8] {
+    private static func inflateRaw(_ input: ArraySlice<UInt8>, expectedSize: Int, path: String, name: String) throws(FormatError) -> [UInt8]
+    {
         let inflated: RawInflate.Result
         do {
-            inflated = try RawInflate.inflate(input[...], capacity: max(expectedSize, 1))
+            inflated = try RawInflate.inflate(input, capacity: max(expectedSize, 1))
         } catch {
             throw FormatError.zip(path: path, reason: "zlib inflate initialisation failed")
         }

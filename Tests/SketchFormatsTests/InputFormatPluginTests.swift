@@ -191,4 +191,64 @@ import Testing
         #expect(bytes == expected)
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""stroke3_deltas":"#))
     }
+
+    @Test func int16Stroke3ArraysDecodeFromTheirStoredValuesToWhatTheGeneralPathGives() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bound = Int(DrawingLimits.maximumCoordinateMagnitude)
+        let arrays = [
+            NumericArray(rows: 3, columns: 3, values: [5, 6, 0, 1, -1, 1, 0, 300, 1]),  // a stroke, then one left open
+            NumericArray(rows: 2, columns: 3, values: [10, 20, 1, 3, 4, 1]),  // simplified: two closed strokes
+            // Positions beyond the coordinate bound: 32,767 × rows.
+            NumericArray(rows: bound / 32_767 + 1, columns: 3, values: (0...(bound / 32_767)).flatMap { _ in [32_767.0, 0, 0] }),
+            // More strokes than a drawing may have (every row lifts the pen).
+            NumericArray(
+                rows: DrawingLimits.maximumStrokes + 1, columns: 3,
+                values: (0...DrawingLimits.maximumStrokes).flatMap { _ in [1.0, 0, 1] }),
+        ]
+        let path = directory.appendingPathComponent("cat.npz").path
+        try Stroke3NPZ.write([(.train, arrays), (.valid, []), (.test, [])], to: path)
+        for flatPoints in [false, true] {
+            let decoded = Self.decoded(path, .stroke3, word: "cat", flatPoints: flatPoints)
+            #expect(decoded.count == arrays.count)
+            for (index, (array, result)) in zip(arrays, decoded).enumerated() {
+                let key = "cat.npz#train#\(index)"
+                guard let drawing = Stroke3.drawing(of: array) else {
+                    #expect(result.reason?.hasPrefix("\(key): coordinate out of range") == true)
+                    #expect(result.bytes == Array(key.utf8))
+                    continue
+                }
+                do throws(DrawingLimitError) {
+                    try DrawingLimits.checkInput(drawing)
+                } catch {
+                    #expect(result.reason == "\(key): \(error.reason)")
+                    continue
+                }
+                let record = SketchRecord(word: "cat", countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: drawing)
+                #expect(result.record == record)
+                #expect(result.record?.kind == DrawingKind.detect(drawing))
+                var line: [UInt8] = []
+                SimplifiedNDJSONWriter.encode(record, into: &line)
+                #expect(result.bytes == line)
+            }
+        }
+    }
+
+    @Test func aCSVDrawingTheParserReadsButWithBytesOutsideANumberArrayIsRefusedAsBefore() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A carriage return inside the drawing, text after its closing bracket, a bracket too many.
+        let rows = [
+            "US,\"[[[1, 2],\r[3, 4]]]\",5,True,2017-03-08 21:12:07,cat",
+            #"US,"[[[1, 2], [3, 4]]] x",6,True,2017-03-08 21:12:07,cat"#,
+            #"US,"[[[1, 2], [3, 4]]]]",7,True,2017-03-08 21:12:07,cat"#,
+            "US,\" [[[1, 2], [3, 4]]]\t\",8,True,2017-03-08 21:12:07,cat",
+        ]
+        let text = KaggleCSV.Layout.train.header + "\n" + rows.joined(separator: "\n") + "\n"
+        let path = try Self.write(Array(text.utf8), named: "cat.csv", in: directory)
+        let decoded = Self.decoded(path, .csv, word: "", flatPoints: true)
+        #expect(decoded.map(\.reason) == Array(repeating: "drawing is not a list of stroke lists of numbers", count: 3) + [nil])
+        #expect(decoded.prefix(3).map(\.bytes) == rows.prefix(3).map { Array($0.utf8) })
+        #expect(decoded.last?.record?.drawing == Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])]))
+    }
 }

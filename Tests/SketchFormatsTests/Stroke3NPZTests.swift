@@ -108,4 +108,50 @@ import Testing
         drawing.strokes[0].x[0] = 5  // an edited drawing no longer sums to the deltas: positions decide
         #expect(Stroke3.array(of: drawing, exactDeltas: deltas) == Stroke3.array(of: drawing))
     }
+
+    /// The pickle of each entry of `bytes` (after its `.npy` header).
+    static func pickles(_ bytes: [UInt8]) throws -> [[UInt8]] {
+        try ZipArchive.decode(bytes, path: "x.npz").map { entry in
+            let headerLength = Int(entry.contents[8]) | Int(entry.contents[9]) << 8
+            return Array(entry.contents[(10 + headerLength)...])
+        }
+    }
+
+    @Test func picklesInTheWritersLayoutAreReadInPlaceAsTheGeneralReaderReadsThem() throws {
+        // 1,200 arrays: two batches of appends and memo indices past 255 (LONG_BINPUT).
+        let many = (0..<1_200).map {
+            NumericArray(rows: 1 + $0 % 90, columns: 3, values: Array(repeating: Double($0 % 7), count: 3 * (1 + $0 % 90)))
+        }
+        let float64 = [NumericArray(rows: 2, columns: 3, values: [0.1, -2.25e-7, 0, 1e6, 0.3, 1], isFloat64: true)]
+        for (arrays, elementType) in [(many, Stroke3ElementType.int16), (Self.arrays, .int16), ([], .int16), (float64, .float64)] {
+            let pickle = try #require(
+                try Self.pickles(try Stroke3NPZ.encode([(.train, arrays)], elementType: elementType, path: "x.npz")).first)
+            let stored = try #require(pickle.withUnsafeBufferPointer(NumpyObjectArrayPickle.storedArrays))
+            let read = Stroke3SplitArrays.stored(pickle, isFloat64: stored.isFloat64, arrays: stored.arrays).numericArrays
+            #expect(read == (try NumpyObjectArrayPickle.decode(pickle)))
+            #expect(read == arrays)
+        }
+        let published = try Stroke3NPZ.readSplits(path: TestSupport.sharedData.appendingPathComponent("sketchrnn/short_kanji.npz").path)
+        #expect(published.allSatisfy { if case .stored = $0.arrays { true } else { false } })
+    }
+
+    @Test func picklesOutsideTheWritersLayoutAreLeftToTheGeneralReader() throws {
+        let pickle = try #require(try Self.pickles(try Stroke3NPZ.encode([(.train, Self.arrays)], path: "x.npz")).first)
+        // Protocol 3 (the general reader takes 2–5), an opcode more before STOP, a cut pickle.
+        var protocol3 = pickle
+        protocol3[1] = 3
+        let extra = Array(pickle.dropLast()) + [0x4E, 0x30, 0x2E]  // NONE, POP is outside the subset: decode throws
+        for other in [protocol3, Array(pickle.dropLast()), extra] {
+            #expect(other.withUnsafeBufferPointer(NumpyObjectArrayPickle.storedArrays) == nil)
+        }
+        #expect(try NumpyObjectArrayPickle.decode(protocol3) == Self.arrays)
+        #expect(throws: FormatError.self) { try NumpyObjectArrayPickle.decode(extra) }
+    }
+
+    @Test func aPickleClaimingBillionsOfArraysIsLeftToTheGeneralReaderWithoutReservingForThem() {
+        // 2³¹ − 1 arrays claimed by a pickle of a hundred bytes: nothing is reserved for the claim.
+        let claim = NumpyObjectArrayPickle.preamble(count: Int(Int32.max)) + NumpyObjectArrayPickle.trailer
+        #expect(claim.withUnsafeBufferPointer(NumpyObjectArrayPickle.storedArrays) == nil)
+        #expect(throws: FormatError.self) { try NumpyObjectArrayPickle.decode(claim) }
+    }
 }
