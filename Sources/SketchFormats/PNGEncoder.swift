@@ -1,3 +1,4 @@
+import CDeflate
 import CZlib
 import SketchCore
 
@@ -8,9 +9,11 @@ import SketchCore
 /// value and rows equal to the row above are nearly all there is to find: gray images are deflated
 /// by ``ScanlineDeflate`` (matches at one pixel and, for unfiltered rows, one scanline back). The
 /// three channels of an RGB image (time-channel rasters, contact sheets) differ, so their runs are
-/// of whole pixels: RGB images are deflated with zlib's default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
-/// each is smaller on average than libpng's adaptive per-row filters with zlib level 6, which wrote
-/// the tool's PNGs before, and the gray ones several times faster. `Tests/python/test_png_pixels.py`
+/// of whole pixels: RGB images are deflated by libdeflate at level 5, whose matches at any distance
+/// find the channels' repeats. Choices measured on the shared data (Benchmarks/README.md, "Raster
+/// pipelines"): each is smaller on average than libpng's adaptive per-row filters with zlib level
+/// 6, which wrote the tool's PNGs before (and than zlib level 6 on the same unfiltered RGB rows),
+/// and faster. `Tests/python/test_png_pixels.py`
 /// pins that the decoded pixels of every PNG-writing pipeline and of contact sheets are unchanged and
 /// their bytes no larger.
 /// The chunks are those libpng's simplified writer emitted: IHDR, sRGB (perceptual), IDAT, IEND.
@@ -47,7 +50,7 @@ public enum PNGEncoder {
     }
 
     /// Largest scanline data written, 2³⁰ bytes (rows with their filter bytes): the one IDAT chunk's
-    /// length stays under PNG's 2³¹ − 1 whatever deflate's worst case, and zlib takes it in one call.
+    /// length stays under PNG's 2³¹ − 1 whatever deflate's worst case, and one deflate call takes it.
     static let maximumScanlineBytes = 1 << 30
 
     private static func encode(
@@ -130,27 +133,22 @@ public enum PNGEncoder {
         }
     }
 
-    /// The zlib stream of `data`, deflated by zlib at level 6 (default matching and memory level, 32 KiB window).
+    /// libdeflate's compression level for RGB images: the fastest level whose PNGs are no larger on
+    /// average than zlib's level 6, which wrote them before (Benchmarks/README.md, "Fourth round").
+    static let rgbDeflateLevel: Int32 = 5
+
+    /// The zlib stream of `data`, deflated by libdeflate at ``rgbDeflateLevel`` (matches at any
+    /// distance in deflate's 32 KiB window; the same input gives the same bytes).
     private static func deflateImageData(_ data: [UInt8]) throws(FormatError) -> [UInt8] {
-        var stream = z_stream()
-        let initialised = deflateInit2_(
-            &stream, 6, Z_DEFLATED, MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-            Int32(MemoryLayout<z_stream>.size))
-        guard initialised == Z_OK else { throw FormatError(.png, "zlib could not start deflating (status \(initialised))") }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(data.count)))
-        var status = Z_OK
-        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
-            data.withUnsafeBufferPointer { input in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = buffer.baseAddress
-                stream.avail_out = uInt(bound)
-                status = deflate(&stream, Z_FINISH)
-            }
-            count = status == Z_STREAM_END ? Int(stream.total_out) : 0
+        guard let compressor = libdeflate_alloc_compressor(rgbDeflateLevel) else {
+            throw FormatError(.png, "libdeflate could not allocate its compressor")
         }
-        guard status == Z_STREAM_END else { throw FormatError(.png, "zlib could not deflate the image (status \(status))") }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, buffer.baseAddress, bound) }
+        }
+        guard !output.isEmpty else { throw FormatError(.png, "libdeflate could not deflate the image") }
         return output
     }
 
