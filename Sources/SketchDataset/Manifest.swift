@@ -23,8 +23,8 @@ public struct Manifest: Sendable, Equatable, Codable {
     public var records: RecordCounts
     /// Quarantine file of rejected lines, relative to the output directory (nil when none were rejected).
     public var quarantine: String?
-    /// Versions of sketchprep and of the C libraries whose output is in the bytes (zlib, libpng,
-    /// cairo): the same inputs give the same bytes for the same versions.
+    /// Versions of sketchprep and of the C libraries whose output is in the bytes (zlib, libdeflate,
+    /// libpng, cairo): the same inputs give the same bytes for the same versions.
     public var libraries: [String: String]?
     /// The run's settings that change the bytes beyond the configuration and the sources
     /// (`--limit`, the pipeline file's own bytes); nil in manifests that are not a pipeline's.
@@ -36,7 +36,8 @@ public struct Manifest: Sendable, Equatable, Codable {
     /// TFRecord `Example`'s label entry after its other features (the reduce side appends it to the
     /// bytes the map side serialized); 5 records the pipeline file's text (`pipeline.text`), so
     /// `preprocess --from DIR` can run the same pipeline again, and lets a listed file lie in a
-    /// subdirectory (`shards[].file` may hold `/`: a format whose files are grouped in directories).
+    /// subdirectory (`shards[].file` may hold `/`: a format whose files are grouped in directories)
+    /// and names libdeflate among the `libraries` (it deflates RGB PNGs).
     public static let currentFormatVersion = 5
 
     /// Creates a manifest (``currentFormatVersion``).

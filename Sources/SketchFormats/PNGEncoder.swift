@@ -1,3 +1,4 @@
+import CDeflate
 import CZlib
 import SketchCore
 
@@ -8,9 +9,12 @@ import SketchCore
 /// value and rows equal to the row above are nearly all there is to find: gray images are deflated
 /// by ``ScanlineDeflate`` (matches at one pixel and, for unfiltered rows, one scanline back). The
 /// three channels of an RGB image (time-channel rasters, contact sheets) differ, so their runs are
-/// of whole pixels: RGB images are deflated with zlib's default matching at level 6. Choices measured on the shared data (Benchmarks/README.md, "Raster pipelines"):
-/// each is smaller on average than libpng's adaptive per-row filters with zlib level 6, which wrote
-/// the tool's PNGs before, and the gray ones several times faster. `Tests/python/test_png_pixels.py`
+/// of whole pixels: RGB images are deflated by libdeflate, whose matches at any distance find the
+/// channels' repeats, at a level chosen by how many images of the kind are written
+/// (``RGBDeflateLevel``). Choices measured on the shared data (Benchmarks/README.md, "Raster
+/// pipelines"): each is smaller on average than libpng's adaptive per-row filters with zlib level
+/// 6, which wrote the tool's PNGs before, and than zlib level 6 on the same unfiltered RGB rows,
+/// which wrote RGB PNGs in between. `Tests/python/test_png_pixels.py`
 /// pins that the decoded pixels of every PNG-writing pipeline and of contact sheets are unchanged and
 /// their bytes no larger.
 /// The chunks are those libpng's simplified writer emitted: IHDR, sRGB (perceptual), IDAT, IEND.
@@ -25,33 +29,50 @@ public enum PNGEncoder {
         case paeth = 4
     }
 
-    /// PNG bytes of a gray image (colour type 0, 8 bits).
-    public static func encode(_ image: GrayImage, filter: RowFilter = .none) throws(FormatError) -> [UInt8] {
-        try encode(pixels: image.pixels, width: image.width, height: image.height, colourType: 0, channels: 1, filter: filter)
+    /// libdeflate's compression level for an RGB image, chosen by how many images of the kind a
+    /// command writes (Benchmarks/README.md, "Fourth round").
+    public enum RGBDeflateLevel: Int32, Sendable {
+        /// Level 5: raster payloads, one image per record (time-channel rasters); the fastest
+        /// level whose PNGs are no larger on average than zlib level 6's.
+        case perRecord = 5
+        /// Level 10 (near-optimal parsing): pictures a command writes once (contact sheets, parity
+        /// overlays), where size counts for more than time; levels 5 to 9 make some larger than
+        /// zlib level 6 does.
+        case perCommand = 10
     }
 
-    /// PNG bytes of a uint8 raster payload: `(H, W)` or `(H, W, 1)` as gray, `(H, W, 3)` as RGB;
-    /// nil for any other payload.
+    /// PNG bytes of a gray image (colour type 0, 8 bits).
+    public static func encode(_ image: GrayImage, filter: RowFilter = .none) throws(FormatError) -> [UInt8] {
+        try encode(
+            pixels: image.pixels, width: image.width, height: image.height, colourType: 0, channels: 1, filter: filter,
+            level: .perRecord)
+    }
+
+    /// PNG bytes of a uint8 raster payload: `(H, W)` or `(H, W, 1)` as gray, `(H, W, 3)` as RGB
+    /// (``RGBDeflateLevel/perRecord``); nil for any other payload.
     public static func encode(raster payload: TensorPayload, filter: RowFilter = .none) throws(FormatError) -> [UInt8]? {
         guard case let .uint8(pixels, shape) = payload else { return nil }
         switch (shape.count, shape.last) {
         case (2, _), (3, 1): return try encode(GrayImage(width: shape[1], height: shape[0], pixels: pixels), filter: filter)
-        case (3, 3): return try encodeRGB(pixels, width: shape[1], height: shape[0], filter: filter)
+        case (3, 3): return try encodeRGB(pixels, width: shape[1], height: shape[0], filter: filter, level: .perRecord)
         default: return nil
         }
     }
 
     /// PNG bytes of an RGB image (colour type 2, 8 bits); `rgb` holds 3 bytes per pixel, row-major.
-    public static func encodeRGB(_ rgb: [UInt8], width: Int, height: Int, filter: RowFilter = .none) throws(FormatError) -> [UInt8] {
-        try encode(pixels: rgb, width: width, height: height, colourType: 2, channels: 3, filter: filter)
+    public static func encodeRGB(
+        _ rgb: [UInt8], width: Int, height: Int, filter: RowFilter = .none, level: RGBDeflateLevel = .perCommand
+    ) throws(FormatError) -> [UInt8] {
+        try encode(pixels: rgb, width: width, height: height, colourType: 2, channels: 3, filter: filter, level: level)
     }
 
     /// Largest scanline data written, 2³⁰ bytes (rows with their filter bytes): the one IDAT chunk's
-    /// length stays under PNG's 2³¹ − 1 whatever deflate's worst case, and zlib takes it in one call.
+    /// length stays under PNG's 2³¹ − 1 whatever deflate's worst case, and one deflate call takes it.
     static let maximumScanlineBytes = 1 << 30
 
     private static func encode(
-        pixels: [UInt8], width: Int, height: Int, colourType: UInt8, channels: Int, filter: RowFilter
+        pixels: [UInt8], width: Int, height: Int, colourType: UInt8, channels: Int, filter: RowFilter,
+        level: RGBDeflateLevel
     ) throws(FormatError) -> [UInt8] {
         guard width > 0, height > 0, width < maximumScanlineBytes, height < maximumScanlineBytes,
             pixels.count == width * height * channels
@@ -68,7 +89,7 @@ public enum PNGEncoder {
             ? filtered.withUnsafeBufferPointer {
                 ScanlineDeflate().deflate($0, stride: rowBytes + 1, pixelBytes: channels, rowAbove: filter == .none)
             }
-            : try deflateImageData(filtered)
+            : try deflateImageData(filtered, level: level)
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png.reserveCapacity(8 + 25 + 13 + 12 + deflated.count + 12)
         var header: [UInt8] = []
@@ -130,27 +151,18 @@ public enum PNGEncoder {
         }
     }
 
-    /// The zlib stream of `data`, deflated by zlib at level 6 (default matching and memory level, 32 KiB window).
-    private static func deflateImageData(_ data: [UInt8]) throws(FormatError) -> [UInt8] {
-        var stream = z_stream()
-        let initialised = deflateInit2_(
-            &stream, 6, Z_DEFLATED, MAX_WBITS, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
-            Int32(MemoryLayout<z_stream>.size))
-        guard initialised == Z_OK else { throw FormatError(.png, "zlib could not start deflating (status \(initialised))") }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(data.count)))
-        var status = Z_OK
-        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
-            data.withUnsafeBufferPointer { input in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = buffer.baseAddress
-                stream.avail_out = uInt(bound)
-                status = deflate(&stream, Z_FINISH)
-            }
-            count = status == Z_STREAM_END ? Int(stream.total_out) : 0
+    /// The zlib stream of `data`, deflated by libdeflate at `level` (matches at any distance in
+    /// deflate's 32 KiB window; the same input and level give the same bytes).
+    private static func deflateImageData(_ data: [UInt8], level: RGBDeflateLevel) throws(FormatError) -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(level.rawValue) else {
+            throw FormatError(.png, "libdeflate could not allocate its compressor")
         }
-        guard status == Z_STREAM_END else { throw FormatError(.png, "zlib could not deflate the image (status \(status))") }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, data.count)
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            count = data.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, buffer.baseAddress, bound) }
+        }
+        guard !output.isEmpty else { throw FormatError(.png, "libdeflate could not deflate the image") }
         return output
     }
 

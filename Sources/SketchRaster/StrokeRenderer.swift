@@ -32,11 +32,14 @@ public final class StrokeRenderer {
         (ink, background) = options.polarity == .whiteOnBlack ? (1, 0) : (0, 1)
     }
 
-    /// An A8 surface `side`×`side` and its context set up as Google's renderer does (antialias
-    /// BEST, round caps and joins, the line width, `scale(s, s)` then the half-padding translation).
-    static func makeCanvas(_ options: StrokeRenderOptions) -> (surface: OpaquePointer, context: OpaquePointer) {
+    /// A surface `side`×`side` (A8 unless `format` says otherwise) and its context set up as
+    /// Google's renderer does (antialias BEST, round caps and joins, the line width, `scale(s, s)`
+    /// then the half-padding translation).
+    static func makeCanvas(
+        _ options: StrokeRenderOptions, format: cairo_format_t = CAIRO_FORMAT_A8
+    ) -> (surface: OpaquePointer, context: OpaquePointer) {
         precondition((1...maximumSide).contains(options.side), "raster side must be in 1...\(maximumSide)")
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(options.side), Int32(options.side))!
+        let surface = cairo_image_surface_create(format, Int32(options.side), Int32(options.side))!
         precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, "cairo could not allocate the surface")
         let context = cairo_create(surface)!
         cairo_set_antialias(context, CAIRO_ANTIALIAS_BEST)

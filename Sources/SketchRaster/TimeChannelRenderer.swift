@@ -32,14 +32,19 @@ public enum TimeChannel: String, Sendable, CaseIterable {
 }
 
 /// Renders drawings as rasters whose 1 or 3 channels encode stroke order, time and pen speed
-/// (`TimeChannel`), on the geometry and A8 surface of `StrokeRenderer` (side, line width, padding,
-/// centring; always white ink on black, ink intensity being the channel's value): per channel the
-/// background is painted black, then every segment `pₖ → pₖ₊₁` of every stroke in drawing order is
-/// stroked on its own with round caps in its grey (a one-point stroke as a dot), later segments
-/// over earlier ones. Raw drawings are drawn after Google's align and scale steps only
-/// (`GoogleSimplifier.alignedAndScaled`, times kept, no resampling); a drawing without times can be
-/// rendered with `order` alone. Output is `side × side × channels` bytes, row-major, channels
-/// interleaved: numpy's `(H, W, C)`.
+/// (`TimeChannel`), on the geometry of `StrokeRenderer` (side, line width, padding, centring;
+/// always white ink on black, ink intensity being the channel's value): the background is painted
+/// black, then every segment `pₖ → pₖ₊₁` of every stroke in drawing order is stroked on its own
+/// with round caps (a one-point stroke as a dot), later segments over earlier ones, with operator
+/// `SOURCE`: each channel of a pixel moves from its value toward the segment's grey in that
+/// channel by the segment's coverage. One channel is drawn on an A8 surface (the alpha is the
+/// grey); three are drawn at once on an RGB24 surface whose red, green and blue are the three
+/// channels' greys, so each segment is stroked once: cairo blends each byte of an RGB24 pixel with
+/// the arithmetic it uses for the one byte of an A8 pixel, so every channel is the one an A8
+/// surface of its own gives (`Tests/python/test_time_rasters.py`). Raw drawings are drawn after
+/// Google's align and scale steps only (`GoogleSimplifier.alignedAndScaled`, times kept, no
+/// resampling); a drawing without times can be rendered with `order` alone. Output is
+/// `side × side × channels` bytes, row-major, channels interleaved: numpy's `(H, W, C)`.
 public final class TimeChannelRenderer {
     /// The channels, in output order.
     public let channels: [TimeChannel]
@@ -53,7 +58,8 @@ public final class TimeChannelRenderer {
         precondition(channels.count == 1 || channels.count == 3, "a time raster has 1 or 3 channels")
         self.options = options
         self.channels = channels
-        (surface, context) = StrokeRenderer.makeCanvas(options)
+        (surface, context) = StrokeRenderer.makeCanvas(options, format: channels.count == 1 ? CAIRO_FORMAT_A8 : CAIRO_FORMAT_RGB24)
+        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
     }
 
     deinit {
@@ -73,27 +79,35 @@ public final class TimeChannelRenderer {
         let geometry = hasTimes ? try GoogleSimplifier.alignedAndScaled(drawing) : drawing
         let (offsetX, offsetY) = offsets(of: geometry)
         try options.checkRange(geometry, offsetX: offsetX, offsetY: offsetY)
+        let values = channels.map { Self.values(of: geometry, $0) }
+        draw(geometry, offsetX: offsetX, offsetY: offsetY, values: values)
         let pixels = options.side * options.side
         return [UInt8](unsafeUninitializedCapacity: pixels * channels.count) { buffer, count in
-            for (index, channel) in channels.enumerated() {
-                draw(geometry, values: Self.values(of: geometry, channel))
-                copyChannel(into: UnsafeMutableRawPointer(buffer.baseAddress! + index), pixelStride: channels.count)
-            }
+            copyPixels(into: buffer.baseAddress!)
             count = pixels * channels.count
         }
     }
 
-    /// The surface's bytes (A8: the gray value of each pixel) to `target`, `pixelStride` bytes
-    /// apart (the channels interleaved), rows one after another.
-    private func copyChannel(into target: UnsafeMutableRawPointer, pixelStride: Int) {
+    /// The surface's pixels to `target`, packed: A8, the gray byte of each pixel; RGB24 (a 32-bit
+    /// word `0xXXRRGGBB` a pixel), red, green and blue, rows one after another.
+    private func copyPixels(into target: UnsafeMutablePointer<UInt8>) {
         cairo_surface_flush(surface)
         let side = options.side
         let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = UnsafePointer<UInt8>(OpaquePointer(cairo_image_surface_get_data(surface)!))
+        let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
+        if channels.count == 1 {
+            for row in 0..<side { UnsafeMutableRawPointer(target + row * side).copyMemory(from: data + row * stride, byteCount: side) }
+            return
+        }
         for row in 0..<side {
-            let source = data + row * stride
-            let line = target + row * side * pixelStride
-            for column in 0..<side { line.storeBytes(of: source[column], toByteOffset: column * pixelStride, as: UInt8.self) }
+            let source = (data + row * stride).assumingMemoryBound(to: UInt32.self)
+            let line = target + row * side * 3
+            for column in 0..<side {
+                let word = source[column]
+                line[3 * column] = UInt8(truncatingIfNeeded: word >> 16)
+                line[3 * column + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                line[3 * column + 2] = UInt8(truncatingIfNeeded: word)
+            }
         }
     }
 
@@ -134,17 +148,20 @@ public final class TimeChannelRenderer {
         return ((options.referenceSide - maxX) / 2, (options.referenceSide - maxY) / 2)
     }
 
-    /// Draws on the A8 surface with `SOURCE`: the alpha is the grey, and a segment of grey `g`
-    /// blends each pixel toward `g` by its coverage, as an opaque grey `OVER` an RGB surface does.
-    private func draw(_ drawing: Drawing, values: [[Double]]) {
-        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(context, 0, 0, 0, 0)
+    /// Paints the background black, then strokes every segment once in its greys (`values`: per
+    /// channel, per stroke, per segment), with `SOURCE`: on A8 the alpha is the grey, on RGB24 the
+    /// channels' greys are red, green and blue.
+    private func draw(_ drawing: Drawing, offsetX: Double, offsetY: Double, values: [[[Double]]]) {
+        cairo_set_source_rgba(context, 0, 0, 0, channels.count == 1 ? 0 : 1)
         cairo_paint(context)
-        let (offsetX, offsetY) = offsets(of: drawing)
-        for (stroke, greys) in zip(drawing.strokes, values) where stroke.count > 0 {
-            for (k, grey) in greys.enumerated() {
+        for (index, stroke) in drawing.strokes.enumerated() where stroke.count > 0 {
+            for k in values[0][index].indices {
                 let next = min(k + 1, stroke.count - 1)
-                cairo_set_source_rgba(context, 0, 0, 0, grey)
+                if channels.count == 1 {
+                    cairo_set_source_rgba(context, 0, 0, 0, values[0][index][k])
+                } else {
+                    cairo_set_source_rgb(context, values[0][index][k], values[1][index][k], values[2][index][k])
+                }
                 cairo_move_to(context, stroke.x[k] + offsetX, stroke.y[k] + offsetY)
                 cairo_line_to(context, stroke.x[next] + offsetX, stroke.y[next] + offsetY)
                 cairo_stroke(context)

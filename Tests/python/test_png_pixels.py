@@ -4,7 +4,8 @@ TFRecord and WebDataset shards, time-channel (RGB) rasters, TU-Berlin images re-
 TFRecord and WebDataset shards, and `contact-sheet` sheets of drawings and of PNG files. PNG bytes
 may change; what a reader decodes may not. Every PNG found in an output file (walked chunk by chunk
 from its signature to IEND) is decoded with Pillow, and its mode, size and pixels are hashed in file
-order; each case's PNGs in all may not grow beyond the recorded bytes. `SKETCHPREP_UPDATE_PIXEL_DIGESTS=1` rewrites the fixture (only for a change that means to
+order; each case's PNGs in all may not grow beyond the recorded bytes (libpng's, or the RGB ones
+libdeflate writes, smaller: time-channel rasters and contact sheets). `SKETCHPREP_UPDATE_PIXEL_DIGESTS=1` rewrites the fixture (only for a change that means to
 change pixels)."""
 import hashlib
 import io

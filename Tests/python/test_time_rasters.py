@@ -83,7 +83,7 @@ def test_simplified_input_asking_for_time_is_refused_with_the_reason(sketchprep,
     assert np.load(tmp_path / "order.npy").shape[1:] == (28, 28, 1)
 
 
-def test_the_pipeline_encode_kind_writes_the_same_images_as_npy_and_as_rgb_png(sketchprep, tmp_path):
+def test_the_pipeline_encode_kind_writes_the_same_images_as_npy_and_as_rgb_png_and_names_its_deflate(sketchprep, tmp_path):
     import io
     import webdataset as wds
     from PIL import Image
@@ -110,3 +110,14 @@ def test_the_pipeline_encode_kind_writes_the_same_images_as_npy_and_as_rgb_png(s
     for sample in samples:
         png = Image.open(io.BytesIO(sample["png"]))
         assert png.mode == "RGB" and np.array_equal(np.asarray(png), images[json.loads(sample["json"])["key_id"]])
+    libraries = json.loads((tmp_path / "webdataset" / "manifest.json").read_text())["libraries"]
+    assert libraries["libdeflate"] == libdeflate_version(), "the manifest names the libdeflate that deflated the RGB PNGs"
+
+
+def libdeflate_version():
+    """libdeflate's version as its header states it (`LIBDEFLATE_VERSION_STRING`)."""
+    header = subprocess.run(["pkg-config", "--variable=includedir", "libdeflate"], capture_output=True, text=True, check=True)
+    for line in open(f"{header.stdout.strip()}/libdeflate.h"):
+        if line.startswith("#define LIBDEFLATE_VERSION_STRING"):
+            return line.split('"')[1]
+    raise AssertionError("libdeflate.h states no version")

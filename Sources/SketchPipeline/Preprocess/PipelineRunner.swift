@@ -353,7 +353,8 @@ package struct PipelineRunner {
     package static var libraryVersions: [String: String] {
         [
             "sketchprep": SketchPrepVersion.current, "zlib": FormatLibraryVersions.zlib,
-            "libpng": FormatLibraryVersions.libpng, "cairo": CairoVersion.current,
+            "libdeflate": FormatLibraryVersions.libdeflate, "libpng": FormatLibraryVersions.libpng,
+            "cairo": CairoVersion.current,
         ]
     }
 }
