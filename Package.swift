@@ -37,7 +37,7 @@ let package = Package(
         .target(
             name: "SketchFormats",
             dependencies: [
-                "SketchCore", "SketchIO", "CZlib", "CPNG", "CCairo", "CCRC32C", "CArchive",
+                "SketchCore", "SketchIO", "CZlib", "CPNG", "CDeflate", "CCairo", "CCRC32C", "CArchive",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
@@ -91,6 +91,8 @@ let package = Package(
         // C shims, each as small as the library it wraps.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libdeflate's whole-buffer zlib decompressor, for the PNG files PNGImage decodes without libpng.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // OpenSSL's libcrypto, for SHA-256 (checksums of every input and shard).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
