@@ -73,36 +73,51 @@ package final class SortedRunWriter {
         return runs
     }
 
+    /// Writes the buffer, sorted, as one run. Each block is serialized behind room for its header,
+    /// which is filled in place, and goes to the file in one write, without passing through the
+    /// writer's buffer; the block's CRC-32C is built from each record's framing bytes and its
+    /// body's CRC (``SortedExample/bodyCRC``, taken on the worker that made the body) with
+    /// ``CRC32C/combine(_:_:lengthB:)``, so the calling thread reads no body a second time.
     private func spill() throws {
         buffer.sort(by: SortedExample.precedes)
         let path = "\(directory)/\(DatasetLayout.sortedRun(runs.count))"
         let writer = try AtomicFileWriter(path: path)
         var hasher = measuresRuns ? SHA256Hasher() : nil
-        func emit(_ bytes: [UInt8]) throws {
-            try writer.write(bytes)
-            hasher?.update(bytes)
+        func emit(_ bytes: UnsafeRawBufferPointer) throws {
+            try writer.write(contiguous: bytes, unbuffered: true)
+            hasher?.update(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
         }
-        try emit(RunFile.magic)
-        var block: [UInt8] = []
+        try RunFile.magic.withUnsafeBytes(emit)
+        let headerBytes = RunFile.headerBytes
+        var block = [UInt8](repeating: 0, count: headerBytes)
+        var payloadCRC: UInt32 = 0
         var first: UInt64 = 0
         var last: UInt64 = 0
         var table = RunFile.TableDigest()
         func close() throws {
-            guard !block.isEmpty else { return }
-            let header = RunFile.blockHeader(payload: block, sequence: table.blocks, first: first, last: last)
+            guard block.count > headerBytes else { return }
+            let header = RunFile.blockHeader(
+                payloadCount: block.count - headerBytes, payloadCRC: payloadCRC, sequence: table.blocks, first: first, last: last)
+            block.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: header) }
             table.add(header)
-            try emit(header)
-            try emit(block)
-            block.removeAll(keepingCapacity: true)
+            try block.withUnsafeBytes(emit)
+            block.removeLast(block.count - headerBytes)
+            payloadCRC = 0
         }
         for example in buffer {
-            if block.isEmpty { first = example.sortKey }
+            if block.count == headerBytes { first = example.sortKey }
             last = example.sortKey
+            let start = block.count
             example.serialize(into: &block)
-            if block.count >= Self.blockTargetBytes { try close() }
+            let bodyStart = block.count - example.body.count
+            payloadCRC = block.withUnsafeBufferPointer {
+                CRC32C.checksum(UnsafeBufferPointer(rebasing: $0[start..<bodyStart]), continuing: payloadCRC)
+            }
+            payloadCRC = CRC32C.combine(payloadCRC, example.bodyCRC, lengthB: example.body.count)
+            if block.count - headerBytes >= Self.blockTargetBytes { try close() }
         }
         try close()
-        try emit(table.trailer())
+        try table.trailer().withUnsafeBytes(emit)
         try writer.commit()
         runs.append(path)
         if var hasher { measured.append(MeasuredRun(path: path, bytes: writer.bytesWritten, sha256: hasher.finalize().hexString)) }
@@ -151,14 +166,16 @@ package enum RunFile {
         }
     }
 
-    static func blockHeader(payload: [UInt8], sequence: UInt64, first: UInt64, last: UInt64) -> [UInt8] {
+    /// The header of a block of `payloadCount` bytes whose CRC-32C is `payloadCRC`: its CRC
+    /// covers the sequence number and key range, then the payload.
+    static func blockHeader(payloadCount: Int, payloadCRC: UInt32, sequence: UInt64, first: UInt64, last: UInt64) -> [UInt8] {
         var rest: [UInt8] = []
         rest.appendLE(sequence)
         rest.appendLE(first)
         rest.appendLE(last)
         var header: [UInt8] = []
-        header.appendLE(UInt32(payload.count))
-        header.appendLE(CRC32C.checksum(payload, continuing: CRC32C.checksum(rest)))
+        header.appendLE(UInt32(payloadCount))
+        header.appendLE(CRC32C.combine(CRC32C.checksum(rest), payloadCRC, lengthB: payloadCount))
         return header + rest
     }
 
