@@ -160,7 +160,7 @@ package enum PNGGrayDirectDecoder {
                     target.update(from: source, count: width)
                     break
                 }
-                for x in 0..<width { target[x] = source[x] &+ above[x] }
+                undoUp(source, above: above, into: target, width: width)
             case 3:
                 var left = source[0] &+ (above.map { $0[0] >> 1 } ?? 0)
                 target[0] = left
@@ -199,17 +199,38 @@ package enum PNGGrayDirectDecoder {
         }
     }
 
-    /// The Paeth predictor: of left, up and up-left, the one nearest `left + up − upLeft` (ties in
-    /// that order), written as selects rather than branches.
+    /// Up: each byte plus the one above, 32 at a time.
     @inline(__always)
-    static func paeth(left: UInt8, up: UInt8, upLeft: UInt8) -> UInt8 {
-        let towardUp = Int(up) - Int(upLeft)
-        let towardLeft = Int(left) - Int(upLeft)
-        let pa = abs(towardUp)
-        let pb = abs(towardLeft)
-        let pc = abs(towardUp + towardLeft)
-        let upOrUpLeft = pb <= pc ? up : upLeft
-        return pa <= min(pb, pc) ? left : upOrUpLeft
+    private static func undoUp(
+        _ source: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, width: Int
+    ) {
+        typealias Lanes = SIMD32<UInt8>
+        var x = 0
+        while width - x >= Lanes.scalarCount {
+            let sum =
+                UnsafeRawPointer(source + x).loadUnaligned(as: Lanes.self) &+ UnsafeRawPointer(above + x).loadUnaligned(as: Lanes.self)
+            UnsafeMutableRawPointer(target + x).storeBytes(of: sum, as: Lanes.self)
+            x += Lanes.scalarCount
+        }
+        while x < width {
+            target[x] = source[x] &+ above[x]
+            x += 1
+        }
+    }
+
+    /// The Paeth predictor: of left, up and up-left, the one nearest `left + up − upLeft` (ties in
+    /// that order). Written as stb_image writes it, with a shorter chain from `left` than the
+    /// PNG specification's three distances; the two agree on every input (a test checks all 2²⁴).
+    @inline(__always)
+    package static func paeth(left: UInt8, up: UInt8, upLeft: UInt8) -> UInt8 {
+        let a = Int(left)
+        let b = Int(up)
+        let c = Int(upLeft)
+        let threshold = 3 * c - (a + b)
+        let low = min(a, b)
+        let high = max(a, b)
+        let belowHigh = high <= threshold ? low : c
+        return UInt8(truncatingIfNeeded: threshold <= low ? high : belowHigh)
     }
 
     private static func crcIsRight(_ file: UnsafeRawBufferPointer, at chunk: Int, length: Int) -> Bool {

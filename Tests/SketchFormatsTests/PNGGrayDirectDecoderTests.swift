@@ -130,3 +130,20 @@ import Testing
         }
     }
 }
+
+@Test("the direct decoder's Paeth predictor agrees with the PNG specification's on every left, up and up-left")
+func paethAgreesWithTheSpecificationEverywhere() {
+    var disagreements = 0
+    for left in 0...255 {
+        for up in 0...255 {
+            for upLeft in 0...255 {
+                let estimate = left + up - upLeft
+                let (pa, pb, pc) = (abs(estimate - left), abs(estimate - up), abs(estimate - upLeft))
+                let specified = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft
+                let predicted = PNGGrayDirectDecoder.paeth(left: UInt8(left), up: UInt8(up), upLeft: UInt8(upLeft))
+                if Int(predicted) != specified { disagreements += 1 }
+            }
+        }
+    }
+    #expect(disagreements == 0)
+}
