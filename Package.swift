@@ -91,7 +91,8 @@ let package = Package(
         // C shims, each as small as the library it wraps.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // libdeflate: the deflate of RGB PNGs (time-channel rasters, contact sheets).
+        // libdeflate: the deflate of RGB PNGs (time-channel rasters, contact sheets) and the
+        // whole-buffer inflate of the gray PNGs PNGImage decodes without libpng.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // OpenSSL's libcrypto, for SHA-256 (checksums of every input and shard).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),

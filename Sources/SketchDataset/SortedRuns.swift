@@ -130,33 +130,38 @@ package final class SortedRunWriter {
     private static func writeRun(_ fragments: [RunFragment], to path: String, measuring: Bool) throws -> MeasuredRun? {
         let writer = try AtomicFileWriter(path: path)
         var hasher = measuring ? SHA256Hasher() : nil
-        func emit(_ bytes: [UInt8]) throws {
-            try writer.write(bytes)
-            hasher?.update(bytes)
+        func emit(_ bytes: UnsafeRawBufferPointer) throws {
+            try writer.write(contiguous: bytes, unbuffered: true)
+            hasher?.update(UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count))
         }
-        try emit(RunFile.magic)
-        var block: [UInt8] = []
-        block.reserveCapacity(blockTargetBytes + (64 << 10))
+        try RunFile.magic.withUnsafeBytes(emit)
+        // Each block is merged behind room for its header, which is filled in place, and goes to
+        // the file in one write, without passing through the writer's buffer.
+        let headerBytes = RunFile.headerBytes
+        var block = [UInt8](repeating: 0, count: headerBytes)
+        block.reserveCapacity(headerBytes + blockTargetBytes + (64 << 10))
         var first: UInt64 = 0
         var last: UInt64 = 0
         var table = RunFile.TableDigest()
         func close() throws {
-            guard !block.isEmpty else { return }
-            let header = RunFile.blockHeader(payload: block, sequence: table.blocks, first: first, last: last)
+            guard block.count > headerBytes else { return }
+            let payloadCRC = block.withUnsafeBufferPointer { CRC32C.checksum(UnsafeBufferPointer(rebasing: $0[headerBytes...])) }
+            let header = RunFile.blockHeader(
+                payloadCount: block.count - headerBytes, payloadCRC: payloadCRC, sequence: table.blocks, first: first, last: last)
+            block.withUnsafeMutableBufferPointer { _ = $0.update(fromContentsOf: header) }
             table.add(header)
-            try emit(header)
-            try emit(block)
-            block.removeAll(keepingCapacity: true)
+            try block.withUnsafeBytes(emit)
+            block.removeLast(block.count - headerBytes)
         }
         var merge = FragmentMerge(fragments)
         while let (fragment, record) = merge.next() {
-            if block.isEmpty { first = record.sortKey }
+            if block.count == headerBytes { first = record.sortKey }
             last = record.sortKey
             block.append(contentsOf: fragments[fragment].bytes[record.offset..<(record.offset + record.length)])
-            if block.count >= blockTargetBytes { try close() }
+            if block.count - headerBytes >= blockTargetBytes { try close() }
         }
         try close()
-        try emit(table.trailer())
+        try table.trailer().withUnsafeBytes(emit)
         try writer.commit()
         guard var hasher else { return nil }
         return MeasuredRun(path: path, bytes: writer.bytesWritten, sha256: hasher.finalize().hexString)
@@ -231,14 +236,16 @@ package enum RunFile {
         }
     }
 
-    static func blockHeader(payload: [UInt8], sequence: UInt64, first: UInt64, last: UInt64) -> [UInt8] {
+    /// The header of a block of `payloadCount` bytes whose CRC-32C is `payloadCRC`: its CRC
+    /// covers the sequence number and key range, then the payload.
+    static func blockHeader(payloadCount: Int, payloadCRC: UInt32, sequence: UInt64, first: UInt64, last: UInt64) -> [UInt8] {
         var rest: [UInt8] = []
         rest.appendLE(sequence)
         rest.appendLE(first)
         rest.appendLE(last)
         var header: [UInt8] = []
-        header.appendLE(UInt32(payload.count))
-        header.appendLE(CRC32C.checksum(payload, continuing: CRC32C.checksum(rest)))
+        header.appendLE(UInt32(payloadCount))
+        header.appendLE(CRC32C.combine(CRC32C.checksum(rest), payloadCRC, lengthB: payloadCount))
         return header + rest
     }
 

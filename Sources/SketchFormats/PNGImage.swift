@@ -3,7 +3,9 @@ import Foundation
 import SketchCore
 import SketchIO
 
-/// Decodes PNG files of any kind to 8-bit gray with libpng's setjmp-free "simplified" API.
+/// Decodes PNG files of any kind to 8-bit gray: 8-bit gray files of the usual form through
+/// ``PNGGrayDirectDecoder`` (one inflate call, rows unfiltered in Swift; the same pixels), every
+/// other file, and any such file it finds unusual, with libpng's setjmp-free "simplified" API.
 ///
 /// Every PNG variant is accepted: 1/2/4/8/16-bit gray, gray+alpha, RGB, RGBA, palette (with or
 /// without tRNS transparency), interlaced or not. Then `GrayConversion` composites alpha over white
@@ -34,6 +36,15 @@ public enum PNGImage {
         guard bytes.count >= 8, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
             throw FormatError(.png, "not a PNG file (bad signature)")
         }
+        if let image = bytes.withUnsafeBytes({ PNGGrayDirectDecoder.decode($0, maximumSide: maximumSide) }) {
+            return image
+        }
+        return try decodeGrayWithLibPNG(bytes)
+    }
+
+    /// Decodes PNG bytes whose signature was checked to gray with libpng: every file
+    /// ``PNGGrayDirectDecoder`` leaves to it (and, in tests, the files it decodes, to compare).
+    package static func decodeGrayWithLibPNG(_ bytes: [UInt8]) throws(FormatError) -> GrayImage {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }

@@ -34,6 +34,7 @@ public struct BoxResampler: Sendable {
         guard image.width > 0, image.height > 0 else { return GrayImage(width: side, height: side, filledWith: 255) }
         let square = Self.framedInWhiteSquare(image)
         let taps = BoxFilterTaps(sourceCount: square.width, outputCount: side)
+        if taps.selectsOnePixel { return Self.selecting(square, taps: taps, side: side) }
         let side = self.side
         let horizontal = [UInt8](unsafeUninitializedCapacity: square.height * side) { target, count in
             square.pixels.withUnsafeBufferPointer { source in
@@ -47,6 +48,32 @@ public struct BoxResampler: Sendable {
             horizontal.withUnsafeBufferPointer { rows in
                 for row in 0..<side {
                     taps.combineRows(of: row, from: rows.baseAddress!, width: side, into: output.baseAddress! + row * side)
+                }
+            }
+            count = side * side
+        }
+        return GrayImage(width: side, height: side, pixels: pixels)
+    }
+
+    /// The resampled image when every output pixel is one source pixel (``BoxFilterTaps/selectsOnePixel``,
+    /// upscaling): the two passes reduce to picking pixels, so each output row is picked from its
+    /// source row once, and copied from the row above when that row has the same source row.
+    private static func selecting(_ square: GrayImage, taps: BoxFilterTaps, side: Int) -> GrayImage {
+        let pixels = [UInt8](unsafeUninitializedCapacity: side * side) { output, count in
+            square.pixels.withUnsafeBufferPointer { source in
+                taps.firstSource.withUnsafeBufferPointer { picked in
+                    var previous = -1
+                    for row in 0..<side {
+                        let target = output.baseAddress! + row * side
+                        let sourceRow = picked[row]
+                        if sourceRow == previous {
+                            target.update(from: target - side, count: side)
+                        } else {
+                            let line = source.baseAddress! + sourceRow * square.width
+                            for column in 0..<side { target[column] = line[picked[column]] }
+                        }
+                        previous = sourceRow
+                    }
                 }
             }
             count = side * side
@@ -85,6 +112,8 @@ struct BoxFilterTaps {
     private(set) var tapCount: [Int] = []
     /// Fixed-point weight of each tap of the run, `⌊0.5 + 2²² / tapCount⌋`.
     private(set) var weight: [Int] = []
+    /// Whether every run is one pixel (weight 2²², so the pixel itself): always when upscaling.
+    var selectsOnePixel: Bool { tapCount.allSatisfy { $0 == 1 } }
 
     init(sourceCount: Int, outputCount: Int) {
         // Same operations, in the same order and precision, as Pillow's `precompute_coeffs`.
