@@ -72,7 +72,7 @@ extension PipelineRunner {
         var output = MapOutput()
         let quarantine = QuarantineWriter(path: "\(config.output.directory)/\(DatasetLayout.quarantine)", writesWhenEmpty: true)
         let progress = ProgressReporter(unit: "images", totalBytes: nil, enabled: showProgress)
-        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes)
+        let runs = try SortedRunWriter(directory: runsDirectory, budgetBytes: runBudgetBytes, writesInBackground: jobs > 1)
         for rejected in rejectedEntries ? listing.rejected : [] {
             output.rejectedSources += 1
             output.records.read += 1
