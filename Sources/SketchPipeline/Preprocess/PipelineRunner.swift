@@ -104,6 +104,8 @@ package struct PipelineRunner {
         try paths.verify()
         let transaction = try DatasetTransaction.begin(directory)
         defer { transaction.abort() }
+        // Whether the output holds a dataset's manifest, which the inputs' checksums may find up to date.
+        let holdsDataset = FileSystem.exists("\(directory)/\(DatasetLayout.manifest)")
         let clock = StageClock()
         var recordedConfig = config
         recordedConfig.source.inputs = try config.source.inputs.map(recordedPaths.record)
@@ -122,11 +124,12 @@ package struct PipelineRunner {
                     pipeline: pipelineInfo, clock: clock)
                 return try commit(transaction, outcome)
             }
-            // Measured up front only for the up-to-date check; the run then reuses these checksums
-            // instead of hashing every chunk a second time while reading it.
+            // Measured up front only when a dataset is there to be found up to date; the run then
+            // reuses these checksums instead of hashing every chunk a second time while reading
+            // it. Without one the map hashes each chunk as it reads it: one pass over the input.
             let hashStart = MonotonicClock.now()
             let measured =
-                !force && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
+                !force && holdsDataset && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
                 ? try? measure(chunks) : nil
             clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
@@ -290,22 +293,33 @@ package struct PipelineRunner {
     }
 
     /// Size and SHA-256 of each chunk's stored bytes, as the manifest lists them: the chunks are
-    /// hashed on ``jobs`` threads, in chunk order.
+    /// hashed on ``jobs`` threads, in chunk order, in groups of consecutive chunks (a handoff
+    /// between threads per file would cost more than hashing a small image: 12,800 TU-Berlin
+    /// PNGs took 0.21 s on two threads one file at a time, 0.09 s on one thread).
     func measure(_ chunks: [InputChunk]) throws -> [Manifest.SourceFileEntry] {
         var entries: [Manifest.SourceFileEntry] = []
         entries.reserveCapacity(chunks.count)
-        let hash = OrderedParallelMap(jobs: jobs) { (chunk: InputChunk) in try InputFile.measure(chunk.path, range: chunk.range) }
+        let groupSize = max(1, min(Self.measuredChunksPerGroup, chunks.count / max(1, 8 * jobs)))
+        let groups = stride(from: 0, to: chunks.count, by: groupSize).map { chunks[$0..<min($0 + groupSize, chunks.count)] }
+        let hash = OrderedParallelMap(jobs: jobs) { (group: ArraySlice<InputChunk>) in
+            try group.map { try InputFile.measure($0.path, range: $0.range) }
+        }
         var index = 0
-        try hash.run(chunks) { measured in
-            let chunk = chunks[index]
-            index += 1
-            entries.append(
-                Manifest.SourceFileEntry(
-                    path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
-                    bytes: measured.bytes, sha256: measured.sha256))
+        try hash.run(groups) { group in
+            for measured in group {
+                let chunk = chunks[index]
+                index += 1
+                entries.append(
+                    Manifest.SourceFileEntry(
+                        path: try recordedPaths.record(chunk.path), offset: chunk.isRange ? chunk.offset : nil,
+                        bytes: measured.bytes, sha256: measured.sha256))
+            }
         }
         return entries
     }
+
+    /// Most chunks ``measure(_:)`` hashes as one unit of parallel work.
+    static let measuredChunksPerGroup = 256
 
     /// This run's settings that are not in the configuration (recorded in the manifest).
     package var settings: Manifest.RunSettings {
