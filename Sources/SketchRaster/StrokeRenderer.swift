@@ -9,10 +9,11 @@ import SketchCore
 /// stroke `move_to(p0)`, `line_to(p0)`, `line_to(p1)`, …, `stroke()`, with every point shifted by
 /// the centring offset. The reference draws black and white on an ARGB32 surface and keeps one
 /// channel; this renderer draws on an A8 surface whose alpha is the gray value (white is 255):
-/// the background painted with `SOURCE`, white ink stroked `OVER` with an opaque source, black ink
-/// stroked with `CLEAR`, which cairo blends per pixel by the same coverage arithmetic, so every
-/// pixel is the reference's (`Tests/python/test_raster.py`, `test_png_pixels.py`) for a quarter of
-/// the memory to paint and blend and no channel to pick out.
+/// the background written into the pixels as the byte a `SOURCE` paint of it leaves (0 or 255),
+/// white ink stroked `OVER` with an opaque source, black ink stroked with `CLEAR`, which cairo
+/// blends per pixel by the same coverage arithmetic, so every pixel is the reference's
+/// (`Tests/python/test_bitmap_cli.py`, `test_png_pixels.py`) for a quarter of the memory to paint and
+/// blend and no channel to pick out. Source and operator are set once, with the canvas.
 ///
 /// One renderer owns one cairo surface: reuse it for many drawings, do not share it across threads.
 public final class StrokeRenderer {
@@ -22,14 +23,16 @@ public final class StrokeRenderer {
     public let options: StrokeRenderOptions
     private let surface: OpaquePointer
     private let context: OpaquePointer
-    private let ink: Double
-    private let background: Double
+    /// The background's alpha byte: what `SOURCE`-painting the background colour leaves in every pixel.
+    private let backgroundByte: UInt8
 
     /// Creates a renderer (allocates the cairo surface).
     public init(options: StrokeRenderOptions) {
         self.options = options
         (surface, context) = Self.makeCanvas(options)
-        (ink, background) = options.polarity == .whiteOnBlack ? (1, 0) : (0, 1)
+        backgroundByte = options.polarity == .whiteOnBlack ? 0 : 255
+        cairo_set_source_rgba(context, 0, 0, 0, 1)
+        cairo_set_operator(context, options.polarity == .whiteOnBlack ? CAIRO_OPERATOR_OVER : CAIRO_OPERATOR_CLEAR)
     }
 
     /// A surface `side`×`side` (A8 unless `format` says otherwise) and its context set up as
@@ -59,9 +62,9 @@ public final class StrokeRenderer {
     /// Renders `drawing` and returns `side * side` bytes, row-major. Throws
     /// `RenderRange.outOfRange` for a drawing with a point beyond cairo's range once placed.
     public func render(_ drawing: Drawing) throws(DrawingLimitError) -> [UInt8] {
-        try checkRange(drawing)
+        let offsets = try checkedOffsets(of: drawing)
         return [UInt8](unsafeUninitializedCapacity: options.side * options.side) { buffer, count in
-            draw(drawing)
+            draw(drawing, offsets: offsets)
             copyRows(into: buffer)
             count = options.side * options.side
         }
@@ -76,14 +79,16 @@ public final class StrokeRenderer {
     /// `render(_:)`, before drawing anything).
     public func render(_ drawing: Drawing, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(DrawingLimitError) {
         precondition(buffer.count >= options.side * options.side, "render buffer too small")
-        try checkRange(drawing)
-        draw(drawing)
+        let offsets = try checkedOffsets(of: drawing)
+        draw(drawing, offsets: offsets)
         copyRows(into: buffer)
     }
 
-    private func checkRange(_ drawing: Drawing) throws(DrawingLimitError) {
+    /// `drawing`'s centring offsets, once `options.checkRange` has accepted it placed by them.
+    private func checkedOffsets(of drawing: Drawing) throws(DrawingLimitError) -> (x: Double, y: Double) {
         let (offsetX, offsetY) = offsets(of: drawing)
         try options.checkRange(drawing, offsetX: offsetX, offsetY: offsetY)
+        return (offsetX, offsetY)
     }
 
     /// The centring offsets of `drawing`: `(referenceSide - max) / 2` per axis.
@@ -92,17 +97,18 @@ public final class StrokeRenderer {
         return ((options.referenceSide - maxX) / 2, (options.referenceSide - maxY) / 2)
     }
 
-    private func draw(_ drawing: Drawing) {
-        cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(context, 0, 0, 0, background)
-        cairo_paint(context)
-        let (offsetX, offsetY) = offsets(of: drawing)
-        cairo_set_source_rgba(context, 0, 0, 0, 1)
-        cairo_set_operator(context, ink == 1 ? CAIRO_OPERATOR_OVER : CAIRO_OPERATOR_CLEAR)
+    /// Clears the surface to the background and strokes `drawing` shifted by `offsets`. The
+    /// background is written straight into the surface's pixels (the bytes a `SOURCE` paint of it
+    /// leaves); source and operator stay as `init` set them.
+    private func draw(_ drawing: Drawing, offsets: (x: Double, y: Double)) {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        cairo_image_surface_get_data(surface)!.update(repeating: backgroundByte, count: stride * options.side)
+        cairo_surface_mark_dirty(surface)
         for stroke in drawing.strokes where stroke.count > 0 {
-            cairo_move_to(context, stroke.x[0] + offsetX, stroke.y[0] + offsetY)
+            cairo_move_to(context, stroke.x[0] + offsets.x, stroke.y[0] + offsets.y)
             for i in 0..<stroke.count {
-                cairo_line_to(context, stroke.x[i] + offsetX, stroke.y[i] + offsetY)
+                cairo_line_to(context, stroke.x[i] + offsets.x, stroke.y[i] + offsets.y)
             }
             cairo_stroke(context)
         }

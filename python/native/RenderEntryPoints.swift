@@ -57,13 +57,15 @@ public func sketchprepRender(
     var simplifier = Simplifier(options: .google)
     var strokes = FlatStrokes()
     for index in 0..<batch.count {
+        // Each renderer writes every byte of its image; a refused drawing's are zeroed below.
         let pixels = UnsafeMutableBufferPointer(start: output + index * bytesPerDrawing, count: bytesPerDrawing)
-        pixels.update(repeating: 0)
         do throws(DrawingLimitError) {
             try batch.drawing(index, bound: DrawingLimits.maximumCoordinateMagnitude, into: &strokes)
+            // Only `auto` reads the record's kind (`InputFormat.needsSimplification`): the others skip its scan.
             let record = SketchRecord(
                 word: "", countryCode: "", timestamp: "", recognized: true, keyID: "",
-                drawing: batch.timedDrawing(index, from: strokes, times: t))
+                drawing: batch.timedDrawing(index, from: strokes, times: t),
+                kind: inputFormat == .auto ? nil : .simplified)
             if let timeRenderer {
                 let bytes = try timeRenderer.render(record.drawing)
                 _ = pixels.update(fromContentsOf: bytes)

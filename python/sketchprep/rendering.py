@@ -23,8 +23,7 @@ DrawingLike = Union[SketchDrawing, Sequence[Sequence[Sequence[float]]]]
 
 _CHUNK = 4096  # drawings per native call
 _PLAIN = {list, tuple}  # drawing types whose strokes :func:`_uniform` takes as they are
-_shape = operator.attrgetter("shape")
-_second = operator.itemgetter(1)
+_size = operator.attrgetter("size")
 
 
 def bitmap(drawings: Iterable[DrawingLike], size: int = 28, *, line_width: float = 16.0, padding: float = 16.0,
@@ -106,7 +105,7 @@ def _strokes(drawing: DrawingLike, index: int) -> List[np.ndarray]:
     return arrays
 
 
-def _uniform(chunk: list) -> Optional[Tuple[np.ndarray, List[int], List[int]]]:
+def _uniform(chunk: list) -> Optional[Tuple[np.ndarray, np.ndarray, List[int]]]:
     """The points of ``chunk`` as one contiguous float64 array of 2 or 3 rows, with the strokes'
     lengths and the drawings' stroke offsets, when every stroke is a numpy array of the same 2 or
     3 rows (one ``np.concatenate``, no per-stroke checks); None otherwise, and for no stroke at
@@ -119,14 +118,15 @@ def _uniform(chunk: list) -> Optional[Tuple[np.ndarray, List[int], List[int]]]:
     try:  # every step in C: no Python call per drawing or stroke
         counts = list(map(len, chunk))
         strokes = list(itertools.chain.from_iterable(chunk))
-        lengths = list(map(_second, map(_shape, strokes)))
+        sizes = np.fromiter(map(_size, strokes), dtype=np.int64, count=len(strokes))
         points = np.concatenate(strokes, axis=1, dtype=np.float64, casting="same_kind")
     except (TypeError, ValueError, AttributeError, IndexError):
         return None
     drawing_offsets = [0, *itertools.accumulate(counts)]
     if points.ndim != 2 or points.shape[0] not in (2, 3):
         return None
-    return np.ascontiguousarray(points), lengths, drawing_offsets
+    # Joined along axis 1 into 2 dimensions, every stroke is (rows, n): its size is rows × n.
+    return np.ascontiguousarray(points), sizes // points.shape[0], drawing_offsets
 
 
 def _render_chunk(chunk: list, first: int, output: np.ndarray, size: int, line_width: float, padding: float,
