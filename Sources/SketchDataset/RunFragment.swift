@@ -83,13 +83,15 @@ struct FragmentMerge {
     private let fragments: [RunFragment]
     /// Per fragment, its next record's position in its order.
     private var positions: [Int]
-    /// Min-heap of fragment indices by their next record.
-    private var heap: [Int] = []
+    /// Fragment indices by their next record.
+    private var heap = SourceHeap()
 
     init(_ fragments: [RunFragment]) {
         self.fragments = fragments
         positions = Array(repeating: 0, count: fragments.count)
-        for index in fragments.indices where fragments[index].count > 0 { push(index) }
+        for index in fragments.indices where fragments[index].count > 0 {
+            heap.push(index) { [positions] in Self.less($0, $1, fragments, positions) }
+        }
     }
 
     /// The next record: its fragment and entry, or nil when every fragment is used up.
@@ -97,19 +99,19 @@ struct FragmentMerge {
         guard let source = heap.first else { return nil }
         let entry = fragments[source].order[positions[source]]
         positions[source] += 1
+        let (fragments, positions) = (fragments, positions)
+        let less = { Self.less($0, $1, fragments, positions) }
         if positions[source] < fragments[source].count {
-            siftDown(0)
+            heap.firstMoved(by: less)
         } else {
-            heap.swapAt(0, heap.count - 1)
-            heap.removeLast()
-            if !heap.isEmpty { siftDown(0) }
+            heap.removeFirst(by: less)
         }
         return (source, entry)
     }
 
     /// Whether fragment `a`'s next record precedes fragment `b`'s (the lower fragment on a tie,
     /// which cannot happen between distinct records).
-    private func less(_ a: Int, _ b: Int) -> Bool {
+    private static func less(_ a: Int, _ b: Int, _ fragments: [RunFragment], _ positions: [Int]) -> Bool {
         let x = fragments[a].order[positions[a]]
         let y = fragments[b].order[positions[b]]
         if x.sortKey != y.sortKey { return x.sortKey < y.sortKey }
@@ -119,31 +121,6 @@ struct FragmentMerge {
                 if RunFragment.precedes(y, in: rawB, x, in: rawA) { return false }
                 return a < b
             }
-        }
-    }
-
-    private mutating func push(_ source: Int) {
-        heap.append(source)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard less(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count && less(heap[left], heap[smallest]) { smallest = left }
-            if right < heap.count && less(heap[right], heap[smallest]) { smallest = right }
-            if smallest == parent { break }
-            heap.swapAt(parent, smallest)
-            parent = smallest
         }
     }
 }

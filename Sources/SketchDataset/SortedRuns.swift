@@ -496,8 +496,8 @@ package final class RunRangeReader {
 package struct RunMerge {
     private var readers: [RunRangeReader]
     private var heads: [RunRangeReader.Head]
-    /// Min-heap of reader indices by their head.
-    private var heap: [Int] = []
+    /// Reader indices by their head.
+    private var heap = SourceHeap()
     /// The reader whose head was handed out last (advanced on the next call).
     private var handedOut: Int?
 
@@ -533,7 +533,7 @@ package struct RunMerge {
 
     /// Heap order: by sort key; at one key a block not read yet comes first (it may hold a record
     /// that precedes), then records in dataset order, then by run.
-    private func less(_ a: Int, _ b: Int) -> Bool {
+    private static func less(_ a: Int, _ b: Int, _ heads: [RunRangeReader.Head]) -> Bool {
         switch (heads[a], heads[b]) {
         case let (.record(x), .record(y)):
             if RunRecord.precedes(x, y) { return true }
@@ -548,29 +548,10 @@ package struct RunMerge {
 
     private mutating func push(_ source: Int) {
         if case .end = heads[source] { return }
-        heap.append(source)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard less(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
+        heap.push(source) { [heads] in Self.less($0, $1, heads) }
     }
 
     private mutating func popRoot() {
-        heap.swapAt(0, heap.count - 1)
-        heap.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < heap.count && less(heap[left], heap[smallest]) { smallest = left }
-            if right < heap.count && less(heap[right], heap[smallest]) { smallest = right }
-            if smallest == parent { break }
-            heap.swapAt(parent, smallest)
-            parent = smallest
-        }
+        heap.removeFirst { [heads] in Self.less($0, $1, heads) }
     }
 }
