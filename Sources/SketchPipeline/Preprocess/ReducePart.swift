@@ -243,7 +243,8 @@ package final class ReduceProgress: @unchecked Sendable {
 }
 
 /// The shards one part writes: per split, shards `[first, end)` of `count`, i.e. kept examples
-/// `[firstExample, endExample)` of the split, and the buckets that hold them.
+/// `[firstExample, endExample)` of the split (part i of R takes range (i + k) mod R of split k's R
+/// equal ranges), and the buckets that hold them.
 struct PartShards {
     struct Split {
         var count: Int
@@ -265,8 +266,12 @@ struct PartShards {
         var buckets: ClosedRange<Int>?
         for (index, total) in plan.totals.enumerated() {
             let count = (total + perShard - 1) / perShard
-            let first = count * part.index / part.count
-            let end = count * (part.index + 1) / part.count
+            // A split's shards are cut into R ranges, and split k's ranges go to the parts rotated
+            // by k: the parts that get a split's odd shards differ from split to split (with two
+            // parts, the one validation and the one test shard go to different parts).
+            let slot = (part.index + index) % part.count
+            let first = count * slot / part.count
+            let end = count * (slot + 1) / part.count
             let split = Split(
                 count: count, first: first, end: end, firstExample: first * perShard,
                 endExample: min(end * perShard, total), total: total)
