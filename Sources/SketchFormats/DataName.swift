@@ -103,8 +103,10 @@ public enum DataName {
     }
 
     private static func firstControlCharacter(_ text: String) -> String? {
-        // Fast path: printable ASCII only.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+        // Fast path: printable ASCII only, checked over the string's contiguous UTF-8 (iterating
+        // `utf8` itself costs 5 % of reading a simplified NDJSON file).
+        var contiguous = text
+        if contiguous.withUTF8({ bytes in !bytes.contains { $0 < 0x20 || $0 >= 0x7F } }) { return nil }
         guard let scalar = text.unicodeScalars.first(where: TerminalText.isControl) else { return nil }
         return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
     }
