@@ -40,9 +40,10 @@ public struct ShardSplitReader: Sendable {
     /// Finds the split's shards and reads the class map; throws when either is missing.
     public init(directory: String, split: String) throws {
         let manifestPath = (directory as NSString).appendingPathComponent(DatasetLayout.manifest)
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+        guard FileSystem.exists(manifestPath) else {
             throw DatasetError(.dataset, "\(manifestPath): missing (is this a `sketchprep preprocess` output directory?)")
         }
+        let data = Data(try InputFile.readAll(manifestPath, maximumBytes: Manifest.maximumFileBytes))
         let entries: [ManifestClasses.Entry]
         do {
             entries = try JSONDecoder().decode(ManifestClasses.self, from: data).classes.sorted { $0.index < $1.index }

@@ -34,18 +34,15 @@ extension PipelineRunner {
     /// directory): the pipelines beside this one that read drawings, SVG among them, e.g.
     /// `; it holds SVG sketches, which pipelines of drawings read: Pipelines/quickdraw-rnn.yaml, …`.
     private func svgHint(_ root: String) -> String {
-        let files = FileManager.default
         let levels = [root] + ["train", "val", "test"].map { "\(root)/\($0)" }
         let holdsSVG = levels.contains { level in
-            ((try? files.contentsOfDirectory(atPath: level)) ?? []).prefix(1000).contains { name in
-                ((try? files.contentsOfDirectory(atPath: "\(level)/\(name)")) ?? []).prefix(1000).contains {
-                    $0.lowercased().hasSuffix(".svg")
-                }
+            FileSystem.entryNames(of: level).prefix(1000).contains { name in
+                FileSystem.entryNames(of: "\(level)/\(name)").prefix(1000).contains { $0.lowercased().hasSuffix(".svg") }
             }
         }
         guard holdsSVG else { return "" }
         let directory = parentDirectory(of: pipelineFile)
-        let siblings = ((try? files.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        let siblings = FileSystem.entryNames(of: directory).filter { $0.hasSuffix(".yaml") }.sorted()
         let drawingPipelines = siblings.map { directory == "." ? $0 : "\(directory)/\($0)" }.filter { path in
             (try? PipelineConfig.load(path: path))?.source.kind == .quickdrawNDJSON
         }
