@@ -17,12 +17,7 @@ public enum ImageInputs {
     public static func expand(_ inputs: [String], limitPerInput: Int? = nil) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
-            let status: FileSystem.Status
-            do {
-                status = try FileSystem.status(input)
-            } catch {
-                throw FormatError(.input, "input not found: \(input) (\(error.text))")
-            }
+            let status = try InputExpansion.status(of: input)
             guard status.isDirectory else {
                 listing.files.append(input)
                 continue

@@ -12,6 +12,16 @@ import Darwin
 /// ``DirectoryWalk``), anything else is read as named (a FIFO, `/dev/stdin`). The one expansion
 /// rule of every reader.
 package enum InputExpansion {
+    /// What `stat` says about the command-line input `input`; throws `FormatError` naming it when
+    /// it is missing or cannot be looked at. The one "input not found" rule of every expansion.
+    package static func status(of input: String) throws(FormatError) -> FileSystem.Status {
+        do {
+            return try FileSystem.status(input)
+        } catch {
+            throw FormatError(.input, "input not found: \(input) (\(error.text))")
+        }
+    }
+
     /// The files and the directory entries that could not be used (and were skipped).
     package static func expand(
         _ inputs: [String], suffixes: [String],
@@ -24,12 +34,7 @@ package enum InputExpansion {
                 files.append(input)
                 continue
             }
-            let status: FileSystem.Status
-            do {
-                status = try FileSystem.status(input)
-            } catch {
-                throw FormatError(.input, "input not found: \(input) (\(error.text))")
-            }
+            let status = try InputExpansion.status(of: input)
             guard status.isDirectory else {
                 files.append(input)
                 continue
