@@ -17,6 +17,10 @@ public enum DrawingFileFormat: String, Sendable, CaseIterable, Codable {
     /// Bytes looked at to decide.
     static let sniffLength = 1 << 20
 
+    /// Bytes looked at first: the rest of the sniff is read only when these leave the answer open
+    /// (``detect(prefix:)``).
+    static let quickSniffLength = 64 << 10
+
     /// The format of `bytes`, the first (decoded) bytes of an input, by content alone: the first
     /// entry of ``InputFormatRegistry/entries`` whose rule (`InputFormatPlugin.detects`) matches:
     /// 1. stroke-3 when they start with the zip magic `PK\x03\x04`;
@@ -30,6 +34,20 @@ public enum DrawingFileFormat: String, Sendable, CaseIterable, Codable {
     /// otherwise nil.
     package static func detect(_ bytes: [UInt8]) -> DrawingFileFormat? {
         InputFormatRegistry.entries.first { $0.detects(bytes) }?.format
+    }
+
+    /// What ``detect(_:)`` answers for every input that starts with `prefix` and goes on past it,
+    /// when the rules asked in order decide on `prefix` alone (`InputFormatPlugin.decides(prefix:)`);
+    /// nil when the whole sniff is needed.
+    package static func detect(prefix: [UInt8]) -> DrawingFileFormat? {
+        for entry in InputFormatRegistry.entries {
+            switch entry.decides(prefix: prefix) {
+            case true?: return entry.format
+            case false?: continue
+            case nil: return nil
+            }
+        }
+        return nil
     }
 
     /// The engine's batch reader of one chunk of an input in this format (its plug-in's

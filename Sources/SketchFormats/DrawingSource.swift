@@ -332,14 +332,18 @@ public struct DrawingSource: Sendable {
     /// The format of the file at `path` by content; throws `FormatError` when no rule matches.
     public static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
-        do { source = try ByteSource(path: path) } catch {
+        let quick = DrawingFileFormat.quickSniffLength
+        do { source = try ByteSource(path: path, readSize: quick) } catch {
             throw FormatError(.input, "cannot read \(path): \((error as? IOError)?.reason ?? "\(error)")")
         }
-        let stream = BufferedByteStream(source: source)
-        var bytes = [UInt8](repeating: 0, count: DrawingFileFormat.sniffLength)
-        let count = (try? stream.read(into: &bytes, count: bytes.count)) ?? 0
-        bytes.removeSubrange(count...)
+        // The first bytes decide most inputs (`detect(prefix:)`); the rest of the sniff is read
+        // only when they do not.
+        let stream = BufferedByteStream(source: source, capacity: quick)
+        var bytes: [UInt8] = []
+        let count = (try? stream.append(quick, to: &bytes)) ?? 0
         if count == 0 { return .ndjson }  // An empty input holds no records in any format.
+        if let format = DrawingFileFormat.detect(prefix: bytes) { return format }
+        if count == quick { _ = try? stream.append(DrawingFileFormat.sniffLength - quick, to: &bytes) }
         guard let format = DrawingFileFormat.detect(bytes) else {
             throw FormatError(
                 .input,

@@ -99,6 +99,10 @@ package protocol InputFormatPlugin: SendableMetatype {
     /// Whether `bytes`, the first (decoded) bytes of an input, are in this format
     /// (asked in ``InputFormatRegistry/entries`` order).
     static func detects(_ bytes: [UInt8]) -> Bool
+    /// What ``detects(_:)`` answers for every input that starts with `prefix` (more bytes follow
+    /// it, up to the sniffed length): true or false when `prefix` alone decides, nil when the
+    /// rule needs the whole sniff. Lets detection stop after the first bytes of a large input.
+    static func decides(prefix: [UInt8]) -> Bool?
     /// The word of the records of `file`, `given` the one the user named (`--word`); empty when
     /// records carry their own.
     static func word(ofFile file: String, given: String?) -> String
@@ -112,5 +116,6 @@ package protocol InputFormatPlugin: SendableMetatype {
 
 extension InputFormatPlugin {
     package static var recursiveFileSuffixes: [String] { [] }
+    package static func decides(prefix: [UInt8]) -> Bool? { nil }
     package static var cutsByteRanges: Bool { false }
 }

@@ -96,11 +96,15 @@ struct JSONCursor {
     mutating func parseString(scratch: inout [UInt8]) throws(FormatError) -> String {
         index += 1
         let start = index
+        var high: UInt8 = 0
         while index < count {
             let byte = base.unsafelyUnwrapped[index]
             if byte == UInt8(ascii: "\"") {
                 let bytes = UnsafeBufferPointer(start: base.unsafelyUnwrapped + start, count: index - start)
                 index += 1
+                // ASCII needs no validation (`String(validating:)` instantiates its generic
+                // metadata on every call: 4 % of an NDJSON read).
+                if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw FormatError(.record, "string is not valid UTF-8 (column \(start))")
                 }
@@ -108,6 +112,7 @@ struct JSONCursor {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character inside a string") }
+            high |= byte
             index += 1
         }
         if index >= count { throw error("unterminated string") }

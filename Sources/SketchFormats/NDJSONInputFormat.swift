@@ -10,10 +10,19 @@ package enum NDJSONInputFormat: InputFormatPlugin {
 
     /// The first non-blank byte is `{` and one of the first 8 non-blank lines parses as a
     /// Quick, Draw! record (or the first line is longer than the sniffed bytes).
-    package static func detects(_ bytes: [UInt8]) -> Bool {
-        guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }), bytes[first] == 0x7B
-        else { return false }
-        return looksLikeNDJSON(bytes[first...])
+    package static func detects(_ bytes: [UInt8]) -> Bool { answer(bytes, isWholeSniff: true) ?? false }
+
+    /// Decided by the first non-blank byte, or by the complete lines of `prefix`.
+    package static func decides(prefix: [UInt8]) -> Bool? { answer(prefix, isWholeSniff: false) }
+
+    /// The rule of ``detects(_:)`` on `bytes`; when they are not the whole sniff, nil where the
+    /// answer depends on the bytes after them.
+    private static func answer(_ bytes: [UInt8], isWholeSniff: Bool) -> Bool? {
+        guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            return isWholeSniff ? false : nil
+        }
+        guard bytes[first] == 0x7B else { return false }
+        return looksLikeNDJSON(bytes[first...], isWholeSniff: isWholeSniff)
     }
 
     /// Records carry their own word.
@@ -37,12 +46,13 @@ package enum NDJSONInputFormat: InputFormatPlugin {
         }
     }
 
-    private static func looksLikeNDJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func looksLikeNDJSON(_ bytes: ArraySlice<UInt8>, isWholeSniff: Bool) -> Bool? {
         var parser = QuickDrawLineParser(keepsTimestamps: false)
         var checked = 0
         var start = bytes.startIndex
         while start < bytes.endIndex && checked < 8 {
             guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+                guard isWholeSniff else { return nil }
                 // The last sniffed line: judge it only if the input ended there.
                 return checked == 0 && bytes.count >= DrawingFileFormat.sniffLength
                     || bytes.count < DrawingFileFormat.sniffLength && parses(&parser, bytes[start...])
@@ -53,7 +63,7 @@ package enum NDJSONInputFormat: InputFormatPlugin {
             checked += 1
             if parses(&parser, line) { return true }
         }
-        return false
+        return checked < 8 && !isWholeSniff ? nil : false
     }
 
     private static func parses(_ parser: inout QuickDrawLineParser, _ line: ArraySlice<UInt8>) -> Bool {

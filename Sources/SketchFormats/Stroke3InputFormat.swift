@@ -18,6 +18,9 @@ package enum Stroke3InputFormat: InputFormatPlugin {
     /// The bytes start with the zip magic `PK\x03\x04`.
     package static func detects(_ bytes: [UInt8]) -> Bool { Stroke3NPZ.hasZipMagic(bytes) }
 
+    /// The zip magic is in the first four bytes.
+    package static func decides(prefix: [UInt8]) -> Bool? { prefix.count >= 4 ? detects(prefix) : nil }
+
     package static func word(ofFile file: String, given: String?) -> String {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return given ?? (name.hasSuffix(".npz") ? String(name.dropLast(4)) : name)

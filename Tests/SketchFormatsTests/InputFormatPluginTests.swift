@@ -67,6 +67,54 @@ import Testing
         #expect(InputFormatRegistry.entries.filter { $0.cutsByteRanges }.map { $0.format } == [.ndjson, .csv])
     }
 
+    @Test func aPrefixDecidesOnlyWhatTheWholeSniffAnswers() throws {
+        let record = #"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":[[[1],[2]]]}"#
+        let line = Array(record.utf8) + [0x0A]
+        let notRecord = Array(#"{"word":1}"#.utf8) + [0x0A]
+        var bin: [UInt8] = []
+        try GoogleBinaryWriter.encode(GoogleBinaryTests.cat, into: &bin)
+        let longLine = Array(#"{"word":"cat","key_id":""#.utf8) + [UInt8](repeating: 0x61, count: 70_000) + Array(#""}"#.utf8) + [0x0A]
+        let inputs: [[UInt8]] = [
+            line + line,
+            [0x0A, 0x20] + line,
+            Array(repeating: notRecord, count: 4).flatMap { $0 } + line,
+            Array(repeating: notRecord, count: 8).flatMap { $0 } + line,
+            longLine + line,
+            Array("countrycode,drawing,key_id,recognized,timestamp,word\n".utf8),
+            Array("<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n".utf8),
+            [0x50, 0x4B, 3, 4, 0, 0],
+            bin,
+            Array("hello, world\n".utf8),
+        ]
+        for bytes in inputs {
+            let whole = DrawingFileFormat.detect(bytes)
+            for length in [1, 3, 4, 5, line.count - 1, line.count, line.count + 1, bytes.count / 2, bytes.count] where length <= bytes.count
+            {
+                if let decided = DrawingFileFormat.detect(prefix: Array(bytes.prefix(length))) {
+                    #expect(decided == whole, "\(length) of \(bytes.count) bytes")
+                }
+            }
+        }
+        #expect(DrawingFileFormat.detect(prefix: line + line) == .ndjson)
+        #expect(DrawingFileFormat.detect(prefix: [0x50, 0x4B, 3, 4]) == .stroke3)
+        #expect(DrawingFileFormat.detect(prefix: Array(longLine.prefix(65_536))) == nil)
+    }
+
+    @Test func detectionReadsOnPastTheFirstBytesWhenTheyLeaveTheFormatOpen() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A first line of 100,000 bytes that parses: the first 64 KiB cannot tell.
+        let strokes = Array(repeating: "[[1,2],[3,4]]", count: 7_500).joined(separator: ",")
+        let line = #"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":["# + strokes + "]}\n"
+        #expect(line.utf8.count > 65_536)
+        let path = try Self.write(Array(line.utf8), named: "long", in: directory)
+        #expect(try DrawingSource.detectFormat(path: path) == .ndjson)
+        let csv = try Self.write(
+            Array(("countrycode,drawing,key_id,recognized,timestamp,word\n" + String(repeating: "x", count: 70_000)).utf8), named: "rows",
+            in: directory)
+        #expect(try DrawingSource.detectFormat(path: csv) == .csv)
+    }
+
     @Test func binIsCutIntoItsRecordBlocksAndATruncatedRecordIsRejectedOnTheReadingThread() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
