@@ -51,7 +51,8 @@ public struct ArcLengthResampler: Sendable {
     /// The error for a stroke that needs `needed` points where `limit` remain.
     private static func overLimit(needed: String, limit: Int) -> DrawingLimitError {
         DrawingLimitError(
-            "\(DrawingLimits.tooManyResampledPoints): a stroke needs \(needed) where \(max(limit, 0)) remain"
+            .tooManyResampledPoints,
+            "a stroke needs \(needed) where \(max(limit, 0)) remain"
                 + " (caps: \(DrawingLimits.maximumResampledPointsPerStroke) per stroke,"
                 + " \(DrawingLimits.maximumResampledPointsPerDrawing) per drawing)")
     }

@@ -45,14 +45,14 @@ public enum DrawingLimits {
     /// `maximumCoordinateMagnitude`, more than `maximumStrokes` strokes or `maximumPoints` points.
     public static func checkInput(_ drawing: Drawing) throws(DrawingLimitError) {
         guard drawing.strokes.count <= maximumStrokes else {
-            throw DrawingLimitError("\(tooManyStrokes): \(drawing.strokes.count), more than \(maximumStrokes)")
+            throw DrawingLimitError(.tooManyStrokes, "\(drawing.strokes.count), more than \(maximumStrokes)")
         }
         guard drawing.pointCount <= maximumPoints else {
-            throw DrawingLimitError("\(tooManyPoints): \(drawing.pointCount), more than \(maximumPoints)")
+            throw DrawingLimitError(.tooManyPoints, "\(drawing.pointCount), more than \(maximumPoints)")
         }
         for (number, stroke) in drawing.strokes.enumerated() {
             for value in stroke.x + stroke.y where !(value.magnitude <= maximumCoordinateMagnitude) {
-                throw DrawingLimitError("\(coordinateOutOfRange): stroke \(number + 1) has \(value), beyond ±1e9")
+                throw DrawingLimitError(.coordinateOutOfRange, "stroke \(number + 1) has \(value), beyond ±1e9")
             }
         }
     }
@@ -63,20 +63,61 @@ public enum DrawingLimits {
         for (number, stroke) in drawing.strokes.enumerated() {
             for value in stroke.x + stroke.y where !(value.magnitude <= maximumSimplifiedCoordinate) {
                 throw DrawingLimitError(
-                    "\(coordinateOutOfRange): stroke \(number + 1) has \(value), beyond"
+                    .coordinateOutOfRange,
+                    "stroke \(number + 1) has \(value), beyond"
                         + " ±\(Int(maximumSimplifiedCoordinate)) for a drawing used as simplified")
             }
         }
     }
 }
 
-/// Why a drawing was refused by a bound of `DrawingLimits` during simplification.
+/// The one error type of SketchCore: why a drawing was refused by a bound of `DrawingLimits`, the
+/// renderer's range (`RenderRange`) or a shape the step cannot use. `kind` says which; `reason` is
+/// the text a quarantine line and a message carry.
 public struct DrawingLimitError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The reason, starting with one of the `DrawingLimits` reason phrases.
+    /// Which refusal.
+    public enum Kind: String, Sendable {
+        /// More strokes than `DrawingLimits.maximumStrokes`.
+        case tooManyStrokes
+        /// More points than `DrawingLimits.maximumPoints`.
+        case tooManyPoints
+        /// A coordinate or timestamp not finite or beyond its bound, or an extent that overflows.
+        case coordinateOutOfRange
+        /// Resampling would place more points than a resampling cap.
+        case tooManyResampledPoints
+        /// A point beyond the renderer's range once placed (`RenderRange`).
+        case beyondRenderRange
+        /// A time channel met a drawing without times.
+        case missingTimes
+        /// A drawing without strokes.
+        case emptyDrawing
+        /// A stroke without points.
+        case emptyStroke
+
+        /// The phrase `reason` starts with (the quarantine reason's name), or nil when the detail
+        /// is the whole reason.
+        public var phrase: String? {
+            switch self {
+            case .tooManyStrokes: DrawingLimits.tooManyStrokes
+            case .tooManyPoints: DrawingLimits.tooManyPoints
+            case .coordinateOutOfRange: DrawingLimits.coordinateOutOfRange
+            case .tooManyResampledPoints: DrawingLimits.tooManyResampledPoints
+            case .beyondRenderRange: RenderRange.outOfRange
+            case .missingTimes, .emptyDrawing, .emptyStroke: nil
+            }
+        }
+    }
+
+    /// Which refusal.
+    public var kind: Kind
+    /// The reason: `phrase: detail` when the kind has a phrase, else the detail.
     public var reason: String
 
-    /// Creates an error with `reason`.
-    public init(_ reason: String) { self.reason = reason }
+    /// Creates an error of `kind`; `detail` says what in the drawing is at fault.
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.reason = kind.phrase.map { "\($0): \(detail)" } ?? detail
+    }
 
     /// The reason.
     public var description: String { reason }

@@ -17,7 +17,7 @@ public enum RenderRange {
     public static func check(x: Double, y: Double) throws(DrawingLimitError) {
         guard x.magnitude <= maximumDeviceCoordinate, y.magnitude <= maximumDeviceCoordinate else {
             throw DrawingLimitError(
-                "\(outOfRange): a point lands at (\(x), \(y)), beyond ±\(Int(maximumDeviceCoordinate)) (cairo's 24.8 fixed point)")
+                .beyondRenderRange, "a point lands at (\(x), \(y)), beyond ±\(Int(maximumDeviceCoordinate)) (cairo's 24.8 fixed point)")
         }
     }
 

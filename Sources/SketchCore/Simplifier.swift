@@ -147,7 +147,7 @@ struct AlignmentFrame {
         guard !x.isEmpty else { return nil }
         let extent = Swift.max(maximumX - minimumX, maximumY - minimumY)
         guard minimumX.isFinite, minimumY.isFinite, extent.isFinite else {
-            throw DrawingLimitError("\(DrawingLimits.coordinateOutOfRange): a coordinate is not finite or the extent overflows")
+            throw DrawingLimitError(.coordinateOutOfRange, "a coordinate is not finite or the extent overflows")
         }
         self.minimumX = minimumX
         self.minimumY = minimumY

@@ -25,15 +25,16 @@ public struct EvaluationJob: Sendable {
     public var batchSize: Int
     /// ONNX Runtime intra-op threads (0 = its default).
     public var threads: Int
-    /// The ONNX Runtime shared library.
-    public var libraryPath: String
+    /// The ONNX Runtime shared library as given (`--ort-library`); nil or empty: the one
+    /// ``OnnxRuntimeLibraryLocator`` finds when the job runs.
+    public var libraryPath: String?
     /// How many misclassified examples the report lists and shows.
     public var misclassifiedLimit: Int
 
     /// Creates a job; see the properties.
     public init(
         modelDirectory: String, shards: [String], split: String, reportDirectory: String, compareShards: String?,
-        compareSplit: String, batchSize: Int, threads: Int, libraryPath: String, misclassifiedLimit: Int
+        compareSplit: String, batchSize: Int, threads: Int, libraryPath: String?, misclassifiedLimit: Int
     ) {
         self.modelDirectory = modelDirectory
         self.shards = shards
@@ -57,22 +58,25 @@ public struct EvaluationJob: Sendable {
         return (split, "no val split in \(shards.joined(separator: ", ")); evaluating the \(split) split (--split chooses)")
     }
 
-    /// Checks, before anything is read or written, that the report directory `report` clashes with
-    /// none of the inputs (`model`, `shards`, `compareShards`).
-    public static func checkPaths(model: String, shards: [String], compareShards: String?, report: String) throws {
+    /// Checks, before anything is read or written and before the ONNX Runtime library is looked
+    /// for, that the report directory clashes with none of the inputs (the model, the shards and the
+    /// comparison shards).
+    public func checkPaths() throws {
         var paths = OutputPathCheck()
-        paths.inputs([model], option: "--model")
+        paths.inputs([modelDirectory], option: "--model")
         paths.inputs(shards, option: "--shards")
         paths.inputs(compareShards.map { [$0] } ?? [], option: "--compare-shards")
-        paths.outputDirectory(report, option: "--report")
+        paths.outputDirectory(reportDirectory, option: "--report")
         try paths.verify()
     }
 
-    /// Runs the job, reporting progress lines through `progress`, and returns the written report.
+    /// Runs the job (first finding the ONNX Runtime library), reporting progress lines through
+    /// `progress`, and returns the written report.
     @discardableResult
     public func run(progress: (String) -> Void) throws -> EvalReport {
+        let library = try OnnxRuntimeLibraryLocator.resolve(explicit: libraryPath)
         let bundle = try ModelBundle(directory: modelDirectory)
-        let runtime = try OnnxRuntime(libraryPath: libraryPath)
+        let runtime = try OnnxRuntime(libraryPath: library)
         let session = try InferenceSession(runtime: runtime, modelPath: bundle.modelPath, threads: threads)
         let evaluator = try Evaluator(session: session, classNames: bundle.classNames)
         let readers = try shards.map { try ShardSplitReader(directory: $0, split: split) }

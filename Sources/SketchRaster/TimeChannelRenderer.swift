@@ -74,6 +74,7 @@ public final class TimeChannelRenderer {
         let hasTimes = drawing.strokes.allSatisfy { !$0.t.isEmpty }
         if let channel = channels.first(where: \.needsTimes), !hasTimes {
             throw DrawingLimitError(
+                .missingTimes,
                 "the \(channel.rawValue) channel needs raw drawings with times (t); this drawing has none (simplified input)")
         }
         let geometry = hasTimes ? try GoogleSimplifier.alignedAndScaled(drawing) : drawing

@@ -68,13 +68,13 @@ struct EvalCommand: ParsableCommand {
     }
 
     func run() throws {
-        try EvaluationJob.checkPaths(model: model, shards: shards, compareShards: compareShards, report: report)
         let (split, notice) = EvaluationJob.split(requested: self.split, shards: shards)
-        if let notice { printToStandardError("eval: \(notice)") }
         let job = EvaluationJob(
             modelDirectory: model, shards: shards, split: split, reportDirectory: report, compareShards: compareShards,
-            compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads,
-            libraryPath: try OnnxRuntimeLibraryLocator.resolve(explicit: ortLibrary), misclassifiedLimit: misclassifiedLimit)
+            compareSplit: compareSplit ?? split, batchSize: batchSize, threads: threads, libraryPath: ortLibrary,
+            misclassifiedLimit: misclassifiedLimit)
+        try job.checkPaths()
+        if let notice { printToStandardError("eval: \(notice)") }
         let result = try job.run(progress: printToStandardError)
         printToStandardError(result.summary(reportDirectory: report))
     }

@@ -132,11 +132,11 @@ struct PreprocessCommand: ParsableCommand {
     }
 
     func run() throws {
+        let settings = PipelineRequest.RunSettings(
+            jobs: jobs.resolved, temporaryDirectory: temporaryDirectory, showProgress: quiet.showsProgress, force: force)
         let runner: PipelineRunner
         if let from {
-            runner = try PipelineRequest.recordedRunner(
-                directory: from, output: output, jobs: jobs.resolved, temporaryDirectory: temporaryDirectory,
-                showProgress: quiet.showsProgress, force: force)
+            runner = try PipelineRequest.recordedRunner(directory: from, output: output, settings: settings)
         } else {
             guard let pipeline else { throw ValidationError("give --pipeline FILE or --from DIR") }
             var replacements = PipelineRequest.Replacements()
@@ -146,13 +146,9 @@ struct PreprocessCommand: ParsableCommand {
             replacements.fileFormat = fileFormat
             replacements.word = word
             replacements.output = output
-            var fresh = try PipelineRequest.runner(
-                pipelineFile: pipeline, replacements: replacements, showProgress: quiet.showsProgress, force: force)
-            fresh.jobs = jobs.resolved
-            fresh.partition = try partition.map(Partition.init(parsing:))
-            fresh.temporaryDirectory = temporaryDirectory
-            fresh.recordedPaths = RecordedPaths(root: root)
-            fresh.recordLimit = limit.limit
+            let fresh = try PipelineRequest.runner(
+                pipelineFile: pipeline, replacements: replacements, partition: try partition.map(Partition.init(parsing:)),
+                recordLimit: limit.limit, recordedPaths: RecordedPaths(root: root), settings: settings)
             printWarnings(try fresh.inputWarnings(), tool: fresh.config.name)
             runner = fresh
         }

@@ -16,7 +16,7 @@ import Testing
         #expect {
             _ = try simplifier.simplify(zigZag(points: 2_001))
         } throws: { error in
-            (error as? DrawingLimitError)?.reason.hasPrefix("too many resampled points: a stroke needs") == true
+            (error as? DrawingLimitError)?.kind == .tooManyResampledPoints
         }
     }
 
@@ -51,7 +51,7 @@ import Testing
         #expect {
             _ = try simplifier.simplify(drawing)
         } throws: { error in
-            (error as? DrawingLimitError)?.reason.hasPrefix(DrawingLimits.coordinateOutOfRange) == true
+            (error as? DrawingLimitError)?.kind == .coordinateOutOfRange
         }
     }
 

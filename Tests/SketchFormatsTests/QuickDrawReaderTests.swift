@@ -126,7 +126,7 @@ import Testing
         var rejected: [RejectedLine] = []
         try QuickDrawReader(inputs: [file.path]).read(
             onRecord: { record, _ in
-                if record.keyID == "1" { throw DrawingLimitError("too many resampled points: test") }
+                if record.keyID == "1" { throw DrawingLimitError(.tooManyResampledPoints, "test") }
                 keys.append(record.keyID)
             },
             onRejected: { rejected.append($0) })

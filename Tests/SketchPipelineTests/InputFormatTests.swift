@@ -16,7 +16,8 @@ import Testing
         #expect {
             _ = try InputFormat.simplified.prepare(record(large), readAs: .ndjson, with: &simplifier)
         } throws: { error in
-            (error as? DrawingLimitError)?.reason.hasPrefix("coordinate out of range: stroke 1 has 70000.0") == true
+            let limit = error as? DrawingLimitError
+            return limit?.kind == .coordinateOutOfRange && limit?.reason.hasPrefix("coordinate out of range: stroke 1 has 70000.0") == true
         }
         let small = Drawing(strokes: [Stroke(x: [0, 65_535], y: [-65_535, 3])])
         #expect(try InputFormat.simplified.prepare(record(small), readAs: .ndjson, with: &simplifier) == small)

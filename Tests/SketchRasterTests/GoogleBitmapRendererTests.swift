@@ -60,7 +60,7 @@ import Testing
         do {
             _ = try StrokeRenderer(options: StrokeRenderOptions(side: 8192)).render(drawing)
         } catch {
-            #expect(error.reason.hasPrefix(RenderRange.outOfRange))
+            #expect(error.kind == .beyondRenderRange)
         }
         let nan = Drawing(strokes: [Stroke(x: [.nan], y: [0])])
         #expect(throws: DrawingLimitError.self) { try GoogleBitmapRenderer().render(nan) }

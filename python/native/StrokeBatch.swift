@@ -63,18 +63,18 @@ struct StrokeBatch {
         strokes.removeAll()
         let first = Int(drawingOffsets[index])
         let end = Int(drawingOffsets[index + 1])
-        guard end > first else { throw DrawingLimitError("empty drawing: no strokes") }
+        guard end > first else { throw DrawingLimitError(.emptyDrawing, "empty drawing: no strokes") }
         guard end - first <= DrawingLimits.maximumStrokes else {
-            throw DrawingLimitError("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
+            throw DrawingLimitError(.tooManyStrokes, "more than \(DrawingLimits.maximumStrokes) in the drawing")
         }
         let points = Int(strokeOffsets[end]) - Int(strokeOffsets[first])
         guard points <= DrawingLimits.maximumPoints else {
-            throw DrawingLimitError("\(DrawingLimits.tooManyPoints): more than \(DrawingLimits.maximumPoints) in the drawing")
+            throw DrawingLimitError(.tooManyPoints, "more than \(DrawingLimits.maximumPoints) in the drawing")
         }
         for stroke in first..<end {
             let start = Int(strokeOffsets[stroke])
             let stop = Int(strokeOffsets[stroke + 1])
-            guard stop > start else { throw DrawingLimitError("stroke \(stroke - first + 1) has no points") }
+            guard stop > start else { throw DrawingLimitError(.emptyStroke, "stroke \(stroke - first + 1) has no points") }
             let x = x.unsafelyUnwrapped
             let y = y.unsafelyUnwrapped
             let stride = stride  // a point: both present (`make`)
@@ -95,7 +95,7 @@ struct StrokeBatch {
     ) throws(DrawingLimitError) {
         for point in points where !(coordinate[point * stride].magnitude <= bound) {
             throw DrawingLimitError(
-                "\(DrawingLimits.coordinateOutOfRange): stroke \(number) has \(coordinate[point * stride]), beyond ±\(bound)")
+                .coordinateOutOfRange, "stroke \(number) has \(coordinate[point * stride]), beyond ±\(bound)")
         }
     }
 }

@@ -23,10 +23,33 @@ package enum PipelineRequest {
         package init() {}
     }
 
+    /// How a run runs, whatever it runs: the options a run from a pipeline file and `--from` share.
+    package struct RunSettings {
+        /// `--jobs`: worker threads of the map side (and of hashing `--from`'s inputs).
+        package var jobs: Int
+        /// `--tmp-dir`: where sorted runs are spilled (nil: next to the output directory).
+        package var temporaryDirectory: String?
+        /// Print progress on stderr (no `--quiet`).
+        package var showProgress: Bool
+        /// `--force`: skip the up-to-date check and replace another pipeline's dataset.
+        package var force: Bool
+
+        /// Settings with these values.
+        package init(jobs: Int, temporaryDirectory: String?, showProgress: Bool, force: Bool) {
+            self.jobs = jobs
+            self.temporaryDirectory = temporaryDirectory
+            self.showProgress = showProgress
+            self.force = force
+        }
+    }
+
     /// The runner of `pipelineFile` with `replacements` applied (configuration errors name file,
-    /// line and key), and the replacements recorded so that messages name the option the user typed.
+    /// line and key), and the replacements recorded so that messages name the option the user typed;
+    /// it runs only `partition` when given (`--partition`), reads at most `recordLimit` records of each
+    /// input (`--limit`) and records input paths as `recordedPaths` says (`--root`).
     package static func runner(
-        pipelineFile: String, replacements: Replacements, showProgress: Bool, force: Bool
+        pipelineFile: String, replacements: Replacements, partition: Partition?, recordLimit: Int?,
+        recordedPaths: RecordedPaths, settings: RunSettings
     ) throws -> PipelineRunner {
         var config = try PipelineConfig.load(path: pipelineFile)
         if !replacements.categories.isEmpty { config.filters.categories = replacements.categories }
@@ -35,27 +58,34 @@ package enum PipelineRequest {
         if let fileFormat = replacements.fileFormat { config.source.fileFormat = fileFormat }
         if let word = replacements.word { config.source.word = word }
         if let output = replacements.output { config.output.directory = output }
-        var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: showProgress, force: force)
+        var runner = makeRunner(config: config, pipelineFile: pipelineFile, settings: settings)
+        runner.partition = partition
+        runner.recordLimit = recordLimit
+        runner.recordedPaths = recordedPaths
         runner.overrides = PipelineOverrides(inputs: !replacements.inputs.isEmpty, output: replacements.output != nil)
         return runner
     }
 
     /// `--from DIR`: the runner of the run recorded in `directory`'s manifest, into `output` (default
     /// `directory`), once every recorded input is found with its recorded size and SHA-256 (hashed
-    /// on `jobs` threads); throws `PipelineError` naming the input that is missing or changed.
-    package static func recordedRunner(
-        directory: String, output: String?, jobs: Int, temporaryDirectory: String?, showProgress: Bool, force: Bool
-    ) throws -> PipelineRunner {
+    /// on `settings.jobs` threads); throws `PipelineError` naming the input that is missing or changed.
+    package static func recordedRunner(directory: String, output: String?, settings: RunSettings) throws -> PipelineRunner {
         let recorded = try RecordedRun.read(directory: directory)
         var config = recorded.config
         config.output.directory = output ?? directory
-        var runner = PipelineRunner(config: config, pipelineFile: recorded.pipelineFile, showProgress: showProgress, force: force)
-        runner.jobs = jobs
-        runner.temporaryDirectory = temporaryDirectory
+        var runner = makeRunner(config: config, pipelineFile: recorded.pipelineFile, settings: settings)
         runner.recordLimit = recorded.recordLimit
         runner.overrides = PipelineOverrides(output: output != nil, recordedIn: directory)
         try runner.checkInputsExist()
         try recorded.checkInputs(runner.currentSources())
+        return runner
+    }
+
+    /// The runner of `config` with `settings` applied: the one place both requests set them.
+    private static func makeRunner(config: PipelineConfig, pipelineFile: String, settings: RunSettings) -> PipelineRunner {
+        var runner = PipelineRunner(config: config, pipelineFile: pipelineFile, showProgress: settings.showProgress, force: settings.force)
+        runner.jobs = settings.jobs
+        runner.temporaryDirectory = settings.temporaryDirectory
         return runner
     }
 }
