@@ -13,7 +13,14 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
     /// The first records (up to 4) are structurally consistent: at least one stroke, `recognized`
     /// 0 or 1, an ASCII country, every stroke with at least one point, and at least one complete
     /// record (or the sniffed bytes end inside the first).
-    package static func detects(_ bytes: [UInt8]) -> Bool {
+    package static func detects(_ bytes: [UInt8]) -> Bool { answer(bytes, isWholeSniff: true) ?? false }
+
+    /// Decided by an inconsistency in `prefix`, or by four complete consistent records in it.
+    package static func decides(prefix: [UInt8]) -> Bool? { answer(prefix, isWholeSniff: false) }
+
+    /// The rule of ``detects(_:)`` on `bytes`; when they are not the whole sniff, nil where the
+    /// answer depends on the bytes after them.
+    private static func answer(_ bytes: [UInt8], isWholeSniff: Bool) -> Bool? {
         var offset = 0
         var complete = 0
         while complete < 4 {
@@ -23,16 +30,21 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
             if strokes == 0 { return false }
             offset += GoogleBinaryFormat.headerLength
             for _ in 0..<strokes {
-                guard offset + 2 <= bytes.count else { return bytes.count >= DrawingFileFormat.sniffLength && complete == 0 }
+                guard offset + 2 <= bytes.count else { return endedInside(bytes, complete: complete, isWholeSniff: isWholeSniff) }
                 let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
                 if points == 0 { return false }
                 offset += 2 + 2 * points
-                if offset > bytes.count { return bytes.count >= DrawingFileFormat.sniffLength && complete == 0 }
+                if offset > bytes.count { return endedInside(bytes, complete: complete, isWholeSniff: isWholeSniff) }
             }
             complete += 1
             if offset == bytes.count { break }
         }
-        return complete > 0
+        return complete == 4 ? true : isWholeSniff ? complete > 0 : nil
+    }
+
+    /// The answer when `bytes` end inside a record after `complete` whole ones.
+    private static func endedInside(_ bytes: [UInt8], complete: Int, isWholeSniff: Bool) -> Bool? {
+        isWholeSniff ? bytes.count >= DrawingFileFormat.sniffLength && complete == 0 : nil
     }
 
     package static func word(ofFile file: String, given: String?) -> String { given ?? GoogleBinaryFormat.word(forPath: file) }

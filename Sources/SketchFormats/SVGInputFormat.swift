@@ -21,6 +21,14 @@ package enum SVGInputFormat: InputFormatPlugin {
         return body.indices.contains { body[$0...].starts(with: tag) }
     }
 
+    /// Decided by the first non-blank byte when it is not `<`, or by a `<svg` in `prefix`.
+    package static func decides(prefix: [UInt8]) -> Bool? {
+        guard prefix.count >= 3 else { return nil }  // a byte order mark is three bytes
+        let body = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? prefix.dropFirst(3) : prefix[...]
+        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return nil }
+        return first != UInt8(ascii: "<") ? false : detects(prefix) ? true : nil
+    }
+
     package static func word(ofFile file: String, given: String?) -> String {
         let parts = file.split(separator: "/")
         return given ?? (parts.count >= 2 ? String(parts[parts.count - 2]) : ".")

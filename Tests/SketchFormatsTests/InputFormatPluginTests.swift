@@ -84,6 +84,9 @@ import Testing
             Array("<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>\n".utf8),
             [0x50, 0x4B, 3, 4, 0, 0],
             bin,
+            bin + bin + bin + bin + bin,
+            Array(" <?xml version=\"1.0\"?>\n<svg></svg>".utf8),
+            [0xEF, 0xBB, 0xBF] + Array("<svg/>".utf8),
             Array("hello, world\n".utf8),
         ]
         for bytes in inputs {
@@ -95,6 +98,29 @@ import Testing
                 }
             }
         }
+        // Seeded mixes of the same pieces, cut everywhere.
+        let pieces = inputs + [[0x20], [0x0A], [0x0D, 0x0A], [0x7B], [0x3C], [0xEF, 0xBB, 0xBF], Array("<svg".utf8), [0, 1, 0xFF]]
+        var state: UInt64 = 42
+        for _ in 0..<100 {
+            var bytes: [UInt8] = []
+            for _ in 0..<4 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes += pieces[Int(state >> 33) % pieces.count]
+            }
+            let whole = DrawingFileFormat.detect(bytes)
+            for length in stride(from: 1, through: bytes.count, by: max(1, bytes.count / 16)) {
+                if let decided = DrawingFileFormat.detect(prefix: Array(bytes.prefix(length))) {
+                    #expect(decided == whole, "\(length) of \(bytes.count) bytes")
+                }
+            }
+        }
+        var fourRecords: [UInt8] = []
+        for _ in 0..<4 { try GoogleBinaryWriter.encode(GoogleBinaryTests.cat, into: &fourRecords) }
+        #expect(DrawingFileFormat.detect(prefix: fourRecords + bin) == .bin)
+        #expect(DrawingFileFormat.detect(prefix: fourRecords) == DrawingFileFormat.detect(fourRecords))
+        #expect(DrawingFileFormat.detect(prefix: bin) == nil)
+        #expect(DrawingFileFormat.detect(prefix: Array("countrycode,drawing,key_id,recognized,timestamp,word\nUS,".utf8)) == .csv)
+        #expect(DrawingFileFormat.detect(prefix: Array(" <svg width=\"2\"".utf8)) == .svg)
         #expect(DrawingFileFormat.detect(prefix: line + line) == .ndjson)
         #expect(DrawingFileFormat.detect(prefix: [0x50, 0x4B, 3, 4]) == .stroke3)
         #expect(DrawingFileFormat.detect(prefix: Array(longLine.prefix(65_536))) == nil)
