@@ -1,3 +1,4 @@
+import Foundation
 import SketchFormats
 import SketchIO
 
@@ -49,18 +50,22 @@ public enum LabeledImageDirectory {
     /// Split directory names recognised under the root.
     public static let splitDirectoryNames = ["train", "val", "test"]
 
-    /// Lists the images under `root`; throws `DatasetError` when `root` is not a readable directory.
-    public static func scan(_ root: String) throws -> LabeledImageListing {
+    /// Lists the images under `root`, the class directories on up to `threads` threads (the
+    /// listing is the same for any count); throws `DatasetError` when `root` is not a readable
+    /// directory.
+    public static func scan(_ root: String, threads: Int = 1) throws -> LabeledImageListing {
         let top = try DirectoryWalk.entries(of: root)
         let splits = splitDirectoryNames.filter { name in
             top.contains { if case .directory(_, name) = $0 { true } else { false } }
         }
         var listing = LabeledImageListing()
         if splits.isEmpty {
-            scanClasses(top, split: nil, into: &listing)
+            scanClasses(top, split: nil, threads: threads, into: &listing)
         } else {
             let base = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
-            for split in splits { scanClasses(try DirectoryWalk.entries(of: "\(base)/\(split)"), split: split, into: &listing) }
+            for split in splits {
+                scanClasses(try DirectoryWalk.entries(of: "\(base)/\(split)"), split: split, threads: threads, into: &listing)
+            }
         }
         return listing
     }
@@ -70,8 +75,20 @@ public enum LabeledImageDirectory {
         Array(Set(files.map(\.className))).sorted()
     }
 
-    private static func scanClasses(_ entries: [DirectoryWalk.Entry], split: String?, into listing: inout LabeledImageListing) {
-        for entry in entries {
+    private static func scanClasses(
+        _ entries: [DirectoryWalk.Entry], split: String?, threads: Int, into listing: inout LabeledImageListing
+    ) {
+        // Each class directory's entries (a stat per image: the listing's cost), listed on
+        // `threads` threads into their places, then taken in order.
+        let listed = LockedValue([Result<[DirectoryWalk.Entry], IOError>?](repeating: nil, count: entries.count))
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, entries.count))) { thread in
+            for index in stride(from: thread, to: entries.count, by: max(1, min(threads, entries.count))) {
+                guard case let .directory(directory, className) = entries[index], DataName.wordProblem(className) == nil else { continue }
+                let images = Result { () throws(IOError) in try DirectoryWalk.entries(of: directory) }
+                listed.withLock { $0[index] = images }
+            }
+        }
+        for (index, entry) in entries.enumerated() {
             switch entry {
             case let .directory(directory, className):
                 // A class name from the file system is data too: one rule for names (DataName).
@@ -80,11 +97,12 @@ public enum LabeledImageDirectory {
                     continue
                 }
                 let images: [DirectoryWalk.Entry]
-                do {
-                    images = try DirectoryWalk.entries(of: directory)
-                } catch {
+                switch listed.withLock({ $0[index] }) {
+                case .success(let entries)?: images = entries
+                case .failure(let error)?:
                     listing.rejected.append(.file(directory, reason: error.description))
                     continue
+                case nil: continue
                 }
                 for image in images where image.name.lowercased().hasSuffix(".png") {
                     switch image {

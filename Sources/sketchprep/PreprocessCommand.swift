@@ -135,6 +135,7 @@ struct PreprocessCommand: ParsableCommand {
         let settings = PipelineRequest.RunSettings(
             jobs: jobs.resolved, temporaryDirectory: temporaryDirectory, showProgress: quiet.showsProgress, force: force)
         let runner: PipelineRunner
+        var foundInputs: PipelineRunner.FoundInputs?
         if let from {
             runner = try PipelineRequest.recordedRunner(directory: from, output: output, settings: settings)
         } else {
@@ -149,10 +150,12 @@ struct PreprocessCommand: ParsableCommand {
             let fresh = try PipelineRequest.runner(
                 pipelineFile: pipeline, replacements: replacements, partition: try partition.map(Partition.init(parsing:)),
                 recordLimit: limit.limit, recordedPaths: RecordedPaths(root: root), settings: settings)
-            printWarnings(try fresh.inputWarnings(), tool: fresh.config.name)
+            let found = try fresh.findInputs()
+            printWarnings(found.warnings, tool: fresh.config.name)
             runner = fresh
+            foundInputs = found
         }
-        let outcome = try runner.run()
+        let outcome = try runner.run(foundInputs)
         print(outcome.summary)
         try strictness.check(
             outcome.manifest.records, command: "preprocess", rejectedByReason: outcome.rejectedByReason,

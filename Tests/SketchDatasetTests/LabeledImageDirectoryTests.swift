@@ -54,4 +54,23 @@ import Testing
         #expect(listing.rejected.map(\.location.file) == ["\(root)/cat/2.png"])
         #expect(listing.skipped.count == 1 && listing.skipped[0].contains("3.png"))
     }
+
+    @Test("the listing is the same whatever number of threads lists the class directories")
+    func listingIsTheSameForAnyThreadCount() throws {
+        var files: [String] = []
+        for split in ["train", "test"] {
+            for (number, word) in ["ant", "bee", "cat", "dog", "eel", "fox", "gnu"].enumerated() {
+                files += (0..<(number % 3 + 1)).map { "\(split)/\(word)/\($0).png" }
+            }
+        }
+        let root = try makeTree(files + ["train/bad\u{7}class/1.png"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createSymbolicLink(atPath: "\(root)/train/cat/9.png", withDestinationPath: "\(root)/gone.png")
+        #expect(mkfifo("\(root)/test/dog/7.png", 0o644) == 0)
+        let one = try LabeledImageDirectory.scan(root)
+        #expect(one.files.count == files.count && one.rejected.count == 2 && one.skipped.count == 1)
+        for threads in [2, 3, 16] {
+            #expect(try LabeledImageDirectory.scan(root, threads: threads) == one)
+        }
+    }
 }

@@ -55,9 +55,13 @@ package struct ImageBatchWork<Stage: ImageStage>: Sendable {
         var parse = 0.0
         for index in batch {
             let file = files[index]
+            // A file measured is read once: its bytes are hashed and decoded (one that cannot be
+            // read whole under the decoder's cap is measured as a stream and read again).
+            var bytes: [UInt8]?
             if measuresFiles {
-                let measured = try InputFile.measure(file.path)
-                outcome.measuredFiles.append((index, measured.bytes, measured.sha256))
+                bytes = try? InputFile.readAll(file.path, maximumBytes: InputFile.defaultStreamMaximumBytes)
+                let measured = try bytes.map { ($0.count, SHA256Hasher.hash($0).hexString) } ?? InputFile.measure(file.path)
+                outcome.measuredFiles.append((index, measured.0, measured.1))
             }
             if tracksWords { outcome.seenWords.insert(file.className) }
             if let filter, !filter.wantsClass(file.className) {
@@ -69,7 +73,7 @@ package struct ImageBatchWork<Stage: ImageStage>: Sendable {
             do throws(StageRejection) {
                 let image: GrayImage
                 do throws(FormatError) {
-                    image = try PNGImage.readGray(path: file.path)
+                    if let bytes { image = try PNGImage.decodeGray(bytes) } else { image = try PNGImage.readGray(path: file.path) }
                 } catch {
                     throw StageRejection(error.reason)
                 }

@@ -15,7 +15,7 @@ extension PipelineRunner {
         for root in config.source.inputs {
             let listing: LabeledImageListing
             do {
-                listing = try LabeledImageDirectory.scan(root)
+                listing = try LabeledImageDirectory.scan(root, threads: jobs)
             } catch {
                 throw PipelineError(
                     .input, "\(pipelineFile): \(inputsName): \(root) is not a readable directory of <class>/*.png (\(error))")
@@ -58,9 +58,10 @@ extension PipelineRunner {
     /// directory entry the scan could not use (dangling link, link loop, non-UTF-8 name). Images in
     /// a split directory keep that split; the others are split by the hash of their key (relative
     /// path). With `selected` (a partition's share of the files, by index) only those files are
-    /// read, each recorded as a chunk of its own.
+    /// read, each recorded as a chunk of its own. With `measuresFiles` (and with `selected`) each
+    /// file's size and SHA-256 are taken from the bytes the map reads (``MapOutput/sourceEntries(_:recording:)``).
     package func mapImageFiles(
-        _ listing: LabeledImageListing, selected: [Int]? = nil, rejectedEntries: Bool = true,
+        _ listing: LabeledImageListing, selected: [Int]? = nil, measuresFiles: Bool = false, rejectedEntries: Bool = true,
         runsDirectory: String, clock: StageClock
     ) throws -> MapOutput {
         guard case let .raster(options) = config.encode else {
@@ -84,7 +85,7 @@ extension PipelineRunner {
         var work = ImageBatchWork(stage: stage, files: listing.files)
         work.filter = RecordFilter(config.filters)
         work.tracksWords = !config.filters.categories.isEmpty
-        work.measuresFiles = selected != nil
+        work.measuresFiles = measuresFiles || selected != nil
         let sink = MapSink(
             runs: runs, quarantine: quarantine, checkpoints: nil, clock: clock,
             place: { rejection, _ in

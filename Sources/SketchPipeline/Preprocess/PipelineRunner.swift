@@ -91,7 +91,8 @@ package struct PipelineRunner {
         self.force = force
     }
 
-    package func run() throws -> PipelineOutcome {
+    /// Runs the pipeline over `found` (the inputs ``findInputs()`` found, looked for again when nil).
+    package func run(_ found: FoundInputs? = nil) throws -> PipelineOutcome {
         guard !config.source.inputs.isEmpty else {
             throw PipelineError(.configuration, "\(pipelineFile): source.inputs is empty and no --input was given")
         }
@@ -112,9 +113,8 @@ package struct PipelineRunner {
         let pipelineInfo = Manifest.PipelineInfo(
             name: config.name, file: pipelineFile, config: recordedConfig.json, text: config.text.isEmpty ? nil : config.text)
 
-        switch config.source.kind {
-        case .quickdrawNDJSON:
-            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
+        switch try found ?? findInputs() {
+        case .drawings(let reader):
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable
             let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes)
@@ -146,21 +146,24 @@ package struct PipelineRunner {
                     map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
                     deadRuns: deadRuns, clock: clock)
             }
-        case .imageDirectory:
-            let images = try imageFiles()
+        case .images(let images):
             if let partition {
                 let outcome = try writing(into: transaction.staging).runImagePartition(
                     partition, images: images, pipeline: pipelineInfo, clock: clock)
                 return try commit(transaction, outcome)
             }
+            // As for drawings: measured up front only when a dataset is there to be found up to
+            // date; otherwise the map's workers hash each file as they read it.
             let hashStart = MonotonicClock.now()
-            let sources = try measure(images)
+            let measured = !force && holdsDataset ? try measure(images) : nil
             clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
-            let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? sources : nil)
+            let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? measured : nil)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
             return try withRunsDirectory(pipeline: pipelineInfo) { runs, deadRuns in
-                let map = try writing(into: transaction.staging).mapImageFiles(images, runsDirectory: runs, clock: clock)
+                let map = try writing(into: transaction.staging).mapImageFiles(
+                    images, measuresFiles: measured == nil, runsDirectory: runs, clock: clock)
+                let sources = try measured ?? map.sourceEntries(images.chunks, recording: recordedPaths)
                 return try finish(
                     map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
                     deadRuns: deadRuns, clock: clock)
@@ -168,16 +171,30 @@ package struct PipelineRunner {
         }
     }
 
-    /// Warnings about the inputs for the caller to show before the run: device files and FIFOs
-    /// found in input directories and skipped.
-    package func inputWarnings() throws -> [String] {
+    /// The inputs of a run as found on disk, looked for once: the drawing files (directories
+    /// expanded, formats detected) or the image listing.
+    package enum FoundInputs {
+        case drawings(DrawingSource)
+        case images(LabeledImageListing)
+
+        /// Warnings for the caller to show before the run: device files and FIFOs found in input
+        /// directories and skipped.
+        package var warnings: [String] {
+            switch self {
+            case .drawings(let source): return source.skippedSources
+            case .images(let listing): return listing.skipped
+            }
+        }
+    }
+
+    /// The inputs this run reads (``FoundInputs``); throws when one is missing or unusable.
+    package func findInputs() throws -> FoundInputs {
         try checkInputsExist()
         switch config.source.kind {
         case .quickdrawNDJSON:
-            return try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
-                .skippedSources
+            return .drawings(try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word))
         case .imageDirectory:
-            return try imageFiles().skipped
+            return .images(try imageFiles())
         }
     }
 
@@ -251,7 +268,7 @@ package struct PipelineRunner {
     ) throws -> Result {
         let (runs, owner) = try runsDirectory(in: config.output.directory)
         defer {
-            TemporaryFiles.removeDirectory(runs)
+            TemporaryFiles.removeDirectory(runs, threads: jobs)
             owner.release()
         }
         return try body(runs, try findDeadRuns(own: runs, pipeline: pipeline))
@@ -289,7 +306,7 @@ package struct PipelineRunner {
     /// Size and SHA-256 of each image file, as the manifest lists them (files hashed on ``jobs``
     /// threads).
     func measure(_ images: LabeledImageListing) throws -> [Manifest.SourceFileEntry] {
-        try measure(images.files.map { InputChunk(path: $0.path, offset: 0, bytes: nil, isRange: false) })
+        try measure(images.chunks)
     }
 
     /// Size and SHA-256 of each chunk's stored bytes, as the manifest lists them: the chunks are
@@ -397,4 +414,9 @@ package struct RecordFilter: Sendable {
     package func wantsClass(_ word: String) -> Bool {
         categories.isEmpty || categories.contains(word)
     }
+}
+
+extension LabeledImageListing {
+    /// Each file as an input chunk of its own, as the manifest's `sources` list image inputs.
+    var chunks: [InputChunk] { files.map { InputChunk(path: $0.path, offset: 0, bytes: nil, isRange: false) } }
 }
