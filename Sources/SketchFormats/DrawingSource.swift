@@ -343,7 +343,8 @@ public struct DrawingSource: Sendable {
         let count = (try? stream.append(quick, to: &bytes)) ?? 0
         if count == 0 { return .ndjson }  // An empty input holds no records in any format.
         if let format = DrawingFileFormat.detect(prefix: bytes) { return format }
-        if count == quick { _ = try? stream.append(DrawingFileFormat.sniffLength - quick, to: &bytes) }
+        // A read error leaves the input to be read as NDJSON, whose read then reports it.
+        if count == quick, (try? stream.append(DrawingFileFormat.sniffLength - quick, to: &bytes)) == nil { return .ndjson }
         guard let format = DrawingFileFormat.detect(bytes) else {
             throw FormatError(
                 .input,
