@@ -155,3 +155,26 @@ def test_a_one_character_output_directory_works(sketchprep, tmp_path):
                  "-o", "d", "-q", cwd=tmp_path)
     assert result.returncode == 0, result.stderr.decode()
     assert (tmp_path / "d" / "manifest.json").exists()
+
+
+def test_an_image_pipeline_records_what_it_read_and_is_up_to_date_on_the_same_images(sketchprep, tmp_path):
+    # The first run hashes each PNG in the map, from the bytes it decodes; the second hashes them up
+    # front to compare with the manifest: both must give the same sources.
+    import hashlib
+    import shutil
+    images = tmp_path / "images"
+    for word in sorted(p.name for p in (SHARED / "tuberlin" / "train").iterdir())[:2]:
+        (images / word).mkdir(parents=True)
+        for png in sorted((SHARED / "tuberlin" / "train" / word).glob("*.png"))[:3]:
+            shutil.copy(png, images / word / png.name)
+    out = tmp_path / "d"
+    assert preprocess(sketchprep, out, "--jobs", "2", pipeline="tuberlin-cnn.yaml", inputs=(images,)).returncode == 0
+    sources = json.loads((out / "manifest.json").read_text())["sources"]
+    expected = [(str(p), p.stat().st_size, hashlib.sha256(p.read_bytes()).hexdigest()) for p in sorted(images.rglob("*.png"))]
+    assert [(s["path"], s["bytes"], s["sha256"]) for s in sources] == expected
+    assert b"up to date" in preprocess(sketchprep, out, pipeline="tuberlin-cnn.yaml", inputs=(images,)).stdout
+    changed = sorted(images.rglob("*.png"))[1]
+    changed.write_bytes(sorted(images.rglob("*.png"))[0].read_bytes())
+    rebuilt = preprocess(sketchprep, out, pipeline="tuberlin-cnn.yaml", inputs=(images,))
+    assert rebuilt.returncode == 0 and b"up to date" not in rebuilt.stdout
+    assert json.loads((out / "manifest.json").read_text())["sources"][1]["sha256"] == expected[0][2]
