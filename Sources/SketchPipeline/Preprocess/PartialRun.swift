@@ -295,7 +295,7 @@ package enum PartialRun {
             }
         }
         let sources = try map.sourceEntries(first.chunks, recording: RecordedPaths(root: nil))  // recorded by the partitions
-        let input = ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
+        let input = try ReduceInput(map: map, sources: sources, pipeline: first.pipeline)
         let clock = StageClock(command: "merge")
         let runner = PipelineRunner(config: config, pipelineFile: first.pipeline.file, showProgress: showProgress, force: true)
         let quarantine = { (directory: String) in

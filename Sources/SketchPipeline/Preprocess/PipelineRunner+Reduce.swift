@@ -74,7 +74,7 @@ extension PipelineRunner {
         let directory = config.output.directory
         let map = input.map
         let (table, _) = try reduceClasses(map)
-        let identity = try input.identity()
+        let identity = input.identity
         if let foreign = reports.first(where: { $0.input != identity }) {
             let part = ReducePart(index: foreign.part, count: foreign.parts)
             throw PipelineError(

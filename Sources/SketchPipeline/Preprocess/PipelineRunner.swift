@@ -222,7 +222,7 @@ package struct PipelineRunner {
         into transaction: DatasetTransaction, deadRuns: MapResume, clock: StageClock
     ) throws -> PipelineOutcome {
         var written = try writing(into: transaction.staging).reduce(
-            ReduceInput(map: map, sources: sources, pipeline: pipeline), parts: jobs, clock: clock)
+            try ReduceInput(map: map, sources: sources, pipeline: pipeline), parts: jobs, clock: clock)
         written.rebuildReasons = rebuildReasons
         written.rejectedByReason = map.rejectedByReason
         written.reusedChunks = map.reusedChunks

@@ -10,7 +10,7 @@ extension PipelineRunner {
     func refuseOtherReduceRuns(part: ReducePart, input: ReduceInput) throws {
         var hasher = SHA256Hasher()
         hasher.update(try PartialRun.encodeJSON(config.json))
-        let mark = Array("parts \(part.count)\ninput \(try input.identity())\nconfig \(hasher.finalize().hexString)\n".utf8)
+        let mark = Array("parts \(part.count)\ninput \(input.identity)\nconfig \(hasher.finalize().hexString)\n".utf8)
         let path = "\(config.output.directory)/\(DatasetLayout.reduceRunMark)"
         if try DirectorySwap.createExclusively(path, bytes: mark) { return }
         guard let existing = try? InputFile.readAll(path, maximumBytes: 4096), existing == mark else {
