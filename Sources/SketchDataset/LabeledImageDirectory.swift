@@ -1,4 +1,3 @@
-import Foundation
 import SketchFormats
 import SketchIO
 
@@ -81,12 +80,10 @@ public enum LabeledImageDirectory {
         // Each class directory's entries (a stat per image: the listing's cost), listed on
         // `threads` threads into their places, then taken in order.
         let listed = LockedValue([Result<[DirectoryWalk.Entry], IOError>?](repeating: nil, count: entries.count))
-        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, entries.count))) { thread in
-            for index in stride(from: thread, to: entries.count, by: max(1, min(threads, entries.count))) {
-                guard case let .directory(directory, className) = entries[index], DataName.wordProblem(className) == nil else { continue }
-                let images = Result { () throws(IOError) in try DirectoryWalk.entries(of: directory) }
-                listed.withLock { $0[index] = images }
-            }
+        ConcurrentIndices.forEach(entries.count, threads: threads) { index in
+            guard case let .directory(directory, className) = entries[index], DataName.wordProblem(className) == nil else { return }
+            let images = Result { () throws(IOError) in try DirectoryWalk.entries(of: directory) }
+            listed.withLock { $0[index] = images }
         }
         for (index, entry) in entries.enumerated() {
             switch entry {

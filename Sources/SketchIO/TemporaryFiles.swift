@@ -53,10 +53,8 @@ package enum TemporaryFiles {
     /// took 72 ms on one thread), which threads share.
     package static func removeDirectory(_ path: String, threads: Int = 1) {
         if threads > 1 {
-            let entries = FileSystem.entryNames(of: path).map { "\(path)/\($0)" }
-            DispatchQueue.concurrentPerform(iterations: min(threads, entries.count)) { thread in
-                for entry in stride(from: thread, to: entries.count, by: threads).map({ entries[$0] }) { FileSystem.removeTree(entry) }
-            }
+            let entries = FileSystem.entryNames(of: path)
+            ConcurrentIndices.forEach(entries.count, threads: threads) { FileSystem.removeTree("\(path)/\(entries[$0])") }
         }
         FileSystem.removeTree(path)
         unregister(path)
