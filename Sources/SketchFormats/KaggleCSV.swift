@@ -51,10 +51,20 @@ package enum KaggleCSV {
     /// ignored), or nil.
     package static func layout(ofHeader line: some Collection<UInt8>) -> Layout? {
         var bytes = Array(line.prefix(maximumHeaderLength + 4))
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.starts(with: byteOrderMark) { bytes.removeFirst(3) }
         if bytes.last == 0x0D { bytes.removeLast() }
         return [Layout.train, .test].first { Array($0.header.utf8) == bytes }
     }
+
+    /// Whether some header line (as ``layout(ofHeader:)`` accepts it: with a byte order mark, a
+    /// trailing `\r`, or both) starts with `start`, the first bytes of an input's first line.
+    package static func mayStartHeader(_ start: [UInt8]) -> Bool {
+        let headers = [Layout.train, .test].map { Array($0.header.utf8) + [0x0D] }
+        return headers.contains { $0.starts(with: start) || (byteOrderMark + $0).starts(with: start) }
+    }
+
+    /// The UTF-8 byte order mark a header line may start with.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// One row's fields as a record needs them; `drawing` points into the row.
     package struct Row {

@@ -19,10 +19,7 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
     /// or a start of it that no header line (with a byte order mark or `\r`) starts with.
     package static func decides(prefix: [UInt8]) -> Bool? {
         if prefix.contains(0x0A) || prefix.count > KaggleCSV.maximumHeaderLength + 4 { return detects(prefix) }
-        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let headers: [[UInt8]] = [Array(KaggleCSV.Layout.train.header.utf8), Array(KaggleCSV.Layout.test.header.utf8)]
-        let lines = headers.map { $0 + [0x0D] } + headers.map { mark + $0 + [0x0D] }
-        return lines.contains { $0.starts(with: prefix) } ? nil : false
+        return KaggleCSV.mayStartHeader(prefix) ? nil : false
     }
 
     package static func word(ofFile file: String, given: String?) -> String { given ?? "" }

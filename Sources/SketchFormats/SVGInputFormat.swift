@@ -14,19 +14,22 @@ package enum SVGInputFormat: InputFormatPlugin {
     package static let drawings = DrawingsDeclaration.alwaysRaw
 
     /// The first non-blank byte (after a byte order mark) is `<` and the bytes hold `<svg`.
-    package static func detects(_ bytes: [UInt8]) -> Bool {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-        guard body.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) == UInt8(ascii: "<") else { return false }
-        let tag = Array("<svg".utf8)
-        return body.indices.contains { body[$0...].starts(with: tag) }
-    }
+    package static func detects(_ bytes: [UInt8]) -> Bool { answer(bytes, isWholeSniff: true) ?? false }
 
     /// Decided by the first non-blank byte when it is not `<`, or by a `<svg` in `prefix`.
-    package static func decides(prefix: [UInt8]) -> Bool? {
-        guard prefix.count >= 3 else { return nil }  // a byte order mark is three bytes
-        let body = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? prefix.dropFirst(3) : prefix[...]
-        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else { return nil }
-        return first != UInt8(ascii: "<") ? false : detects(prefix) ? true : nil
+    package static func decides(prefix: [UInt8]) -> Bool? { answer(prefix, isWholeSniff: false) }
+
+    /// The rule of ``detects(_:)`` on `bytes`; when they are not the whole sniff, nil where the
+    /// answer depends on the bytes after them.
+    private static func answer(_ bytes: [UInt8], isWholeSniff: Bool) -> Bool? {
+        if !isWholeSniff && bytes.count < 3 { return nil }  // a byte order mark is three bytes
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
+            return isWholeSniff ? false : nil
+        }
+        guard first == UInt8(ascii: "<") else { return false }
+        let tag = Array("<svg".utf8)
+        return body.indices.contains { body[$0...].starts(with: tag) } ? true : isWholeSniff ? false : nil
     }
 
     package static func word(ofFile file: String, given: String?) -> String {
