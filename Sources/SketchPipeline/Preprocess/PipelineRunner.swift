@@ -113,7 +113,7 @@ package struct PipelineRunner {
         let pipelineInfo = Manifest.PipelineInfo(
             name: config.name, file: pipelineFile, config: recordedConfig.json, text: config.text.isEmpty ? nil : config.text)
 
-        switch try found ?? findInputs() {
+        switch try found ?? expandedInputs() {
         case .drawings(let reader):
             let (inputs, unreadable) = reader.engineInputs()
             let rejectedSources = reader.rejectedSources + unreadable
@@ -190,6 +190,11 @@ package struct PipelineRunner {
     /// The inputs this run reads (``FoundInputs``); throws when one is missing or unusable.
     package func findInputs() throws -> FoundInputs {
         try checkInputsExist()
+        return try expandedInputs()
+    }
+
+    /// The inputs found from inputs already checked to exist (``checkInputsExist()``).
+    private func expandedInputs() throws -> FoundInputs {
         switch config.source.kind {
         case .quickdrawNDJSON:
             return .drawings(try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word))
