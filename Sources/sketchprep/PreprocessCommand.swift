@@ -134,10 +134,11 @@ struct PreprocessCommand: ParsableCommand {
     func run() throws {
         let settings = PipelineRequest.RunSettings(
             jobs: jobs.resolved, temporaryDirectory: temporaryDirectory, showProgress: quiet.showsProgress, force: force)
-        let runner: PipelineRunner
-        var foundInputs: PipelineRunner.FoundInputs?
+        let outcome: PipelineOutcome
         if let from {
-            runner = try PipelineRequest.recordedRunner(directory: from, output: output, settings: settings)
+            let rerun = try PipelineRequest.recordedRun(directory: from, output: output, settings: settings)
+            printWarnings(rerun.inputs.warnings, tool: rerun.runner.config.name)
+            outcome = try rerun.run()
         } else {
             guard let pipeline else { throw ValidationError("give --pipeline FILE or --from DIR") }
             var replacements = PipelineRequest.Replacements()
@@ -147,15 +148,13 @@ struct PreprocessCommand: ParsableCommand {
             replacements.fileFormat = fileFormat
             replacements.word = word
             replacements.output = output
-            let fresh = try PipelineRequest.runner(
+            let runner = try PipelineRequest.runner(
                 pipelineFile: pipeline, replacements: replacements, partition: try partition.map(Partition.init(parsing:)),
                 recordLimit: limit.limit, recordedPaths: RecordedPaths(root: root), settings: settings)
-            let found = try fresh.findInputs()
-            printWarnings(found.warnings, tool: fresh.config.name)
-            runner = fresh
-            foundInputs = found
+            let found = try runner.findInputs()
+            printWarnings(found.warnings, tool: runner.config.name)
+            outcome = try runner.run(found)
         }
-        let outcome = try runner.run(foundInputs)
         print(outcome.summary)
         try strictness.check(
             outcome.manifest.records, command: "preprocess", rejectedByReason: outcome.rejectedByReason,

@@ -1,4 +1,5 @@
 import Foundation
+import SketchDataset
 import SketchTestSupport
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
             pipelineFile: TestSupport.repositoryRoot.appendingPathComponent("Pipelines/quickdraw-rnn.yaml").path,
             replacements: replacements, partition: nil, recordLimit: 5, recordedPaths: RecordedPaths(root: nil), settings: settings)
         _ = try fresh.run()
-        let recorded = try PipelineRequest.recordedRunner(directory: "\(root)/first", output: "\(root)/again", settings: settings)
+        let recorded = try PipelineRequest.recordedRun(directory: "\(root)/first", output: "\(root)/again", settings: settings).runner
         for runner in [fresh, recorded] {
             #expect(runner.jobs == settings.jobs)
             #expect(runner.temporaryDirectory == settings.temporaryDirectory)
@@ -26,5 +27,29 @@ import Testing
             #expect(runner.recordLimit == 5)
         }
         #expect(recorded.config.output.directory == "\(root)/again")
+    }
+
+    @Test(
+        "a recorded run runs again on the inputs it checked: the same sources and bytes, up to date in place",
+        arguments: ["quickdraw-rnn", "tuberlin-cnn"])
+    func aRecordedRunRunsAgainOnTheInputsItChecked(pipeline: String) throws {
+        let fixture = try ReduceFixture(pipeline: pipeline)
+        defer { try? FileManager.default.removeItem(atPath: fixture.root) }
+        let settings = PipelineRequest.RunSettings(jobs: 2, temporaryDirectory: "\(fixture.root)/tmp", showProgress: false, force: false)
+        var replacements = PipelineRequest.Replacements()
+        replacements.output = "\(fixture.root)/first"
+        _ = try PipelineRequest.runner(
+            pipelineFile: fixture.pipelineFile, replacements: replacements, partition: nil, recordLimit: nil,
+            recordedPaths: RecordedPaths(root: nil), settings: settings
+        ).run()
+        let recorded = try Manifest.read(DatasetLayout.manifest, in: "\(fixture.root)/first")
+        let rerun = try PipelineRequest.recordedRun(directory: "\(fixture.root)/first", output: "\(fixture.root)/again", settings: settings)
+        #expect(rerun.sources == recorded.sources)
+        let again = try rerun.run()
+        #expect(!again.upToDate)
+        #expect(again.manifest.sources == recorded.sources)
+        #expect(try datasetFiles("\(fixture.root)/again") == datasetFiles("\(fixture.root)/first"))
+        let inPlace = try PipelineRequest.recordedRun(directory: "\(fixture.root)/first", output: nil, settings: settings).run()
+        #expect(inPlace.upToDate)
     }
 }

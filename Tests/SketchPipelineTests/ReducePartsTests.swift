@@ -11,7 +11,7 @@ import Testing
 /// Every shipped pipeline (and a capped variant) on small inputs: SampleData's drawings, or a
 /// tree of generated PNGs for the image-directory pipeline, with shards of 7 examples so that
 /// every split has several. The inputs are cut into 8 KiB chunks and every example spills.
-private struct ReduceFixture {
+struct ReduceFixture {
     let root: String
     let pipelineFile: String
     let input: String

@@ -1,3 +1,4 @@
+import SketchDataset
 import SketchFormats
 
 /// What `preprocess` is asked to run: a pipeline file with the command-line options that replace
@@ -66,19 +67,31 @@ package enum PipelineRequest {
         return runner
     }
 
-    /// `--from DIR`: the runner of the run recorded in `directory`'s manifest, into `output` (default
+    /// `--from DIR`: the run recorded in `directory`'s manifest, into `output` (default
     /// `directory`), once every recorded input is found with its recorded size and SHA-256 (hashed
     /// on `settings.jobs` threads); throws `PipelineError` naming the input that is missing or changed.
-    package static func recordedRunner(directory: String, output: String?, settings: RunSettings) throws -> PipelineRunner {
+    package static func recordedRun(directory: String, output: String?, settings: RunSettings) throws -> Rerun {
         let recorded = try RecordedRun.read(directory: directory)
         var config = recorded.config
         config.output.directory = output ?? directory
         var runner = makeRunner(config: config, pipelineFile: recorded.pipelineFile, settings: settings)
         runner.recordLimit = recorded.recordLimit
         runner.overrides = PipelineOverrides(output: output != nil, recordedIn: directory)
-        try runner.checkInputsExist()
-        try recorded.checkInputs(runner.currentSources())
-        return runner
+        let inputs = try runner.findInputs()
+        let sources = try runner.measure(inputs)
+        try recorded.checkInputs(sources)
+        return Rerun(runner: runner, inputs: inputs, sources: sources)
+    }
+
+    /// A recorded run ready to run again: its runner, the inputs found and their manifest entries as
+    /// checked against the recorded run (the run records those instead of hashing the inputs again).
+    package struct Rerun {
+        package var runner: PipelineRunner
+        package var inputs: PipelineRunner.FoundInputs
+        package var sources: [Manifest.SourceFileEntry]
+
+        /// Runs it (``PipelineRunner/run(_:measured:)``).
+        package func run() throws -> PipelineOutcome { try runner.run(inputs, measured: sources) }
     }
 
     /// The runner of `config` with `settings` applied: the one place both requests set them.

@@ -92,7 +92,14 @@ package struct PipelineRunner {
     }
 
     /// Runs the pipeline over `found` (the inputs ``findInputs()`` found, looked for again when nil).
-    package func run(_ found: FoundInputs? = nil) throws -> PipelineOutcome {
+    /// `sources` are `found`'s manifest entries when ``measure(_:)`` already took them (`preprocess
+    /// --from` does, to check them against the recorded run): the run records those and reads
+    /// each input once, without hashing it again.
+    package func run(
+        _ found: FoundInputs? = nil, measured sources: [Manifest.SourceFileEntry]? = nil
+    ) throws
+        -> PipelineOutcome
+    {
         guard !config.source.inputs.isEmpty else {
             throw PipelineError(.configuration, "\(pipelineFile): source.inputs is empty and no --input was given")
         }
@@ -115,22 +122,21 @@ package struct PipelineRunner {
 
         switch try found ?? expandedInputs() {
         case .drawings(let reader):
-            let (inputs, unreadable) = reader.engineInputs()
-            let rejectedSources = reader.rejectedSources + unreadable
-            let chunks = try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes)
+            let (chunks, rejectedSources) = try plan(reader)
             if let partition {
                 let outcome = try writing(into: transaction.staging).runPartition(
                     partition, chunks: chunks, rejectedSources: rejectedSources,
                     pipeline: pipelineInfo, clock: clock)
                 return try commit(transaction, outcome)
             }
-            // Measured up front only when a dataset is there to be found up to date; the run then
-            // reuses these checksums instead of hashing every chunk a second time while reading
-            // it. Without one the map hashes each chunk as it reads it: one pass over the input.
+            // Measured up front only when a dataset is there to be found up to date (or by the
+            // caller); the run then reuses these checksums instead of hashing every chunk a second
+            // time while reading it. Without them the map hashes each chunk as it reads it: one
+            // pass over the input.
             let hashStart = MonotonicClock.now()
+            let measurable = chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
             let measured =
-                !force && holdsDataset && chunks.allSatisfy({ $0.bytes != nil }) && rejectedSources.isEmpty
-                ? try? measure(chunks) : nil
+                !measurable ? nil : sources ?? (!force && holdsDataset ? try? measure(chunks) : nil)
             clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
@@ -155,7 +161,7 @@ package struct PipelineRunner {
             // As for drawings: measured up front only when a dataset is there to be found up to
             // date; otherwise the map's workers hash each file as they read it.
             let hashStart = MonotonicClock.now()
-            let measured = !force && holdsDataset ? try measure(images) : nil
+            let measured = try sources ?? (!force && holdsDataset ? measure(images.chunks) : nil)
             clock.addWall("hash_inputs", MonotonicClock.now() - hashStart)
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: images.rejected.isEmpty ? measured : nil)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
@@ -290,28 +296,27 @@ package struct PipelineRunner {
     /// The chunk size of this run's input plan: whole inputs under `--limit`.
     var plannedChunkBytes: Int { recordLimit == nil ? chunkBytes : Int.max }
 
-    /// The inputs as this run would record them in the manifest's `sources` (paths as recorded,
-    /// sizes, SHA-256s), measured now: what `preprocess --from` compares with the recorded run.
-    /// Inputs that cannot be read are left out (the comparison names them); throws
-    /// `PipelineError` for an input that is a stream.
-    package func currentSources() throws -> [Manifest.SourceFileEntry] {
-        switch config.source.kind {
-        case .quickdrawNDJSON:
-            let reader = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
-            let chunks = try InputChunking.plan(inputs: reader.engineInputs().inputs, chunkBytes: plannedChunkBytes)
+    /// `found` as this run records it in the manifest's `sources` (paths as recorded, sizes,
+    /// SHA-256s), measured now: what `preprocess --from` compares with the recorded run before
+    /// it runs on them (``run(_:measured:)``). Inputs that cannot be read are left out (the
+    /// comparison names them); throws `PipelineError` for an input that is a stream.
+    package func measure(_ found: FoundInputs) throws -> [Manifest.SourceFileEntry] {
+        switch found {
+        case .drawings(let reader):
+            let chunks = try plan(reader).chunks
             if let stream = chunks.first(where: { $0.bytes == nil }) {
                 throw PipelineError(.input, "input \(TerminalText.escaped(stream.path)) is a stream, which cannot be read again")
             }
             return try measure(chunks)
-        case .imageDirectory:
-            return try measure(imageFiles())
+        case .images(let images):
+            return try measure(images.chunks)
         }
     }
 
-    /// Size and SHA-256 of each image file, as the manifest lists them (files hashed on ``jobs``
-    /// threads).
-    func measure(_ images: LabeledImageListing) throws -> [Manifest.SourceFileEntry] {
-        try measure(images.chunks)
+    /// The chunks the map side reads from `reader`'s inputs, and the inputs it cannot read.
+    private func plan(_ reader: DrawingSource) throws -> (chunks: [InputChunk], rejectedSources: [RejectedLine]) {
+        let (inputs, unreadable) = reader.engineInputs()
+        return (try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes), reader.rejectedSources + unreadable)
     }
 
     /// Size and SHA-256 of each chunk's stored bytes, as the manifest lists them: the chunks are

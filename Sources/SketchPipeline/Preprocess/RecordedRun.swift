@@ -47,7 +47,7 @@ package struct RecordedRun {
     }
 
     /// Throws `PipelineError` naming the first input that differs between the recorded run and
-    /// `current` (``PipelineRunner/currentSources()``): one whose size or SHA-256 changed, one that
+    /// `current` (``PipelineRunner/measure(_:)``): one whose size or SHA-256 changed, one that
     /// is gone, or one the recorded run did not read.
     package func checkInputs(_ current: [Manifest.SourceFileEntry]) throws(PipelineError) {
         func name(_ entry: Manifest.SourceFileEntry) -> String {
