@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "SketchFormatsTests", dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchTestSupport", "CZlib"]),
         .testTarget(name: "SketchDatasetTests", dependencies: ["SketchIO", "SketchFormats", "SketchDataset", "SketchTestSupport"]),
         .testTarget(name: "SketchRasterTests", dependencies: ["SketchCore", "SketchFormats", "SketchRaster"]),
-        .testTarget(name: "SketchReportsTests", dependencies: ["SketchReports"]),
+        .testTarget(name: "SketchReportsTests", dependencies: ["SketchReports", "SketchTestSupport"]),
         .testTarget(
             name: "SketchPipelineTests",
             dependencies: [

@@ -88,14 +88,15 @@ package final class ScanlineDeflate {
         distanceCodes.deallocate()
     }
 
-    /// A distance's symbol (low 16 bits), extra-bit count (bits 16–23) and extra-bit value (bits 24–31).
+    /// A distance's symbol (bits 0–7), extra-bit count (bits 8–15) and extra-bit value (bits 16–31:
+    /// distances up to 32,768 take up to 13 extra bits).
     private static func distanceCode(_ distance: Int) -> UInt32 {
         let excess = distance - 1
         if excess < 4 { return UInt32(excess) }
         let exponent = Int.bitWidth - 1 - excess.leadingZeroBitCount
         let extraBits = exponent - 1
         let symbol = 2 * exponent + (excess >> extraBits & 1)
-        return UInt32(symbol) | UInt32(extraBits) << 16 | UInt32(excess & (1 << extraBits - 1)) << 24
+        return UInt32(symbol) | UInt32(extraBits) << 8 | UInt32(excess & (1 << extraBits - 1)) << 16
     }
 
     /// Most bytes the zlib stream of `count` bytes can take (every block at worst stored).
@@ -193,8 +194,8 @@ package final class ScanlineDeflate {
                     let lengthCode = lengthTable[length - Self.minimumMatch]
                     let distanceCode = symbol >> 17 == 0 ? nearCode : farCode
                     literalFrequencies[Int(lengthCode & 0xFFFF)] += 1
-                    distanceFrequencies[Int(distanceCode & 0xFFFF)] += 1
-                    extraBits += Int(lengthCode >> 16 & 0xFF) + Int(distanceCode >> 16 & 0xFF)
+                    distanceFrequencies[Int(distanceCode & 0xFF)] += 1
+                    extraBits += Int(lengthCode >> 16 & 0xFF) + Int(distanceCode >> 8 & 0xFF)
                     symbols[symbolCount] = symbol | UInt32(length - Self.minimumMatch) << 9
                     position += length
                 } else {
@@ -311,9 +312,9 @@ package final class ScanlineDeflate {
                 writer.put(codes.0[lengthSymbol], Int(codes.1[lengthSymbol]))
                 writer.put(lengthCode >> 24, Int(lengthCode >> 16 & 0xFF))
                 let distanceCode = symbol >> 17 == 0 ? distances.near : distances.far
-                let distanceSymbol = Int(distanceCode & 0xFFFF)
+                let distanceSymbol = Int(distanceCode & 0xFF)
                 writer.put(distanceCodes.0[distanceSymbol], Int(distanceCodes.1[distanceSymbol]))
-                writer.put(distanceCode >> 24, Int(distanceCode >> 16 & 0xFF))
+                writer.put(distanceCode >> 16, Int(distanceCode >> 8 & 0xFF))
             }
         }
         writer.put(codes.0[Self.endOfBlock], Int(codes.1[Self.endOfBlock]))

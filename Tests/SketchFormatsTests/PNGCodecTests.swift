@@ -27,6 +27,19 @@ import Testing
         }
     }
 
+    @Test(
+        "wide gray sketches, whose rows repeat the row above at distances with up to 13 extra bits, decode to their pixels",
+        arguments: [1024, 1280, 1500, 4097, 5792])
+    func wideSketchesRoundTrip(width: Int) throws {
+        var pixels = [UInt8](repeating: 255, count: width * 6)
+        for row in 0..<6 {
+            for x in stride(from: row, to: width, by: 97) { pixels[row * width + x] = 0 }
+            pixels[row * width + width / 2] = 128
+        }
+        let image = GrayImage(width: width, height: 6, pixels: pixels)
+        #expect(try PNGImage.decodeGray(try PNGEncoder.encode(image)) == image)
+    }
+
     @Test("RGB images decode to their luma with either row filter")
     func rgbRowFiltersRoundTrip() throws {
         let rgb: [UInt8] = (0..<(5 * 4 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ ($0 % 3) &* 91) }

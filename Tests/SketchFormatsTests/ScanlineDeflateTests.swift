@@ -1,4 +1,5 @@
 import CZlib
+import SketchTestSupport
 import Testing
 
 @testable import SketchFormats
@@ -120,6 +121,54 @@ extension ScanlineDeflateTests {
                 let expected = UInt32(prefix.withUnsafeBufferPointer { adler32(1, $0.baseAddress, uInt($0.count)) })
                 #expect(prefix.withUnsafeBufferPointer { ScanlineDeflate.adler32($0) } == expected, "\(length)")
             }
+        }
+    }
+}
+
+extension ScanlineDeflateTests {
+    /// Seeded scanlines of every shape the encoder meets and some it should not: runs of one value,
+    /// rows repeating the row above whole or in part, noise, few values, in gray or RGB pixels.
+    static func randomScanlines(_ random: inout SeededGenerator, width: Int, height: Int, pixelBytes: Int) -> [UInt8] {
+        let rowBytes = width * pixelBytes
+        var data: [UInt8] = []
+        data.reserveCapacity(height * (rowBytes + 1))
+        for row in 0..<height {
+            data.append(UInt8(truncatingIfNeeded: random.next() % 5))
+            var x = 0
+            while x < rowBytes {
+                let length = min(rowBytes - x, 1 + Int(random.next() % UInt64(max(1, rowBytes / 2))))
+                switch random.next() % 4 {
+                case 0:  // a run of one value
+                    data += repeatElement(UInt8(truncatingIfNeeded: random.next()), count: length)
+                case 1 where row > 0:  // the row above
+                    let above = data.count - (rowBytes + 1)
+                    for i in 0..<length { data.append(data[above + i]) }
+                case 2:  // noise
+                    for _ in 0..<length { data.append(UInt8(truncatingIfNeeded: random.next())) }
+                default:  // few values
+                    for _ in 0..<length { data.append(UInt8(truncatingIfNeeded: random.next() & 3) * 85) }
+                }
+                x += length
+            }
+        }
+        return data
+    }
+
+    @Test("seeded scanlines of every shape, one encoder reused, inflate back within the bound")
+    func seededScanlinesRoundTripWithinTheBound() {
+        var random = SeededGenerator(seed: 0x5CA1_AB1E)
+        let encoder = ScanlineDeflate()
+        for case_ in 0..<400 {
+            let pixelBytes = random.next() % 3 == 0 ? 3 : 1
+            let width = 1 + Int(random.next() % (case_ % 10 == 0 ? 3000 : 300))
+            let height = 1 + Int(random.next() % 40)
+            let rowAbove = random.next() % 4 != 0
+            let data = Self.randomScanlines(&random, width: width, height: height, pixelBytes: pixelBytes)
+            let stream = data.withUnsafeBufferPointer {
+                encoder.deflate($0, stride: width * pixelBytes + 1, pixelBytes: pixelBytes, rowAbove: rowAbove)
+            }
+            #expect(stream.count <= ScanlineDeflate.bound(data.count), "case \(case_)")
+            #expect(Self.inflated(stream, size: data.count) == data, "case \(case_): \(width)×\(height)×\(pixelBytes)")
         }
     }
 }

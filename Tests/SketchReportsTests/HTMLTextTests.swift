@@ -1,4 +1,5 @@
 import SketchReports
+import SketchTestSupport
 import Testing
 
 /// Text from data placed in HTML and SVG pages.

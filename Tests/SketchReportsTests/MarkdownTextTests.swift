@@ -1,4 +1,5 @@
 import SketchReports
+import SketchTestSupport
 import Testing
 
 @Suite struct MarkdownTextTests {
@@ -67,18 +68,5 @@ import Testing
     @Test("an event-handler tag from a class word is written as text")
     func aTagBecomesText() {
         #expect(MarkdownText.escaped("<img src=x onerror=alert(1)>") == "&#60;img src=x onerror=alert(1)&#62;")
-    }
-}
-
-/// A deterministic generator (SeededGenerator), so the generated texts are the same on every run.
-struct SeededGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,5 @@
 """`output.format: imagefolder` read with Pillow and a directory walk: every image, label and key
-equals the NPY dataset of the same pipeline run (same inputs, same seed), the files and their
+equals the NPY dataset of the same pipeline run (same inputs, same seed; 1,500-pixel images too), the files and their
 bytes are the same for every --jobs, `verify` accepts the dataset and reports a stray image, and a stroke encoding is refused with the
 reason. (`sketchprep.load_split` on an image folder: Tests/python/package/test_loaders.py.)"""
 import json
@@ -65,6 +65,22 @@ def test_every_image_and_label_equals_the_npy_dataset_of_the_same_run(sketchprep
         total += len(found)
     assert total == manifest["records"]["written"] > 0
     assert len(manifest["shards"]) == total  # one listed file (size, SHA-256) per example
+
+
+def test_wide_images_decode_in_pillow_to_the_npy_dataset_of_the_same_run(sketchprep, tmp_path):
+    # 1,500 pixels: the distance to the row above takes more than 8 extra bits in deflate.
+    wide = "{kind: raster, size: 1500}"
+    npy, _ = preprocess(sketchprep, tmp_path, "npy", "npy", "--limit", "2", encode=wide)
+    folder, _ = preprocess(sketchprep, tmp_path, "folder", "imagefolder", "--limit", "2", encode=wide)
+    decoded = 0
+    for split in ["train", "val", "test"]:
+        x, y, keys = npy_dataset(npy, split)
+        for features, key in zip(x, keys):
+            (path,) = folder.glob(f"{split}/*/{key}.png")
+            with Image.open(path) as image:
+                assert np.array_equal(np.asarray(image), features), key
+            decoded += 1
+    assert decoded == 6
 
 
 def test_the_files_and_their_bytes_are_the_same_for_every_jobs_count_partitioning_and_reduce_parts(sketchprep, tmp_path):
