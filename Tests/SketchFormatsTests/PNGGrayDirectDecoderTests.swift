@@ -1,6 +1,7 @@
 import CZlib
 import SketchCore
 import SketchFormats
+import SketchTestSupport
 import Testing
 
 /// The PNG files decoded without libpng give libpng's pixels, and every other file is left to libpng.
@@ -128,6 +129,44 @@ import Testing
             #expect(Self.direct(bytes) == nil)
             if claimed == 8 { #expect(throws: FormatError.self) { try PNGImage.decodeGray(bytes) } }
         }
+    }
+}
+
+extension PNGGrayDirectDecoderTests {
+    /// A gray PNG of `width`×`height` whose one IDAT chunk holds the zlib stream of `scanlines` as they are.
+    static func png(scanlines: [UInt8], width: Int, height: Int) -> [UInt8] {
+        var bound = compressBound(UInt(scanlines.count))
+        var stream = [UInt8](repeating: 0, count: Int(bound))
+        _ = compress2(&stream, &bound, scanlines, UInt(scanlines.count), 6)
+        stream.removeLast(stream.count - Int(bound))
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 0, 0, 0, 0]) + chunk("IDAT", stream)
+            + chunk("IEND", [])
+    }
+
+    @Test("seeded scanlines of any filter bytes and lengths: wherever the direct decoder gives pixels, libpng gives the same")
+    func seededScanlinesDecodeAsLibPNGDecodesThem() throws {
+        var random = SeededGenerator(seed: 0xD1FF)
+        var bothDecoded = 0
+        for case_ in 0..<300 {
+            let (width, height) = (1 + Int(random.next() % 40), 1 + Int(random.next() % 40))
+            var scanlines: [UInt8] = []
+            for _ in 0..<height {
+                // Mostly the five filters, now and then a byte no filter has.
+                scanlines.append(UInt8(random.next() % 32 == 0 ? 5 + random.next() % 251 : random.next() % 5))
+                for _ in 0..<width { scanlines.append(random.next() % 3 == 0 ? UInt8(truncatingIfNeeded: random.next()) : 0) }
+            }
+            if random.next() % 16 == 0 { scanlines.removeLast(1 + Int(random.next() % UInt64(scanlines.count))) }
+            if random.next() % 16 == 0 { scanlines += [0, 0, 0] }
+            let bytes = Self.png(scanlines: scanlines, width: width, height: height)
+            let libpng = try? PNGImage.decodeGrayWithLibPNG(bytes)
+            if let direct = Self.direct(bytes) {
+                #expect(direct == libpng, "case \(case_)")
+                bothDecoded += 1
+            }
+            #expect((try? PNGImage.decodeGray(bytes)) == libpng, "case \(case_)")
+        }
+        #expect(bothDecoded > 100)
     }
 }
 
