@@ -325,4 +325,57 @@ import Testing
         #expect(decoded.prefix(3).map(\.bytes) == rows.prefix(3).map { Array($0.utf8) })
         #expect(decoded.last?.record?.drawing == Drawing(strokes: [Stroke(x: [1, 2], y: [3, 4])]))
     }
+
+    @Test("seeded damaged CSV rows decode to the record or the reason of their NDJSON line, on either decoder path")
+    func seededCSVRowsDecodeAsTheirNDJSONLines() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = Array(#"US,"[[[1, 2, 30], [3, 4, 50]], [[7], [8]]]",5,True,2017-03-08 21:12:07.266040,cat"#.utf8)
+        let palette = Array(#"0123456789,.-+eE[]" \tx"#.utf8) + [0x0D, 0x00, 0x7F, 0xC3, 0xA9, 0x09]
+        var random = SeededGenerator(seed: 0xC5F)
+        var rows: [[UInt8]] = []
+        for _ in 0..<400 {
+            var row = base
+            for _ in 0..<(1 + random.next() % 3) {
+                let at = Int(random.next() % UInt64(row.count))
+                let byte = palette[Int(random.next() % UInt64(palette.count))]
+                switch random.next() % 3 {
+                case 0: row[at] = byte
+                case 1: row.insert(byte, at: at)
+                default: row.remove(at: at)
+                }
+            }
+            rows.append(row)
+        }
+        let text = Array((KaggleCSV.Layout.train.header + "\n").utf8) + rows.flatMap { $0 + [0x0A] }
+        let path = try Self.write(text, named: "cat.csv", in: directory)
+        var parser = QuickDrawLineParser()
+        for flatPoints in [false, true] {
+            let decoded = Self.decoded(path, .csv, word: "", flatPoints: flatPoints)
+            #expect(decoded.count == rows.count)
+            #expect(decoded.filter { $0.record != nil }.count > 50)  // both the accepted and the refused are many
+            for (index, (row, result)) in zip(rows, decoded).enumerated() {
+                var line: [UInt8] = []
+                do throws(FormatError) {
+                    try row.withUnsafeBufferPointer { (row) throws(FormatError) in
+                        try KaggleCSV.appendNDJSON(ofRow: row, layout: .train, word: "", to: &line)
+                    }
+                } catch {
+                    #expect(result.record == nil && result.reason == error.reason, "row \(index)")
+                    continue
+                }
+                #expect(result.bytes == line, "row \(index)")
+                do throws(FormatError) {
+                    let record = try parser.parse(line)
+                    if flatPoints {
+                        #expect(result.record?.drawing == record.drawing && result.record?.keyID == record.keyID, "row \(index)")
+                    } else {
+                        #expect(result.record == record, "row \(index)")
+                    }
+                } catch {
+                    #expect(result.record == nil && result.reason == error.reason, "row \(index)")
+                }
+            }
+        }
+    }
 }
