@@ -170,12 +170,14 @@ package final class GoogleBinaryCursor {
     private var pendingSourceErrors: [(byteOffset: Int, reason: String)]?
 
     /// Opens `path` (`-`: stdin); `hashing` computes the SHA-256 of its stored bytes (``digest()``).
-    package init(path: String, hashing: Bool) {
+    /// Records the read buffer (`bufferBytes`) holds whole are cut in one step, others field by
+    /// field, with the same outcome.
+    package init(path: String, hashing: Bool, bufferBytes: Int = 1 << 18) {
         self.path = path
         do {
             let source = try ByteSource(path: path, hashing: hashing)
             self.source = source
-            stream = BufferedByteStream(source: source)
+            stream = BufferedByteStream(source: source, capacity: bufferBytes)
         } catch {
             source = nil
             openFailure = (error as? IOError)?.reason ?? "\(error)"

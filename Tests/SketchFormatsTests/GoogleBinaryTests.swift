@@ -160,4 +160,57 @@ import Testing
         #expect(throws: FormatError.self) { try DrawingSource(inputs: ["-"], format: .bin) }
         #expect(throws: FormatError.self) { try DrawingSource(inputs: ["-"], format: .stroke3) }
     }
+
+    @Test("seeded records, consistent or not, are cut the same whether the read buffer holds them whole or not")
+    func seededRecordsAreCutTheSameForEveryReadBufferSize() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var random = SeededGenerator(seed: 0xB1B)
+        var bytes: [UInt8] = []
+        for index in 0..<2_000 {
+            let strokes = (0..<(1 + Int(random.next() % 6))).map { _ in
+                let count = 1 + Int(random.next() % (random.next() % 10 == 0 ? 400 : 30))
+                return Stroke(
+                    x: (0..<count).map { _ in Double(random.next() % 256) }, y: (0..<count).map { _ in Double(random.next() % 256) })
+            }
+            let record = SketchRecord(
+                word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07 UTC", recognized: true, keyID: "\(index)",
+                drawing: Drawing(strokes: strokes))
+            var encoded: [UInt8] = []
+            try GoogleBinaryWriter.encode(record, into: &encoded)
+            switch random.next() % 12 {
+            case 0: encoded[10] = 2  // recognized neither 0 nor 1
+            case 1: encoded[8] = 0xC3  // a country byte outside ASCII
+            case 2:  // a record of no strokes, then one whose first stroke has no points, before this one
+                let header = Array(encoded[0..<15])
+                bytes += header + [0, 0]
+                bytes += header + [2, 0] + [0, 0] + [1, 0, 7, 9]
+            default: break
+            }
+            bytes += encoded
+        }
+        bytes += [1, 2, 3]  // a record cut short
+        let path = try InputFormatPluginTests.write(bytes, named: "cat.bin", in: directory)
+        func items(bufferBytes: Int) -> [String] {
+            let cursor = GoogleBinaryCursor(path: path, hashing: true, bufferBytes: bufferBytes)
+            var all: [String] = []
+            var block: [UInt8] = []
+            while let item = cursor.next(appendingTo: &block) {
+                switch item {
+                case .record(let number): all.append("\(number): \(block)")
+                case .rejected(let rejected): all.append("\(rejected.location.line): \(rejected.reason) \(rejected.bytes)")
+                case .unopened(let reason): all.append("unopened: \(reason)")
+                case let .sourceError(offset, reason): all.append("\(offset): \(reason)")
+                }
+                block.removeAll(keepingCapacity: true)
+            }
+            all.append(cursor.digest() ?? "")
+            return all
+        }
+        let whole = items(bufferBytes: 1 << 18)
+        #expect(whole.count > 1_800 && whole.contains { $0.contains("inconsistent") } && whole.contains { $0.contains("truncated") })
+        for bufferBytes in [17, 100, 1_000, 4_096] {
+            #expect(items(bufferBytes: bufferBytes) == whole, "buffer of \(bufferBytes) bytes")
+        }
+    }
 }
