@@ -123,6 +123,63 @@ import Testing
         }
     }
 
+    /// The decimal digits of `(2M + 1) · 5^k`, the numerator of the midpoint `(2M + 1) / 2^k`
+    /// written over `10^k` (`M` a 53-bit significand), by schoolbook arithmetic on 32-bit limbs.
+    static func midpointDigits(significand: UInt64, fivePower k: Int) -> String {
+        var limbs: [UInt64] = [(2 * significand + 1) & 0xFFFF_FFFF, (2 * significand + 1) >> 32]
+        for _ in 0..<k {
+            var carry: UInt64 = 0
+            for index in limbs.indices {
+                let product = limbs[index] * 5 + carry
+                limbs[index] = product & 0xFFFF_FFFF
+                carry = product >> 32
+            }
+            if carry > 0 { limbs.append(carry) }
+        }
+        var groups: [String] = []
+        while limbs.contains(where: { $0 != 0 }) {
+            var remainder: UInt64 = 0
+            for index in limbs.indices.reversed() {
+                let value = remainder << 32 | limbs[index]
+                limbs[index] = value / 1_000_000_000
+                remainder = value % 1_000_000_000
+            }
+            groups.append(String(remainder))
+        }
+        return groups.reversed().enumerated().map { $0.offset == 0 ? $0.element : $0.element.leftPadded(to: 9) }.joined()
+    }
+
+    @Test("decimals of 19 digits around the exact midpoints between neighbouring doubles convert as strtod converts them")
+    func decimalsAroundMidpointsConvertLikeStrtod() throws {
+        var random = SeededGenerator(seed: 0x3D1D)
+        var tokens: [String] = []
+        for _ in 0..<3_000 {
+            // A coordinate-like double in [1, 10^4): a float32 value, as the raw files' coordinates are.
+            let value = Double(Float(Double(random.next() % 10_000_000) / 1_000 + 1))
+            let significand = value.significandBitPattern | 1 << 52
+            let fivePower = 52 - Int(value.exponent) + 1
+            let digits = Self.midpointDigits(significand: significand, fivePower: fivePower)
+            let integerDigits = digits.count - fivePower
+            for length in [17, 18, 19] {
+                // The midpoint cut to `length` significant digits (just below it), and one unit more (just above).
+                let below = String(digits.prefix(length))
+                let above = String(UInt64(below)! + 1)
+                for cut in [below, above] where cut.count == length {
+                    tokens.append(String(cut.prefix(integerDigits)) + "." + String(cut.dropFirst(integerDigits)))
+                }
+            }
+        }
+        #expect(tokens.count > 15_000)
+        for token in tokens {
+            var bytes = Array(token.utf8)
+            let parsed = bytes.withUnsafeMutableBufferPointer { bytes -> Double? in
+                var json = JSONCursor(UnsafeBufferPointer(bytes))
+                return json.parseNumber()
+            }
+            #expect(parsed?.bitPattern == strtod(token, nil).bitPattern, "\(token)")
+        }
+    }
+
     @Test func stringEscapesAreDecoded() throws {
         let record = try TestSupport.parse(
             #"{"word":"a\"b \u00e9\ud83d\ude00","countrycode":"US","timestamp":"t\/\\","#
