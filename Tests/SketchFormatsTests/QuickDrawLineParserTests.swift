@@ -94,29 +94,26 @@ import Testing
     @Test func longDecimalsConvertExactlyLikeStrtod() throws {
         // Deterministic pseudo-random decimals with 15–19 significant digits, the shapes the raw
         // files hold (e.g. 33.507999420166016), plus halfway and near-halfway cases.
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SeededGenerator(seed: 0x9E37_79B9_7F4A_7C15)
         var tokens = [
             "9007199254740993", "0.30000000000000004", "123.45678901234567", "2.2250738585072014e-308",
             "0.1000000000000000055511151231257827", "1.00000000000000011102230246251565404",
         ]
         for _ in 0..<20_000 {
-            let digits = String(next() % 10_000_000_000_000_000_000)
-            let integerDigits = Int(next() % UInt64(min(digits.count, 4)))
+            let digits = String(random.next() % 10_000_000_000_000_000_000)
+            let integerDigits = Int(random.next() % UInt64(min(digits.count, 4)))
             let text = integerDigits == 0 ? "0." + digits : String(digits.prefix(integerDigits)) + "." + digits.dropFirst(integerDigits)
             tokens.append(text)
         }
         #expect(tokens.count == 20_006)
+        Self.expectConvertedLikeStrtod(tokens)
+    }
+
+    /// Each JSON number token in `tokens` converts to `strtod`'s double, bit for bit.
+    static func expectConvertedLikeStrtod(_ tokens: [String]) {
         for token in tokens {
-            var cursor = Array(token.utf8)
-            let parsed = cursor.withUnsafeMutableBufferPointer { bytes -> Double? in
-                var json = JSONCursor(UnsafeBufferPointer(bytes))
+            let parsed = Array(token.utf8).withUnsafeBufferPointer { bytes -> Double? in
+                var json = JSONCursor(bytes)
                 return json.parseNumber()
             }
             #expect(parsed?.bitPattern == strtod(token, nil).bitPattern, "\(token)")
@@ -170,14 +167,7 @@ import Testing
             }
         }
         #expect(tokens.count > 15_000)
-        for token in tokens {
-            var bytes = Array(token.utf8)
-            let parsed = bytes.withUnsafeMutableBufferPointer { bytes -> Double? in
-                var json = JSONCursor(UnsafeBufferPointer(bytes))
-                return json.parseNumber()
-            }
-            #expect(parsed?.bitPattern == strtod(token, nil).bitPattern, "\(token)")
-        }
+        Self.expectConvertedLikeStrtod(tokens)
     }
 
     @Test func stringEscapesAreDecoded() throws {
