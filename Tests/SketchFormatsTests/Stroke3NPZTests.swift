@@ -135,6 +135,26 @@ import Testing
         #expect(published.allSatisfy { if case .stored = $0.arrays { true } else { false } })
     }
 
+    @Test func damagedPicklesTheInPlaceWalkAcceptsReadAsTheGeneralReaderReadsThem() throws {
+        let arrays = (0..<40).map {
+            NumericArray(rows: 1 + $0 % 9, columns: 3, values: (0..<(3 * (1 + $0 % 9))).map { Double(($0 * 37) % 255 - 127) })
+        }
+        let pickle = try #require(try Self.pickles(try Stroke3NPZ.encode([(.train, arrays)], path: "x.npz")).first)
+        var random = SeededGenerator(seed: 0x9C1)
+        var accepted = 0
+        for case_ in 0..<1_000 {
+            var damaged = pickle
+            for _ in 0..<(1 + random.next() % 2) {
+                damaged[Int(random.next() % UInt64(damaged.count))] ^= UInt8(1 << (random.next() % 8))
+            }
+            guard let stored = damaged.withUnsafeBufferPointer(NumpyObjectArrayPickle.storedArrays) else { continue }
+            accepted += 1
+            let read = Stroke3SplitArrays.stored(damaged, isFloat64: stored.isFloat64, arrays: stored.arrays).numericArrays
+            #expect(read == (try? NumpyObjectArrayPickle.decode(damaged)), "case \(case_)")
+        }
+        #expect(accepted > 100)  // a flipped value bit keeps the layout: many damaged pickles are still walked in place
+    }
+
     @Test func picklesOutsideTheWritersLayoutAreLeftToTheGeneralReader() throws {
         let pickle = try #require(try Self.pickles(try Stroke3NPZ.encode([(.train, Self.arrays)], path: "x.npz")).first)
         // Protocol 3 (the general reader takes 2–5), an opcode more before STOP, a cut pickle.
