@@ -170,6 +170,40 @@ import Testing
         Self.expectConvertedLikeStrtod(tokens)
     }
 
+    @Test("seeded strings, as JSON writes them or with every scalar escaped, read back; invalid UTF-8 is refused")
+    func seededStringsReadBackAndInvalidUTF8IsRefused() throws {
+        let palette: [Unicode.Scalar] =
+            Array("ab z09\"\\/~".unicodeScalars) + [
+                "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "😀", "\u{10FFFF}",
+            ]
+        func read(_ bytes: [UInt8]) throws(FormatError) -> String {
+            var scratch: [UInt8] = []
+            return try bytes.withUnsafeBufferPointer { (bytes) throws(FormatError) in
+                var json = JSONCursor(bytes)
+                return try json.parseString(scratch: &scratch)
+            }
+        }
+        var random = SeededGenerator(seed: 0x57A)
+        for case_ in 0..<500 {
+            var text = ""
+            for _ in 0..<(random.next() % 12) { text.unicodeScalars.append(palette[Int(random.next() % UInt64(palette.count))]) }
+            let written = try JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            let literal = Array(written.dropFirst().dropLast())  // ["…"] → "…"
+            #expect(try read(literal) == text, "case \(case_): \(String(decoding: literal, as: UTF8.self))")
+            var escaped = "\""
+            for unit in text.utf16 { escaped += String(format: "\\u%04x", unit) }
+            #expect(try read(Array((escaped + "\"").utf8)) == text, "case \(case_), escaped")
+            if !literal.isEmpty {
+                // A byte no UTF-8 holds, or a multibyte sequence cut short, anywhere inside the quotes.
+                for bad: [UInt8] in [[0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80]] {
+                    var damaged = literal
+                    damaged.insert(contentsOf: bad, at: 1 + Int(random.next() % UInt64(literal.count - 1)))
+                    #expect(throws: FormatError.self, "case \(case_): \(bad)") { try read(damaged) }
+                }
+            }
+        }
+    }
+
     @Test func stringEscapesAreDecoded() throws {
         let record = try TestSupport.parse(
             #"{"word":"a\"b \u00e9\ud83d\ude00","countrycode":"US","timestamp":"t\/\\","#
