@@ -121,8 +121,7 @@ package struct PipelineRunner {
             name: config.name, file: pipelineFile, config: recordedConfig.json, text: config.text.isEmpty ? nil : config.text)
 
         switch try found ?? expandedInputs() {
-        case .drawings(let reader):
-            let (chunks, rejectedSources) = try plan(reader)
+        case let .drawings(_, chunks, rejectedSources):
             if let partition {
                 let outcome = try writing(into: transaction.staging).runPartition(
                     partition, chunks: chunks, rejectedSources: rejectedSources,
@@ -178,16 +177,17 @@ package struct PipelineRunner {
     }
 
     /// The inputs of a run as found on disk, looked for once: the drawing files (directories
-    /// expanded, formats detected) or the image listing.
+    /// expanded, formats detected) with the chunks the map side reads and the inputs it cannot
+    /// read, or the image listing. What ``measure(_:)`` measures is what the run then reads.
     package enum FoundInputs {
-        case drawings(DrawingSource)
+        case drawings(DrawingSource, chunks: [InputChunk], rejectedSources: [RejectedLine])
         case images(LabeledImageListing)
 
         /// Warnings for the caller to show before the run: device files and FIFOs found in input
         /// directories and skipped.
         package var warnings: [String] {
             switch self {
-            case .drawings(let source): return source.skippedSources
+            case .drawings(let source, _, _): return source.skippedSources
             case .images(let listing): return listing.skipped
             }
         }
@@ -203,7 +203,11 @@ package struct PipelineRunner {
     private func expandedInputs() throws -> FoundInputs {
         switch config.source.kind {
         case .quickdrawNDJSON:
-            return .drawings(try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word))
+            let source = try DrawingSource(inputs: config.source.inputs, format: config.source.fileFormat, word: config.source.word)
+            let (inputs, unreadable) = source.engineInputs()
+            return .drawings(
+                source, chunks: try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes),
+                rejectedSources: source.rejectedSources + unreadable)
         case .imageDirectory:
             return .images(try imageFiles())
         }
@@ -302,8 +306,7 @@ package struct PipelineRunner {
     /// comparison names them); throws `PipelineError` for an input that is a stream.
     package func measure(_ found: FoundInputs) throws -> [Manifest.SourceFileEntry] {
         switch found {
-        case .drawings(let reader):
-            let chunks = try plan(reader).chunks
+        case let .drawings(_, chunks, _):
             if let stream = chunks.first(where: { $0.bytes == nil }) {
                 throw PipelineError(.input, "input \(TerminalText.escaped(stream.path)) is a stream, which cannot be read again")
             }
@@ -311,12 +314,6 @@ package struct PipelineRunner {
         case .images(let images):
             return try measure(images.chunks)
         }
-    }
-
-    /// The chunks the map side reads from `reader`'s inputs, and the inputs it cannot read.
-    private func plan(_ reader: DrawingSource) throws -> (chunks: [InputChunk], rejectedSources: [RejectedLine]) {
-        let (inputs, unreadable) = reader.engineInputs()
-        return (try InputChunking.plan(inputs: inputs, chunkBytes: plannedChunkBytes), reader.rejectedSources + unreadable)
     }
 
     /// Size and SHA-256 of each chunk's stored bytes, as the manifest lists them: the chunks are
