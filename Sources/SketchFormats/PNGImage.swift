@@ -93,11 +93,17 @@ public enum PNGImage {
     public static func readGray(path: String) throws(FormatError) -> GrayImage {
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
+            bytes = try fileBytes(path: path)
         } catch {
             throw FormatError(.png, error.description)
         }
         return try decodeGray(bytes)
+    }
+
+    /// The bytes of the PNG file at `path`, read whole under the one cap of every PNG file read
+    /// (``readGray(path:)``'s, and the image pipelines' when they hash and decode the same bytes).
+    package static func fileBytes(path: String) throws(IOError) -> [UInt8] {
+        try InputFile.readAll(path, maximumBytes: InputFile.defaultStreamMaximumBytes)
     }
 
     /// Decodes the pixels; `componentsPerRow` is libpng's row stride, counted in samples, not bytes.

@@ -59,7 +59,7 @@ package struct ImageBatchWork<Stage: ImageStage>: Sendable {
             // read whole under the decoder's cap is measured as a stream and read again).
             var bytes: [UInt8]?
             if measuresFiles {
-                bytes = try? InputFile.readAll(file.path, maximumBytes: InputFile.defaultStreamMaximumBytes)
+                bytes = try? PNGImage.fileBytes(path: file.path)
                 let measured = try bytes.map { ($0.count, SHA256Hasher.hash($0).hexString) } ?? InputFile.measure(file.path)
                 outcome.measuredFiles.append((index, measured.0, measured.1))
             }
