@@ -52,13 +52,23 @@ import Testing
         ihdr: [UInt8] = [8, 0, 0, 0, 0]
     ) -> [UInt8] {
         let raw = (0..<image.height).flatMap { filtered(image, row: $0, type: filters[$0 % filters.count]) }
-        var bound = compressBound(UInt(raw.count))
+        return png(scanlines: raw, width: image.width, height: image.height, pieces: pieces, before: before, after: after, ihdr: ihdr)
+    }
+
+    /// A PNG of `width`×`height` whose image data is the zlib stream of `scanlines` as they are
+    /// (filter bytes included), split into `pieces` IDAT chunks, with `before` and `after` chunks
+    /// around them.
+    static func png(
+        scanlines: [UInt8], width: Int, height: Int, pieces: Int = 1, before: [[UInt8]] = [], after: [[UInt8]] = [],
+        ihdr: [UInt8] = [8, 0, 0, 0, 0]
+    ) -> [UInt8] {
+        var bound = compressBound(UInt(scanlines.count))
         var stream = [UInt8](repeating: 0, count: Int(bound))
-        _ = compress2(&stream, &bound, raw, UInt(raw.count), 9)
+        _ = compress2(&stream, &bound, scanlines, UInt(scanlines.count), 9)
         stream.removeLast(stream.count - Int(bound))
         let step = (stream.count + pieces - 1) / pieces
         let idat = stride(from: 0, to: stream.count, by: step).flatMap { chunk("IDAT", Array(stream[$0..<min($0 + step, stream.count)])) }
-        let header = chunk("IHDR", bigEndian(UInt32(image.width)) + bigEndian(UInt32(image.height)) + ihdr)
+        let header = chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + ihdr)
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + header + before.flatMap { $0 } + idat + after.flatMap { $0 }
             + chunk("IEND", [])
     }
@@ -133,17 +143,6 @@ import Testing
 }
 
 extension PNGGrayDirectDecoderTests {
-    /// A gray PNG of `width`×`height` whose one IDAT chunk holds the zlib stream of `scanlines` as they are.
-    static func png(scanlines: [UInt8], width: Int, height: Int) -> [UInt8] {
-        var bound = compressBound(UInt(scanlines.count))
-        var stream = [UInt8](repeating: 0, count: Int(bound))
-        _ = compress2(&stream, &bound, scanlines, UInt(scanlines.count), 6)
-        stream.removeLast(stream.count - Int(bound))
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            + chunk("IHDR", bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 0, 0, 0, 0]) + chunk("IDAT", stream)
-            + chunk("IEND", [])
-    }
-
     @Test("seeded scanlines of any filter bytes and lengths: wherever the direct decoder gives pixels, libpng gives the same")
     func seededScanlinesDecodeAsLibPNGDecodesThem() throws {
         var random = SeededGenerator(seed: 0xD1FF)
