@@ -23,8 +23,8 @@ SIDE = 256
 pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="shared TU-Berlin data not present")
 
 
-def run_raster(sketchprep, inputs, out, quarantine):
-    subprocess.run([sketchprep, "raster", "--quiet", "--size", str(SIDE), "-o", out, "--quarantine", quarantine,
+def run_raster(sketchprep, inputs, out, quarantine, side=SIDE):
+    subprocess.run([sketchprep, "raster", "--quiet", "--size", str(side), "-o", out, "--quarantine", quarantine,
                     *map(str, inputs)], check=True)
     assert not quarantine.exists()  # nothing rejected, so no quarantine file
     return np.load(out, mmap_mode="r")
@@ -72,9 +72,7 @@ def test_seeded_images_of_any_shape_resample_as_pillow_box_on_the_white_square(s
         pixels[ink] = random.integers(0, 256, int(ink.sum()))
         images.append(pixels)
         Image.fromarray(pixels).save(tmp_path / f"{index:02d}.png")
-    out = tmp_path / "out.npy"
-    subprocess.run([sketchprep, "raster", "--quiet", "--size", str(side), "-o", out, *sorted(tmp_path.glob("*.png"))], check=True)
-    ours = np.load(out)
+    ours = run_raster(sketchprep, sorted(tmp_path.glob("*.png")), tmp_path / "out.npy", tmp_path / "q.txt", side)
     for index, pixels in enumerate(images):
         height, width = pixels.shape
         square = Image.new("L", (max(width, height),) * 2, 255)
