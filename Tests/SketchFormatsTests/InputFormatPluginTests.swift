@@ -211,16 +211,39 @@ import Testing
         #expect(decoded.count == rows.count)
         var parser = QuickDrawLineParser()
         for (row, result) in zip(rows, decoded) {
-            var line: [UInt8] = []
-            try Array(row.utf8).withUnsafeBufferPointer { try KaggleCSV.appendNDJSON(ofRow: $0, layout: .train, word: "", to: &line) }
-            #expect(result.bytes == line)
-            do {
-                let record = try parser.parse(line)
-                #expect(result.record == record)
-            } catch {
-                #expect(result.reason == error.reason)
-            }
+            #expect(Self.expectDecodedAsNDJSONLine(Array(row.utf8), result, flatPoints: false, parser: &parser, "\(row)"))
         }
+    }
+
+    /// Expects `result`, what decoding the train-layout CSV `row` gave, to be what its NDJSON line
+    /// gives: that line's bytes with its record (with flat points: its drawing and key_id) or its
+    /// reason, or the reason the row cannot be split. Returns whether the row split into a line.
+    @discardableResult
+    static func expectDecodedAsNDJSONLine(
+        _ row: [UInt8], _ result: (record: SketchRecord?, bytes: [UInt8], reason: String?), flatPoints: Bool,
+        parser: inout QuickDrawLineParser, _ comment: Comment
+    ) -> Bool {
+        var line: [UInt8] = []
+        do throws(FormatError) {
+            try row.withUnsafeBufferPointer { (row) throws(FormatError) in
+                try KaggleCSV.appendNDJSON(ofRow: row, layout: .train, word: "", to: &line)
+            }
+        } catch {
+            #expect(result.record == nil && result.reason == error.reason, comment)
+            return false
+        }
+        #expect(result.bytes == line, comment)
+        do throws(FormatError) {
+            let record = try parser.parse(line)
+            if flatPoints {
+                #expect(result.record?.drawing == record.drawing && result.record?.keyID == record.keyID, comment)
+            } else {
+                #expect(result.record == record, comment)
+            }
+        } catch {
+            #expect(result.record == nil && result.reason == error.reason, comment)
+        }
+        return true
     }
 
     @Test func anUndecodableStroke3FileIsOneSourceError() throws {
@@ -355,26 +378,7 @@ import Testing
             #expect(decoded.count == rows.count)
             #expect(decoded.filter { $0.record != nil }.count > 50)  // both the accepted and the refused are many
             for (index, (row, result)) in zip(rows, decoded).enumerated() {
-                var line: [UInt8] = []
-                do throws(FormatError) {
-                    try row.withUnsafeBufferPointer { (row) throws(FormatError) in
-                        try KaggleCSV.appendNDJSON(ofRow: row, layout: .train, word: "", to: &line)
-                    }
-                } catch {
-                    #expect(result.record == nil && result.reason == error.reason, "row \(index)")
-                    continue
-                }
-                #expect(result.bytes == line, "row \(index)")
-                do throws(FormatError) {
-                    let record = try parser.parse(line)
-                    if flatPoints {
-                        #expect(result.record?.drawing == record.drawing && result.record?.keyID == record.keyID, "row \(index)")
-                    } else {
-                        #expect(result.record == record, "row \(index)")
-                    }
-                } catch {
-                    #expect(result.record == nil && result.reason == error.reason, "row \(index)")
-                }
+                Self.expectDecodedAsNDJSONLine(row, result, flatPoints: flatPoints, parser: &parser, "row \(index)")
             }
         }
     }
