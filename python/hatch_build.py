@@ -1,5 +1,6 @@
-"""Hatchling build hook: puts the native library (the SwiftPM product ``SketchPrepNative``) and the
-``sketchprep`` CLI into the wheel and makes the wheel platform-specific (``py3-none-<platform>``:
+"""Hatchling build hook: puts the native library (the SwiftPM product ``SketchPrepNative``), the
+``sketchprep`` CLI and the shipped pipelines (``Pipelines/*.yaml`` → ``sketchprep/pipelines/``, where
+the CLI finds them by name) into the wheel and makes the wheel platform-specific (``py3-none-<platform>``:
 the library is loaded with ctypes and the CLI is a program, so any CPython 3 on this platform can
 use them).
 
@@ -20,7 +21,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
 class NativeLibraryHook(BuildHookInterface):
-    """Adds ``sketchprep/libSketchPrepNative.so``, ``sketchprep/bin/sketchprep`` and the platform tag."""
+    """Adds ``sketchprep/libSketchPrepNative.so``, ``sketchprep/bin/sketchprep``, ``sketchprep/pipelines/`` and the platform tag."""
 
     PLUGIN_NAME = "custom"
 
@@ -29,6 +30,9 @@ class NativeLibraryHook(BuildHookInterface):
         build_data["force_include"][library] = "sketchprep/libSketchPrepNative.so"
         cli = self._stripped("SKETCHPREP_CLI", "build", ".build/release/sketchprep", 0o755)
         build_data["force_include"][cli] = "sketchprep/bin/sketchprep"
+        # The shipped pipelines, where the CLI looks for them by name: sketchprep/bin/../pipelines.
+        for pipeline in sorted((pathlib.Path(self.root).parent / "Pipelines").glob("*.yaml")):
+            build_data["force_include"][str(pipeline)] = f"sketchprep/pipelines/{pipeline.name}"
         build_data["pure_python"] = False
         platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
         build_data["tag"] = f"py3-none-{platform}"

@@ -24,7 +24,7 @@ struct PreprocessCommand: ParsableCommand {
             the killed run finished (docs/errors.md). Schema: docs/pipelines.md.
 
             Examples:
-              sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ -o out/rnn
+              sketchprep preprocess --pipeline quickdraw-rnn --input raw/ -o out/rnn
               sketchprep preprocess --pipeline Pipelines/quickdraw-bitmap28-webdataset.yaml --input raw/ -o out/wds
               sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input raw/ --categories-file categories.txt -o out/rnn
               sketchprep preprocess --from out/rnn -o out/rnn-again
@@ -32,8 +32,19 @@ struct PreprocessCommand: ParsableCommand {
               sketchprep merge work/part-0 work/part-1 … work/part-7 -o out/rnn
             """)
 
-    @Option(name: .long, help: "Pipeline file (YAML), e.g. Pipelines/quickdraw-rnn.yaml.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Pipeline file (YAML), e.g. Pipelines/quickdraw-rnn.yaml, or the name of a shipped pipeline.",
+            discussion: Self.shippedPipelines,
+            valueName: "file-or-name"))
     var pipeline: String?
+
+    /// The `--pipeline` help's list of the shipped pipelines' names (none when none are found).
+    private static var shippedPipelines: String {
+        let names = ShippedPipelines.ofThisProcess.names
+        return names.isEmpty ? "" : "Shipped pipelines: \(names.joined(separator: ", "))."
+    }
 
     @Option(
         name: .customLong("from"),
@@ -121,7 +132,8 @@ struct PreprocessCommand: ParsableCommand {
             }
         } else if pipeline == nil {
             throw ValidationError(
-                "give --pipeline FILE (e.g. Pipelines/quickdraw-rnn.yaml), or --from DIR to run a dataset's recorded pipeline again")
+                "give --pipeline FILE or NAME (e.g. Pipelines/quickdraw-rnn.yaml or quickdraw-rnn), or --from DIR to run a dataset's recorded pipeline again"
+            )
         }
         if categoriesFile != nil && !categories.isEmpty {
             throw ValidationError("--categories-file and --category cannot be combined: list every category in the file")

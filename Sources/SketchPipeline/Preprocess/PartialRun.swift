@@ -100,12 +100,8 @@ extension PipelineRunner {
         defer { TemporaryFiles.unregister(runsDirectory) }
         let selected = InputChunking.deal(chunks, partition: partition.index, of: partition.count)
         let map = try mapChunks(selected, runsDirectory)
-        let text =
-            (try? InputFile.readAll(pipelineFile, maximumBytes: PipelineConfig.maximumTextBytes)).map {
-                String(decoding: $0, as: UTF8.self)
-            } ?? ""
         let partial = PartialManifest(
-            partition: partition, pipeline: pipeline, pipelineText: text, categories: config.filters.categories,
+            partition: partition, pipeline: pipeline, pipelineText: config.text, categories: config.filters.categories,
             inputs: try config.source.inputs.map(recordedPaths.record),
             libraries: Self.libraryVersions,
             chunks: try chunks.map { chunk in

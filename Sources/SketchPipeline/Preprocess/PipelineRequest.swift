@@ -44,7 +44,8 @@ package enum PipelineRequest {
         }
     }
 
-    /// The runner of `pipelineFile` with `replacements` applied (configuration errors name file,
+    /// The runner of `pipelineFile` (a file, or a shipped pipeline's name: ``ShippedPipelines``) with
+    /// `replacements` applied (configuration errors name file,
     /// line and key), and the replacements recorded so that messages name the option the user typed;
     /// it runs only `partition` when given (`--partition`), reads at most `recordLimit` records of each
     /// input (`--limit`) and records input paths as `recordedPaths` says (`--root`).
@@ -52,7 +53,7 @@ package enum PipelineRequest {
         pipelineFile: String, replacements: Replacements, partition: Partition?, recordLimit: Int?,
         recordedPaths: RecordedPaths, settings: RunSettings
     ) throws -> PipelineRunner {
-        var config = try PipelineConfig.load(path: pipelineFile)
+        var config = try PipelineConfig.load(path: try ShippedPipelines.ofThisProcess.file(for: pipelineFile))
         if !replacements.categories.isEmpty { config.filters.categories = replacements.categories }
         if let file = replacements.categoriesFile { config.filters.categories = try CategoriesFile.read(file) }
         if !replacements.inputs.isEmpty { config.source.inputs = replacements.inputs }

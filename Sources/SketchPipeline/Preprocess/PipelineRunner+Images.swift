@@ -41,7 +41,7 @@ extension PipelineRunner {
             }
         }
         guard holdsSVG else { return "" }
-        let directory = parentDirectory(of: pipelineFile)
+        let directory = parentDirectory(of: (try? ShippedPipelines.ofThisProcess.file(for: pipelineFile)) ?? pipelineFile)
         let siblings = FileSystem.entryNames(of: directory).filter { $0.hasSuffix(".yaml") }.sorted()
         let drawingPipelines = siblings.map { directory == "." ? $0 : "\(directory)/\($0)" }.filter { path in
             (try? PipelineConfig.load(path: path))?.source.kind == .quickdrawNDJSON

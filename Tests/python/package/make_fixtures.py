@@ -7,8 +7,9 @@ DIR gets: version.txt (`sketchprep --version`), simplified.ndjson (`sketchprep s
 shared raw drawing), encoded-simplified.npy and encoded-raw.npy (`sketchprep encode` of the
 shared simplified and raw drawings; the raw ones with a back-padded length of 40 as well),
 datasets/<pipeline>/ (`sketchprep preprocess` of SampleData with the bundled pipelines), and
-console-preprocess/ (`sketchprep preprocess` of one shared raw category, run with the arguments
-in console-preprocess.json, which the wheel's console script repeats), and read/ (every input
+console-preprocess/ (`sketchprep preprocess --pipeline quickdraw-rnn`, the shipped pipeline by
+name, of one shared raw category, run with the arguments in console-preprocess.json, which the
+wheel's console script repeats), pipelines.json (the names of Pipelines/*.yaml), and read/ (every input
 format of the shared data — raw and simplified NDJSON, `.bin` and Kaggle CSV made from the
 simplified files, stroke-3 `.npz`, SVG — with `sketchprep convert --to ndjson --input-format raw`
 of each into read/<format>/converted, listed in read.json, for `sketchprep.read`'s test).
@@ -59,8 +60,10 @@ def main():
     run(cli, "preprocess", "--pipeline", folder, "--input", REPO / "SampleData" / "quickdraw" / "raw",
         "--output", out / "datasets" / "quickdraw-bitmap28-imagefolder")
     category = CONSOLE_CATEGORY if (quickdraw / "raw" / f"{CONSOLE_CATEGORY}.ndjson").is_file() else "fish"
-    # Absolute paths: the manifest records --pipeline and --input as given, and the console script runs elsewhere.
-    arguments = ["preprocess", "--pipeline", str(REPO / "Pipelines" / "quickdraw-rnn.yaml"),
+    # The shipped pipeline by name (this CLI finds Pipelines/, the wheel's its sketchprep/pipelines/) and an
+    # absolute input: the manifest records --pipeline and --input as given, and the console script runs elsewhere.
+    (out / "pipelines.json").write_text(json.dumps(sorted(p.stem for p in (REPO / "Pipelines").glob("*.yaml"))) + "\n")
+    arguments = ["preprocess", "--pipeline", "quickdraw-rnn",
                  "--input", str((quickdraw / "raw" / f"{category}.ndjson").resolve()), "--category", category]
     (out / "console-preprocess.json").write_text(json.dumps(arguments) + "\n")
     run(cli, *arguments, "-o", out / "console-preprocess")

@@ -112,6 +112,21 @@ def test_preprocess_from_the_console_script_writes_the_source_builds_bytes(conso
         assert (out / name).read_bytes() == (expected / name).read_bytes(), name
 
 
+def test_the_wheel_ships_every_pipeline_and_the_command_lists_them_by_name(console_script, fixtures, tmp_path):
+    names = json.loads((fixtures / "pipelines.json").read_text())
+    shipped = BUNDLED.parent.parent / "pipelines"
+    assert sorted(p.stem for p in shipped.glob("*.yaml")) == names
+    result = subprocess.run([console_script, "preprocess", "--help"], cwd=tmp_path, capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    listed = " ".join(result.stdout.split("Shipped pipelines:", 1)[1].split(".", 1)[0].split())
+    assert listed == ", ".join(names)
+    mistyped = subprocess.run([console_script, "preprocess", "--pipeline", "quickdraw-rn", "-o", tmp_path / "out"],
+                              cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert mistyped.returncode != 0 and "did you mean quickdraw-rnn?" in mistyped.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_info_runs_the_bundled_cli_when_no_other_is_configured(monkeypatch):
     monkeypatch.delenv("SKETCHPREP_BIN", raising=False)
     monkeypatch.setenv("PATH", "")

@@ -1,0 +1,83 @@
+import Foundation
+import SketchIO
+
+/// The pipelines that ship with SketchPrep (the repository's `Pipelines/*.yaml`), found beside the
+/// running binary, so that `--pipeline quickdraw-rnn` names the same file in a source build and in
+/// the wheel: `<binary's directory>/../pipelines` (the wheel: `sketchprep/bin/sketchprep` beside
+/// `sketchprep/pipelines/`), else `<binary's directory>/../../../Pipelines` (a SwiftPM build:
+/// `.build/<triple>/<configuration>/sketchprep` inside the repository).
+///
+/// `--pipeline X` is the file `X` when a regular file is there. Otherwise a bare name (lower-case
+/// letters, digits and `-`, optionally ending in `.yaml`) is the shipped pipeline of that name;
+/// anything else is a path as given (a missing one whose file name is a shipped pipeline's is
+/// refused naming that pipeline). The manifest records `X` as given.
+package struct ShippedPipelines: Sendable {
+    /// The directory of the shipped `*.yaml` files; nil when neither place holds one.
+    package let directory: String?
+
+    /// The shipped pipelines beside `executable` (the binary's resolved path).
+    package init(executable: String?) {
+        guard let executable else {
+            directory = nil
+            return
+        }
+        let binaryDirectory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        let candidates = ["../pipelines", "../../../Pipelines"].map {
+            binaryDirectory.appendingPathComponent($0).standardized.path
+        }
+        directory = candidates.first { candidate in
+            FileSystem.entryNames(of: candidate).contains { $0.hasSuffix(Self.suffix) }
+        }
+    }
+
+    /// The shipped pipelines of this process's binary (`/proc/self/exe`).
+    package static var ofThisProcess: ShippedPipelines {
+        ShippedPipelines(executable: FileSystem.symbolicLinkTarget("/proc/self/exe") ?? CommandLine.arguments.first)
+    }
+
+    private static let suffix = ".yaml"
+
+    /// The names of the shipped pipelines (file names without `.yaml`), in byte order.
+    package var names: [String] {
+        guard let directory else { return [] }
+        return FileSystem.entryNames(of: directory)
+            .filter { $0.hasSuffix(Self.suffix) && Self.isBareName(String($0.dropLast(Self.suffix.count))) }
+            .map { String($0.dropLast(Self.suffix.count)) }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The pipeline file `argument` names (see the type's rule). Throws `PipelineError` for a bare
+    /// name that is neither a file nor a shipped pipeline, listing the shipped names.
+    package func file(for argument: String) throws -> String {
+        if (try? FileSystem.status(argument))?.isRegular == true { return argument }
+        let name = argument.hasSuffix(Self.suffix) ? String(argument.dropLast(Self.suffix.count)) : argument
+        let shipped = names
+        guard Self.isBareName(name) else {
+            let baseName = URL(fileURLWithPath: name).lastPathComponent
+            if FileSystem.isMissing(argument) && shipped.contains(baseName) {
+                throw PipelineError(
+                    .configuration, "--pipeline \(argument): no such file; the shipped pipeline of that name is --pipeline \(baseName)")
+            }
+            return argument
+        }
+        if let directory, shipped.contains(name) { return "\(directory)/\(name)\(Self.suffix)" }
+        let closest = ClosestNames.suggest(for: name, among: shipped)
+        throw PipelineError(
+            .configuration,
+            "--pipeline \(argument): no such file, and no shipped pipeline of that name"
+                + (closest.isEmpty ? "" : " (did you mean \(closest.joined(separator: ", "))?)")
+                + (shipped.isEmpty
+                    ? "; no shipped pipelines were found beside this binary: give the path of a pipeline file"
+                    : "; shipped pipelines: \(shipped.joined(separator: ", "))"))
+    }
+
+    /// Whether `name` could name a shipped pipeline: lower-case ASCII letters, digits and `-`, not
+    /// starting with `-`.
+    private static func isBareName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first != UInt8(ascii: "-") else { return false }
+        return name.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-")
+        }
+    }
+}
