@@ -20,6 +20,7 @@ import sys
 import tempfile
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
+from ._paths import PathsLike, path_list
 from .errors import CommandError, DatasetError, SketchPrepError
 
 try:
@@ -54,16 +55,18 @@ def cli_path() -> str:
     return found
 
 
-def preprocess(pipeline: PathLike, *, inputs: Optional[Iterable[PathLike]] = None, output: Optional[PathLike] = None,
+def preprocess(pipeline: PathLike, *, inputs: Optional[PathsLike] = None, output: Optional[PathLike] = None,
                jobs: Optional[int] = None, categories: Optional[Iterable[str]] = None, limit: Optional[int] = None,
                format: Optional[str] = None, strict: bool = False,  # noqa: A002 (the CLI's name)
                progress: Optional[Progress] = None, extra_args: Iterable[str] = ()) -> Dict[str, Any]:
     """``sketchprep preprocess --pipeline PIPELINE`` (``inputs`` → ``--input``, ``output`` → ``--output``,
     ``jobs``, ``categories`` → ``--category``, ``limit``, ``format``, ``strict``; ``extra_args`` are
-    passed as they are): the same bytes as the command line. Returns the dataset's manifest."""
+    passed as they are): the same bytes as the command line. ``inputs`` is one path (``str``,
+    ``bytes`` or ``os.PathLike``) or an iterable of them; None or none: the pipeline's own inputs.
+    Returns the dataset's manifest."""
     arguments = ["--pipeline", os.fspath(pipeline)]
-    for path in inputs or ():
-        arguments += ["--input", os.fspath(path)]
+    for path in path_list(inputs) if inputs is not None else ():
+        arguments += ["--input", path]
     if output is not None:
         arguments += ["--output", os.fspath(output)]
     for word in categories or ():
@@ -81,13 +84,14 @@ def preprocess(pipeline: PathLike, *, inputs: Optional[Iterable[PathLike]] = Non
     return read_manifest(os.path.dirname(written.group(1).strip())).data
 
 
-def parity(raw: Union[PathLike, Iterable[PathLike]], simplified: Union[PathLike, Iterable[PathLike]], *,
+def parity(raw: PathsLike, simplified: PathsLike, *,
            jobs: Optional[int] = None, limit: Optional[int] = None, report_md: Optional[PathLike] = None,
            progress: Optional[Progress] = None, extra_args: Iterable[str] = ()) -> Dict[str, Any]:
     """``sketchprep parity --raw RAW --simplified SIMPLIFIED``: our simplification against Google's
-    simplified files. Returns the document of its ``--report-json``."""
-    arguments = [argument for path in _paths(raw) for argument in ("--raw", path)]
-    arguments += [argument for path in _paths(simplified) for argument in ("--simplified", path)]
+    simplified files (``raw`` and ``simplified``: each one path or an iterable of them, as
+    :func:`preprocess`'s ``inputs``). Returns the document of its ``--report-json``."""
+    arguments = [argument for path in path_list(raw) for argument in ("--raw", path)]
+    arguments += [argument for path in path_list(simplified) for argument in ("--simplified", path)]
     arguments += _common(jobs, limit, False)
     if report_md is not None:
         arguments += ["--report-md", os.fspath(report_md)]
@@ -108,10 +112,6 @@ def info(directory: PathLike) -> Dict[str, Any]:
     ``bytes`` and ``sketchprep_version``: the document of ``sketchprep info DIR --report-json``.
     Raises :class:`DatasetError` when the CLI refuses the directory (no or a damaged manifest.json)."""
     return _reported("info", [os.fspath(directory)], None, refusal=DatasetError)
-
-
-def _paths(value: Union[PathLike, Iterable[PathLike]]) -> List[str]:
-    return [os.fspath(value)] if isinstance(value, (str, os.PathLike)) else [os.fspath(path) for path in value]
 
 
 def _common(jobs: Optional[int], limit: Optional[int], strict: bool) -> List[str]:

@@ -9,15 +9,15 @@ stroke-3 ``.npz`` and SVG files, read by the native library with the reader ever
 """
 from __future__ import annotations
 
-import os
 from functools import partial
 from itertools import chain, repeat
 from operator import length_hint
-from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Union
+from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _native
+from ._paths import PathsLike, path_list
 from .errors import DrawingError, SketchPrepError
 
 __all__ = ["read", "Reader", "SketchDrawing", "Rejection", "FORMATS", "INPUT_FORMATS"]
@@ -26,8 +26,6 @@ __all__ = ["read", "Reader", "SketchDrawing", "Rejection", "FORMATS", "INPUT_FOR
 FORMATS = ("ndjson", "bin", "stroke3", "csv", "svg")
 #: ``input_format`` values: the CLI's ``--input-format``.
 INPUT_FORMATS = ("auto", "raw", "simplified")
-
-PathLike = Union[str, "os.PathLike[str]"]
 
 
 class Rejection(NamedTuple):
@@ -99,6 +97,17 @@ class SketchDrawing(tuple):
     def __repr__(self) -> str:
         return (f"SketchDrawing(word={self.word!r}, key_id={self.key_id!r}, countrycode={self.countrycode!r}, "
                 f"recognized={self.recognized}, strokes={len(self.strokes)})")
+
+
+#: A drawing: a :class:`SketchDrawing`, or its strokes ``[[x...], [y...](, [t...])]`` as lists or arrays.
+DrawingLike = Union[SketchDrawing, Sequence[Sequence[Sequence[float]]]]
+
+
+def drawing_strokes(drawing: DrawingLike) -> Sequence[Sequence[Sequence[float]]]:
+    """The strokes of a drawing-like value: a :class:`SketchDrawing`'s ``strokes``, any other value
+    as it is (the function that takes it checks it as strokes). Every function that takes drawings
+    (``simplify``, ``encode``, ``to_stroke3``, their batches, ``bitmap``) takes them through this."""
+    return drawing.strokes if isinstance(drawing, SketchDrawing) else drawing
 
 
 class _Given:
@@ -221,10 +230,11 @@ class Reader:
                 self._on_rejected(rejection)
 
 
-def read(path_or_paths: Union[PathLike, Iterable[PathLike]], *, format: Optional[str] = None,  # noqa: A002 (the CLI's name)
+def read(path_or_paths: PathsLike, *, format: Optional[str] = None,  # noqa: A002 (the CLI's name)
          input_format: str = "auto", word: Optional[str] = None, strict: bool = False, batch_size: int = 256,
          on_rejected: Optional[Callable[[Rejection], None]] = None) -> Reader:
-    """The drawings of the files or directories given, in the CLI's reading order.
+    """The drawings of the files or directories given (one path, as ``str``, ``bytes`` or
+    ``os.PathLike``, or an iterable of them), in the CLI's reading order.
 
     ``format`` and ``input_format`` are the CLI's ``--format`` (ndjson, bin, stroke3, csv, svg;
     None: decided by content) and ``--input-format`` (auto, raw, simplified: kept on the reader for
@@ -238,10 +248,7 @@ def read(path_or_paths: Union[PathLike, Iterable[PathLike]], *, format: Optional
         raise SketchPrepError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     if input_format not in INPUT_FORMATS:
         raise SketchPrepError(f"unknown input_format {input_format!r}; expected one of {', '.join(INPUT_FORMATS)}")
-    if isinstance(path_or_paths, (str, os.PathLike)):
-        paths = [os.fspath(path_or_paths)]
-    else:
-        paths = [os.fspath(path) for path in path_or_paths]
+    paths = path_list(path_or_paths)
     if not paths:
         raise SketchPrepError("sketchprep.read needs at least one path")
     return Reader(paths, format, input_format, word, strict, batch_size, on_rejected)

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import itertools
 import operator
-from typing import Iterable, List, Optional, Sequence, Sized, Tuple, Union
+from typing import Iterable, List, Optional, Sized, Tuple
 
 import numpy as np
 
 from . import _native
 from .errors import DrawingError
-from .reading import INPUT_FORMATS, SketchDrawing
+from .reading import INPUT_FORMATS, DrawingLike, SketchDrawing, drawing_strokes
 
 __all__ = ["bitmap", "raster"]
-
-DrawingLike = Union[SketchDrawing, Sequence[Sequence[Sequence[float]]]]
 
 _CHUNK = 4096  # drawings per native call
 _PLAIN = {list, tuple}  # drawing types whose strokes :func:`_uniform` takes as they are
@@ -90,7 +88,7 @@ def _check_options(size: int, line_width: float, padding: float, polarity: str, 
 
 def _strokes(drawing: DrawingLike, index: int) -> List[np.ndarray]:
     """The strokes of one drawing as float64 arrays of shape (2, n) or (3, n)."""
-    strokes = drawing.strokes if isinstance(drawing, SketchDrawing) else drawing
+    strokes = drawing_strokes(drawing)
     if isinstance(strokes, (str, bytes)) or not hasattr(strokes, "__len__"):
         raise DrawingError(f"a drawing is a list of strokes, not {type(strokes).__name__}", index)
     arrays = []
@@ -114,7 +112,7 @@ def _uniform(chunk: list) -> Optional[Tuple[np.ndarray, np.ndarray, List[int]]]:
     if not kinds <= _PLAIN:
         if not kinds <= _PLAIN | {SketchDrawing}:
             return None
-        chunk = [drawing.strokes if type(drawing) is SketchDrawing else drawing for drawing in chunk]
+        chunk = list(map(drawing_strokes, chunk))
     try:  # every step in C: no Python call per drawing or stroke
         counts = list(map(len, chunk))
         strokes = list(itertools.chain.from_iterable(chunk))

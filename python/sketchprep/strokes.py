@@ -2,7 +2,8 @@
 bundled native SketchCore, so results are the bytes the ``sketchprep`` CLI writes.
 
 A drawing is a list of strokes as in Quick, Draw! NDJSON: ``[[x...], [y...]]`` or
-``[[x...], [y...], [t...]]``. Bad input raises :class:`~sketchprep.errors.DrawingError` (a
+``[[x...], [y...], [t...]]`` (lists or numpy arrays), or a :class:`~sketchprep.SketchDrawing` from
+:func:`sketchprep.read`, taken as its ``strokes``. Bad input raises :class:`~sketchprep.errors.DrawingError` (a
 ``ValueError``) with the reason the CLI quarantines it with; nothing crashes the interpreter.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from . import _native
 from .errors import DrawingError
-from .reading import SketchDrawing
+from .reading import DrawingLike, drawing_strokes
 
 __all__ = [
     "Drawing", "StrokeBatch", "simplify", "simplify_batch", "encode", "encode_batch", "to_stroke3",
@@ -56,8 +57,9 @@ class StrokeBatch:
     rejected: Mapping[int, str] = field(default_factory=dict)
 
     @classmethod
-    def from_drawings(cls, drawings: Iterable[Drawing]) -> "StrokeBatch":
-        """Packs drawings (NDJSON-style stroke lists) into a batch; refuses malformed ones."""
+    def from_drawings(cls, drawings: Iterable[DrawingLike]) -> "StrokeBatch":
+        """Packs drawings (NDJSON-style stroke lists, or :class:`~sketchprep.SketchDrawing`s) into a
+        batch; refuses malformed ones."""
         xs, ys, stroke_ends, drawing_ends = array("d"), array("d"), [0], [0]
         for index, drawing in enumerate(drawings):
             try:
@@ -91,7 +93,7 @@ class StrokeBatch:
         return [self.drawing(index) for index in range(len(self))]
 
 
-def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1.0,
+def simplify(drawing: DrawingLike, *, epsilon: float = 2.0, resample_step: float = 1.0,
              scale_target: float = 255) -> List[List[List[int]]]:
     """Google's simplification of one raw drawing, as ``sketchprep simplify`` writes it.
 
@@ -119,7 +121,7 @@ def simplify(drawing: Drawing, *, epsilon: float = 2.0, resample_step: float = 1
     return [[points[2 * a:2 * b:2].tolist(), points[2 * a + 1:2 * b:2].tolist()] for a, b in zip(offsets, offsets[1:])]
 
 
-def _simplify_marshalled(drawing: Drawing, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
+def _simplify_marshalled(drawing: DrawingLike, options: Tuple[float, float, float]) -> Optional[List[List[List[int]]]]:
     """The fast path of :func:`simplify`: the drawing marshalled (``marshal`` walks the nested
     lists in C and refuses any type but the built-in ones: no Python code runs per number), then
     read, checked and simplified in one native call. None when the drawing holds anything but
@@ -138,8 +140,8 @@ def _simplify_marshalled(drawing: Drawing, options: Tuple[float, float, float]) 
 _MARSHAL_VERSION = 2
 
 
-def simplify_batch(drawings: Union[StrokeBatch, Iterable[Drawing]], *, epsilon: float = 2.0, resample_step: float = 1.0,
-                   scale_target: float = 255, errors: str = "raise") -> StrokeBatch:
+def simplify_batch(drawings: Union[StrokeBatch, Iterable[DrawingLike]], *, epsilon: float = 2.0,
+                   resample_step: float = 1.0, scale_target: float = 255, errors: str = "raise") -> StrokeBatch:
     """:func:`simplify` for many drawings in one native call; returns int32 points.
 
     ``drawings`` is a :class:`StrokeBatch` (numpy in) or an iterable of drawings. With
@@ -162,7 +164,7 @@ def simplify_batch(drawings: Union[StrokeBatch, Iterable[Drawing]], *, epsilon: 
     return StrokeBatch(points, stroke_offsets, drawing_offsets, rejected)
 
 
-def encode(simplified: Drawing, length: int = 75, padding: str = "front", truncation: str = "back") -> np.ndarray:
+def encode(simplified: DrawingLike, length: int = 75, padding: str = "front", truncation: str = "back") -> np.ndarray:
     """The stroke tensor of one simplified drawing: float32 ``(length, 3)`` rows ``(dx, dy, eos)``.
 
     The recipe of ``sketchprep encode`` (docs/tensors.md): points per axis min-max normalised in
@@ -177,7 +179,7 @@ def encode(simplified: Drawing, length: int = 75, padding: str = "front", trunca
         raise DrawingError(error.reason) from None
 
 
-def encode_batch(simplified: Union[StrokeBatch, Iterable[Drawing]], length: int = 75, padding: str = "front",
+def encode_batch(simplified: Union[StrokeBatch, Iterable[DrawingLike]], length: int = 75, padding: str = "front",
                  truncation: str = "back") -> np.ndarray:
     """:func:`encode` for many drawings in one native call: float32 ``(N, length, 3)``.
 
@@ -197,7 +199,7 @@ def encode_batch(simplified: Union[StrokeBatch, Iterable[Drawing]], length: int 
     return output
 
 
-def to_stroke3(simplified: Drawing) -> np.ndarray:
+def to_stroke3(simplified: DrawingLike) -> np.ndarray:
     """sketch-rnn's stroke-3 form of the given strokes: int16 ``(n, 3)`` rows ``[dx, dy, pen_lifted]``.
 
     The first row holds the first point itself (an offset from 0, 0); ``pen_lifted`` is 1 on
@@ -216,12 +218,14 @@ def to_stroke3(simplified: Drawing) -> np.ndarray:
     return rows.astype(np.int16)
 
 
-def _pack(drawing: Drawing) -> Tuple[array, array, List[int]]:
+def _pack(drawing: DrawingLike) -> Tuple[array, array, List[int]]:
     """A drawing's x and y coordinates as float64 arrays and its stroke ends ``[0, end₁, …]``,
     checking what the NDJSON parser checks before the native library sees the drawing (shape,
     counts, numbers, timestamps; the native library checks the coordinates), with the reason of
-    the first problem: the packing of batches and of :func:`simplify`'s checked path."""
-    if not isinstance(drawing, (list, tuple)) or isinstance(drawing, SketchDrawing):  # a tuple underneath
+    the first problem: the packing of batches and of :func:`simplify`'s checked path. The strokes
+    are the drawing's :func:`~sketchprep.reading.drawing_strokes` (a SketchDrawing's ``strokes``)."""
+    drawing = drawing_strokes(drawing)
+    if not isinstance(drawing, (list, tuple)):
         raise DrawingError(f"a drawing is a list of strokes, not {type(drawing).__name__}")
     if not drawing:
         raise DrawingError("empty drawing: no strokes")
