@@ -39,7 +39,7 @@ package enum DirectoryWalk {
     }
 
     /// The rejection reason of an entry whose name is not valid UTF-8.
-    package static let undecodableNameReason = "file name is not valid UTF-8 (rename it to read it)"
+    package static let undecodableNameReason = "file name is \(PathBytes.notUTF8)"
 
     /// The entries of `directory` (hidden names excluded), sorted byte-wise by name; throws
     /// `IOError` naming the directory when it cannot be listed.
@@ -61,9 +61,9 @@ package enum DirectoryWalk {
 
     /// Classifies one entry by `lstat` and, for a symbolic link, `stat` of its target.
     static func classify(base: String, nameBytes: [UInt8]) -> Entry {
-        guard let name = String(validating: nameBytes, as: UTF8.self) else {
+        guard let name = PathBytes.decoded(nameBytes) else {
             let lossy = String(decoding: nameBytes, as: UTF8.self)
-            let escaped = nameBytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + hex($0) }.joined()
+            let escaped = PathBytes.escaped(nameBytes)
             let rawPath = Array(base.utf8) + [UInt8(ascii: "/")] + nameBytes
             let isDirectory = (try? FileSystem.status(rawPath: rawPath))?.isDirectory ?? false
             return .undecodableName(path: "\(base)/\(escaped)", name: lossy, isDirectory: isDirectory)
@@ -103,11 +103,6 @@ package enum DirectoryWalk {
         case .socket: return .special(path: path, name: name, kind: "socket")
         case .symbolicLink, .other: return .special(path: path, name: name, kind: "special file")
         }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 }
 

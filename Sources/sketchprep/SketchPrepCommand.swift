@@ -37,6 +37,7 @@ struct SketchPrepCommand: ParsableCommand {
         AllocatorTuning.keepFreedMemoryForReuse()
         InterruptCleanup.install()
         LiveMessages.install(showLiveMessage)
+        exitNamingUndecodableArgument()
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(nil)
@@ -50,6 +51,20 @@ struct SketchPrepCommand: ParsableCommand {
             InterruptCleanup.waitIfExiting()
             exit(withError: ReadableError.wrap(error))
         }
+    }
+
+    /// Before parsing: an argument that is not UTF-8 (a file name in another encoding) cannot name
+    /// the file it came from once decoded, so it is refused naming its bytes (``PathBytes``), with
+    /// the usage status 64, instead of "input not found" for a lossily decoded name.
+    private static func exitNamingUndecodableArgument() {
+        let arguments = (0..<Int(CommandLine.argc)).map { index in
+            CommandLine.unsafeArgv[index].map { argument in
+                Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+            } ?? []
+        }
+        guard let problem = PathBytes.undecodableArgument(arguments) else { return }
+        printToStandardError("Error: \(problem)")
+        Foundation.exit(ExitCode.validationFailure.rawValue)
     }
 
     /// After a parse error: when the command line names a subcommand or long option that does not exist,

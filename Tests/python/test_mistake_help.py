@@ -1,8 +1,8 @@
 """Help for mistakes: a mistyped subcommand or option gets "did you mean"; a pipeline's missing input says where
 the path came from and what it was resolved against; a permission error names the directory that is not
 writable; errors name the option the user typed, and the YAML key only when the value came from the file; the
-TU-Berlin pipeline on SVG sketches names the pipelines that read them; `parity --min-exact` takes a rate or a
-percentage with `%`."""
+TU-Berlin pipeline on SVG sketches names the pipelines that read them; an argument that is not UTF-8 is named
+byte for byte, not reported missing; `parity --min-exact` takes a rate or a percentage with `%`."""
 import os
 import pathlib
 import shutil
@@ -110,6 +110,19 @@ def test_the_tuberlin_pipeline_on_svg_sketches_names_the_pipelines_that_read_the
     assert "no <class>/*.png images" in result.stderr and "SVG sketches" in result.stderr
     assert str(PIPELINES / "quickdraw-rnn.yaml") in result.stderr
     assert str(PIPELINES / "tuberlin-cnn.yaml") + "," not in result.stderr
+
+
+def test_an_argument_that_is_not_utf8_is_refused_naming_its_bytes_not_as_a_missing_file(sketchprep, tmp_path):
+    latin1 = os.fsencode(tmp_path) + b"/caf\xe9.ndjson"
+    shutil.copyfile(RAW / "cat.ndjson", latin1)
+    result = subprocess.run([os.fsencode(sketchprep), b"simplify", latin1, b"-o", os.fsencode(tmp_path / "out.ndjson")],
+                            capture_output=True, text=True)
+    assert result.returncode == 64
+    assert result.stderr == f"Error: argument 2 ({tmp_path}/caf\\xe9.ndjson) is not valid UTF-8 (rename it to read it)\n"
+    assert not (tmp_path / "out.ndjson").exists()
+    # Its directory is read, with that file quarantined for the same reason.
+    listed = run(sketchprep, "simplify", tmp_path, "-o", tmp_path.parent / f"{tmp_path.name}-out.ndjson")
+    assert "caf\\xe9.ndjson:0: source error at byte 0: file name is not valid UTF-8 (rename it to read it)" in listed.stderr
 
 
 @pytest.mark.parametrize("minimum,status,expected", [

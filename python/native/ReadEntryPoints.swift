@@ -1,5 +1,6 @@
 import SketchCore
 import SketchFormats
+import SketchIO
 
 /// The C ABI of `sketchprep.read`: the inputs read by `DrawingSource`, the one way every command
 /// reads drawings, on a thread of the library's own (`DrawingReader`), taken by the caller batch by
@@ -30,7 +31,11 @@ private func makeReader(
     for _ in 0..<pathCount {
         var end = cursor
         while end.pointee != 0 { end += 1 }
-        inputs.append(String(decoding: UnsafeRawBufferPointer(start: cursor, count: end - cursor), as: UTF8.self))
+        let bytes = UnsafeRawBufferPointer(start: cursor, count: end - cursor)
+        guard let input = PathBytes.decoded(bytes) else {
+            return DrawingReader(refusing: "input \(PathBytes.escaped(bytes)): path is \(PathBytes.notUTF8)")
+        }
+        inputs.append(input)
         cursor = end + 1
     }
     let fileFormat: DrawingFileFormat?

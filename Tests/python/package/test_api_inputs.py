@@ -59,6 +59,20 @@ def test_read_takes_a_bytes_path_as_one_path(quickdraw):
         sketchprep.read([])
 
 
+def test_a_path_that_is_not_utf8_is_refused_naming_its_bytes(quickdraw, tmp_path):
+    latin1 = os.fsencode(tmp_path) + b"/caf\xe9.ndjson"
+    with open(latin1, "wb") as file:
+        file.write((quickdraw / "simplified" / "cat.ndjson").read_bytes())
+    with pytest.raises(SketchPrepError) as refused:
+        list(sketchprep.read(latin1))
+    assert str(refused.value) == f"input {tmp_path}/caf\\xe9.ndjson: path is not valid UTF-8 (rename it to read it)"
+    # Found in a directory instead, the file is listed as rejected for the same reason.
+    reader = sketchprep.read(tmp_path)
+    assert list(reader) == []
+    assert [rejection.reason for rejection in reader.rejected] == [
+        "source error at byte 0: file name is not valid UTF-8 (rename it to read it)"]
+
+
 def test_a_value_that_is_no_path_is_refused_with_a_type_error_naming_it(quickdraw):
     with pytest.raises(TypeError, match="expected a path .* or an iterable of paths, not int"):
         sketchprep.read(3)
