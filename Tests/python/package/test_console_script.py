@@ -7,6 +7,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
 
 import pytest
 
@@ -65,8 +66,21 @@ def test_bundled_cli_finds_its_grafted_libraries_and_nothing_from_the_swift_tool
     needed = [line.split("[", 1)[1].rstrip("]") for line in dynamic.splitlines() if "(NEEDED)" in line]
     assert any(name.startswith("libcairo") for name in needed), needed
     for name in needed:
-        if name.startswith(("libcairo", "libpng", "libarchive")):
+        if name.startswith(("libcairo", "libpng", "libdeflate")):
             assert (grafted / name).is_file(), f"{name} is not grafted into {grafted}"
+
+
+def test_libarchive_is_linked_in_so_neither_binary_loads_it_or_its_libraries():
+    readelf = shutil.which("readelf")
+    if readelf is None:
+        pytest.skip("readelf (binutils) not installed")
+    native = pathlib.Path(sketchprep.__file__).resolve().with_name("libSketchPrepNative.so")
+    for binary in (BUNDLED, native):
+        dynamic = subprocess.run([readelf, "-d", str(binary)], check=True, capture_output=True, text=True).stdout
+        needed = [line.split("[", 1)[1].rstrip("]") for line in dynamic.splitlines() if "(NEEDED)" in line]
+        assert needed and not [name for name in needed if name.startswith(("libarchive", "libxml2", "libicu"))], needed
+    grafted = BUNDLED.parents[1].parent / "sketchprep.libs"
+    assert not [path.name for path in grafted.iterdir() if path.name.startswith(("libarchive", "libxml2", "libicu"))]
 
 
 # What the bundled CLI still loads from the system: what the manylinux policy promises (glibc,
@@ -84,7 +98,7 @@ def test_bundled_cli_loads_from_the_system_only_what_manylinux_promises():
     assert from_system <= SYSTEM_LIBRARIES, sorted(from_system - SYSTEM_LIBRARIES)
 
 
-def test_bundled_cli_runs_with_the_systems_cairo_libpng_and_libarchive_hidden():
+def test_bundled_cli_runs_with_the_systems_cairo_libpng_and_libarchive_hidden(tmp_path):
     if shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
         pytest.skip("hiding system libraries needs root and unshare -m")
     system = [pathlib.Path(line.split(" => ")[1].strip()).resolve() for line in
@@ -95,6 +109,19 @@ def test_bundled_cli_runs_with_the_systems_cairo_libpng_and_libarchive_hidden():
     result = subprocess.run(["unshare", "-m", "sh", "-c", f"{hide} && exec '{BUNDLED}' --version"], capture_output=True,
                             text=True, check=False)
     assert result.returncode == 0 and result.stdout.strip() == sketchprep.__version__, result.stderr
+    # A WebDataset shard whose member names are longer than ustar's 100 bytes: libarchive's pax framing, linked in.
+    drawing = {"word": "cat", "countrycode": "GB", "timestamp": "2017-03-01 00:00:00.00000 UTC", "recognized": True,
+               "drawing": [[[0, 100, 200], [0, 50, 0]]]}
+    inputs = tmp_path / "long-keys.ndjson"
+    inputs.write_text("".join(json.dumps({**drawing, "key_id": f"{index}" * 120}) + "\n" for index in range(1, 4)))
+    out = tmp_path / "wds"
+    result = subprocess.run(["unshare", "-m", "sh", "-c", f"{hide} && exec \"$0\" \"$@\"", str(BUNDLED), "preprocess",
+                             "--pipeline", "quickdraw-bitmap28-webdataset", "--input", str(inputs), "-o", str(out), "-q"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    with tarfile.open(next(out.glob("train-*.tar"))) as shard:
+        names = shard.getnames()
+    assert names and all(len(name) > 100 for name in names), names
 
 
 def test_preprocess_from_the_console_script_writes_the_source_builds_bytes(console_script, fixtures, tmp_path):
