@@ -73,17 +73,22 @@ format-check:
 
 ## native: the Python package's native library (the SwiftPM product SketchPrepNative) with the Swift runtime linked statically,
 ## so that it loads without the toolchain, into .build-native/ (SwiftPM's --static-swift-stdlib reaches executables only; the
-## flags below change every compile command, so the library has its own build directory and .build/release keeps the CLI's)
+## flags below change every compile command, so the library has its own build directory and .build/release keeps the CLI's),
+## and the wheel's `sketchprep` program, a launcher that runs the CLI in that library (one Swift runtime in the wheel, not
+## two), finding it at $ORIGIN/.. where the wheel installs it (sketchprep/bin/sketchprep beside sketchprep/libSketchPrepNative.so)
 NATIVE     := $(SWIFT) build -c release --product SketchPrepNative --scratch-path .build-native -Xswiftc -static-stdlib \
   -Xlinker --gc-sections
 NATIVE_LIB := .build-native/release/libSketchPrepNative.so
+NATIVE_CLI := .build-native/sketchprep-launcher
 native: setup
 	@$(NATIVE)
+	@$(CC) -O2 -Wall -Werror -I python/native/include -o $(NATIVE_CLI) python/launcher/sketchprep.c \
+	  -L$(dir $(NATIVE_LIB)) -lSketchPrepNative -Wl,-rpath,'$$ORIGIN/..'
 
-## wheel: the Python package `sketchprep` (the native library SketchPrepNative and the release CLI inside) as a platform wheel
+## wheel: the Python package `sketchprep` (the native library SketchPrepNative and its CLI launcher inside) as a platform wheel
 ## in dist/ (docs/python.md)
-wheel: setup-tests build native
-	@scripts/dev/build-wheel.sh $(NATIVE_LIB) $(BIN)
+wheel: setup-tests native
+	@scripts/dev/build-wheel.sh $(NATIVE_LIB) $(NATIVE_CLI)
 
 ## test-wheel-debian: the wheel installed into a minimal Debian 12 root (debootstrap --variant=minbase: python3, pip, venv and the
 ## X11 client libraries cairo links) and run there: `sketchprep --help`, a preprocess run, the Python examples of README and

@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Data flows left to right: SketchCore → SketchIO → SketchFormats → SketchDataset → SketchRaster →
-// SketchReports → SketchPipeline → SketchEval → sketchprep. Each target depends only on targets to its left.
+// SketchReports → SketchPipeline → SketchEval → sketchprep (→ SketchPrepMain, the program). Each target depends only on
+// targets to its left.
 let package = Package(
     name: "SketchPrep",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -15,7 +16,7 @@ let package = Package(
         .library(name: "SketchReports", targets: ["SketchReports"]),
         .library(name: "SketchPipeline", targets: ["SketchPipeline"]),
         .library(name: "SketchEval", targets: ["SketchEval"]),
-        .executable(name: "sketchprep", targets: ["sketchprep"]),
+        .executable(name: "sketchprep", targets: ["SketchPrepMain"]),
         // The Python package's native library (`sketchprep._native` loads it with ctypes): `make native` builds it with
         // the Swift runtime linked statically, into .build-native/ (docs/python.md).
         .library(name: "SketchPrepNative", type: .dynamic, targets: ["SketchPrepNative"]),
@@ -74,24 +75,29 @@ let package = Package(
             dependencies: [
                 "SketchIO", "SketchFormats", "SketchDataset", "SketchReports", "COnnxRuntime",
             ]),
-        // The CLI: parses arguments, calls the libraries, prints.
-        .executableTarget(
+        // The CLI: parses arguments, calls the libraries, prints. A library, so that the wheel's library can run it too
+        // (its `sketchprep` launcher, docs/python.md); the program is SketchPrepMain.
+        .target(
             name: "sketchprep",
             dependencies: [
                 "SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchReports", "SketchPipeline",
                 "SketchEval", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ]),
+        // The `sketchprep` program: runs the CLI's root command.
+        .executableTarget(
+            name: "SketchPrepMain",
+            dependencies: ["sketchprep"]
             // No linker flags here: a plain `swift build -c release` links the Swift runtime dynamically; `make build`
             // adds `--static-swift-stdlib` so that its binary starts without the toolchain (docs/cluster.md).
         ),
 
         // The C ABI of the Python package: entry points declared once in python/native/include/sketchprep_native.h
         // (Tests/python/package/test_native_abi.py checks _native.py's ctypes table against it), calling the same
-        // library code as the CLI.
+        // library code as the CLI, and the CLI itself for the wheel's `sketchprep` launcher (python/launcher).
         .target(
             name: "SketchPrepNative",
-            dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline"],
+            dependencies: ["SketchCore", "SketchIO", "SketchFormats", "SketchDataset", "SketchRaster", "SketchPipeline", "sketchprep"],
             path: "python/native", exclude: ["include"]
             // No linker flags here, as for the CLI: `make native` links the wheel's library with the Swift runtime static
             // (Makefile, NATIVE), so that a plain `swift build -c release` links.

@@ -8,8 +8,9 @@ The library is ``$SKETCHPREP_NATIVE_LIBRARY`` when set (``make wheel`` passes
 ``.build-native/release/libSketchPrepNative.so``), otherwise ``make native`` builds it (the
 Makefile holds its flags: the Swift runtime linked statically); either way a stripped copy goes
 into the wheel as ``sketchprep/libSketchPrepNative.so``. The CLI is ``$SKETCHPREP_CLI`` when set
-(``make wheel`` passes ``.build/release/sketchprep``), otherwise ``make build`` builds it; either
-way a stripped copy goes into the wheel as ``sketchprep/bin/sketchprep``.
+(``make wheel`` passes ``.build-native/sketchprep-launcher``, the launcher that runs the CLI in that
+library), otherwise ``make native`` builds it; either way a stripped copy goes into the wheel as
+``sketchprep/bin/sketchprep``.
 """
 import os
 import pathlib
@@ -28,7 +29,7 @@ class NativeLibraryHook(BuildHookInterface):
     def initialize(self, version, build_data):
         library = self._stripped("SKETCHPREP_NATIVE_LIBRARY", "native", ".build-native/release/libSketchPrepNative.so", 0o644)
         build_data["force_include"][library] = "sketchprep/libSketchPrepNative.so"
-        cli = self._stripped("SKETCHPREP_CLI", "build", ".build/release/sketchprep", 0o755)
+        cli = self._stripped("SKETCHPREP_CLI", "native", ".build-native/sketchprep-launcher", 0o755)
         build_data["force_include"][cli] = "sketchprep/bin/sketchprep"
         # The shipped pipelines, where the CLI looks for them by name: sketchprep/bin/../pipelines.
         for pipeline in sorted((pathlib.Path(self.root).parent / "Pipelines").glob("*.yaml")):

@@ -5,10 +5,10 @@ import SketchFormats
 import SketchIO
 import SketchPipeline
 
-/// The `sketchprep` command-line tool: one subcommand per job.
-@main
-struct SketchPrepCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `sketchprep` command-line tool: one subcommand per job. The program (SketchPrepMain) and the
+/// wheel's launcher (the Python package's native library, `sketchprep_cli_main`) run ``main()``.
+public struct SketchPrepCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "sketchprep",
         abstract: "Offline preprocessing for sketch datasets (Quick, Draw!, TU-Berlin).",
         version: SketchPrepVersion.current,
@@ -31,9 +31,13 @@ struct SketchPrepCommand: ParsableCommand {
         ]
     )
 
-    /// Entry point: tunes the allocator, then parses the arguments and runs the subcommand.
+    /// Creates the root command (the argument parser's requirement).
+    public init() {}
+
+    /// Entry point: tunes the allocator, then parses the process's arguments and runs the
+    /// subcommand; returns when it succeeded, exits the process otherwise.
     /// Exit codes (README, "Exit codes"): 0 success, 1 failure, 64 usage error.
-    static func main() {
+    public static func main() {
         AllocatorTuning.keepFreedMemoryForReuse()
         InterruptCleanup.install()
         LiveMessages.install(showLiveMessage)

