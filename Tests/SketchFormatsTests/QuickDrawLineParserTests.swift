@@ -109,6 +109,43 @@ import Testing
         Self.expectConvertedLikeStrtod(tokens)
     }
 
+    @Test("eight bytes read as a number exactly when all eight are ASCII digits, to their decimal value")
+    func eightDigitsReadEveryRunOfDigitsAndRefuseAnyOtherByte() {
+        var random = SeededGenerator(seed: 0x8D16)
+        func read(_ bytes: [UInt8]) -> UInt64? { bytes.withUnsafeBufferPointer { JSONCursor.eightDigits($0.baseAddress!) } }
+        var backgrounds = [Array("00000000".utf8), Array("99999999".utf8), Array("50000005".utf8)]
+        for _ in 0..<5_000 { backgrounds.append((0..<8).map { _ in UInt8(ascii: "0") + UInt8(random.next() % 10) }) }
+        for background in backgrounds {
+            #expect(read(background) == UInt64(String(decoding: background, as: UTF8.self)))
+        }
+        for background in backgrounds.prefix(6) {
+            for position in 0..<8 {
+                for byte in UInt8.min...UInt8.max {
+                    var bytes = background
+                    bytes[position] = byte
+                    let expected =
+                        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? UInt64(String(decoding: bytes, as: UTF8.self)) : nil
+                    #expect(read(bytes) == expected, "\(bytes)")
+                }
+            }
+        }
+    }
+
+    @Test("decimals with 1 to 40 fraction digits, signs and exponents convert as strtod converts them, to the buffer's last byte")
+    func fractionsOfAnyLengthConvertLikeStrtod() {
+        var random = SeededGenerator(seed: 0xF7AC)
+        var tokens: [String] = []
+        for _ in 0..<20_000 {
+            let integer = random.next() % 4 == 0 ? "0" : String(random.next() % 100_000)
+            let fraction = String((0..<(1 + Int(random.next() % 40))).map { _ in Character(String(random.next() % 10)) })
+            let sign = random.next() % 3 == 0 ? "-" : ""
+            let exponent = random.next() % 4 == 0 ? "e" + String(Int(random.next() % 41) - 20) : ""
+            tokens.append(sign + integer + "." + fraction + exponent)
+        }
+        Self.expectConvertedLikeStrtod(tokens)
+        Self.expectConvertedLikeStrtod(["0.12345678", "1.23456789", "0.1234567", "0.123456789012345678", "9.99999999e-1"])
+    }
+
     /// Each JSON number token in `tokens` converts to `strtod`'s double, bit for bit.
     static func expectConvertedLikeStrtod(_ tokens: [String]) {
         for token in tokens {
