@@ -36,6 +36,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let shipped = ShippedPipelines(executable: "\(root)/repo/.build/x86_64-unknown-linux-gnu/release/sketchprep")
         #expect(try shipped.file(for: "quickdraw-bitmap28") == "\(root)/repo/Pipelines/quickdraw-bitmap28.yaml")
+        // Three levels up from a binary outside a build directory is no repository, even where a Pipelines/ is.
+        let installed = ShippedPipelines(executable: "\(root)/repo/usr/local/bin/sketchprep")
+        #expect(installed.directory == nil)
     }
 
     @Test func theTestBinaryOfThisRepositoryFindsEveryPipelineItShips() throws {

@@ -4,8 +4,9 @@ import SketchIO
 /// The pipelines that ship with SketchPrep (the repository's `Pipelines/*.yaml`), found beside the
 /// running binary, so that `--pipeline quickdraw-rnn` names the same file in a source build and in
 /// the wheel: `<binary's directory>/../pipelines` (the wheel: `sketchprep/bin/sketchprep` beside
-/// `sketchprep/pipelines/`), else `<binary's directory>/../../../Pipelines` (a SwiftPM build:
-/// `.build/<triple>/<configuration>/sketchprep` inside the repository).
+/// `sketchprep/pipelines/`), else, for a binary two levels inside a SwiftPM build directory
+/// (`.build/<triple>/<configuration>/sketchprep`, or another `.build*` scratch path), the
+/// repository's `Pipelines/` beside that directory.
 ///
 /// `--pipeline X` is the file `X` when a regular file is there. Otherwise a bare name (lower-case
 /// letters, digits and `-`, optionally ending in `.yaml`) is the shipped pipeline of that name;
@@ -22,8 +23,11 @@ package struct ShippedPipelines: Sendable {
             return
         }
         let binaryDirectory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        let candidates = ["../pipelines", "../../../Pipelines"].map {
-            binaryDirectory.appendingPathComponent($0).standardized.path
+        var candidates = [binaryDirectory.appendingPathComponent("../pipelines").standardized.path]
+        // A SwiftPM build directory (`.build`, or another scratch path such as `.build-native`) two levels up.
+        let buildDirectory = binaryDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        if buildDirectory.lastPathComponent.hasPrefix(".build") {
+            candidates.append(buildDirectory.appendingPathComponent("../Pipelines").standardized.path)
         }
         directory = candidates.first { candidate in
             FileSystem.entryNames(of: candidate).contains { $0.hasSuffix(Self.suffix) }
