@@ -18,13 +18,16 @@ import Testing
         return root
     }
 
+    /// The wheel's layout under a new temporary directory: `sketchprep/bin/sketchprep` and
+    /// `sketchprep/pipelines/` holding `pipelines` (file names), and what its binary is shipped.
+    private func wheel(_ pipelines: [String]) throws -> (root: String, shipped: ShippedPipelines) {
+        let root = try tree(["sketchprep/bin/sketchprep"] + pipelines.map { "sketchprep/pipelines/\($0)" })
+        return (root, ShippedPipelines(executable: "\(root)/sketchprep/bin/sketchprep"))
+    }
+
     @Test func aBareNameIsTheShippedPipelineBesideTheWheelsBinary() throws {
-        let root = try tree([
-            "sketchprep/bin/sketchprep", "sketchprep/pipelines/quickdraw-rnn.yaml", "sketchprep/pipelines/tuberlin-cnn.yaml",
-            "sketchprep/pipelines/Notes.yaml", "sketchprep/pipelines/readme.txt",
-        ])
+        let (root, shipped) = try wheel(["quickdraw-rnn.yaml", "tuberlin-cnn.yaml", "Notes.yaml", "readme.txt"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let shipped = ShippedPipelines(executable: "\(root)/sketchprep/bin/sketchprep")
         #expect(shipped.directory == "\(root)/sketchprep/pipelines")
         #expect(shipped.names == ["quickdraw-rnn", "tuberlin-cnn"])
         #expect(try shipped.file(for: "quickdraw-rnn") == "\(root)/sketchprep/pipelines/quickdraw-rnn.yaml")
@@ -49,9 +52,8 @@ import Testing
     }
 
     @Test func pathsArePathsAsGivenAndOnlyBareNamesAreLookedUp() throws {
-        let root = try tree(["sketchprep/bin/sketchprep", "sketchprep/pipelines/quickdraw-rnn.yaml"])
+        let (root, shipped) = try wheel(["quickdraw-rnn.yaml"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let shipped = ShippedPipelines(executable: "\(root)/sketchprep/bin/sketchprep")
         let ownFile = "\(root)/mine.yaml"
         try Data().write(to: URL(fileURLWithPath: ownFile))
         #expect(try shipped.file(for: ownFile) == ownFile)
@@ -60,20 +62,16 @@ import Testing
     }
 
     @Test func aMissingPathNamedLikeAShippedPipelineIsRefusedNamingIt() throws {
-        let root = try tree(["sketchprep/bin/sketchprep", "sketchprep/pipelines/quickdraw-rnn.yaml"])
+        let (root, shipped) = try wheel(["quickdraw-rnn.yaml"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let shipped = ShippedPipelines(executable: "\(root)/sketchprep/bin/sketchprep")
         let error = #expect(throws: PipelineError.self) { try shipped.file(for: "\(root)/Pipelines/quickdraw-rnn.yaml") }
         #expect(error?.kind == .configuration)
         #expect(error?.description.hasSuffix("the shipped pipeline of that name is --pipeline quickdraw-rnn") == true)
     }
 
     @Test func anUnknownNameIsRefusedWithTheClosestAndEveryShippedName() throws {
-        let root = try tree([
-            "sketchprep/bin/sketchprep", "sketchprep/pipelines/quickdraw-rnn.yaml", "sketchprep/pipelines/tuberlin-cnn.yaml",
-        ])
+        let (root, shipped) = try wheel(["quickdraw-rnn.yaml", "tuberlin-cnn.yaml"])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let shipped = ShippedPipelines(executable: "\(root)/sketchprep/bin/sketchprep")
         let error = #expect(throws: PipelineError.self) { try shipped.file(for: "quickdraw-rn") }
         #expect(
             error?.description
