@@ -47,6 +47,13 @@ def test_a_file_in_the_working_directory_wins_over_the_shipped_name(sketchprep, 
     assert json.loads((tmp_path / "out" / "manifest.json").read_text())["pipeline"]["name"] == "my-rnn"
 
 
+def test_something_else_of_a_name_that_is_not_shipped_is_read_as_given(sketchprep, tmp_path):
+    (tmp_path / "mine").mkdir()
+    result = run(sketchprep, "preprocess", "--pipeline", "mine", "-o", tmp_path / "out", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "mine: cannot read pipeline file" in result.stderr and "shipped" not in result.stderr
+
+
 def test_a_readme_path_missing_here_names_the_shipped_pipeline_to_use(sketchprep, tmp_path):
     result = run(sketchprep, "preprocess", "--pipeline", "Pipelines/tuberlin-cnn.yaml", "-o", tmp_path / "out",
                  cwd=tmp_path)

@@ -51,7 +51,7 @@ package struct ShippedPipelines: Sendable {
     }
 
     /// The pipeline file `argument` names (see the type's rule). Throws `PipelineError` for a bare
-    /// name that is neither a file nor a shipped pipeline, listing the shipped names.
+    /// name that names nothing here and no shipped pipeline, listing the shipped names.
     package func file(for argument: String) throws -> String {
         if (try? FileSystem.status(argument))?.isRegular == true { return argument }
         let name = argument.hasSuffix(Self.suffix) ? String(argument.dropLast(Self.suffix.count)) : argument
@@ -65,6 +65,8 @@ package struct ShippedPipelines: Sendable {
             return argument
         }
         if let directory, shipped.contains(name) { return "\(directory)/\(name)\(Self.suffix)" }
+        // Something else of that name (a FIFO, a directory) is read as given, and refused with its reason.
+        if !FileSystem.isMissing(argument) { return argument }
         let closest = ClosestNames.suggest(for: name, among: shipped)
         throw PipelineError(
             .configuration,
