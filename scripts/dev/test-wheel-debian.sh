@@ -10,8 +10,8 @@
 # start again). numpy, the wheel's one dependency, is downloaded here with pip (the repository's
 # environment) for the root's CPython and installed from that file. In the root, a fresh virtual
 # environment gets dist/sketchprep-*.whl, then runs `sketchprep --help`, a `sketchprep preprocess`
-# through the console script, and Tests/python/package/run_examples.py: the Python examples of
-# README.md and docs/python.md.
+# of the shipped quickdraw-rnn pipeline by name (the root has no Pipelines/) through the console
+# script, and Tests/python/package/run_examples.py: the Python examples of README.md and docs/python.md.
 set -euo pipefail
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 work="$PWD/out/wheel-debian"
@@ -42,7 +42,7 @@ rm -rf "$root/work" && mkdir -p "$root/work/wheels" "$root/work/repo/docs" "$roo
 "$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: --python-version "$version" \
   --platform manylinux2014_x86_64 --dest "$root/work/wheels" numpy
 cp "$wheel" "$root/work/wheels/"
-cp -r README.md SampleData Pipelines "$root/work/repo/"
+cp -r README.md SampleData "$root/work/repo/"   # no Pipelines/: the wheel's own shipped pipelines run by name
 cp docs/python.md "$root/work/repo/docs/"
 cp Tests/python/package/run_examples.py "$root/work/repo/Tests/python/package/"
 # A booted system has /proc: glibc's loader reads /proc/self/exe to resolve $ORIGIN in the RPATH that points the
@@ -54,7 +54,7 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LAN
   /work/env/bin/pip install --quiet --no-index --find-links /work/wheels sketchprep
   cd /work/repo
   /work/env/bin/sketchprep --help >/dev/null
-  /work/env/bin/sketchprep preprocess --pipeline Pipelines/quickdraw-rnn.yaml --input SampleData/quickdraw/raw -o /work/out/rnn -q
+  /work/env/bin/sketchprep preprocess --pipeline quickdraw-rnn --input SampleData/quickdraw/raw -o /work/out/rnn -q
   /work/env/bin/sketchprep verify /work/out/rnn
   /work/env/bin/python Tests/python/package/run_examples.py README.md docs/python.md
 '
