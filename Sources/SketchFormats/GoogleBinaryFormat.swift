@@ -332,10 +332,8 @@ package final class GoogleBinaryCursor {
         var line: [UInt8] = Array(#"{"byte_offset":\#(offset),"reason":"#.utf8)
         SimplifiedNDJSONWriter.appendString(reason, to: &line)
         line += Array(#","record_hex":""#.utf8)
-        let digits = Array("0123456789abcdef".utf8)
         for byte in block[blockStart..<min(block.count, blockStart + Self.quarantinedBytesLimit)] {
-            line.append(digits[Int(byte >> 4)])
-            line.append(digits[Int(byte & 15)])
+            HexDigits.append(byte, to: &line)
         }
         line += Array("\"}".utf8)
         block.removeSubrange(blockStart...)

@@ -221,10 +221,8 @@ public final class SimplifiedNDJSONWriter {
             case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
             case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
+                HexDigits.append(byte, to: &bytes)
             default: bytes.append(byte)
             }
         }

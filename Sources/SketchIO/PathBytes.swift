@@ -13,16 +13,16 @@ package enum PathBytes {
     /// `bytes` for a message: ASCII as it is (a message's terminal check escapes control
     /// characters), every other byte as `\xNN`.
     package static func escaped(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
+        var text: [UInt8] = []
         for byte in bytes {
             if byte < 0x80 {
-                text.unicodeScalars.append(Unicode.Scalar(byte))
+                text.append(byte)
             } else {
-                text += "\\x" + String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+                text += [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+                HexDigits.append(byte, to: &text)
             }
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The refusal of the first argument of `arguments` (program name first, not counted) that is

@@ -54,13 +54,9 @@ package struct SHA256Hasher: @unchecked Sendable {
         package let bytes: [UInt8]
         /// Lower-case hexadecimal, 64 characters (the form `sha256sum` prints).
         package var hexString: String {
-            let digits = Array("0123456789abcdef".utf8)
             var out: [UInt8] = []
             out.reserveCapacity(64)
-            for b in bytes {
-                out.append(digits[Int(b >> 4)])
-                out.append(digits[Int(b & 0xF)])
-            }
+            for b in bytes { HexDigits.append(b, to: &out) }
             return String(decoding: out, as: UTF8.self)
         }
     }

@@ -15,23 +15,30 @@ import SketchIO
 package struct ShippedPipelines: Sendable {
     /// The directory of the shipped `*.yaml` files; nil when neither place holds one.
     package let directory: String?
+    /// The names of the shipped pipelines (file names without `.yaml`), in byte order.
+    package let names: [String]
 
-    /// The shipped pipelines beside `executable` (the binary's resolved path).
+    /// The shipped pipelines beside `executable` (the binary's resolved path): each place listed
+    /// once, here.
     package init(executable: String?) {
-        guard let executable else {
-            directory = nil
-            return
+        var candidates: [String] = []
+        if let executable {
+            let binaryDirectory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            candidates.append(binaryDirectory.appendingPathComponent("../pipelines").standardized.path)
+            // A SwiftPM build directory (`.build`, or another scratch path such as `.build-native`) two levels up.
+            let buildDirectory = binaryDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            if buildDirectory.lastPathComponent.hasPrefix(".build") {
+                candidates.append(buildDirectory.appendingPathComponent("../Pipelines").standardized.path)
+            }
         }
-        let binaryDirectory = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        var candidates = [binaryDirectory.appendingPathComponent("../pipelines").standardized.path]
-        // A SwiftPM build directory (`.build`, or another scratch path such as `.build-native`) two levels up.
-        let buildDirectory = binaryDirectory.deletingLastPathComponent().deletingLastPathComponent()
-        if buildDirectory.lastPathComponent.hasPrefix(".build") {
-            candidates.append(buildDirectory.appendingPathComponent("../Pipelines").standardized.path)
+        for candidate in candidates {
+            let found = Self.pipelineNames(in: candidate)
+            if !found.isEmpty {
+                (directory, names) = (candidate, found)
+                return
+            }
         }
-        directory = candidates.first { candidate in
-            FileSystem.entryNames(of: candidate).contains { $0.hasSuffix(Self.suffix) }
-        }
+        (directory, names) = (nil, [])
     }
 
     /// The shipped pipelines of this process's binary (`/proc/self/exe`).
@@ -41,12 +48,11 @@ package struct ShippedPipelines: Sendable {
 
     private static let suffix = ".yaml"
 
-    /// The names of the shipped pipelines (file names without `.yaml`), in byte order.
-    package var names: [String] {
-        guard let directory else { return [] }
-        return FileSystem.entryNames(of: directory)
-            .filter { $0.hasSuffix(Self.suffix) && Self.isBareName(String($0.dropLast(Self.suffix.count))) }
-            .map { String($0.dropLast(Self.suffix.count)) }
+    /// The pipeline names of `directory`'s `*.yaml` files whose names are bare names, in byte order.
+    private static func pipelineNames(in directory: String) -> [String] {
+        FileSystem.entryNames(of: directory)
+            .filter { $0.hasSuffix(suffix) && isBareName(String($0.dropLast(suffix.count))) }
+            .map { String($0.dropLast(suffix.count)) }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
@@ -55,26 +61,25 @@ package struct ShippedPipelines: Sendable {
     package func file(for argument: String) throws -> String {
         if (try? FileSystem.status(argument))?.isRegular == true { return argument }
         let name = argument.hasSuffix(Self.suffix) ? String(argument.dropLast(Self.suffix.count)) : argument
-        let shipped = names
         guard Self.isBareName(name) else {
             let baseName = URL(fileURLWithPath: name).lastPathComponent
-            if FileSystem.isMissing(argument) && shipped.contains(baseName) {
+            if FileSystem.isMissing(argument) && names.contains(baseName) {
                 throw PipelineError(
                     .configuration, "--pipeline \(argument): no such file; the shipped pipeline of that name is --pipeline \(baseName)")
             }
             return argument
         }
-        if let directory, shipped.contains(name) { return "\(directory)/\(name)\(Self.suffix)" }
+        if let directory, names.contains(name) { return "\(directory)/\(name)\(Self.suffix)" }
         // Something else of that name (a FIFO, a directory) is read as given, and refused with its reason.
         if !FileSystem.isMissing(argument) { return argument }
-        let closest = ClosestNames.suggest(for: name, among: shipped)
+        let closest = ClosestNames.suggest(for: name, among: names)
         throw PipelineError(
             .configuration,
             "--pipeline \(argument): no such file, and no shipped pipeline of that name"
                 + (closest.isEmpty ? "" : " (did you mean \(closest.joined(separator: ", "))?)")
-                + (shipped.isEmpty
+                + (names.isEmpty
                     ? "; no shipped pipelines were found beside this binary: give the path of a pipeline file"
-                    : "; shipped pipelines: \(shipped.joined(separator: ", "))"))
+                    : "; shipped pipelines: \(names.joined(separator: ", "))"))
     }
 
     /// Whether `name` could name a shipped pipeline: lower-case ASCII letters, digits and `-`, not
