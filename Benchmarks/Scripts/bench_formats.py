@@ -17,17 +17,28 @@ stroke-tensor work to every format, which caps these ratios; the format's own co
 measured in process on one thread by `sketchprep-benchmarks read-decode` (--benchmarks; the engine's batch
 readers and plug-in decoders with a body that only counts), CPU seconds next to NDJSON's in alternating
 pairs (`<format>_read_decode_vs_ndjson_per_core`).
+
+What bounds stroke-3: zlib's raw inflate of the entries (Python's `zlib`, the library the reader links) of the
+stroke-3 files sketchprep wrote and of the published sketch-rnn files, in CPU seconds, fastest of --repeats, next
+to the same inflated bytes deflated again as one Huffman-only stream per entry (`Z_HUFFMAN_ONLY`): sketchprep
+writes each drawing as a deflate block of its own (deflated on the map side, joined by the reduce without
+inflating: docs/scale.md, "Reduce side"), numpy's `savez_compressed` one stream per entry.
 """
 import argparse
 import csv
+import io
 import json
 import pathlib
 import resource
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import time
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -102,6 +113,8 @@ def main():
         measure("python np.load (stroke-3 .npz read)", stroke3_drawings, python_npz)
 
         per_core = per_core_rates(args, work, ndjson, drawings)
+        inflate = {"sketchprep": stroke3_inflate(work / "s3in", per_core["stroke3"]["read_decode"]["drawings"], args.repeats),
+                   "published": stroke3_inflate(sketchrnn, stroke3_drawings, args.repeats)}
 
         width = max(len(row["case"]) for row in rows)
         for row in rows:
@@ -127,12 +140,17 @@ def main():
                   f"  {round(read['drawings'] / read['cpu_seconds']):>10,} drawings/CPU s  (NDJSON"
                   f" {round(read['drawings'] / read['ndjson_cpu_seconds']):,}; {read['vs_ndjson']:.2f}× NDJSON's rate,"
                   f" median of {args.pairs} pairs)")
+        for name, row in inflate.items():
+            print(f"inflate stroke-3 ({name} files) {row['drawings']:>8} drawings  {row['inflated_bytes']:>11,} bytes:"
+                  f" as stored {row['deflated_bytes']:,} bytes, {row['stored_mb_per_cpu_second']} MB/CPU s;"
+                  f" as one Huffman-only stream an entry {row['one_stream_bytes']:,} bytes,"
+                  f" {row['one_stream_mb_per_cpu_second']} MB/CPU s")
         for name, value in sorted(speed_ups.items()):
             print(f"speed-up {name}: {value:.2f}×")
         if args.report_json:
             pathlib.Path(args.report_json).parent.mkdir(parents=True, exist_ok=True)
             pathlib.Path(args.report_json).write_text(
-                json.dumps({"rows": rows, "per_core": per_core, "speed_ups": speed_ups}, indent=2) + "\n")
+                json.dumps({"rows": rows, "per_core": per_core, "stroke3_inflate": inflate, "speed_ups": speed_ups}, indent=2) + "\n")
         if args.thresholds:
             minimums = json.loads((pathlib.Path(args.thresholds) / "formats.json").read_text())
             failures = []
@@ -158,16 +176,21 @@ def cpu_seconds(command):
 
 
 def write_csv(ndjson, directory):
-    """The NDJSON files' records as Kaggle train CSV files (`countrycode,drawing,key_id,recognized,timestamp,word`)."""
+    """The NDJSON files' records as Kaggle train CSV files (`countrycode,drawing,key_id,recognized,timestamp,word`),
+    each written in one call as the NDJSON files are: a file written in 8 KiB pieces sits in the page cache in
+    small pages, which costs its reader about 5 % more CPU in the kernel (Benchmarks/README.md, "Input formats
+    per core")."""
     directory.mkdir()
     for path in sorted(ndjson.glob("*.ndjson")):
-        with path.open() as lines, (directory / (path.stem + ".csv")).open("w", newline="") as out:
-            writer = csv.writer(out, lineterminator="\n")
-            writer.writerow(["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"])
+        out = io.StringIO(newline="")
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"])
+        with path.open() as lines:
             for line in lines:
                 record = json.loads(line)
                 writer.writerow([record["countrycode"], json.dumps(record["drawing"]), record["key_id"], record["recognized"],
                                  record["timestamp"].removesuffix(" UTC"), record["word"]])
+        (directory / (path.stem + ".csv")).write_text(out.getvalue(), newline="")
 
 
 def write_svg_and_ndjson(ndjson, directory, subset, count):
@@ -224,6 +247,36 @@ def per_core_rates(args, work, ndjson, drawings):
                          "vs_ndjson": round(statistics.median(pair[0] / pair[1] for pair in pairs), 3),
                          "read_decode": read_decode(args, source, read_reference)}
     return results
+
+
+def stroke3_inflate(directory, drawings, repeats):
+    """zlib's raw inflate of the deflated entries of the `.npz` files in `directory` (holding `drawings`), as
+    stored and deflated again as one Huffman-only stream each: bytes, and MB inflated per CPU second (fastest of
+    `repeats`)."""
+    stored = []
+    inflated = 0
+    for path in sorted(directory.glob("*.npz")):
+        data = path.read_bytes()
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist():
+                if info.compress_type == zipfile.ZIP_DEFLATED:
+                    name_length, extra_length = struct.unpack("<HH", data[info.header_offset + 26:info.header_offset + 30])
+                    start = info.header_offset + 30 + name_length + extra_length
+                    stored.append(data[start:start + info.compress_size])
+                    inflated += info.file_size
+
+    def one_stream(deflated):
+        compressor = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_HUFFMAN_ONLY)
+        return compressor.compress(zlib.decompress(deflated, -15)) + compressor.flush()
+
+    def rate(streams):
+        seconds = fastest(lambda: [zlib.decompress(deflated, -15) for deflated in streams], repeats, clock=time.process_time)
+        return round(inflated / seconds / 1e6, 1)
+
+    joined = [one_stream(deflated) for deflated in stored]
+    return {"drawings": drawings, "inflated_bytes": inflated, "deflated_bytes": sum(map(len, stored)),
+            "stored_mb_per_cpu_second": rate(stored), "one_stream_bytes": sum(map(len, joined)),
+            "one_stream_mb_per_cpu_second": rate(joined)}
 
 
 def read_decode(args, source, reference):

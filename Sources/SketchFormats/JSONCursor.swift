@@ -301,7 +301,15 @@ struct JSONCursor {
         var values = 0
         while true {
             let numberStart = position
-            while position < count && bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            // The digits' end from one 8-byte load when it lies within the eight.
+            let run =
+                position + 8 <= count
+                ? Self.leadingDigitCount(UInt64(littleEndian: UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self))) : 8
+            if run < 8 {
+                position += run
+            } else {
+                while position < count && bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+            }
             let digits = position - numberStart
             guard digits > 0, digits <= 15, digits == 1 || bytes[numberStart] != UInt8(ascii: "0") else { return nil }
             values += 1
@@ -375,6 +383,20 @@ struct JSONCursor {
     @inline(__always)
     private mutating func plainIntegerAndSeparator() -> (value: Double, closesArray: Bool)? {
         let bytes = base.unsafelyUnwrapped
+        // One to seven digits and the byte after them, from one 8-byte load (no loop whose exit
+        // depends on the number's length); the byte loop below reads the rest.
+        if index + 8 <= count {
+            let chunk = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            let digits = Self.leadingDigitCount(chunk)
+            if digits < 8 {
+                guard digits > 0, digits == 1 || bytes[index] != UInt8(ascii: "0") else { return nil }
+                let separator = bytes[index + digits]
+                guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: "]") else { return nil }
+                index += digits + 1
+                // The digits moved to the top of the eight (zeros before them), then converted.
+                return (Double(Int64(Self.value(ofDigits: chunk &<< UInt64(64 - 8 * digits)))), separator == UInt8(ascii: "]"))
+            }
+        }
         var position = index
         var mantissa: UInt64 = 0
         let digitLimit = Swift.min(count, index + 15)
@@ -475,8 +497,24 @@ struct JSONCursor {
     @inline(__always)
     static func eightDigits(_ bytes: UnsafePointer<UInt8>) -> UInt64? {
         let chunk = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
-        // A byte is a digit when it is at least 0x30 and adding 0x46 does not carry into its top bit.
-        guard ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return leadingDigitCount(chunk) == 8 ? value(ofDigits: chunk) : nil
+    }
+
+    /// How many of the eight bytes of `chunk` (the first in its low byte) are ASCII digits
+    /// before the first byte that is not (8 when all are).
+    @inline(__always)
+    static func leadingDigitCount(_ chunk: UInt64) -> Int {
+        // A byte is a digit when it is at least 0x30 and adding 0x46 does not carry into its top
+        // bit. A carry or borrow only crosses out of a byte that is not a digit, so every flag up
+        // to the first non-digit is exact.
+        let notDigits = ((chunk &+ 0x4646_4646_4646_4646) | (chunk &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
+        return notDigits.trailingZeroBitCount &>> 3
+    }
+
+    /// The decimal value of the eight ASCII digits of `chunk`, the first in its low byte (a zero
+    /// byte counts as the digit 0).
+    @inline(__always)
+    static func value(ofDigits chunk: UInt64) -> UInt64 {
         var value = chunk & 0x0F0F_0F0F_0F0F_0F0F
         value = (value &* 2561) >> 8  // pairs: 10 · first + second
         value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16  // quadruples

@@ -73,6 +73,18 @@ import Testing
         return Array(storage[..<count])
     }
 
+    /// How many values the JSON number array `text` holds, counted as the parser counts the
+    /// timestamps it does not keep.
+    private func numberCount(_ text: String) throws -> Int {
+        var scratch: [Double] = []
+        return try Array(text.utf8).withUnsafeBufferPointer { buffer in
+            var cursor = JSONCursor(buffer)
+            return try Result { () throws(FormatError) in
+                try cursor.countNumberArray(scratch: &scratch, what: "values", bound: .greatestFiniteMagnitude, limit: 1_000)
+            }.get()
+        }
+    }
+
     @Test func decimalsConvertExactlyLikeStrtod() throws {
         let x = try numberArray("[0.1,-2.5,123.456789,1e2,1E-2,0.30000000000000004,12345678901234567890.5]")
         let y = try numberArray(
@@ -89,6 +101,38 @@ import Testing
             try numberArray("[0,7,255,999999999999999,1000000000000000,9007199254740993]")
                 == [0, 7, 255, 999_999_999_999_999, 1_000_000_000_000_000, 9_007_199_254_740_992])
         #expect(try numberArray("[1 ,20\t,300, 4,5.0,6]") == [1, 20, 300, 4, 5, 6])
+    }
+
+    @Test(
+        "seeded integers of 1 to 17 digits, then a separator, a blank, a fraction or an exponent, read as strtod reads them and counted wherever the buffer ends; a leading zero is refused"
+    )
+    func seededIntegersReadLikeStrtodAndCountWhereverTheBufferEnds() throws {
+        var random = SeededGenerator(seed: 0x1A7E)
+        let suffixes = ["", "", "", " ", "\t", ".5", "e1", "E+2", ".25e-1"]
+        for _ in 0..<3_000 {
+            var text = "["
+            var expected: [Double] = []
+            var hasLeadingZero = false
+            for index in 0..<(1 + Int(random.next() % 12)) {
+                let length = 1 + Int(random.next() % 17)
+                var digits = String((0..<length).map { _ in Character(String(random.next() % 10)) })
+                if digits.count > 1 && digits.first == "0" && random.next() % 4 != 0 { digits.removeFirst() }
+                hasLeadingZero = hasLeadingZero || (digits.count > 1 && digits.first == "0")
+                let suffix = suffixes[Int(random.next() % UInt64(suffixes.count))]
+                if index > 0 { text += random.next() % 3 == 0 ? ", " : "," }
+                text += digits + suffix
+                expected.append(strtod(digits + suffix.filter { $0 != " " && $0 != "\t" }, nil))
+            }
+            // The last value ends 0 to 9 bytes before the buffer does.
+            text += "]" + String(repeating: " ", count: Int(random.next() % 10))
+            if hasLeadingZero {
+                #expect(throws: FormatError.self, "\(text)") { try numberArray(text) }
+                #expect(throws: FormatError.self, "\(text)") { try numberCount(text) }
+            } else {
+                #expect(try numberArray(text).map(\.bitPattern) == expected.map(\.bitPattern), "\(text)")
+                #expect(try numberCount(text) == expected.count, "\(text)")
+            }
+        }
     }
 
     @Test func longDecimalsConvertExactlyLikeStrtod() throws {
