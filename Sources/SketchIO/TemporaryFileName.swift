@@ -1,4 +1,3 @@
-import Foundation
 import SystemPackage
 
 #if canImport(Glibc)
@@ -44,11 +43,26 @@ package enum TemporaryFileName {
     /// The host and process id a temporary name carries, or nil when `name` is not one.
     /// Accepts `…tmp-<host>-<pid>-<random>` and the older `…tmp-<host>-<pid>`.
     package static func owner(of name: String) -> (host: String, pid: pid_t)? {
-        guard let range = name.range(of: marker, options: .backwards) else { return nil }
-        var parts = name[range.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        var name = name
+        guard let offset = name.withUTF8({ endOfLastMarker(in: $0) }) else { return nil }
+        var parts = name[name.utf8.index(name.utf8.startIndex, offsetBy: offset)...]
+            .split(separator: "-", omittingEmptySubsequences: false)
         if parts.count >= 3, parts.last!.count == randomBytes, pid_t(parts[parts.count - 2]) != nil { parts.removeLast() }
         guard parts.count >= 2, let pid = pid_t(parts.last!), pid > 0 else { return nil }
         return (parts.dropLast().joined(separator: "-"), pid)
+    }
+
+    /// The byte offset just past the last ``marker`` in the name `bytes`, or nil when it holds none.
+    /// A byte loop: Foundation's backwards `range(of:)` cost about 0.5 µs a name, so writing next
+    /// to 200,000 other files spent 0.1 s of CPU on their names (CHANGELOG.md).
+    private static func endOfLastMarker(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let markerBytes = marker.utf8
+        var start = bytes.count - markerBytes.count
+        while start >= 0 {
+            if bytes[start] == UInt8(ascii: "."), bytes[start...].starts(with: markerBytes) { return start + markerBytes.count }
+            start -= 1
+        }
+        return nil
     }
 
     /// Whether process `pid` exists on this host (a process of another user counts as alive).
@@ -78,7 +92,8 @@ package enum TemporaryFileName {
         let key = parentDirectory(of: path)
         guard cleanedDirectories.claim(key) else { return }
         for bytes in (try? FileSystem.entryNameBytes(of: key)) ?? [] {
-            guard let name = String(validating: bytes, as: UTF8.self), let owner = owner(of: name),
+            guard bytes.withUnsafeBufferPointer({ endOfLastMarker(in: $0) }) != nil,
+                let name = String(validating: bytes, as: UTF8.self), let owner = owner(of: name),
                 owner.host == host, owner.pid != getpid(), !isAlive(owner.pid)
             else { continue }
             try? FileSystem.remove("\(key)/\(name)")

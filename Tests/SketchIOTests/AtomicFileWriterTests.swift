@@ -73,6 +73,13 @@ import Testing
         #expect(older?.host == "node-7")
         #expect(older?.pid == 1234)
         #expect(TemporaryFileName.owner(of: "out.npy") == nil)
+        // The last marker counts; names that are not ASCII parse the same way.
+        let twice = TemporaryFileName.owner(of: "a.tmp-x-9.tmp-h-12-abcdefgh")
+        #expect(twice?.host == "h" && twice?.pid == 12)
+        let accented = TemporaryFileName.owner(of: "café.npy.tmp-hôte-34")
+        #expect(accented?.host == "hôte" && accented?.pid == 34)
+        #expect(TemporaryFileName.owner(of: ".tmp-") == nil)
+        #expect(TemporaryFileName.owner(of: ".tmp-h-0") == nil)
     }
 
     @Test("a symbolic link planted at the destination is replaced, and the file it points to is untouched")
