@@ -62,6 +62,17 @@ public struct FlatStrokes: Equatable, Sendable {
     @inline(__always)
     package mutating func appendStroke(count: Int, _ fill: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void)
     {
+        appendPoints(count: count, fill)
+        endStroke(points: count)
+    }
+
+    /// Appends `count` points that no stroke holds yet, whose coordinates `fill` writes into the
+    /// two buffers it is given (x, then y), each exactly `count` slots long; ``endStroke(points:)``
+    /// then makes strokes of them, until every point is in one. Growing the storage costs more
+    /// than filling a short stroke, so a decoder that knows a drawing's strokes up front (`.bin`)
+    /// appends all their points in one call.
+    package mutating func appendPoints(count: Int, _ fill: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void)
+    {
         let start = x.count
         x.append(contentsOf: repeatElement(0, count: count))
         y.append(contentsOf: repeatElement(0, count: count))
@@ -70,6 +81,12 @@ public struct FlatStrokes: Equatable, Sendable {
                 fill(UnsafeMutableBufferPointer(rebasing: x[start...]), UnsafeMutableBufferPointer(rebasing: y[start...]))
             }
         }
-        strokeEnds.append(start + count)
+    }
+
+    /// Makes a stroke of the next `count` points appended by ``appendPoints(count:_:)``.
+    package mutating func endStroke(points count: Int) {
+        let end = (strokeEnds.last ?? 0) + count
+        precondition(count >= 0 && end <= x.count, "FlatStrokes: a stroke ends past the points appended")
+        strokeEnds.append(end)
     }
 }

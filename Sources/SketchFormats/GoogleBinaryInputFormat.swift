@@ -64,27 +64,53 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         let keyID = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
         let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 11, as: UInt32.self))
         let strokeCount = Int(bytes[15]) | Int(bytes[16]) << 8
-        var strokes: [Stroke] = []
-        if scratch.flatPoints { scratch.strokes.removeAll() } else { strokes.reserveCapacity(strokeCount) }
+        // Each stroke: u16 point count, then its x bytes, then its y bytes.
+        func pointCount(at offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        var totalPoints = 0
         var offset = header
         for _ in 0..<strokeCount {
             guard offset + 2 <= bytes.count else { return .rejected(reason: "record block shorter than its strokes", bytes: nil) }
-            let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
-            offset += 2
-            guard offset + 2 * points <= bytes.count else { return .rejected(reason: "record block shorter than its strokes", bytes: nil) }
-            let x = UnsafeBufferPointer(rebasing: bytes[offset..<(offset + points)])
-            let y = UnsafeBufferPointer(rebasing: bytes[(offset + points)..<(offset + 2 * points)])
-            if scratch.flatPoints {
-                scratch.strokes.appendStroke(count: points) { xs, ys in
+            let points = pointCount(at: offset)
+            offset += 2 + 2 * points
+            guard offset <= bytes.count else { return .rejected(reason: "record block shorter than its strokes", bytes: nil) }
+            totalPoints += points
+        }
+        var strokes: [Stroke] = []
+        if scratch.flatPoints {
+            scratch.strokes.removeAll()
+            scratch.strokes.appendPoints(count: totalPoints) { xs, ys in
+                var offset = header
+                var point = 0
+                for _ in 0..<strokeCount {
+                    let points = pointCount(at: offset)
+                    let x = UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)])
+                    let y = UnsafeBufferPointer(rebasing: bytes[(offset + 2 + points)..<(offset + 2 + 2 * points)])
+                    let xOut = UnsafeMutableBufferPointer(rebasing: xs[point..<(point + points)])
+                    let yOut = UnsafeMutableBufferPointer(rebasing: ys[point..<(point + points)])
                     for index in 0..<points {
-                        xs[index] = Double(x[index])
-                        ys[index] = Double(y[index])
+                        xOut[index] = Double(x[index])
+                        yOut[index] = Double(y[index])
                     }
+                    point += points
+                    offset += 2 + 2 * points
                 }
-            } else {
-                strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) }))
             }
-            offset += 2 * points
+            offset = header
+            for _ in 0..<strokeCount {
+                let points = pointCount(at: offset)
+                scratch.strokes.endStroke(points: points)
+                offset += 2 + 2 * points
+            }
+        } else {
+            strokes.reserveCapacity(strokeCount)
+            offset = header
+            for _ in 0..<strokeCount {
+                let points = pointCount(at: offset)
+                let x = UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)])
+                let y = UnsafeBufferPointer(rebasing: bytes[(offset + 2 + points)..<(offset + 2 + 2 * points)])
+                strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) }))
+                offset += 2 + 2 * points
+            }
         }
         let record = SketchRecord(
             word: batch.word, countryCode: String(decoding: bytes[8..<10], as: UTF8.self),

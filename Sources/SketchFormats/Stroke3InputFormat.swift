@@ -83,49 +83,57 @@ package enum Stroke3InputFormat: InputFormatPlugin {
         // The positions first (one loop, no strokes), then cut into strokes at the pen lifts. Sums
         // of int16 values stay integers far below 2⁵³, so summing them as Int gives the Doubles' sums.
         let bound = Int(DrawingLimits.maximumCoordinateMagnitude)
-        var xs: [Double] = []
-        var ys: [Double] = []
-        swap(&xs, &scratch.positions.x)
-        swap(&ys, &scratch.positions.y)
-        defer {
+        func sumPositions(
+            into xs: UnsafeMutableBufferPointer<Double>, _ ys: UnsafeMutableBufferPointer<Double>
+        ) -> (inBounds: Bool, simplified: Bool) {
+            var (x, y, inBounds, simplified) = (0, 0, true, true)
+            for row in 0..<rows {
+                x += Int(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self)))
+                y += Int(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row + 2, as: Int16.self)))
+                inBounds = inBounds && x >= -bound && x <= bound && y >= -bound && y <= bound
+                simplified = simplified && x >= 0 && x <= 255 && y >= 0 && y <= 255
+                xs[row] = Double(x)
+                ys[row] = Double(y)
+            }
+            return (inBounds, simplified)
+        }
+        func isLastOfStroke(_ row: Int) -> Bool { lifts.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self) != 0 || row == rows - 1 }
+        var strokes: [Stroke] = []
+        let simplified: Bool
+        if scratch.flatPoints {
+            // Summed straight into the flat storage, which grows once for the whole drawing.
+            scratch.strokes.removeAll()
+            var sums = (inBounds: true, simplified: true)
+            scratch.strokes.appendPoints(count: rows) { xs, ys in sums = sumPositions(into: xs, ys) }
+            guard sums.inBounds else { return outOfRange(key) }
+            simplified = sums.simplified
+            var start = 0
+            for row in 0..<rows where isLastOfStroke(row) {
+                scratch.strokes.endStroke(points: row + 1 - start)
+                start = row + 1
+            }
+        } else {
+            var xs: [Double] = []
+            var ys: [Double] = []
             swap(&xs, &scratch.positions.x)
             swap(&ys, &scratch.positions.y)
-        }
-        if xs.count < rows {
-            xs = [Double](repeating: 0, count: rows)
-            ys = [Double](repeating: 0, count: rows)
-        }
-        let (inBounds, simplified) = xs.withUnsafeMutableBufferPointer { xs in
-            ys.withUnsafeMutableBufferPointer { ys in
-                var (x, y, inBounds, simplified) = (0, 0, true, true)
-                for row in 0..<rows {
-                    x += Int(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self)))
-                    y += Int(Int16(littleEndian: values.loadUnaligned(fromByteOffset: 6 * row + 2, as: Int16.self)))
-                    inBounds = inBounds && x >= -bound && x <= bound && y >= -bound && y <= bound
-                    simplified = simplified && x >= 0 && x <= 255 && y >= 0 && y <= 255
-                    xs[row] = Double(x)
-                    ys[row] = Double(y)
-                }
-                return (inBounds, simplified)
+            defer {
+                swap(&xs, &scratch.positions.x)
+                swap(&ys, &scratch.positions.y)
             }
-        }
-        guard inBounds else { return outOfRange(key) }
-        var strokes: [Stroke] = []
-        if scratch.flatPoints { scratch.strokes.removeAll() } else { strokes.reserveCapacity(strokeCount) }
-        var start = 0
-        for row in 0..<rows where lifts.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self) != 0 || row == rows - 1 {
-            let stroke = start..<(row + 1)
-            if scratch.flatPoints {
-                xs.withUnsafeBufferPointer { xs in
-                    ys.withUnsafeBufferPointer { ys in
-                        scratch.strokes.appendStroke(
-                            x: UnsafeBufferPointer(rebasing: xs[stroke]), y: UnsafeBufferPointer(rebasing: ys[stroke]))
-                    }
-                }
-            } else {
-                strokes.append(Stroke(x: Array(xs[stroke]), y: Array(ys[stroke])))
+            if xs.count < rows {
+                xs = [Double](repeating: 0, count: rows)
+                ys = [Double](repeating: 0, count: rows)
             }
-            start = row + 1
+            let sums = xs.withUnsafeMutableBufferPointer { xs in ys.withUnsafeMutableBufferPointer { ys in sumPositions(into: xs, ys) } }
+            guard sums.inBounds else { return outOfRange(key) }
+            simplified = sums.simplified
+            strokes.reserveCapacity(strokeCount)
+            var start = 0
+            for row in 0..<rows where isLastOfStroke(row) {
+                strokes.append(Stroke(x: Array(xs[start...row]), y: Array(ys[start...row])))
+                start = row + 1
+            }
         }
         let record = SketchRecord(
             word: batch.word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: Drawing(strokes: strokes),

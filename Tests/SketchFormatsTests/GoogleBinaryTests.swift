@@ -161,6 +161,43 @@ import Testing
         #expect(throws: FormatError.self) { try DrawingSource(inputs: ["-"], format: .stroke3) }
     }
 
+    @Test("seeded records read with flat points give the strokes, records and rejections of a whole read")
+    func seededRecordsReadFlatLikeWhole() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var random = SeededGenerator(seed: 0xF1A7)
+        var bytes: [UInt8] = []
+        for index in 0..<1_000 {
+            let strokes = (0..<(1 + Int(random.next() % 20))).map { _ in
+                let count = 1 + Int(random.next() % (random.next() % 10 == 0 ? 300 : 25))
+                return Stroke(
+                    x: (0..<count).map { _ in Double(random.next() % 256) }, y: (0..<count).map { _ in Double(random.next() % 256) })
+            }
+            let record = SketchRecord(
+                word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07 UTC", recognized: true, keyID: "\(index)",
+                drawing: Drawing(strokes: strokes))
+            var encoded: [UInt8] = []
+            try GoogleBinaryWriter.encode(record, into: &encoded)
+            if random.next() % 8 == 0 { encoded[8] = 0x01 }  // a country the name rules refuse
+            bytes += encoded
+        }
+        bytes += [1, 2, 3]  // a record cut short
+        let path = try InputFormatPluginTests.write(bytes, named: "cat.bin", in: directory)
+        let reader = try DrawingSource(inputs: [path], format: .bin, word: nil, fileSuffixes: [], recursiveFileSuffixes: [])
+        var whole: [String] = []
+        try reader.read(
+            onRecord: { record, location in whole.append("\(location) \(record.keyID) \(record.drawing.strokes.map { [$0.x, $0.y] })") },
+            onRejected: { whole.append("\($0.location) \($0.reason) \($0.bytes)") })
+        var flat: [String] = []
+        try reader.readFlat(
+            onRecord: { record, strokes, location in
+                #expect(record.drawing.strokes.isEmpty)
+                flat.append("\(location) \(record.keyID) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
+            }, onRejected: { flat.append("\($0.location) \($0.reason) \($0.bytes)") })
+        #expect(flat == whole)
+        #expect(whole.count == 1_001)
+    }
+
     @Test("seeded records, consistent or not, are cut the same whether the read buffer holds them whole or not")
     func seededRecordsAreCutTheSameForEveryReadBufferSize() throws {
         let directory = try TestSupport.temporaryDirectory()

@@ -63,6 +63,45 @@ import Testing
         }
     }
 
+    @Test(
+        "seeded int16 arrays, some out of range, and a published file read with flat points give the strokes and rejections of a whole read"
+    )
+    func stroke3ReadsFlatLikeWhole() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var random = SeededGenerator(seed: 0x57E3)
+        var arrays = (0..<500).map { _ -> NumericArray in
+            let rows = 1 + Int(random.next() % 80)
+            let values = (0..<rows).flatMap { row -> [Double] in
+                [
+                    Double(Int(random.next() % 20_001) - 10_000), Double(Int(random.next() % 81) - 40),
+                    row == rows - 1 || random.next() % 7 == 0 ? 1 : 0,
+                ]
+            }
+            return NumericArray(rows: rows, columns: 3, values: values)
+        }
+        // 31,000 steps of 32,767 go past the coordinate bound of 10⁹.
+        arrays[250] = NumericArray(rows: 31_000, columns: 3, values: (0..<31_000).flatMap { row in [32_767, 0, row % 100 == 99 ? 1 : 0] })
+        let seeded = directory.appendingPathComponent("seeded.npz")
+        try Data(try Stroke3NPZ.encode([(.train, arrays), (.valid, []), (.test, [])], path: seeded.path)).write(to: seeded)
+        for path in [seeded.path, TestSupport.sharedData.appendingPathComponent("sketchrnn/short_kanji.npz").path] {
+            let reader = try DrawingSource(inputs: [path], format: .stroke3, word: nil, fileSuffixes: [], recursiveFileSuffixes: [])
+            var whole: [String] = []
+            try reader.read(
+                onRecord: { record, _ in whole.append("\(record.keyID) \(record.kind) \(record.drawing.strokes.map { [$0.x, $0.y] })") },
+                onRejected: { whole.append("\($0.location) \($0.reason)") })
+            var flat: [String] = []
+            try reader.readFlat(
+                onRecord: { record, strokes, _ in
+                    #expect(record.drawing.strokes.isEmpty)
+                    flat.append("\(record.keyID) \(record.kind) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
+                }, onRejected: { flat.append("\($0.location) \($0.reason)") })
+            #expect(flat == whole)
+            #expect(whole.count == (path == seeded.path ? 500 : 11_100))
+            #expect(whole.contains { $0.contains("coordinate out of range") } == (path == seeded.path))
+        }
+    }
+
     @Test func theFlatLayoutReadsBackTheSameArraysInTheSameOrder() throws {
         let splits: [(split: Stroke3Split, arrays: [NumericArray])] = [(.train, Self.arrays), (.valid, []), (.test, [Self.arrays[1]])]
         let bytes = try Stroke3NPZ.encode(splits, layout: .flat, path: "x.npz")
