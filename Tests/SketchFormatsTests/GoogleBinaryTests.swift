@@ -161,6 +161,18 @@ import Testing
         #expect(throws: FormatError.self) { try DrawingSource(inputs: ["-"], format: .stroke3) }
     }
 
+    /// A record of key_id `index` with 1 to `strokes` strokes of 1 to `points` random points
+    /// (1 to `longPoints` for one stroke in ten), every coordinate in 0...255.
+    static func seededRecord(_ index: Int, strokes: Int, points: Int, longPoints: Int, _ random: inout SeededGenerator) -> SketchRecord {
+        let drawn = (0..<(1 + Int(random.next() % UInt64(strokes)))).map { _ in
+            let count = 1 + Int(random.next() % UInt64(random.next() % 10 == 0 ? longPoints : points))
+            return Stroke(x: (0..<count).map { _ in Double(random.next() % 256) }, y: (0..<count).map { _ in Double(random.next() % 256) })
+        }
+        return SketchRecord(
+            word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07 UTC", recognized: true, keyID: "\(index)",
+            drawing: Drawing(strokes: drawn))
+    }
+
     @Test("seeded records read with flat points give the strokes, records and rejections of a whole read")
     func seededRecordsReadFlatLikeWhole() throws {
         let directory = try TestSupport.temporaryDirectory()
@@ -168,32 +180,14 @@ import Testing
         var random = SeededGenerator(seed: 0xF1A7)
         var bytes: [UInt8] = []
         for index in 0..<1_000 {
-            let strokes = (0..<(1 + Int(random.next() % 20))).map { _ in
-                let count = 1 + Int(random.next() % (random.next() % 10 == 0 ? 300 : 25))
-                return Stroke(
-                    x: (0..<count).map { _ in Double(random.next() % 256) }, y: (0..<count).map { _ in Double(random.next() % 256) })
-            }
-            let record = SketchRecord(
-                word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07 UTC", recognized: true, keyID: "\(index)",
-                drawing: Drawing(strokes: strokes))
             var encoded: [UInt8] = []
-            try GoogleBinaryWriter.encode(record, into: &encoded)
+            try GoogleBinaryWriter.encode(Self.seededRecord(index, strokes: 20, points: 25, longPoints: 300, &random), into: &encoded)
             if random.next() % 8 == 0 { encoded[8] = 0x01 }  // a country the name rules refuse
             bytes += encoded
         }
         bytes += [1, 2, 3]  // a record cut short
         let path = try InputFormatPluginTests.write(bytes, named: "cat.bin", in: directory)
-        let reader = try DrawingSource(inputs: [path], format: .bin, word: nil, fileSuffixes: [], recursiveFileSuffixes: [])
-        var whole: [String] = []
-        try reader.read(
-            onRecord: { record, location in whole.append("\(location) \(record.keyID) \(record.drawing.strokes.map { [$0.x, $0.y] })") },
-            onRejected: { whole.append("\($0.location) \($0.reason) \($0.bytes)") })
-        var flat: [String] = []
-        try reader.readFlat(
-            onRecord: { record, strokes, location in
-                #expect(record.drawing.strokes.isEmpty)
-                flat.append("\(location) \(record.keyID) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
-            }, onRejected: { flat.append("\($0.location) \($0.reason) \($0.bytes)") })
+        let (whole, flat) = try TestSupport.wholeAndFlatReads(of: DrawingSource(inputs: [path], format: .bin))
         #expect(flat == whole)
         #expect(whole.count == 1_001)
     }
@@ -205,16 +199,8 @@ import Testing
         var random = SeededGenerator(seed: 0xB1B)
         var bytes: [UInt8] = []
         for index in 0..<2_000 {
-            let strokes = (0..<(1 + Int(random.next() % 6))).map { _ in
-                let count = 1 + Int(random.next() % (random.next() % 10 == 0 ? 400 : 30))
-                return Stroke(
-                    x: (0..<count).map { _ in Double(random.next() % 256) }, y: (0..<count).map { _ in Double(random.next() % 256) })
-            }
-            let record = SketchRecord(
-                word: "cat", countryCode: "US", timestamp: "2017-03-08 21:12:07 UTC", recognized: true, keyID: "\(index)",
-                drawing: Drawing(strokes: strokes))
             var encoded: [UInt8] = []
-            try GoogleBinaryWriter.encode(record, into: &encoded)
+            try GoogleBinaryWriter.encode(Self.seededRecord(index, strokes: 6, points: 30, longPoints: 400, &random), into: &encoded)
             switch random.next() % 12 {
             case 0: encoded[10] = 2  // recognized neither 0 nor 1
             case 1: encoded[8] = 0xC3  // a country byte outside ASCII

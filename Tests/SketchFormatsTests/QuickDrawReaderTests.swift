@@ -256,19 +256,8 @@ import Testing
                 head + #""2","drawing":[[[1],[2,3]]]}"#,
                 head + #""3","drawing":[[[7,8,9],[1,2,3]]]}"#,
             ].joined(separator: "\n"), to: file.path)
-        let reader = try QuickDrawReader(inputs: [file.path])
-        var viaDrawing: [String] = []
-        try reader.read(
-            onRecord: { record, location in viaDrawing.append("\(location) \(record.keyID) \(record.drawing.strokes.map { [$0.x, $0.y] })")
-            },
-            onRejected: { viaDrawing.append("\($0.location) \($0.reason)") })
-        var viaFlat: [String] = []
-        try reader.readFlat(
-            onRecord: { record, strokes, location in
-                #expect(record.drawing.strokes.isEmpty)
-                viaFlat.append("\(location) \(record.keyID) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
-            }, onRejected: { viaFlat.append("\($0.location) \($0.reason)") })
-        #expect(viaFlat == viaDrawing)
-        #expect(viaFlat.count == 3)
+        let (whole, flat) = try TestSupport.wholeAndFlatReads(of: DrawingSource(inputs: [file.path]))
+        #expect(flat == whole)
+        #expect(flat.count == 3)
     }
 }

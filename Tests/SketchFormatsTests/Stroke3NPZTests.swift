@@ -85,17 +85,7 @@ import Testing
         let seeded = directory.appendingPathComponent("seeded.npz")
         try Data(try Stroke3NPZ.encode([(.train, arrays), (.valid, []), (.test, [])], path: seeded.path)).write(to: seeded)
         for path in [seeded.path, TestSupport.sharedData.appendingPathComponent("sketchrnn/short_kanji.npz").path] {
-            let reader = try DrawingSource(inputs: [path], format: .stroke3, word: nil, fileSuffixes: [], recursiveFileSuffixes: [])
-            var whole: [String] = []
-            try reader.read(
-                onRecord: { record, _ in whole.append("\(record.keyID) \(record.kind) \(record.drawing.strokes.map { [$0.x, $0.y] })") },
-                onRejected: { whole.append("\($0.location) \($0.reason)") })
-            var flat: [String] = []
-            try reader.readFlat(
-                onRecord: { record, strokes, _ in
-                    #expect(record.drawing.strokes.isEmpty)
-                    flat.append("\(record.keyID) \(record.kind) \(strokes.drawing.strokes.map { [$0.x, $0.y] })")
-                }, onRejected: { flat.append("\($0.location) \($0.reason)") })
+            let (whole, flat) = try TestSupport.wholeAndFlatReads(of: DrawingSource(inputs: [path], format: .stroke3))
             #expect(flat == whole)
             #expect(whole.count == (path == seeded.path ? 500 : 11_100))
             #expect(whole.contains { $0.contains("coordinate out of range") } == (path == seeded.path))

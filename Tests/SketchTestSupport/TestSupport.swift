@@ -43,6 +43,25 @@ public enum TestSupport {
         return (records, rejected)
     }
 
+    /// Every record of `source` (location, key_id, kind, points) and every rejection (location,
+    /// reason, bytes) as text, read whole (`read`) and with flat points (`readFlat`), for tests
+    /// that the two agree. A flat record that still carries a drawing is marked so.
+    public static func wholeAndFlatReads(of source: DrawingSource) throws -> (whole: [String], flat: [String]) {
+        func rejection(_ line: RejectedLine) -> String { "\(line.location) \(line.reason) \(line.bytes)" }
+        var whole: [String] = []
+        try source.read(
+            onRecord: { record, location in
+                whole.append("\(location) \(record.keyID) \(record.kind) \(record.drawing.strokes.map { [$0.x, $0.y] })")
+            }, onRejected: { whole.append(rejection($0)) })
+        var flat: [String] = []
+        try source.readFlat(
+            onRecord: { record, strokes, location in
+                let marker = record.drawing.strokes.isEmpty ? "" : " (and a drawing)"
+                flat.append("\(location) \(record.keyID) \(record.kind) \(strokes.drawing.strokes.map { [$0.x, $0.y] })\(marker)")
+            }, onRejected: { flat.append(rejection($0)) })
+        return (whole, flat)
+    }
+
     /// Parses one line given as text.
     public static func parse(_ line: String) throws(FormatError) -> SketchRecord {
         var parser = QuickDrawLineParser()
