@@ -1,3 +1,4 @@
+import SketchIO
 import Testing
 
 @testable import SketchFormats
@@ -18,6 +19,27 @@ import Testing
         let (kept, colliding) = DataName.separateCollisions(words, caseInsensitive: true)
         #expect(kept == ["Cat", "dog"])
         #expect(colliding[Array("cat".utf8)] == "Cat")
+    }
+
+    @Test("a name is refused for a control character or, as a word, a path separator, wherever it stands")
+    func namesAreRefusedForAControlCharacterAnywhere() {
+        let scalars =
+            (0...0x7F).compactMap(Unicode.Scalar.init)
+            + [0x80, 0x85, 0x9F, 0xA0, 0xE9, 0x2028, 0xFFFD, 0x1F600].compactMap(Unicode.Scalar.init)
+        for length in 1...17 {
+            for place in 0..<length {
+                for scalar in scalars {
+                    var text = String.UnicodeScalarView((0..<length).map { _ in "a" })
+                    text.replaceSubrange(
+                        text.index(text.startIndex, offsetBy: place)...text.index(text.startIndex, offsetBy: place), with: [scalar])
+                    let name = String(text)
+                    let control = TerminalText.isControl(scalar)
+                    #expect((DataName.textProblem(name, field: "key_id") != nil) == control, "\(scalar.value)")
+                    let separator = scalar == "/" || scalar == "\\"
+                    #expect((DataName.wordProblem(name) != nil) == (control || separator || name == "." || name == ".."), "\(scalar.value)")
+                }
+            }
+        }
     }
 
     @Test func quotedTextEscapesEveryControlCharacter() {
