@@ -69,8 +69,8 @@ public struct FlatStrokes: Equatable, Sendable {
     /// Appends `count` points that no stroke holds yet, whose coordinates `fill` writes into the
     /// two buffers it is given (x, then y), each exactly `count` slots long; ``endStroke(points:)``
     /// then makes strokes of them, until every point is in one. Growing the storage costs more
-    /// than filling a short stroke, so a decoder that knows a drawing's strokes up front (`.bin`)
-    /// appends all their points in one call.
+    /// than filling a short stroke, so a decoder that knows a drawing's points up front (`.bin`,
+    /// stroke-3) appends them all in one call.
     package mutating func appendPoints(count: Int, _ fill: (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) -> Void)
     {
         let start = x.count
