@@ -51,32 +51,53 @@ struct ReadBatch {
     var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
 
     /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke
-    /// arrays are views without a transpose).
+    /// arrays are views without a transpose). The planes grow once for the whole drawing, its
+    /// strokes copied into them (growing an array per stroke cost more than the copies).
     mutating func append(_ record: SketchRecord) {
-        let strokes = record.drawing.strokes
-        var allTimed = !strokes.isEmpty
-        for stroke in strokes {
-            let count = stroke.x.count
-            let strokeTimed = count > 0 && stroke.t.count == count
-            allTimed = allTimed && strokeTimed
-            if strokeTimed && !hasTimes {
+        record.drawing.strokes.withUnsafeBufferPointer { strokes in
+            var points = 0
+            var allTimed = !strokes.isEmpty
+            var anyTimed = false
+            for stroke in strokes.indices {
+                let count = strokes[stroke].x.count
+                let timed = count > 0 && strokes[stroke].t.count == count
+                points += count
+                allTimed = allTimed && timed
+                anyTimed = anyTimed || timed
+            }
+            if anyTimed && !hasTimes {
                 ts.append(contentsOf: repeatElement(0, count: xs.count))
                 hasTimes = true
             }
-            xs.append(contentsOf: stroke.x)
-            if stroke.y.count == count {
-                ys.append(contentsOf: stroke.y)
-            } else {
-                for index in 0..<count { ys.append(index < stroke.y.count ? stroke.y[index] : 0) }
+            let start = xs.count
+            xs.append(contentsOf: repeatElement(0, count: points))
+            ys.append(contentsOf: repeatElement(0, count: points))
+            if hasTimes { ts.append(contentsOf: repeatElement(0, count: points)) }
+            xs.withUnsafeMutableBufferPointer { xOut in
+                ys.withUnsafeMutableBufferPointer { yOut in
+                    ts.withUnsafeMutableBufferPointer { tOut in
+                        var at = start
+                        for stroke in strokes.indices {
+                            let count = strokes[stroke].x.count
+                            // y beyond x is dropped and missing y is 0; t only where the stroke has one per point.
+                            _ = UnsafeMutableBufferPointer(rebasing: xOut[at..<(at + count)]).update(fromContentsOf: strokes[stroke].x)
+                            _ = UnsafeMutableBufferPointer(rebasing: yOut[at..<(at + count)]).update(
+                                fromContentsOf: strokes[stroke].y.prefix(count))
+                            if count > 0 && strokes[stroke].t.count == count {
+                                _ = UnsafeMutableBufferPointer(rebasing: tOut[at..<(at + count)]).update(fromContentsOf: strokes[stroke].t)
+                            }
+                            at += count
+                        }
+                    }
+                }
             }
-            if strokeTimed {
-                ts.append(contentsOf: stroke.t)
-            } else if hasTimes {
-                ts.append(contentsOf: repeatElement(0, count: count))
+            var end = Int64(start)
+            for stroke in strokes.indices {
+                end += Int64(strokes[stroke].x.count)
+                strokeOffsets.append(end)
             }
-            strokeOffsets.append(Int64(xs.count))
+            finishDrawing(record, timed: allTimed)
         }
-        finishDrawing(record, timed: allTimed)
     }
 
     /// Appends a drawing whose points the reader handed in flat storage (`DrawingSource.readFlat`:

@@ -74,6 +74,23 @@ def test_raw_drawings_keep_their_times_and_simplified_ones_have_none(quickdraw):
     assert all(stroke.shape[0] == 2 for stroke in simplified.strokes)
 
 
+def test_a_batch_mixing_timed_untimed_and_partly_timed_drawings_keeps_each_drawings_times(tmp_path):
+    def line(key, strokes):
+        return json.dumps({"word": "cat", "countrycode": "US", "timestamp": "t", "recognized": True, "key_id": key,
+                           "drawing": strokes})
+
+    drawings = {"untimed": [[[1, 2], [3, 4]]],
+                "timed": [[[5, 6, 7], [8, 9, 10], [0, 16, 40]], [[11], [12], [55]]],
+                "partly": [[[1.5, 2], [3, 4]], [[5, 6], [7, 8], [0, 9]]],
+                "timed again": [[[20, 21], [22, 23], [100, 130]]]}
+    path = tmp_path / "times.ndjson"
+    path.write_text("".join(line(key, strokes) + "\n" for key, strokes in drawings.items()))
+    read = {drawing.key_id: [stroke.tolist() for stroke in drawing.strokes] for drawing in sketchprep.read(path)}
+    # A drawing has times only when every stroke has them; the others give x and y alone.
+    assert read == {key: strokes if all(len(stroke) == 3 for stroke in strokes) else [stroke[:2] for stroke in strokes]
+                    for key, strokes in drawings.items()}
+
+
 def test_rejected_records_are_listed_with_file_line_and_reason_unless_strict(quickdraw, tmp_path):
     good = (quickdraw / "simplified" / "cat.ndjson").read_text().splitlines()[0]
     path = tmp_path / "mixed.ndjson"
