@@ -304,7 +304,7 @@ struct JSONCursor {
             // The digits' end from one 8-byte load when it lies within the eight.
             let run =
                 position + 8 <= count
-                ? Self.leadingDigitCount(UInt64(littleEndian: UnsafeRawPointer(bytes + position).loadUnaligned(as: UInt64.self))) : 8
+                ? Self.leadingDigitCount(Self.eightBytes(at: bytes + position)) : 8
             if run < 8 {
                 position += run
             } else {
@@ -386,7 +386,7 @@ struct JSONCursor {
         // One to seven digits and the byte after them, from one 8-byte load (no loop whose exit
         // depends on the number's length); the byte loop below reads the rest.
         if index + 8 <= count {
-            let chunk = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            let chunk = Self.eightBytes(at: bytes + index)
             let digits = Self.leadingDigitCount(chunk)
             if digits < 8 {
                 guard digits > 0, digits == 1 || bytes[index] != UInt8(ascii: "0") else { return nil }
@@ -496,8 +496,14 @@ struct JSONCursor {
     /// digit (SWAR: one unaligned load, the check and the conversion in a few multiplies).
     @inline(__always)
     static func eightDigits(_ bytes: UnsafePointer<UInt8>) -> UInt64? {
-        let chunk = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
+        let chunk = eightBytes(at: bytes)
         return leadingDigitCount(chunk) == 8 ? value(ofDigits: chunk) : nil
+    }
+
+    /// The eight bytes at `bytes` (unaligned) as one little-endian word: the first in its low byte.
+    @inline(__always)
+    static func eightBytes(at bytes: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
     }
 
     /// How many of the eight bytes of `chunk` (the first in its low byte) are ASCII digits

@@ -87,14 +87,10 @@ struct ReadBatch {
                                 _ = UnsafeMutableBufferPointer(rebasing: tOut[at..<(at + count)]).update(fromContentsOf: strokes[stroke].t)
                             }
                             at += count
+                            strokeOffsets.append(Int64(at))
                         }
                     }
                 }
-            }
-            var end = Int64(start)
-            for stroke in strokes.indices {
-                end += Int64(strokes[stroke].x.count)
-                strokeOffsets.append(end)
             }
             finishDrawing(record, timed: allTimed)
         }
