@@ -27,10 +27,11 @@ package final class SortedRunWriter {
     /// Run files written so far, in order (the last may still be being written in the background).
     package private(set) var runs: [String] = []
     /// Whether each run's size and SHA-256 are taken from the bytes as they are written, for
-    /// ``closeChunk()`` (a resume checkpoint lists them), so that no run is read back to hash it.
+    /// ``closeChunk(then:)`` (a resume checkpoint lists them), so that no run is read back to hash it.
     private let measuresRuns: Bool
-    /// The size and SHA-256 of each run, in ``runs`` order, when ``measuresRuns``.
-    private var measured: [MeasuredRun] = []
+    /// The size and SHA-256 of each run of the current chunk written so far, in ``runs`` order,
+    /// when ``measuresRuns``.
+    private var chunkMeasured: [MeasuredRun] = []
     /// Whether runs are written on a thread of their own while the next run's fragments arrive.
     private let writesInBackground: Bool
     /// The run being written in the background (at most one at a time).
@@ -47,7 +48,7 @@ package final class SortedRunWriter {
     static let blockTargetBytes = 256 << 10
 
     /// Run files go to `directory` (created when missing) as `run-00000.bin`, …; `measuresRuns`
-    /// hashes them as they are written, for ``closeChunk()``. With `writesInBackground` each run is
+    /// hashes them as they are written, for ``closeChunk(then:)``. With `writesInBackground` each run is
     /// merged and written on a thread of its own while the caller goes on adding fragments, and
     /// the budget is shared by the buffer being filled and the run being written (half each), so
     /// memory stays within `budgetBytes` either way.
@@ -83,13 +84,35 @@ package final class SortedRunWriter {
 
     /// A chunk boundary (resume, ``MapCheckpoint``): writes what is buffered as a run, so that
     /// every run holds the examples of one input chunk, and returns the run files of the chunk
-    /// that ends here with their sizes and SHA-256s (a writer made with `measuresRuns`).
-    package func closeChunk() throws -> [MeasuredRun] {
-        precondition(measuresRuns, "SortedRunWriter.closeChunk() needs a writer that measures its runs")
-        if !buffer.isEmpty { try spill() }
+    /// that ends here. Once they are all written, `then` gets them with their sizes and SHA-256s
+    /// (a writer made with `measuresRuns`): with `writesInBackground` on the thread that writes
+    /// the last of them, while the caller goes on with the next chunk (the writer's next spill,
+    /// chunk boundary or ``finish()`` waits for it and rethrows what it threw); else here.
+    package func closeChunk(then: @escaping @Sendable ([MeasuredRun]) throws -> Void) throws -> [String] {
+        precondition(measuresRuns, "SortedRunWriter.closeChunk(then:) needs a writer that measures its runs")
+        // At most one run is written in the background: the buffer's, handed over below.
         try finishPending()
-        defer { chunkStart = runs.count }
-        return Array(measured[chunkStart...])
+        let fragments = buffer
+        let path = fragments.isEmpty ? nil : nextRunPath()
+        buffer = []
+        buffered = 0
+        if let path { runs.append(path) }
+        let chunkRuns = Array(runs[chunkStart...])
+        chunkStart = runs.count
+        let earlier = chunkMeasured
+        chunkMeasured = []
+        let close: @Sendable () throws -> MeasuredRun? = {
+            var measured = earlier
+            if let path, let run = try Self.writeRun(fragments, to: path, measuring: true) { measured.append(run) }
+            try then(measured)
+            return nil
+        }
+        if writesInBackground {
+            pending = BackgroundRun(close)
+        } else {
+            _ = try close()
+        }
+        return chunkRuns
     }
 
     /// Writes what is buffered as a last run (when anything is) and returns every run file, each
@@ -103,7 +126,7 @@ package final class SortedRunWriter {
     /// Writes the buffered fragments as the next run: here, or on a thread of its own once the
     /// run before it is written.
     private func spill() throws {
-        let path = "\(directory)/\(DatasetLayout.sortedRun(runs.count))"
+        let path = nextRunPath()
         let fragments = buffer
         let measuring = measuresRuns
         buffer = []
@@ -114,15 +137,19 @@ package final class SortedRunWriter {
             pending = BackgroundRun { try Self.writeRun(fragments, to: path, measuring: measuring) }
         } else {
             runs.append(path)
-            if let run = try Self.writeRun(fragments, to: path, measuring: measuring) { measured.append(run) }
+            if let run = try Self.writeRun(fragments, to: path, measuring: measuring) { chunkMeasured.append(run) }
         }
     }
 
-    /// Waits for the run being written in the background and rethrows what writing it threw.
+    /// The file of the next run.
+    private func nextRunPath() -> String { "\(directory)/\(DatasetLayout.sortedRun(runs.count))" }
+
+    /// Waits for the run being written in the background (or the chunk being closed) and rethrows
+    /// what writing it threw.
     private func finishPending() throws {
         guard let run = pending else { return }
         pending = nil
-        if let written = try run.wait().get() { measured.append(written) }
+        if let written = try run.wait().get() { chunkMeasured.append(written) }
     }
 
     /// Writes `fragments` merged into the dataset order as the run file `path`; its size and
@@ -168,7 +195,8 @@ package final class SortedRunWriter {
     }
 }
 
-/// One run file written on a thread of its own (``SortedRunWriter``'s background writing).
+/// One run file written (or one chunk closed) on a thread of its own (``SortedRunWriter``'s
+/// background writing).
 private final class BackgroundRun: @unchecked Sendable {
     private let condition = NSCondition()
     private var result: Result<SortedRunWriter.MeasuredRun?, any Error>?

@@ -16,6 +16,17 @@ private func example(
 }
 
 /// Every record of `merge` as (key_id, ordinal).
+/// The runs each chunk close hands over (``SortedRunWriter/closeChunk(then:)``), in the order the
+/// closes ran, on whichever thread.
+private final class ClosedChunks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var closed: [[SortedRunWriter.MeasuredRun]] = []
+
+    var chunks: [[SortedRunWriter.MeasuredRun]] { lock.withLock { closed } }
+
+    func add(_ runs: [SortedRunWriter.MeasuredRun]) { lock.withLock { closed.append(runs) } }
+}
+
 private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     var out: [(String, UInt64)] = []
     while let record = try merge.next() { out.append((record.keyIDString, record.ordinal)) }
@@ -98,9 +109,11 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
         for start in stride(from: 0, to: examples.count, by: 250) {
             try writer.add(RunFragment(Array(examples[start..<(start + 250)])))
         }
-        let measured = try writer.closeChunk()
+        let closed = ClosedChunks()
+        let paths = try writer.closeChunk(then: closed.add)
         let runs = try writer.finish()
-        #expect(measured.map(\.path) == runs)
+        let measured = closed.chunks.flatMap { $0 }
+        #expect(closed.chunks.count == 1 && paths == runs && measured.map(\.path) == runs)
         written.append((try runs.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }, measured))
     }
     #expect(written[0].runs.count > 2 && written[0].runs == written[1].runs)
@@ -121,19 +134,46 @@ private func drain(_ merge: inout RunMerge) throws -> [(String, UInt64)] {
     #expect(try writer.finish().count == 3)
 }
 
-@Test func aChunksRunsAreMeasuredAsWrittenToTheirFilesBytes() throws {
+@Test(arguments: [false, true])
+func aChunksRunsAreMeasuredAsWrittenToTheirFilesBytes(inTheBackground: Bool) throws {
     let directory = try TestSupport.temporaryDirectory().path
-    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1, measuresRuns: true)
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1, measuresRuns: true, writesInBackground: inTheBackground)
     for i in 0..<3000 { try writer.add(RunFragment([example("k\(i)", body: [UInt8](repeating: UInt8(i % 251), count: 600))])) }
-    let first = try writer.closeChunk()
+    let closed = ClosedChunks()
+    let firstPaths = try writer.closeChunk(then: closed.add)
     try writer.add(RunFragment([example("last")]))
-    let second = try writer.closeChunk()
+    let secondPaths = try writer.closeChunk(then: closed.add)
+    #expect(try writer.finish() == firstPaths + secondPaths)
+    #expect(closed.chunks.count == 2)
+    let (first, second) = (closed.chunks[0], closed.chunks[1])
     #expect(first.count > 1 && second.count == 1)
+    #expect(first.map(\.path) == firstPaths && second.map(\.path) == secondPaths)
     #expect((first + second).map(\.path) == writer.runs)
     for run in first + second {
         let onDisk = try InputFile.measure(run.path)
         #expect(run.bytes == onDisk.bytes && run.sha256 == onDisk.sha256)
     }
+}
+
+@Test func aChunkClosedInTheBackgroundIsHandedOverWhileTheCallerGoesOnAndItsErrorReachesTheNextCall() throws {
+    struct Refused: Error {}
+    let directory = try TestSupport.temporaryDirectory().path
+    let writer = try SortedRunWriter(directory: directory, budgetBytes: 1 << 20, measuresRuns: true, writesInBackground: true)
+    try writer.add(RunFragment([example("first")]))
+    let released = DispatchSemaphore(value: 0)
+    let closed = ClosedChunks()
+    // The hand-over waits for the caller's next fragment: it runs beside the caller, not before
+    // closeChunk returns (written in place, it would throw there after the timeout).
+    _ = try writer.closeChunk { runs in
+        _ = released.wait(timeout: .now() + 10)
+        closed.add(runs)
+        throw Refused()
+    }
+    try writer.add(RunFragment([example("second")]))
+    #expect(closed.chunks.isEmpty)
+    released.signal()
+    #expect(throws: Refused.self) { try writer.finish() }
+    #expect(closed.chunks.map { $0.count } == [1])
 }
 
 @Test func aKeyRangeReadsExactlyTheRecordsWhoseSortKeysFallInIt() throws {

@@ -4,8 +4,8 @@ import SketchFormats
 import SketchIO
 
 /// The map side's sink for resume: each chunk's examples go to run files of their own
-/// (``SortedRunWriter/closeChunk()``) and its quarantined lines to a file of their own; when the
-/// chunk ends, its ``MapCheckpoint`` is written next to them.
+/// (``SortedRunWriter/closeChunk(then:)``) and its quarantined lines to a file of their own; once
+/// the chunk has ended and its runs are written, its ``MapCheckpoint`` is written next to them.
 final class ChunkCheckpointWriter {
     private let directory: String
     private let key: (Int) -> String
@@ -33,32 +33,43 @@ final class ChunkCheckpointWriter {
         try quarantine!.write(CollectionOfOne(UInt8(ascii: "\n")))
     }
 
-    /// Ends the current chunk: commits its quarantine file and, when its content SHA-256 is known
-    /// (`digest`), writes its checkpoint over `runs`. Returns what the map made of the chunk.
-    func close(runs: [SortedRunWriter.MeasuredRun], digest: (bytes: Int, sha256: String)?, quarantined: Int) throws -> MapOutput {
-        guard let chunk else { return MapOutput() }
-        var files: [MapCheckpoint.FileEntry] = []
-        if let quarantine {
-            try quarantine.commit()
-            self.quarantine = nil
-            let measured = try InputFile.measure(quarantine.path)
-            files.append(
-                .init(name: DatasetLayout.chunkQuarantine(chunk), bytes: measured.bytes, sha256: measured.sha256, quarantine: true))
-        }
-        for run in runs {
-            files.append(.init(name: (run.path as NSString).lastPathComponent, bytes: run.bytes, sha256: run.sha256, quarantine: false))
-        }
-        var output = current
-        output.runs = runs.map(\.path)
+    /// Ends the current chunk: what the map made of it (its runs aside), and the writing of its
+    /// files, for once its runs are written (`SortedRunWriter.closeChunk(then:)`, maybe on
+    /// another thread): the commit of its quarantine file and, when its content SHA-256 is known
+    /// (`digest`), its checkpoint over the runs.
+    func close(
+        digest: (bytes: Int, sha256: String)?, quarantined: Int
+    ) -> (output: MapOutput, writeFiles: @Sendable ([SortedRunWriter.MeasuredRun]) throws -> Void) {
+        guard let chunk else { return (MapOutput(), { _ in }) }
+        // Handed to the thread that writes the files; this writer starts the next chunk's own.
+        nonisolated(unsafe) let quarantine = quarantine
+        self.quarantine = nil
         self.chunk = nil
-        guard let digest, !digest.sha256.isEmpty else { return output }
-        let checkpoint = MapCheckpoint(
-            key: key(chunk), chunk: chunk, bytes: digest.bytes, sha256: digest.sha256, files: files, quarantined: quarantined,
-            records: output.records, words: output.words.sorted, seenWords: output.seenWords.sorted,
-            seenCountries: output.seenCountries.sorted(), bucketCounts: output.bucketCounts.sparse)
-        try writeAtomically(try PartialRun.encodeJSON(checkpoint), to: "\(directory)/\(DatasetLayout.chunkCheckpoint(chunk))")
-        TestStopPoint.chunkMapped.reached()
-        return output
+        let output = current
+        let (directory, key) = (directory, key(chunk))
+        return (
+            output,
+            { runs in
+                var files: [MapCheckpoint.FileEntry] = []
+                if let quarantine {
+                    try quarantine.commit()
+                    let measured = try InputFile.measure(quarantine.path)
+                    files.append(
+                        .init(name: DatasetLayout.chunkQuarantine(chunk), bytes: measured.bytes, sha256: measured.sha256, quarantine: true))
+                }
+                for run in runs {
+                    files.append(
+                        .init(name: (run.path as NSString).lastPathComponent, bytes: run.bytes, sha256: run.sha256, quarantine: false))
+                }
+                guard let digest, !digest.sha256.isEmpty else { return }
+                let checkpoint = MapCheckpoint(
+                    key: key, chunk: chunk, bytes: digest.bytes, sha256: digest.sha256, files: files, quarantined: quarantined,
+                    records: output.records, words: output.words.sorted, seenWords: output.seenWords.sorted,
+                    seenCountries: output.seenCountries.sorted(), bucketCounts: output.bucketCounts.sparse)
+                try writeAtomically(try PartialRun.encodeJSON(checkpoint), to: "\(directory)/\(DatasetLayout.chunkCheckpoint(chunk))")
+                TestStopPoint.chunkMapped.reached()
+            }
+        )
     }
 }
 

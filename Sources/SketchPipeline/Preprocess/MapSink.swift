@@ -75,11 +75,15 @@ final class MapSink {
         TestStopPoint.map.reached()
     }
 
-    /// Closes the chunk being mapped (resume checkpoints: its runs and ``MapCheckpoint``).
+    /// Closes the chunk being mapped (resume checkpoints: its runs and ``MapCheckpoint``, written
+    /// in the background when the run writer writes there).
     func closeChunk() throws {
         guard let checkpoints, let chunk = checkpoints.chunk else { return }
         checkpoints.current = current
-        output.absorb(try checkpoints.close(runs: try runs.closeChunk(), digest: digest(chunk), quarantined: quarantined[chunk] ?? 0))
+        var (closed, writeFiles) = checkpoints.close(digest: digest(chunk), quarantined: quarantined[chunk] ?? 0)
+        // The map goes on while the chunk's last run and its checkpoint are written.
+        closed.runs = try runs.closeChunk(then: writeFiles)
+        output.absorb(closed)
         current = MapOutput()
     }
 
@@ -92,7 +96,7 @@ final class MapSink {
         return output
     }
 
-    /// Spills what the run writer buffers; the runs written since the last chunk (all runs
-    /// without checkpoints).
+    /// Spills what the run writer buffers and waits for what it writes in the background (with
+    /// checkpoints, the last chunk's run and checkpoint); every run file.
     func finishRuns() throws -> [String] { try runs.finish() }
 }

@@ -159,6 +159,12 @@ extension PipelineRunner {
         output.absorb(try sink.finish())
         clock.addWall("map_wall", MonotonicClock.now() - mapStart)
         clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
+        let spillStart = MonotonicClock.now()
+        // With checkpoints every run was already handed over chunk by chunk; this waits for the
+        // last chunk's files, which the quarantine below reads.
+        let remaining = try sink.finishRuns()
+        if checkpoints == nil { output.runs += remaining }
+        clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         if checkpoints != nil {
             // Each chunk's quarantined lines, in chunk order, reused or mapped now.
             for index in selected {
@@ -169,11 +175,6 @@ extension PipelineRunner {
         try quarantine.finish()
         output.rejectedByReason = quarantine.countsByReason
         try batches.requireAnInputOpened(count: toMap.count)
-        let spillStart = MonotonicClock.now()
-        // With checkpoints every run was already handed over chunk by chunk.
-        let remaining = try sink.finishRuns()
-        if checkpoints == nil { output.runs += remaining }
-        clock.addWall("sort_spill", MonotonicClock.now() - spillStart)
         clock.addWall("map", StageClock.cpuSeconds() - cpuStart)
         for index in toMap {
             let digest = batches.digests[index] ?? (0, "")
