@@ -15,7 +15,7 @@ package struct SourceDamage: Equatable, Sendable {
 /// works too. Concatenated gzip members are inflated one after another, as `gzip -d` does.
 /// Memory use is two fixed buffers whatever the input size. The input is read once, front to
 /// back, so pipes, FIFOs and `/dev/stdin` work; with `hashing` the stored bytes are hashed on
-/// the way (``digest()``). Damage does not stop the bytes already decoded: a member whose CRC
+/// the way, on a thread of their own (``BackgroundSHA256``, ``digest()``). Damage does not stop the bytes already decoded: a member whose CRC
 /// or length check fails still yields all its bytes and reading goes on with the next member;
 /// a truncated tail or corrupt deflate data yields the bytes decoded before it and ends the
 /// stream there. Each damaged member is recorded once in `damage`.
@@ -30,7 +30,7 @@ package final class ByteSource {
     private var zlib = z_stream()
     private var zlibReady = false
     private var memberFinished = false
-    private var hash: SHA256Hasher?
+    private var hash: BackgroundSHA256?
     /// Stored-file offset where the current gzip member starts.
     private var memberStart = 0
     /// Damaged gzip members found so far, in input order.
@@ -57,7 +57,6 @@ package final class ByteSource {
             }
             ownsDescriptor = true
         }
-        if hashing { hash = SHA256Hasher() }
         if let range {
             do {
                 _ = try descriptor.seek(offset: Int64(range.lowerBound), from: .start)
@@ -69,12 +68,15 @@ package final class ByteSource {
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
         input = [UInt8](unsafeUninitializedCapacity: readSize) { _, initializedCount in initializedCount = readSize }
+        // Started once every stored property is set, so that a throw below still ends its thread (`deinit`).
+        if hashing { hash = BackgroundSHA256(bufferBytes: readSize) }
         try fillInput()
         isGzip = inputEnd - inputStart >= 2 && input[inputStart] == 0x1f && input[inputStart + 1] == 0x8b
         if isGzip { try startGzipMember() }
     }
 
     deinit {
+        hash?.abandon()
         if zlibReady { inflateEnd(&zlib) }
         if ownsDescriptor { try? descriptor.close() }
     }
@@ -82,7 +84,7 @@ package final class ByteSource {
     /// SHA-256 (lower-case hex) of the raw bytes read so far, or nil when not hashing. Call it
     /// once, after the last read.
     package func digest() -> String? {
-        guard var hash else { return nil }
+        guard let hash else { return nil }
         self.hash = nil
         return hash.finalize().hexString
     }
@@ -124,7 +126,7 @@ package final class ByteSource {
                 throw IOError(.read, "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
-            if hash != nil { input.withUnsafeBufferPointer { hash!.update(UnsafeBufferPointer(rebasing: $0[0..<count])) } }
+            if let hash { input.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
             inputEnd = count
             consumedInputBytes += count
         }
