@@ -16,12 +16,13 @@ package final class BackgroundSHA256: @unchecked Sendable {
     private var ended = false
     private var digest: SHA256Hasher.Digest?
 
-    /// Starts the hashing thread with `buffers` buffers of `bufferBytes` bytes each.
-    package init(bufferBytes: Int, buffers: Int = 4) {
+    /// Starts the hashing thread with `buffers` buffers of `bufferBytes` bytes each; it goes on
+    /// from `hasher` (the bytes it has hashed come first).
+    package init(bufferBytes: Int, buffers: Int = 4, continuing hasher: SHA256Hasher = SHA256Hasher()) {
         self.bufferBytes = max(1, bufferBytes)
         free = (0..<max(1, buffers)).map { _ in .allocate(byteCount: max(1, bufferBytes), alignment: 64) }
         // The thread holds the hasher until it ends, so `deinit` never runs beside it.
-        Thread { [self] in hashUntilEnded() }.start()
+        Thread { [self] in hashUntilEnded(hasher) }.start()
     }
 
     deinit {
@@ -69,8 +70,8 @@ package final class BackgroundSHA256: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func hashUntilEnded() {
-        var hasher = SHA256Hasher()
+    private func hashUntilEnded(_ start: SHA256Hasher) {
+        var hasher = start
         condition.lock()
         while true {
             while filled.isEmpty && !ended { condition.wait() }

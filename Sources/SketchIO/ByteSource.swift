@@ -30,7 +30,14 @@ package final class ByteSource {
     private var zlib = z_stream()
     private var zlibReady = false
     private var memberFinished = false
-    private var hash: BackgroundSHA256?
+    /// The SHA-256 of the stored bytes read so far, when hashing: computed here for the first
+    /// read, then on a thread of its own (``BackgroundSHA256``), so that an input of one read (a
+    /// small file) starts no thread.
+    private enum StoredHash {
+        case here(SHA256Hasher)
+        case inBackground(BackgroundSHA256)
+    }
+    private var hash: StoredHash?
     /// Stored-file offset where the current gzip member starts.
     private var memberStart = 0
     /// Damaged gzip members found so far, in input order.
@@ -68,15 +75,14 @@ package final class ByteSource {
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
         input = [UInt8](unsafeUninitializedCapacity: readSize) { _, initializedCount in initializedCount = readSize }
-        // Started once every stored property is set, so that a throw below still ends its thread (`deinit`).
-        if hashing { hash = BackgroundSHA256(bufferBytes: readSize) }
+        if hashing { hash = .here(SHA256Hasher()) }
         try fillInput()
         isGzip = inputEnd - inputStart >= 2 && input[inputStart] == 0x1f && input[inputStart + 1] == 0x8b
         if isGzip { try startGzipMember() }
     }
 
     deinit {
-        hash?.abandon()
+        if case .inBackground(let background)? = hash { background.abandon() }
         if zlibReady { inflateEnd(&zlib) }
         if ownsDescriptor { try? descriptor.close() }
     }
@@ -86,7 +92,10 @@ package final class ByteSource {
     package func digest() -> String? {
         guard let hash else { return nil }
         self.hash = nil
-        return hash.finalize().hexString
+        switch hash {
+        case .here(var hasher): return hasher.finalize().hexString
+        case .inBackground(let background): return background.finalize().hexString
+        }
     }
 
     /// Fills `buffer` with up to `buffer.count` decoded bytes; returns 0 only at the end of input.
@@ -126,9 +135,28 @@ package final class ByteSource {
                 throw IOError(.read, "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
-            if let hash { input.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+            if count > 0, let hash {
+                self.hash = input.withUnsafeBytes { hashing(UnsafeRawBufferPointer(rebasing: $0[0..<count]), into: hash) }
+            }
             inputEnd = count
             consumedInputBytes += count
+        }
+    }
+
+    /// `hash` after `bytes`: the first read's bytes are hashed here, a later read starts the
+    /// thread that hashes the rest.
+    private func hashing(_ bytes: UnsafeRawBufferPointer, into hash: StoredHash) -> StoredHash {
+        switch hash {
+        case .here(var hasher) where consumedInputBytes == 0:
+            hasher.update(bytes.assumingMemoryBound(to: UInt8.self))
+            return .here(hasher)
+        case .here(let hasher):
+            let background = BackgroundSHA256(bufferBytes: input.count, continuing: hasher)
+            background.update(bytes)
+            return .inBackground(background)
+        case .inBackground(let background):
+            background.update(bytes)
+            return hash
         }
     }
 
