@@ -15,7 +15,8 @@ package struct SourceDamage: Equatable, Sendable {
 /// works too. Concatenated gzip members are inflated one after another, as `gzip -d` does.
 /// Memory use is two fixed buffers whatever the input size. The input is read once, front to
 /// back, so pipes, FIFOs and `/dev/stdin` work; with `hashing` the stored bytes are hashed on
-/// the way, on a thread of their own (``BackgroundSHA256``, ``digest()``). Damage does not stop the bytes already decoded: a member whose CRC
+/// the way (``digest()``), from the second read on by a thread of their own
+/// (``BackgroundSHA256``). Damage does not stop the bytes already decoded: a member whose CRC
 /// or length check fails still yields all its bytes and reading goes on with the next member;
 /// a truncated tail or corrupt deflate data yields the bytes decoded before it and ends the
 /// stream there. Each damaged member is recorded once in `damage`.
