@@ -25,13 +25,22 @@ public enum TestSupport {
         return repositoryRoot.appendingPathComponent("SampleData/quickdraw/\(kind)")
     }
 
-    /// A fresh empty directory under the system temporary directory.
+    /// A fresh empty directory inside this test process's own directory under the system
+    /// temporary directory, which is removed, with everything in it, when the process exits.
     public static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sketchprep-tests-\(UUID().uuidString)")
+        let url = processDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// `sketchprep-tests-<pid>-<random>` under the system temporary directory: every
+    /// ``temporaryDirectory()`` of the process, removed at its exit (each one used to stay behind).
+    private static let processDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sketchprep-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
+        atexit { try? FileManager.default.removeItem(at: TestSupport.processDirectory) }
+        return url
+    }()
 
     /// Reads every input, returning the records and rejections in order.
     public static func readAll(_ inputs: [String]) throws -> (records: [SketchRecord], rejected: [RejectedLine]) {
