@@ -75,42 +75,36 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
             guard offset <= bytes.count else { return .rejected(reason: "record block shorter than its strokes", bytes: nil) }
             totalPoints += points
         }
+        /// Each stroke's x and y bytes in turn (their lengths checked above).
+        func forEachStroke(_ body: (_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Void) {
+            var offset = header
+            for _ in 0..<strokeCount {
+                let points = pointCount(at: offset)
+                body(
+                    UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)]),
+                    UnsafeBufferPointer(rebasing: bytes[(offset + 2 + points)..<(offset + 2 + 2 * points)]))
+                offset += 2 + 2 * points
+            }
+        }
         var strokes: [Stroke] = []
         if scratch.flatPoints {
             scratch.strokes.removeAll()
             scratch.strokes.appendPoints(count: totalPoints) { xs, ys in
-                var offset = header
                 var point = 0
-                for _ in 0..<strokeCount {
-                    let points = pointCount(at: offset)
-                    let x = UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)])
-                    let y = UnsafeBufferPointer(rebasing: bytes[(offset + 2 + points)..<(offset + 2 + 2 * points)])
-                    let xOut = UnsafeMutableBufferPointer(rebasing: xs[point..<(point + points)])
-                    let yOut = UnsafeMutableBufferPointer(rebasing: ys[point..<(point + points)])
-                    for index in 0..<points {
+                forEachStroke { x, y in
+                    let xOut = UnsafeMutableBufferPointer(rebasing: xs[point..<(point + x.count)])
+                    let yOut = UnsafeMutableBufferPointer(rebasing: ys[point..<(point + x.count)])
+                    for index in 0..<x.count {
                         xOut[index] = Double(x[index])
                         yOut[index] = Double(y[index])
                     }
-                    point += points
-                    offset += 2 + 2 * points
+                    point += x.count
                 }
             }
-            offset = header
-            for _ in 0..<strokeCount {
-                let points = pointCount(at: offset)
-                scratch.strokes.endStroke(points: points)
-                offset += 2 + 2 * points
-            }
+            forEachStroke { x, _ in scratch.strokes.endStroke(points: x.count) }
         } else {
             strokes.reserveCapacity(strokeCount)
-            offset = header
-            for _ in 0..<strokeCount {
-                let points = pointCount(at: offset)
-                let x = UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)])
-                let y = UnsafeBufferPointer(rebasing: bytes[(offset + 2 + points)..<(offset + 2 + 2 * points)])
-                strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) }))
-                offset += 2 + 2 * points
-            }
+            forEachStroke { x, y in strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) })) }
         }
         let record = SketchRecord(
             word: batch.word, countryCode: String(decoding: bytes[8..<10], as: UTF8.self),
