@@ -97,7 +97,14 @@ package enum Stroke3InputFormat: InputFormatPlugin {
             }
             return (inBounds, simplified)
         }
-        func isLastOfStroke(_ row: Int) -> Bool { lifts.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self) != 0 || row == rows - 1 }
+        /// Each stroke's rows in turn: a stroke ends at a pen lift and at the last row.
+        func forEachStroke(_ body: (ClosedRange<Int>) -> Void) {
+            var start = 0
+            for row in 0..<rows where lifts.loadUnaligned(fromByteOffset: 6 * row, as: Int16.self) != 0 || row == rows - 1 {
+                body(start...row)
+                start = row + 1
+            }
+        }
         var strokes: [Stroke] = []
         let simplified: Bool
         if scratch.flatPoints {
@@ -107,11 +114,7 @@ package enum Stroke3InputFormat: InputFormatPlugin {
             scratch.strokes.appendPoints(count: rows) { xs, ys in sums = sumPositions(into: xs, ys) }
             guard sums.inBounds else { return outOfRange(key) }
             simplified = sums.simplified
-            var start = 0
-            for row in 0..<rows where isLastOfStroke(row) {
-                scratch.strokes.endStroke(points: row + 1 - start)
-                start = row + 1
-            }
+            forEachStroke { stroke in scratch.strokes.endStroke(points: stroke.count) }
         } else {
             var xs: [Double] = []
             var ys: [Double] = []
@@ -129,11 +132,7 @@ package enum Stroke3InputFormat: InputFormatPlugin {
             guard sums.inBounds else { return outOfRange(key) }
             simplified = sums.simplified
             strokes.reserveCapacity(strokeCount)
-            var start = 0
-            for row in 0..<rows where isLastOfStroke(row) {
-                strokes.append(Stroke(x: Array(xs[start...row]), y: Array(ys[start...row])))
-                start = row + 1
-            }
+            forEachStroke { stroke in strokes.append(Stroke(x: Array(xs[stroke]), y: Array(ys[stroke]))) }
         }
         let record = SketchRecord(
             word: batch.word, countryCode: "", timestamp: "", recognized: true, keyID: key, drawing: Drawing(strokes: strokes),
