@@ -52,6 +52,13 @@ let package = Package(
                 "LibFuzzerDriver",
                 .product(name: "SketchFormats", package: "SketchPrep"),
             ]),
+        // A raw deflate stream (after a two-byte output capacity): the tool's inflate against zlib's.
+        .executableTarget(
+            name: "FuzzRawInflate",
+            dependencies: [
+                "LibFuzzerDriver",
+                .product(name: "SketchFormats", package: "SketchPrep"),
+            ]),
         // .npy bytes → NPYReader.parse.
         .executableTarget(
             name: "FuzzNPYReader",

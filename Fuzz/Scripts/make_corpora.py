@@ -231,6 +231,36 @@ def npz_corpus():
     write(d, "pickle-self-list", b"\x80\x02]q\x00h\x00a.")
 
 
+def raw_inflate_corpus():
+    """Raw deflate streams after a two-byte output capacity: the shape of sketchprep's stroke-3
+    entries (per array a Huffman-only block ended by a sync flush, then a final stored block),
+    zlib's levels and strategies, and damaged streams."""
+    d = CORPUS / "FuzzRawInflate"
+    rows = np.array([[0, 0, 0], [5, -3, 0], [2, 2, 1], [-40, 7, 0], [3, 100, 1]], dtype=np.int16)
+    arrays = [(rows * k).tobytes() for k in range(1, 9)]
+    text = b"{'descr': '<i2', 'fortran_order': False, 'shape': (57, 3), } " * 20
+
+    def deflate(data, level=6, strategy=zlib.Z_DEFAULT_STRATEGY, flush=zlib.Z_FINISH):
+        compressor = zlib.compressobj(level, zlib.DEFLATED, -15, 8, strategy)
+        return compressor.compress(data) + compressor.flush(flush)
+
+    def capacity(size):
+        return struct.pack("<H", min(size, 0xFFFF))
+
+    fragments = b"".join(deflate(a, strategy=zlib.Z_HUFFMAN_ONLY, flush=zlib.Z_SYNC_FLUSH) for a in arrays)
+    whole = b"".join(arrays)
+    write(d, "huffman-only-fragments", capacity(len(whole)) + fragments + b"\x01\x00\x00\xff\xff")
+    write(d, "huffman-only-fragments-open", capacity(len(whole)) + fragments)
+    for level in (0, 1, 6, 9):
+        write(d, f"level-{level}", capacity(len(text + whole)) + deflate(text + whole, level))
+    write(d, "fixed", capacity(len(text)) + deflate(text, 6, zlib.Z_FIXED))
+    write(d, "rle", capacity(len(whole)) + deflate(whole, 6, zlib.Z_RLE))
+    stream = deflate(text + whole, 9)
+    write(d, "truncated", capacity(len(text + whole)) + stream[: len(stream) // 2])
+    write(d, "capacity-short", capacity(len(text) // 2) + stream)
+    write(d, "block-type-3", capacity(100) + b"\x07\x00")
+
+
 def npy_corpus():
     d = CORPUS / "FuzzNPYReader"
     for dtype, shape in ((np.uint8, (2, 28, 28)), (np.float32, (3, 75, 3)), (np.int32, (4,)), (np.uint8, (0, 784))):
@@ -412,6 +442,7 @@ def main():
     yaml_corpus()
     bin_corpus()
     npz_corpus()
+    raw_inflate_corpus()
     npy_corpus()
     dataset_files_corpus()
     html_corpus()

@@ -13,7 +13,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-60}
 RSS_MB=${FUZZ_RSS_MB:-1024}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 OUT=${FUZZ_OUT:-out/fuzz}
-ALL=(FuzzNDJSONLine FuzzGzipReader FuzzBinReader FuzzPNGImport FuzzPipelineYAML FuzzNPZReader FuzzNPYReader FuzzDatasetFiles FuzzHTMLReport FuzzSVGSketch FuzzKaggleCSV FuzzRunFileOrder FuzzPythonLoaders)
+ALL=(FuzzNDJSONLine FuzzGzipReader FuzzBinReader FuzzPNGImport FuzzPipelineYAML FuzzNPZReader FuzzRawInflate FuzzNPYReader FuzzDatasetFiles FuzzHTMLReport FuzzSVGSketch FuzzKaggleCSV FuzzRunFileOrder FuzzPythonLoaders)
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=("${ALL[@]}")
 

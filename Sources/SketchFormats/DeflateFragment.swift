@@ -91,11 +91,6 @@ package final class DeflateFragmentEncoder {
         out.append(UInt8(~length >> 8))
         out += bytes
     }
-
-    /// The CRC-32 (zip's) of `bytes`, continuing `crc`.
-    package static func crc(_ bytes: [UInt8], continuing crc: UInt32 = 0) -> UInt32 {
-        bytes.withUnsafeBufferPointer { UInt32(crc32(uLong(crc), $0.baseAddress, uInt($0.count))) }
-    }
 }
 
 extension DeflateFragmentEncoder {

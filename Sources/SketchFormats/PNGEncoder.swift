@@ -1,5 +1,4 @@
 import CDeflate
-import CZlib
 import SketchCore
 
 /// Encodes 8-bit gray or RGB pixels as PNG bytes, built for sketches: one filter type for every row
@@ -172,8 +171,7 @@ public enum PNGEncoder {
         let typeStart = png.count
         type.withUTF8Buffer { png += $0 }
         png += data
-        let crc = png[typeStart...].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-        appendBigEndian(UInt32(truncatingIfNeeded: crc), to: &png)
+        appendBigEndian(png[typeStart...].withUnsafeBytes { CRC32.checksum($0) }, to: &png)
     }
 
     private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {

@@ -234,7 +234,7 @@ package enum PNGGrayDirectDecoder {
     }
 
     private static func crcIsRight(_ file: UnsafeRawBufferPointer, at chunk: Int, length: Int) -> Bool {
-        libdeflate_crc32(0, file.baseAddress! + chunk + 4, 4 + length) == bigEndian(file, chunk + 8 + length)
+        CRC32.checksum(UnsafeRawBufferPointer(rebasing: file[(chunk + 4)..<(chunk + 8 + length)])) == bigEndian(file, chunk + 8 + length)
     }
 
     @inline(__always)

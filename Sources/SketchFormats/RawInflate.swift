@@ -1,11 +1,13 @@
 import CZlib
 
-/// zlib's raw inflate (no zlib or gzip header) of a whole deflate stream in one call: the one
-/// place the package drives `inflate`. Callers judge the result: a `.npz` entry must end with a
-/// final block (`ZipArchive`), a stroke-3 fragment must not and must use all its bytes
+/// Raw inflate (no zlib or gzip header) of a whole deflate stream in one call, as zlib does it:
+/// the one place the package drives `inflate`. Streams of small blocks, such as the `.npz` entries
+/// sketchprep writes, go through ``SmallBlockInflate``, which gives zlib's result or leaves the
+/// stream to zlib. Callers judge the result: a `.npz` entry must end with a final block
+/// (`ZipArchive`), a stroke-3 fragment must not and must use all its bytes
 /// (`DeflateFragmentEncoder.inflate`).
 package enum RawInflate {
-    /// What zlib made of the input.
+    /// What zlib makes of the input.
     package struct Result {
         /// The inflated bytes (at most the capacity asked for).
         package var bytes: [UInt8]
@@ -23,8 +25,14 @@ package enum RawInflate {
     }
 
     /// Inflates `deflated` into at most `capacity` bytes; throws `FormatError` only when zlib
-    /// cannot be initialised.
+    /// cannot be initialised (for a stream ``SmallBlockInflate`` leaves to it).
     package static func inflate(_ deflated: ArraySlice<UInt8>, capacity: Int) throws(FormatError) -> Result {
+        if let result = deflated.withUnsafeBufferPointer({ SmallBlockInflate.inflate($0, capacity: capacity) }) { return result }
+        return try zlib(deflated, capacity: capacity)
+    }
+
+    /// ``inflate(_:capacity:)`` by zlib alone: the streams ``SmallBlockInflate`` leaves to it.
+    package static func zlib(_ deflated: ArraySlice<UInt8>, capacity: Int) throws(FormatError) -> Result {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw FormatError(.zip, "zlib inflate initialisation failed")

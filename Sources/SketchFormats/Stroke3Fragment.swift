@@ -42,7 +42,7 @@ package struct Stroke3Fragment: Sendable, Equatable {
         // int16 deltas compress better without string matching; float64 values (many repeated bytes) with it.
         try encoder.append(plain, strategy: isFloat64 ? .standard : .huffmanOnly, to: &storage)
         return Stroke3Fragment(
-            rows: rows, isFloat64: isFloat64, size: plain.count, crc: DeflateFragmentEncoder.crc(plain), deflated: start..<storage.count)
+            rows: rows, isFloat64: isFloat64, size: plain.count, crc: CRC32.checksum(plain), deflated: start..<storage.count)
     }
 
     /// An example's run-file body (``ExampleBody``): `u32` size, `u32` CRC-32, the deflated bytes

@@ -78,7 +78,7 @@ package enum Stroke3NPZAssembler {
         }
 
         private mutating func record(_ bytes: [UInt8]) {
-            crc = DeflateFragmentEncoder.crc(bytes, continuing: crc)
+            crc = CRC32.checksum(bytes, continuing: crc)
             size += bytes.count
         }
 

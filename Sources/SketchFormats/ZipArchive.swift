@@ -1,5 +1,3 @@
-import CZlib
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -120,7 +118,7 @@ package enum ZipArchive {
             guard contents.count == entry.size else {
                 throw fail("entry \(entry.name) inflates to \(contents.count) bytes, not \(entry.size)")
             }
-            let actual = contents.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let actual = CRC32.checksum(contents)
             guard actual == entry.crc else { throw fail("entry \(entry.name) fails its CRC-32 check") }
             entries.append((entry.name, contents))
         }

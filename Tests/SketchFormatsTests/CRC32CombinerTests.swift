@@ -8,8 +8,8 @@ import Testing
         for length in [0, 1, 7, 249, 249, 1_000, 65_535, 65_536, 70_001, 1] {
             let a = (0..<(length % 97 + 3)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ length) }
             let b = (0..<length).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }
-            let combined = combiner.combine(DeflateFragmentEncoder.crc(a), DeflateFragmentEncoder.crc(b), length: b.count)
-            #expect(combined == DeflateFragmentEncoder.crc(a + b), "length \(length)")
+            let combined = combiner.combine(CRC32.checksum(a), CRC32.checksum(b), length: b.count)
+            #expect(combined == CRC32.checksum(a + b), "length \(length)")
         }
     }
 }

@@ -107,6 +107,27 @@ import Testing
         #expect(decoded.count == 14, "\(decoded)")
     }
 
+    @Test func everyRawInflateSeedInflatesAsZlibAndWholeStreamsWithoutZlib() throws {
+        let seeds = try Self.seeds("FuzzRawInflate")
+        #expect(seeds.count >= 10)
+        for seed in seeds {
+            let bytes = [UInt8](try Data(contentsOf: seed))
+            let capacity = max(Int(bytes[0]) | Int(bytes[1]) << 8, 1)
+            let deflated = Array(bytes.dropFirst(2))
+            #expect(ContainerValidation.rawInflateAgreesWithZlib(deflated, capacity: capacity), "\(seed.lastPathComponent)")
+            let decodedHere = deflated.withUnsafeBufferPointer { SmallBlockInflate.inflate($0, capacity: capacity) } != nil
+            // Stored blocks, fixed codes and literal-only dynamic blocks are decoded without zlib;
+            // damaged streams and dynamic blocks that may send matches are left to it.
+            switch seed.lastPathComponent {
+            case "huffman-only-fragments", "huffman-only-fragments-open", "fixed", "level-0":
+                #expect(decodedHere, "\(seed.lastPathComponent)")
+            case "truncated", "capacity-short", "block-type-3", "rle":
+                #expect(!decodedHere, "\(seed.lastPathComponent)")
+            default: break
+            }
+        }
+    }
+
     @Test func everyNPYSeedParsesToItsShapeOrThrowsAFormatError() throws {
         for seed in try Self.seeds("FuzzNPYReader") {
             let bytes = [UInt8](try Data(contentsOf: seed))

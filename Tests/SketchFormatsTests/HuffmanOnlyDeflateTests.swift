@@ -171,8 +171,14 @@ import Testing
 
     /// zlib's `Z_HUFFMAN_ONLY` raw deflate of `input` ended with a sync flush: the baseline size.
     static func zlibHuffmanOnly(_ input: [UInt8]) -> [UInt8] {
+        zlibDeflate(input, level: 6, strategy: Z_HUFFMAN_ONLY, flush: Z_SYNC_FLUSH)
+    }
+
+    /// zlib's raw deflate of `input` at `level` with `strategy`, ended by `flush` (`Z_FINISH`: a
+    /// final block; `Z_SYNC_FLUSH`: an empty stored block, so more may follow).
+    static func zlibDeflate(_ input: [UInt8], level: Int32, strategy: Int32, flush: Int32 = Z_FINISH) -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_HUFFMAN_ONLY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, strategy, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             return []
         }
         defer { deflateEnd(&stream) }
@@ -183,7 +189,7 @@ import Testing
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
-                _ = deflate(&stream, Z_SYNC_FLUSH)
+                _ = deflate(&stream, flush)
             }
         }
         return Array(output.prefix(Int(stream.total_out)))
