@@ -41,13 +41,14 @@ enum SmallBlockInflate {
         var reader = input
         var out = outIn
         defer { outIn = out }
+        var fixedCodes: (literals: HuffmanCode, distances: HuffmanCode)? = nil
         while true {
             if reader.consumedBits == reader.count * 8 { return (Z_OK, 0) }
             guard let header = reader.take(3) else { return nil }
             let taken: Bool
             switch header >> 1 {
             case 0: taken = stored(&reader, &out)
-            case 1: taken = fixed(&reader, &out, scratch)
+            case 1: taken = fixed(&reader, &out, scratch, &fixedCodes)
             case 2: taken = dynamic(&reader, &out, scratch)
             default: return nil
             }
@@ -63,17 +64,25 @@ enum SmallBlockInflate {
         return reader.copyBytes(Int(length), to: &out)
     }
 
-    /// A block in the fixed codes (RFC 1951, 3.2.6), their tables built for it (an entry of the
-    /// `.npz` files sketchprep writes has one, its opening).
-    private static func fixed(_ reader: inout BitReader, _ out: inout Output, _ scratch: Scratch) -> Bool {
-        let lengths = scratch.lengths
-        for symbol in 0..<288 { lengths[symbol] = symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8 }
-        // 32 five-bit distance codes, so complete; 30 and 31 are refused where they are read.
-        for symbol in 288..<320 { lengths[symbol] = 5 }
-        guard let literals = HuffmanCode(lengths, present: HuffmanCode.tally(lengths, count: 288, scratch.literals), scratch.literals),
-            let distances = HuffmanCode(
-                lengths + 288, present: HuffmanCode.tally(lengths + 288, count: 32, scratch.distances), scratch.distances)
-        else { return false }
+    /// A block in the fixed codes (RFC 1951, 3.2.6), whose tables are built at a stream's first
+    /// such block and kept in `codes` for the others (a stream of empty fixed blocks, 10 bits
+    /// each, builds them once).
+    private static func fixed(
+        _ reader: inout BitReader, _ out: inout Output, _ scratch: Scratch, _ codes: inout (literals: HuffmanCode, distances: HuffmanCode)?
+    ) -> Bool {
+        if codes == nil {
+            let lengths = scratch.lengths
+            for symbol in 0..<288 { lengths[symbol] = symbol < 144 ? 8 : symbol < 256 ? 9 : symbol < 280 ? 7 : 8 }
+            // 32 five-bit distance codes, so complete; 30 and 31 are refused where they are read.
+            for symbol in 288..<320 { lengths[symbol] = 5 }
+            let (literalMemory, distanceMemory) = (scratch.fixedLiterals, scratch.fixedDistances)
+            guard let literals = HuffmanCode(lengths, present: HuffmanCode.tally(lengths, count: 288, literalMemory), literalMemory),
+                let distances = HuffmanCode(
+                    lengths + 288, present: HuffmanCode.tally(lengths + 288, count: 32, distanceMemory), distanceMemory)
+            else { return false }
+            codes = (literals, distances)
+        }
+        guard let (literals, distances) = codes else { return false }
         return symbols(&reader, &out, literals: literals, distances: distances)
     }
 
@@ -233,17 +242,24 @@ enum SmallBlockInflate {
 
 /// The scratch memory of one inflate, in `UInt16` units: code lengths, and per code its tables.
 private struct Scratch {
-    static let units = 320 + 3 * HuffmanCode.Memory.units
+    static let units = 320 + 5 * HuffmanCode.Memory.units
     let lengths: UnsafeMutablePointer<UInt16>
+    /// A dynamic block's codes.
     let codeLengths: HuffmanCode.Memory
     let literals: HuffmanCode.Memory
     let distances: HuffmanCode.Memory
+    /// The fixed codes, built once per stream.
+    let fixedLiterals: HuffmanCode.Memory
+    let fixedDistances: HuffmanCode.Memory
 
     init(_ memory: UnsafeMutablePointer<UInt16>) {
         lengths = memory
-        codeLengths = HuffmanCode.Memory(memory + 320)
-        literals = HuffmanCode.Memory(memory + 320 + HuffmanCode.Memory.units)
-        distances = HuffmanCode.Memory(memory + 320 + 2 * HuffmanCode.Memory.units)
+        let codes = memory + 320
+        codeLengths = HuffmanCode.Memory(codes)
+        literals = HuffmanCode.Memory(codes + HuffmanCode.Memory.units)
+        distances = HuffmanCode.Memory(codes + 2 * HuffmanCode.Memory.units)
+        fixedLiterals = HuffmanCode.Memory(codes + 3 * HuffmanCode.Memory.units)
+        fixedDistances = HuffmanCode.Memory(codes + 4 * HuffmanCode.Memory.units)
     }
 }
 

@@ -85,6 +85,34 @@ import Testing
         #expect(!Self.expectZlibResult(deflated, capacity: rows.count, "stroke-3 rows at level 9"))
     }
 
+    @Test func streamsOfManySmallBlocksOfEveryTypeAreDecodedHereAsZlibDecodesThem() throws {
+        // Empty fixed-code blocks (10 bits each: header and end-of-block), then stored and
+        // literal-only blocks between fixed ones holding a literal, then a final stored block.
+        var writer = [UInt8](repeating: 0, count: 20_000)
+        var bits = 0
+        func put(_ value: UInt32, _ count: Int) {
+            for bit in 0..<count where value >> bit & 1 == 1 { writer[(bits + bit) / 8] |= 1 << UInt8((bits + bit) % 8) }
+            bits += count
+        }
+        for _ in 0..<10_000 {
+            put(0b010, 3)  // not final, fixed codes
+            put(0, 7)  // end of block: code 0000000
+        }
+        // 100,000 bits: the blocks after them start on a byte, as `appendStoredBlock` needs.
+        try #require(bits % 8 == 0)
+        var stream = Array(writer.prefix(bits / 8))
+        var plain: [UInt8] = []
+        let encoder = HuffmanOnlyDeflate()
+        for (index, array) in try HuffmanOnlyDeflateTests.stroke3Arrays().prefix(50).enumerated() {
+            DeflateFragmentEncoder.appendStoredBlock([UInt8(index)], final: false, to: &stream)
+            encoder.append(array, to: &stream)
+            plain += [UInt8(index)] + array
+        }
+        DeflateFragmentEncoder.appendStoredBlock([], final: true, to: &stream)
+        #expect(Self.expectZlibResult(stream, capacity: plain.count, "10,000 empty fixed blocks, then stored and literal blocks"))
+        #expect(try RawInflate.inflate(stream[...], capacity: plain.count).bytes == plain)
+    }
+
     @Test func outputLargerThanTheCapacityGivesZlibsResult() throws {
         for (name, input) in try Self.inputs() where input.count > 1 {
             let deflated = HuffmanOnlyDeflateTests.zlibDeflate(input, level: 6, strategy: Z_DEFAULT_STRATEGY)
