@@ -104,11 +104,12 @@ import Testing
     }
 
     @Test(
-        "seeded integers of 1 to 17 digits, then a separator, a blank, a fraction or an exponent, read as strtod reads them and counted wherever the buffer ends; a leading zero is refused"
+        "seeded integers of 1 to 17 digits, then a separator (with JSON blanks after it), a blank, a fraction or an exponent, read as strtod reads them and counted wherever the buffer ends; a leading zero is refused"
     )
     func seededIntegersReadLikeStrtodAndCountWhereverTheBufferEnds() throws {
         var random = SeededGenerator(seed: 0x1A7E)
         let suffixes = ["", "", "", " ", "\t", ".5", "e1", "E+2", ".25e-1"]
+        let separators = [",", ",", ", ", ", ", ",  ", ", \t", ",\n", ",\r\n "]
         for _ in 0..<3_000 {
             var text = "["
             var expected: [Double] = []
@@ -119,7 +120,7 @@ import Testing
                 if digits.count > 1 && digits.first == "0" && random.next() % 4 != 0 { digits.removeFirst() }
                 hasLeadingZero = hasLeadingZero || (digits.count > 1 && digits.first == "0")
                 let suffix = suffixes[Int(random.next() % UInt64(suffixes.count))]
-                if index > 0 { text += random.next() % 3 == 0 ? ", " : "," }
+                if index > 0 { text += separators[Int(random.next() % UInt64(separators.count))] }
                 text += digits + suffix
                 expected.append(strtod(digits + suffix.filter { $0 != " " && $0 != "\t" }, nil))
             }
