@@ -173,19 +173,31 @@ import Testing
             drawing: Drawing(strokes: drawn))
     }
 
+    /// A `.bin` file of `count` seeded records (``seededRecord(_:strokes:points:longPoints:_:)``)
+    /// ending in a record cut short; `damage` may change each encoded record and add bytes before it.
+    static func seededFile(
+        count: Int, seed: UInt64, strokes: Int, points: Int, longPoints: Int,
+        damage: (_ record: inout [UInt8], _ before: inout [UInt8], _ random: inout SeededGenerator) -> Void
+    ) throws -> [UInt8] {
+        var random = SeededGenerator(seed: seed)
+        var bytes: [UInt8] = []
+        for index in 0..<count {
+            var encoded: [UInt8] = []
+            try GoogleBinaryWriter.encode(
+                Self.seededRecord(index, strokes: strokes, points: points, longPoints: longPoints, &random), into: &encoded)
+            damage(&encoded, &bytes, &random)
+            bytes += encoded
+        }
+        return bytes + [1, 2, 3]  // a record cut short
+    }
+
     @Test("seeded records read with flat points give the strokes, records and rejections of a whole read")
     func seededRecordsReadFlatLikeWhole() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var random = SeededGenerator(seed: 0xF1A7)
-        var bytes: [UInt8] = []
-        for index in 0..<1_000 {
-            var encoded: [UInt8] = []
-            try GoogleBinaryWriter.encode(Self.seededRecord(index, strokes: 20, points: 25, longPoints: 300, &random), into: &encoded)
+        let bytes = try Self.seededFile(count: 1_000, seed: 0xF1A7, strokes: 20, points: 25, longPoints: 300) { encoded, _, random in
             if random.next() % 8 == 0 { encoded[8] = 0x01 }  // a country the name rules refuse
-            bytes += encoded
         }
-        bytes += [1, 2, 3]  // a record cut short
         let path = try InputFormatPluginTests.write(bytes, named: "cat.bin", in: directory)
         let (whole, flat) = try TestSupport.wholeAndFlatReads(of: DrawingSource(inputs: [path], format: .bin))
         #expect(flat == whole)
@@ -196,11 +208,7 @@ import Testing
     func seededRecordsAreCutTheSameForEveryReadBufferSize() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var random = SeededGenerator(seed: 0xB1B)
-        var bytes: [UInt8] = []
-        for index in 0..<2_000 {
-            var encoded: [UInt8] = []
-            try GoogleBinaryWriter.encode(Self.seededRecord(index, strokes: 6, points: 30, longPoints: 400, &random), into: &encoded)
+        let bytes = try Self.seededFile(count: 2_000, seed: 0xB1B, strokes: 6, points: 30, longPoints: 400) { encoded, bytes, random in
             switch random.next() % 12 {
             case 0: encoded[10] = 2  // recognized neither 0 nor 1
             case 1: encoded[8] = 0xC3  // a country byte outside ASCII
@@ -210,9 +218,7 @@ import Testing
                 bytes += header + [2, 0] + [0, 0] + [1, 0, 7, 9]
             default: break
             }
-            bytes += encoded
         }
-        bytes += [1, 2, 3]  // a record cut short
         let path = try InputFormatPluginTests.write(bytes, named: "cat.bin", in: directory)
         func items(bufferBytes: Int) -> [String] {
             let cursor = GoogleBinaryCursor(path: path, hashing: true, bufferBytes: bufferBytes)
