@@ -26,6 +26,6 @@ public enum ContainerValidation {
         guard let ours = try? RawInflate.inflate(deflated[...], capacity: capacity),
             let zlib = try? RawInflate.zlib(deflated[...], capacity: capacity)
         else { return false }
-        return ours.bytes == zlib.bytes && ours.status == zlib.status && ours.leftover == zlib.leftover
+        return ours == zlib
     }
 }

@@ -352,13 +352,11 @@ struct JSONCursor {
                 if closesArray { return .finished }
                 // What follows the comma: a number at once (NDJSON) or after one blank (Python's
                 // `json.dumps`, so Kaggle's CSV), without the general skip.
-                if index < self.count {
-                    let next = base.unsafelyUnwrapped[index]
-                    if next > 0x20 { continue }
-                    if next == 0x20 && index + 1 < self.count && base.unsafelyUnwrapped[index + 1] > 0x20 {
-                        index += 1
-                        continue
-                    }
+                let next = peek()
+                if next > 0x20 { continue }
+                if next == 0x20 && index + 1 < self.count && base.unsafelyUnwrapped[index + 1] > 0x20 {
+                    index += 1
+                    continue
                 }
                 skipWhitespace()
                 continue

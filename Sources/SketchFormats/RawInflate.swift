@@ -8,7 +8,7 @@ import CZlib
 /// (`DeflateFragmentEncoder.inflate`).
 package enum RawInflate {
     /// What zlib makes of the input.
-    package struct Result {
+    package struct Result: Equatable {
         /// The inflated bytes (at most the capacity asked for).
         package var bytes: [UInt8]
         /// zlib's status: `Z_STREAM_END` once a final block ended the stream, `Z_OK` or
