@@ -11,6 +11,8 @@ struct JSONCursor {
     private let base: UnsafePointer<UInt8>?
     private let count: Int
     private(set) var index = 0
+    /// Whether a blank the cursor stepped over was a carriage return or a newline.
+    private(set) var skippedLineBreak = false
 
     /// Deepest nesting `skipValue` accepts inside an unknown key's value.
     static let maximumSkipDepth = 256
@@ -43,7 +45,10 @@ struct JSONCursor {
     mutating func skipWhitespace() {
         while index < count {
             switch base.unsafelyUnwrapped[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09: index += 1
+            case 0x0A, 0x0D:
+                index += 1
+                skippedLineBreak = true
             default: return
             }
         }
@@ -289,10 +294,14 @@ struct JSONCursor {
     private mutating func countPlainIntegerArray() -> Int? {
         guard let bytes = base, index < count, bytes[index] == UInt8(ascii: "[") else { return nil }
         var position = index + 1
+        var lineBreak = false
         @inline(__always) func skipSpace() {
             while position < count {
                 switch bytes[position] {
-                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                case 0x20, 0x09: position += 1
+                case 0x0A, 0x0D:
+                    position += 1
+                    lineBreak = true
                 default: return
                 }
             }
@@ -321,6 +330,7 @@ struct JSONCursor {
                 skipSpace()
             } else if separator == UInt8(ascii: "]") {
                 index = position
+                skippedLineBreak = skippedLineBreak || lineBreak
                 return values
             } else {
                 return nil
@@ -340,9 +350,14 @@ struct JSONCursor {
         into slots: UnsafeMutableBufferPointer<Double>, count: inout Int,
         bound: Double
     ) -> NumberListOutcome {
+        // Bytes from a number's first digit past its comma: 1, or 2 once the array's numbers are
+        // seen to be separated by a comma and one blank (Python's `json.dumps`, so Kaggle's CSV).
+        // Stepping over both at once keeps the blank's check off the chain from one number's
+        // position to the next.
+        var step = 1
         while count < slots.count {
             let start = index
-            if let (value, closesArray) = plainIntegerAndSeparator() {
+            if let (value, closesArray) = plainIntegerAndSeparator(step: step) {
                 guard value <= bound else {
                     index = start
                     return .outOfRange
@@ -350,14 +365,26 @@ struct JSONCursor {
                 slots[count] = value
                 count += 1
                 if closesArray { return .finished }
-                // What follows the comma: a number at once (NDJSON) or after one blank (Python's
-                // `json.dumps`, so Kaggle's CSV), without the general skip.
+                if step == 2 {
+                    if base.unsafelyUnwrapped[index - 1] == 0x20 { continue }
+                    // No blank after this comma (or the number was read byte by byte): read it again.
+                    (index, count, step) = (start, count - 1, 1)
+                    continue
+                }
+                // What follows the comma: a number at once (NDJSON) or after one blank.
                 let next = peek()
                 if next > 0x20 { continue }
                 if next == 0x20 && index + 1 < self.count && base.unsafelyUnwrapped[index + 1] > 0x20 {
                     index += 1
+                    step = 2
                     continue
                 }
+                skipWhitespace()
+                continue
+            }
+            // More blanks than the step took: skipped here, where the next number's read starts.
+            let next = peek()
+            if next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D {
                 skipWhitespace()
                 continue
             }
@@ -381,28 +408,35 @@ struct JSONCursor {
             }
             return .badSeparator
         }
+        skipWhitespace()
         return .full
     }
 
     /// Reads a plain integer (1 to 15 digits, no sign, no leading zero: the raw files'
     /// coordinates) and the `,` or `]` right after it, returning its value and whether it closed
     /// the array; nil, cursor unchanged, for anything else, which `parseNumber` then reads.
-    /// Such an integer is exact in a `Double`, the value `parseNumber` gives it.
+    /// Such an integer is exact in a `Double`, the value `parseNumber` gives it. With `step` 2 an
+    /// integer of up to six digits is read with the byte after its comma, unchecked (the caller
+    /// checks that it is a blank); a longer one is read with its separator alone.
     @inline(__always)
-    private mutating func plainIntegerAndSeparator() -> (value: Double, closesArray: Bool)? {
+    private mutating func plainIntegerAndSeparator(step: Int) -> (value: Double, closesArray: Bool)? {
         let bytes = base.unsafelyUnwrapped
         // One to seven digits and the byte after them, from one 8-byte load (no loop whose exit
         // depends on the number's length); the byte loop below reads the rest.
         if index + 8 <= count {
             let chunk = Self.eightBytes(at: bytes + index)
             let digits = Self.leadingDigitCount(chunk)
-            if digits < 8 {
+            if digits &+ step < 9 {
                 guard digits > 0, digits == 1 || bytes[index] != UInt8(ascii: "0") else { return nil }
                 let separator = bytes[index + digits]
                 guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: "]") else { return nil }
-                index += digits + 1
+                if separator == UInt8(ascii: "]") {
+                    index += digits + 1
+                    return (Double(Int64(Self.value(ofDigits: chunk &<< UInt64(64 - 8 * digits)))), true)
+                }
+                index += digits &+ step
                 // The digits moved to the top of the eight (zeros before them), then converted.
-                return (Double(Int64(Self.value(ofDigits: chunk &<< UInt64(64 - 8 * digits)))), separator == UInt8(ascii: "]"))
+                return (Double(Int64(Self.value(ofDigits: chunk &<< UInt64(64 - 8 * digits)))), false)
             }
         }
         var position = index

@@ -21,9 +21,10 @@ import Darwin
 /// the strokes as Python writes a list (`[[[x, …], [y, …]], …]`, raw strokes with a third `t`
 /// list); it is taken as JSON holding only an array of numbers (brackets, commas, blanks,
 /// digits, `.`, `-`, `+`, `e`, `E`) whose shape the record parser checks. The parser reads
-/// nothing else, so a drawing it reads whole with only blanks after it and no carriage return
-/// holds nothing else (``isCleanDrawing(_:parsedThrough:)``); any other row is checked character
-/// by character (`isNumberArray`) for its reason. `recognized` is `True` or `False`
+/// nothing else, so a drawing it reads whole, stepping over no carriage return or newline, with
+/// only blanks and tabs after it before the field's closing quote holds nothing else
+/// (``row(_:layout:word:readingDrawing:)``); any other row is checked character by character
+/// (`isNumberArray`) for its reason. `recognized` is `True` or `False`
 /// (`true`/`false` too). A Kaggle timestamp `YYYY-MM-DD HH:MM:SS[.ffffff]` becomes Google's text for the same instant (trailing zeros of the
 /// fraction dropped, ` UTC` appended: `2017-03-08 21:12:07.266040` →
 /// `2017-03-08 21:12:07.26604 UTC`); any other text is kept as it is.
@@ -79,23 +80,39 @@ package enum KaggleCSV {
 
     /// The fields of the CSV row `row` (without its newline) of a file in `layout`; `word` is the
     /// word of `test` rows. Throws `FormatError` naming what is wrong.
-    ///
-    /// With `checkingDrawing` false the drawing field's bytes are not looked at (neither its UTF-8
-    /// nor ``isNumberArray(_:)``): the caller vouches for them by parsing the drawing and
-    /// ``isCleanDrawing(_:parsedThrough:)``, and asks again with the checks when either fails, so
-    /// every refusal keeps its reason.
+    package static func row(_ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String) throws(FormatError) -> Row {
+        try self.row(row, layout: layout, word: word, readsDrawing: false) { _ in nil }
+    }
+
+    /// The fields of `row` as ``row(_:layout:word:)`` gives them, the drawing field read by
+    /// `readDrawing` instead of looked at here (neither its UTF-8 nor ``isNumberArray(_:)``). The
+    /// field must be quoted; `readDrawing` gets the row's bytes from the field's first byte after
+    /// the quote and returns where the drawing it read ends, or nil. The field then ends at the
+    /// closing quote after blanks and tabs; any other row is refused, with no reason worth
+    /// keeping. The caller vouches for the drawing: its parser reads only brackets, commas, number
+    /// characters and JSON blanks, so a drawing it reads whole, stepping over no carriage return
+    /// or newline, passes ``isNumberArray(_:)``; any row it refuses is asked again with
+    /// ``row(_:layout:word:)``, so every refusal keeps its reason.
     package static func row(
-        _ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String, checkingDrawing: Bool = true
+        _ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String,
+        readingDrawing readDrawing: (UnsafeBufferPointer<UInt8>) -> Int?
+    ) throws(FormatError) -> Row {
+        try self.row(row, layout: layout, word: word, readsDrawing: true, readDrawing)
+    }
+
+    private static func row(
+        _ row: UnsafeBufferPointer<UInt8>, layout: Layout, word: String, readsDrawing: Bool,
+        _ readDrawing: (UnsafeBufferPointer<UInt8>) -> Int?
     ) throws(FormatError) -> Row {
         var row = row
         if row.last == 0x0D { row = UnsafeBufferPointer(rebasing: row.dropLast()) }
         let expected = layout == .train ? 6 : 3
-        let fields = try self.fields(of: row, unchecked: checkingDrawing ? nil : (layout == .train ? 1 : 2))
+        // train: countrycode,drawing,key_id,recognized,timestamp,word; test: key_id,countrycode,drawing.
+        let (country, drawing, key) = layout == .train ? (0, 1, 2) : (1, 2, 0)
+        let fields = try self.fields(of: row, readingField: readsDrawing ? drawing : nil, with: readDrawing)
         guard fields.count == expected else {
             throw FormatError(.record, "\(fields.count) CSV fields, the header \(layout.header) names \(expected)")
         }
-        // train: countrycode,drawing,key_id,recognized,timestamp,word; test: key_id,countrycode,drawing.
-        let (country, drawing, key) = layout == .train ? (0, 1, 2) : (1, 2, 0)
         var recognized = true
         if layout == .train {
             let field = fields[3]
@@ -113,7 +130,7 @@ package enum KaggleCSV {
             }
         }
         let drawingBytes = UnsafeBufferPointer(rebasing: row[fields[drawing].range])
-        guard !fields[drawing].hasEscapedQuote, !checkingDrawing || isNumberArray(drawingBytes) else {
+        guard !fields[drawing].hasEscapedQuote, readsDrawing || isNumberArray(drawingBytes) else {
             throw FormatError(.record, "drawing is not a list of stroke lists of numbers")
         }
         return Row(
@@ -218,25 +235,32 @@ package enum KaggleCSV {
         }
     }
 
-    /// Whether `drawing`, a drawing field the record parser read up to offset `end`
-    /// (`QuickDrawLineParser.parseDrawing`), passes ``isNumberArray(_:)``: the parser reads only
-    /// brackets, commas, number characters and JSON blanks, so it does when only blanks and tabs
-    /// follow `end` and no carriage return or newline (JSON blanks ``isNumberArray(_:)`` refuses)
-    /// lies anywhere in it.
-    package static func isCleanDrawing(_ drawing: UnsafeBufferPointer<UInt8>, parsedThrough end: Int) -> Bool {
-        guard end <= drawing.count, drawing[end...].allSatisfy({ $0 == 0x20 || $0 == 0x09 }), let base = drawing.baseAddress
-        else { return false }
-        return memchr(base, 0x0D, end) == nil && memchr(base, 0x0A, end) == nil
-    }
-
     /// The fields of one CSV row (RFC 4180 quoting, no newline inside a field), each checked to
-    /// be valid UTF-8 (but field number `unchecked + 1`), in order.
-    private static func fields(of row: UnsafeBufferPointer<UInt8>, unchecked: Int? = nil) throws(FormatError) -> Fields {
+    /// be valid UTF-8, in order; field number `readField + 1` is read by `readDrawing` instead
+    /// (``row(_:layout:word:readingDrawing:)``).
+    private static func fields(
+        of row: UnsafeBufferPointer<UInt8>, readingField readField: Int?,
+        with readDrawing: (UnsafeBufferPointer<UInt8>) -> Int?
+    ) throws(FormatError) -> Fields {
         var fields = Fields()
         var index = 0
         while true {
             let field: Field
-            if index < row.count && row[index] == UInt8(ascii: "\"") {
+            // Whether the field is known to be ASCII (an unquoted field's bytes are looked at here).
+            var ascii = false
+            if fields.count == readField {
+                guard index < row.count && row[index] == UInt8(ascii: "\""),
+                    let end = readDrawing(UnsafeBufferPointer(rebasing: row[(index + 1)...]))
+                else { throw FormatError(.record, "drawing not read") }
+                let start = index + 1
+                index = start + end
+                while index < row.count && (row[index] == 0x20 || row[index] == 0x09) { index += 1 }
+                guard index < row.count && row[index] == UInt8(ascii: "\""),
+                    index + 1 == row.count || row[index + 1] == UInt8(ascii: ",")
+                else { throw FormatError(.record, "drawing not read") }
+                field = Field(range: start..<index, hasEscapedQuote: false)
+                index += 1
+            } else if index < row.count && row[index] == UInt8(ascii: "\"") {
                 index += 1
                 let start = index
                 var escaped = false
@@ -254,22 +278,52 @@ package enum KaggleCSV {
                 }
             } else {
                 let start = index
+                var bits: UInt64
+                (index, bits) = firstCommaOrQuote(in: row, from: index)
                 while index < row.count && row[index] != UInt8(ascii: ",") {
                     if row[index] == UInt8(ascii: "\"") {
                         throw FormatError(.record, "CSV field \(fields.count + 1): quote inside an unquoted field")
                     }
+                    bits |= UInt64(row[index])
                     index += 1
                 }
                 field = Field(range: start..<index, hasEscapedQuote: false)
+                ascii = bits & 0x8080_8080_8080_8080 == 0
             }
             let bytes = UnsafeBufferPointer(rebasing: row[field.range])
-            guard fields.count == unchecked || isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+            guard fields.count == readField || ascii || isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
                 throw FormatError(.record, "CSV field \(fields.count + 1) is not valid UTF-8")
             }
             fields.append(field)
             if index == row.count { return fields }
             index += 1  // the comma
         }
+    }
+
+    /// The offset of the first `,` or `"` at or after `start` in `row` within its whole eight-byte
+    /// blocks (SWAR), or the start of the last part block when the blocks hold neither; with the
+    /// bytes before that offset ORed together (for their top bits).
+    private static func firstCommaOrQuote(in row: UnsafeBufferPointer<UInt8>, from start: Int) -> (offset: Int, bits: UInt64) {
+        guard let base = row.baseAddress else { return (start, 0) }
+        let raw = UnsafeRawPointer(base)
+        var offset = start
+        var bits: UInt64 = 0
+        while offset + 8 <= row.count {
+            let chunk = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            // A zero byte of `chunk ^ c` is a byte equal to c; the lowest flag is exact.
+            let commas = chunk ^ 0x2C2C_2C2C_2C2C_2C2C
+            let quotes = chunk ^ 0x2222_2222_2222_2222
+            let found =
+                ((commas &- 0x0101_0101_0101_0101) & ~commas | (quotes &- 0x0101_0101_0101_0101) & ~quotes)
+                & 0x8080_8080_8080_8080
+            if found != 0 {
+                let before = found.trailingZeroBitCount &>> 3
+                return (offset + before, bits | chunk & ((1 &<< UInt64(8 * before)) &- 1))
+            }
+            bits |= chunk
+            offset += 8
+        }
+        return (offset, bits)
     }
 
     /// The offset of the first `"` at or after `start` in `row` (`memchr`: a drawing field is long
@@ -350,15 +404,53 @@ package enum KaggleCSV {
     /// Kaggle's timestamp up to the seconds, `0` standing for any digit.
     private static let timestampPattern = Array("0000-00-00 00:00:00".utf8)
 
+    /// The pattern's bytes 0–7, 8–15 and 11–18, each checked with one eight-byte load.
+    private static let timestampWindows = (TimestampWindow(offset: 0), TimestampWindow(offset: 8), TimestampWindow(offset: 11))
+
+    /// Eight bytes of ``timestampPattern`` from `offset`: which must be digits, and the others.
+    private struct TimestampWindow {
+        let offset: Int
+        /// 0x80 in each byte that must be a digit.
+        let digits: UInt64
+        /// 0xFF in each byte that must be `expected`'s.
+        let others: UInt64
+        let expected: UInt64
+
+        init(offset: Int) {
+            var (digits, others, expected): (UInt64, UInt64, UInt64) = (0, 0, 0)
+            for (place, byte) in KaggleCSV.timestampPattern[offset..<(offset + 8)].enumerated() {
+                let shift = UInt64(8 * place)
+                if byte == UInt8(ascii: "0") {
+                    digits |= 0x80 << shift
+                } else {
+                    others |= 0xFF << shift
+                    expected |= UInt64(byte) << shift
+                }
+            }
+            (self.offset, self.digits, self.others, self.expected) = (offset, digits, others, expected)
+        }
+
+        /// Whether the eight bytes at `base + offset` fit the window (at least `offset + 8` bytes
+        /// are there).
+        func fits(_ base: UnsafeRawPointer) -> Bool {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            // Per byte, with no carry or borrow between bytes: top bit set when the low seven bits
+            // are at least 0x30, and when they are at least 0x3A; a digit has the first, not the
+            // second, and no top bit of its own.
+            let atLeastZero = (word | 0x8080_8080_8080_8080) &- 0x3030_3030_3030_3030
+            let aboveNine = (word & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x4646_4646_4646_4646
+            let isDigit = atLeastZero & ~aboveNine & ~word & 0x8080_8080_8080_8080
+            return isDigit & digits == digits && (word ^ expected) & others == 0
+        }
+    }
+
     /// Google's timestamp text for the Kaggle timestamp `bytes`, or nil when they have another form.
     private static func googleTimestamp(bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let pattern = timestampPattern
-        guard bytes.count >= pattern.count else { return nil }
-        for index in 0..<pattern.count {
-            let (byte, expected) = (bytes[index], pattern[index])
-            guard expected == UInt8(ascii: "0") ? (byte >= 0x30 && byte <= 0x39) : byte == expected else { return nil }
-        }
-        var fraction = bytes[pattern.count...]
+        let seconds = timestampPattern.count
+        guard bytes.count >= seconds, let base = bytes.baseAddress else { return nil }
+        let windows = timestampWindows
+        guard windows.0.fits(base), windows.1.fits(base), windows.2.fits(base) else { return nil }
+        var fraction = bytes[seconds...]
         if !fraction.isEmpty {
             guard fraction.first == UInt8(ascii: "."), fraction.count >= 2, fraction.count <= 10,
                 fraction.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
@@ -366,11 +458,13 @@ package enum KaggleCSV {
             while fraction.last == UInt8(ascii: "0") { fraction = fraction.dropLast() }
             if fraction.count == 1 { fraction = fraction.dropLast() }
         }
-        let length = pattern.count + fraction.count + 4
+        let length = seconds + fraction.count + 4
         return String(unsafeUninitializedCapacity: length) { text in
-            _ = text.initialize(from: bytes[..<pattern.count])
-            _ = UnsafeMutableBufferPointer(rebasing: text[pattern.count...]).initialize(from: fraction)
-            _ = UnsafeMutableBufferPointer(rebasing: text[(length - 4)...]).initialize(from: " UTC".utf8)
+            let text = UnsafeMutableRawBufferPointer(text)
+            text.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<(seconds + fraction.count)]))
+            let zone: StaticString = " UTC"
+            UnsafeMutableRawBufferPointer(rebasing: text[(length - 4)...]).copyMemory(
+                from: UnsafeRawBufferPointer(start: zone.utf8Start, count: 4))
             return length
         }
     }

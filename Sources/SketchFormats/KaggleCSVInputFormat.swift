@@ -42,19 +42,28 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
         return checkedRow(bytes, layout: layout, in: batch, with: &scratch)
     }
 
-    /// The decoding of a row whose fields split and whose drawing the parser reads whole with only
-    /// blanks after it (`KaggleCSV.isCleanDrawing`): what ``checkedRow(_:layout:in:with:)``
-    /// gives such a row, without its separate pass over the drawing; nil for any other row.
+    /// The decoding of a row whose fields split with the drawing field read by the parser
+    /// (`KaggleCSV.row(_:layout:word:readingDrawing:)`: read whole, stepping over no carriage
+    /// return or newline, with only blanks and tabs before the closing quote): what
+    /// ``checkedRow(_:layout:in:with:)`` gives such a row, without a pass over the drawing to find
+    /// its quote or to check its bytes; nil for any other row.
     private static func acceptedRow(
         _ bytes: UnsafeBufferPointer<UInt8>, layout: KaggleCSV.Layout, in batch: RawLineBatch,
         with scratch: inout RecordDecodingScratch
     ) -> PluginDecoding? {
-        guard let row = try? KaggleCSV.row(bytes, layout: layout, word: batch.word, checkingDrawing: false),
-            let (drawing, kind, end) = try? scratch.parser.parseDrawing(
-                row.drawing, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes),
-            KaggleCSV.isCleanDrawing(row.drawing, parsedThrough: end)
-        else { return nil }
-        return record(of: row, drawing: drawing, kind: kind, line: RecordLine(csvRow: bytes, layout: layout, word: batch.word))
+        var parsed: (drawing: Drawing, kind: DrawingKind)?
+        let row = try? KaggleCSV.row(bytes, layout: layout, word: batch.word) { rest in
+            guard
+                let (drawing, kind, end, skippedLineBreak) = try? scratch.parser.parseDrawing(
+                    rest, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes),
+                !skippedLineBreak
+            else { return nil }
+            parsed = (drawing, kind)
+            return end
+        }
+        guard let row, let parsed else { return nil }
+        return record(
+            of: row, drawing: parsed.drawing, kind: parsed.kind, line: RecordLine(csvRow: bytes, layout: layout, word: batch.word))
     }
 
     /// The decoding of any row, each check made in turn (the reason of the first that fails).
@@ -70,7 +79,7 @@ package enum KaggleCSVInputFormat: InputFormatPlugin {
         let drawing: Drawing
         let kind: DrawingKind
         do throws(FormatError) {
-            (drawing, kind, _) = try scratch.parser.parseDrawing(
+            (drawing, kind, _, _) = try scratch.parser.parseDrawing(
                 row.drawing, columnOffset: 0, flat: scratch.flatPoints, strokes: &scratch.strokes)
         } catch {
             // Columns of the drawing's errors count from the start of the row's NDJSON line: read

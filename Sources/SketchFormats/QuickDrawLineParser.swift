@@ -65,23 +65,24 @@ public struct QuickDrawLineParser {
     /// Parses `bytes`, the value of a record's `drawing` key that starts at byte `columnOffset` of
     /// its line (errors name columns of that line), with the checks and errors of ``parse(_:)``;
     /// with `flat`, the points go into `strokes` (replacing its contents) and the drawing is empty.
-    /// Returns the drawing, its kind (`DrawingKind`, from the values as written) and the offset in
-    /// `bytes` just past the drawing's closing `]` (what follows is not looked at).
+    /// Returns the drawing, its kind (`DrawingKind`, from the values as written), the offset in
+    /// `bytes` just past the drawing's closing `]` (what follows is not looked at) and whether a
+    /// blank it stepped over was a carriage return or a newline.
     package mutating func parseDrawing(
         _ bytes: UnsafeBufferPointer<UInt8>, columnOffset: Int, flat: Bool, strokes: inout FlatStrokes
-    ) throws(FormatError) -> (drawing: Drawing, kind: DrawingKind, end: Int) {
+    ) throws(FormatError) -> (drawing: Drawing, kind: DrawingKind, end: Int, skippedLineBreak: Bool) {
         var cursor = JSONCursor(bytes, columnOffset: columnOffset)
         cursor.skipWhitespace()
         guard flat else {
             var none: FlatStrokes?
             let (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &none)
-            return (drawing, kind, cursor.index)
+            return (drawing, kind, cursor.index, cursor.skippedLineBreak)
         }
         var target: FlatStrokes? = FlatStrokes()
         swap(&target!, &strokes)
         defer { swap(&target!, &strokes) }
         let (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &target)
-        return (drawing, kind, cursor.index)
+        return (drawing, kind, cursor.index, cursor.skippedLineBreak)
     }
 
     /// Parses `line` (without its newline).

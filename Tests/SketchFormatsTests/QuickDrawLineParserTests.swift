@@ -103,6 +103,25 @@ import Testing
         #expect(try numberArray("[1 ,20\t,300, 4,5.0,6]") == [1, 20, 300, 4, 5, 6])
     }
 
+    @Test func anArrayPastThePointLimitIsRefusedWhereItsValueTooManyStartsWhateverBlanksFollowTheCommas() throws {
+        for separator in [",", ", ", ",  ", ",\t", ", \n "] {
+            // Four values fill the limit's slots and one more; the fifth is refused where it starts.
+            let text = "[" + ["1", "22", "333", "4444", "55555"].joined(separator: separator) + "]"
+            let column = text.utf8.count - 5
+            var storage: [Double] = [0]
+            let reason = Array(text.utf8).withUnsafeBufferPointer { buffer -> String? in
+                var cursor = JSONCursor(buffer)
+                do throws(FormatError) {
+                    _ = try cursor.parseNumberArray(into: &storage, what: "values", bound: 1e9, limit: 3)
+                    return nil
+                } catch {
+                    return error.reason
+                }
+            }
+            #expect(reason?.hasSuffix("(column \(column))") == true, "\(text): \(reason ?? "read")")
+        }
+    }
+
     @Test(
         "seeded integers of 1 to 17 digits, then a separator (with JSON blanks after it), a blank, a fraction or an exponent, read as strtod reads them and counted wherever the buffer ends; a leading zero is refused"
     )
