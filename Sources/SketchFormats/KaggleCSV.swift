@@ -246,8 +246,9 @@ package enum KaggleCSV {
         var index = 0
         while true {
             let field: Field
-            // Whether the field is known to be ASCII (an unquoted field's bytes are looked at here).
-            var ascii = false
+            // Whether the field is ASCII, when known here (an unquoted field's bytes are looked at
+            // while it is split); nil: not known.
+            var ascii: Bool?
             if fields.count == readField {
                 guard index < row.count && row[index] == UInt8(ascii: "\""),
                     let end = readDrawing(UnsafeBufferPointer(rebasing: row[(index + 1)...]))
@@ -291,7 +292,7 @@ package enum KaggleCSV {
                 ascii = bits & 0x8080_8080_8080_8080 == 0
             }
             let bytes = UnsafeBufferPointer(rebasing: row[field.range])
-            guard fields.count == readField || ascii || isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else {
+            guard fields.count == readField || (ascii ?? isASCII(bytes)) || String(validating: bytes, as: UTF8.self) != nil else {
                 throw FormatError(.record, "CSV field \(fields.count + 1) is not valid UTF-8")
             }
             fields.append(field)
