@@ -9,9 +9,9 @@ import subprocess
 import numpy as np
 
 from conftest import SHARED
+from kaggle_csv_reference import TRAIN_HEADER, write_train_csv
 
 WORDS = ["cat", "apple"]
-TRAIN_HEADER = ["countrycode", "drawing", "key_id", "recognized", "timestamp", "word"]
 
 
 def run(sketchprep, *args, ok=True):
@@ -23,22 +23,6 @@ def run(sketchprep, *args, ok=True):
 
 def records(kind, word):
     return [json.loads(line) for line in open(SHARED / "quickdraw" / kind / f"{word}.ndjson") if line.strip()]
-
-
-def kaggle_timestamp(google):
-    """Kaggle's text of a Google timestamp: `2017-03-08 21:12:07.26604 UTC` → `…07.266040`."""
-    stamp = google.removesuffix(" UTC")
-    whole, _, fraction = stamp.partition(".")
-    return f"{whole}.{fraction.ljust(6, '0')}"
-
-
-def write_train_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(TRAIN_HEADER)
-        for r in rows:
-            writer.writerow([r["countrycode"], str(r["drawing"]), r["key_id"], str(r["recognized"]),
-                             kaggle_timestamp(r["timestamp"]), r["word"]])
 
 
 def inputs(tmp_path, kind):
