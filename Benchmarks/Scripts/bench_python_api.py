@@ -101,7 +101,7 @@ def read_pieces(paths, file_format, repeats):
     counts = array("q", bytes(8 * 11))
 
     def native():
-        reader = _native._lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), b"", 1, 256)
+        reader = _native._lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), b"", 1, 256, 0)
         try:
             while _native._lib.sketchprep_reader_next(reader, counts.buffer_info()[0]):
                 pass
@@ -109,7 +109,7 @@ def read_pieces(paths, file_format, repeats):
             _native._lib.sketchprep_reader_free(reader)
 
     def batches():
-        for _ in _native.read_batches([str(path) for path in paths], file_format, None, True, 256):
+        for _ in _native.read_batches([str(path) for path in paths], file_format, None, True, 256, 0):
             pass
 
     return {"native read": fastest(native, repeats), "batches in Python": fastest(batches, repeats),

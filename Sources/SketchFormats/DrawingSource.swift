@@ -106,18 +106,6 @@ public struct DrawingSource: Sendable {
             }, onRejected: onRejected, onProgress: onProgress)
     }
 
-    /// Reads the inputs like ``read(onRecord:onRejected:onProgress:)`` until `onRecord` returns
-    /// false: nothing after that record's batch is read (a reader that stops early, such as the
-    /// Python package's `sketchprep.read`).
-    package func read(
-        while onRecord: (SketchRecord, SourceLocation) throws -> Bool,
-        onRejected: (RejectedLine) throws -> Void
-    ) throws {
-        try readInOrder(
-            flatPoints: false, requiresAnOpenedInput: true,
-            onRecord: { record, _, _, location in try onRecord(record, location) }, onRejected: onRejected, onProgress: { _ in })
-    }
-
     /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record with
     /// its ``RecordLine`` (valid during the call): its quarantine form, and what its format keeps
     /// beside it (a float64 stroke-3 record's exact deltas).
@@ -147,19 +135,6 @@ public struct DrawingSource: Sendable {
                 try onRecord(record, strokes, location)
                 return true
             }, onRejected: onRejected, onProgress: onProgress)
-    }
-
-    /// Reads the inputs like ``readFlat(onRecord:onRejected:onProgress:)`` until `onRecord` returns
-    /// false: nothing after that record's batch is read (the Python package's `sketchprep.read` of
-    /// `.bin` inputs, which have no times to lose).
-    package func readFlat(
-        while onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Bool,
-        onRejected: (RejectedLine) throws -> Void
-    ) throws {
-        try readInOrder(
-            flatPoints: true, requiresAnOpenedInput: true,
-            onRecord: { record, strokes, _, location in try onRecord(record, strokes, location) }, onRejected: onRejected,
-            onProgress: { _ in })
     }
 
     /// The sequential read behind every entry point: the engine's batches (``InputBatches``)

@@ -34,12 +34,11 @@ public struct QuickDrawLineParser {
     private var ts: [Double] = []
     private var stringScratch: [UInt8] = []
 
-    /// Creates a parser.
+    /// Creates a parser. Its scratch buffers start empty and grow to the longest stroke read
+    /// (`JSONCursor.parseNumberArray`), so a parser made for a few lines (a format's detection, a
+    /// small file's batch) costs no more than those lines.
     public init(keepsTimestamps: Bool = true) {
         self.keepsTimestamps = keepsTimestamps
-        xs = Array(repeating: 0, count: 4096)
-        ys = Array(repeating: 0, count: 4096)
-        ts = Array(repeating: 0, count: 4096)
     }
 
     /// Parses `line` (without its newline).

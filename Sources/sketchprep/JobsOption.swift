@@ -12,7 +12,10 @@ struct JobsOption: ParsableArguments {
     var jobs: Int?
 
     func validate() throws {
-        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
+        let range = AvailableProcessors.jobsRange
+        if let jobs, !range.contains(jobs) {
+            throw ValidationError("--jobs must be between \(range.lowerBound) and \(range.upperBound)")
+        }
     }
 
     /// The job count to use.

@@ -1,36 +1,42 @@
 import Glibc
 import SketchCore
 import SketchFormats
+import SketchPipeline
 
-/// A `sketchprep.read` in progress: `DrawingSource` reads the inputs on a thread of the reader's
-/// own (no Python thread, no callback into Python), which decodes one batch (`ReadBatch`) ahead of
-/// the caller and waits until the caller takes it. The caller takes batches with `next()` and
-/// copies each with `copy(into:)`; `stop()` ends the read at the thread's next batch and waits for
-/// it. The batch the caller is done with goes back to the thread to be refilled, so the arrays'
-/// storage is reused batch after batch.
+/// A `sketchprep.read` in progress: the engine reads the inputs as every command does
+/// (`ReadStage.read`: `DrawingSource`'s inputs decoded on `jobs` workers), on a thread of the
+/// reader's own (no Python thread, no callback into Python) that joins the workers' batches in
+/// input order into batches of at most the caller's size and hands each over when the caller has
+/// taken the one before. The caller takes
+/// batches with `next()` and copies each with `copy(into:)`; `stop()` ends the read at the
+/// thread's next batch and waits for it. At most `2 × jobs + 2` engine batches, the batch being
+/// joined, the one handed over and the caller's are held at once.
 final class DrawingReader: @unchecked Sendable {
     /// What to read: `DrawingSource`'s inputs, format and word, whether NDJSON records keep their
-    /// times, and the most drawings a batch holds.
+    /// times, the most drawings a batch holds (engine batches hold as many lines, up to the
+    /// engine's own batch size), and the worker threads.
     struct Request {
         var inputs: [String]
         var format: DrawingFileFormat?
         var word: String?
         var keepsTimes: Bool
         var batchDrawings: Int
+        var jobs: Int
     }
 
     private let request: Request
+    /// The arrays of the batches the caller has copied, for the workers to fill again.
+    private let pool: ReadBatchPool
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var thread: pthread_t?
     // Shared with the reading thread, under `lock`:
-    private var ready: ReadBatch?
-    private var spare: ReadBatch?
+    private var ready: ReadBatchGroup?
     private var finished = false
     private var stopped = false
     private var failure: CString?
     // The caller's alone:
-    private var current = ReadBatch()
+    private var current = ReadBatchGroup()
     /// Why the read failed (a missing input, no readable input), once `next()` has returned false.
     private(set) var message: CString?
 
@@ -38,6 +44,7 @@ final class DrawingReader: @unchecked Sendable {
     /// at once, with the reason as its message.
     init(_ request: Request) {
         self.request = request
+        pool = ReadBatchPool(capacity: 2 * request.jobs + 8)
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
         var started = pthread_t()
@@ -61,7 +68,8 @@ final class DrawingReader: @unchecked Sendable {
 
     /// A reader that is over at once with `reason` as its message (refused arguments).
     init(refusing reason: String) {
-        request = Request(inputs: [], format: nil, word: nil, keepsTimes: true, batchDrawings: 1)
+        request = Request(inputs: [], format: nil, word: nil, keepsTimes: true, batchDrawings: 1, jobs: 1)
+        pool = ReadBatchPool(capacity: 0)
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
         failure = CString(reason)
@@ -76,14 +84,12 @@ final class DrawingReader: @unchecked Sendable {
     }
 
     /// Waits for the next batch and makes it the current one; false when the read is over (then
-    /// `message` says why it failed, nil when it did not). The previous batch goes back to the thread.
+    /// `message` says why it failed, nil when it did not).
     func next() -> Bool {
-        var done = ReadBatch()
-        swap(&done, &current)
-        done.removeAll()
+        pool.give(current)
+        current = ReadBatchGroup()
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        if spare == nil { spare = consume done }
         while ready == nil && !finished { pthread_cond_wait(changed, lock) }
         guard let batch = ready else {
             message = failure
@@ -98,7 +104,7 @@ final class DrawingReader: @unchecked Sendable {
     /// The element counts of the current batch's arrays, in `ReadBatch.Field` order.
     var counts: [Int] { current.counts }
 
-    /// Copies the current batch's arrays into `destinations` (`ReadBatch.copy(into:)`).
+    /// Copies the current batch's arrays into `destinations` (`ReadBatchGroup.copy(into:)`).
     func copy(into destinations: UnsafePointer<UnsafeMutableRawPointer?>) { current.copy(into: destinations) }
 
     /// Ends the read at the thread's next batch and waits for the thread to finish.
@@ -113,50 +119,29 @@ final class DrawingReader: @unchecked Sendable {
         }
     }
 
-    /// Hands `batch` to the caller once it has taken the one before; false when the read is stopped.
-    /// `batch` becomes an empty one to fill next.
-    private func hand(_ batch: inout ReadBatch) -> Bool {
+    /// Hands `batch` to the caller once it has taken the one before and empties it; false when
+    /// the read is stopped.
+    private func hand(_ batch: inout ReadBatchGroup) -> Bool {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         while ready != nil && !stopped { pthread_cond_wait(changed, lock) }
         if stopped { return false }
         ready = batch
-        batch = spare ?? ReadBatch()
-        spare = nil
+        batch = ReadBatchGroup()
         pthread_cond_broadcast(changed)
         return true
     }
 
-    /// The reading thread: every input through `DrawingSource` (the flat points for `.bin`, which
-    /// has no times to lose), batch after batch, until the end or `stop()`.
+    /// The reading thread: every input through the engine (`ReadStage.read`; flat points for
+    /// `.bin`, which has no times to lose), batch after batch, until the end or `stop()`.
     private func run() {
         var reason: CString?
         do {
             var source = try DrawingSource(inputs: request.inputs, format: request.format, word: request.word)
             source.keepsTimestamps = request.keepsTimes
-            var batch = ReadBatch()
-            var going = true
-            func delivered() -> Bool {
-                if batch.drawingCount >= request.batchDrawings { going = hand(&batch) }
-                return going
-            }
-            func reject(_ rejected: RejectedLine) {
-                if going { batch.reject(rejected) }
-            }
-            if request.format == .bin {
-                try source.readFlat(
-                    while: { record, points, _ in
-                        batch.append(record, points: points)
-                        return delivered()
-                    }, onRejected: reject)
-            } else {
-                try source.read(
-                    while: { record, _ in
-                        batch.append(record)
-                        return delivered()
-                    }, onRejected: reject)
-            }
-            if going && !batch.isEmpty { _ = hand(&batch) }
+            try ReadStage.read(
+                source, flatPoints: request.format == .bin, jobs: request.jobs, batchDrawings: request.batchDrawings, pool: pool,
+                hand: hand)
         } catch {
             reason = CString("\(error)")
         }

@@ -1,30 +1,37 @@
 import SketchCore
 import SketchFormats
 import SketchIO
+import SketchPipeline
 
-/// The C ABI of `sketchprep.read`: the inputs read by `DrawingSource`, the one way every command
-/// reads drawings, on a thread of the library's own (`DrawingReader`), taken by the caller batch by
-/// batch as flat arrays (`ReadBatch`) with the rejected lines of each batch beside its drawings.
+/// The C ABI of `sketchprep.read`: the inputs read by the engine, the one way every command reads
+/// drawings (`DrawingSource`'s inputs decoded on `jobs` workers), from a thread of the library's
+/// own (`DrawingReader`), taken by the caller batch by batch as flat arrays (`ReadBatchGroup`) with the
+/// rejected lines of each batch beside its drawings.
 
 /// Starts reading `pathCount` NUL-terminated paths packed in `paths` (`DrawingSource`: `format` nil
 /// or empty for detection by content, `word` for `.bin` inputs) in batches of at most
-/// `batchDrawings` drawings. Never NULL: refused arguments give a reader that is over at once,
-/// whose message says why.
+/// `batchDrawings` drawings on `jobs` worker threads (0: the CPUs this process
+/// may use, as the CLI's `--jobs` default). Never NULL: refused arguments give a reader that is
+/// over at once, whose message says why.
 @_cdecl("sketchprep_reader_open")
 public func sketchprepReaderOpen(
     _ paths: UnsafePointer<CChar>?, _ pathCount: Int64, _ format: UnsafePointer<CChar>?, _ word: UnsafePointer<CChar>?,
-    _ keepTimes: Int32, _ batchDrawings: Int64
+    _ keepTimes: Int32, _ batchDrawings: Int64, _ jobs: Int64
 ) -> UnsafeMutableRawPointer {
-    let reader = makeReader(paths, pathCount, format, word, keepTimes, batchDrawings)
+    let reader = makeReader(paths, pathCount, format, word, keepTimes, batchDrawings, jobs)
     return Unmanaged.passRetained(reader).toOpaque()
 }
 
 private func makeReader(
     _ paths: UnsafePointer<CChar>?, _ pathCount: Int64, _ format: UnsafePointer<CChar>?, _ word: UnsafePointer<CChar>?,
-    _ keepTimes: Int32, _ batchDrawings: Int64
+    _ keepTimes: Int32, _ batchDrawings: Int64, _ jobs: Int64
 ) -> DrawingReader {
     guard let paths, (1...Int64(Int32.max)).contains(pathCount), (1...1 << 20).contains(batchDrawings) else {
         return DrawingReader(refusing: "read needs at least one path and a batch size in 1…\(1 << 20)")
+    }
+    let jobsRange = AvailableProcessors.jobsRange
+    guard jobs == 0 || jobsRange.contains(Int(clamping: jobs)) else {
+        return DrawingReader(refusing: "jobs must be between \(jobsRange.lowerBound) and \(jobsRange.upperBound)")
     }
     var inputs: [String] = []
     var cursor = paths
@@ -51,7 +58,7 @@ private func makeReader(
     return DrawingReader(
         .init(
             inputs: inputs, format: fileFormat, word: CText.optional(word), keepsTimes: keepTimes != 0,
-            batchDrawings: Int(batchDrawings)))
+            batchDrawings: Int(batchDrawings), jobs: jobs == 0 ? AvailableProcessors.count : Int(jobs)))
 }
 
 /// Waits for the reader's next batch and writes the element count of each of its arrays

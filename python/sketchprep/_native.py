@@ -37,7 +37,7 @@ SIGNATURES = {
     "sketchprep_simplify": (_P, _BATCH + [_F64] * 3 + [_P]),
     "sketchprep_encode": (_P, _BATCH + [_I64, _I32, _I32, _P, _P]),
     "sketchprep_render": (_P, [_P, _P, _P, _I64, _I64, _P, _I64, _P, _I64, _I64, _F64, _F64, _S, _S, _S, _P, _P]),
-    "sketchprep_reader_open": (_P, [_S, _I64, _S, _S, _I32, _I64]),
+    "sketchprep_reader_open": (_P, [_S, _I64, _S, _S, _I32, _I64, _I64]),
     "sketchprep_reader_next": (_I32, [_P, _P]),
     "sketchprep_reader_copy": (None, [_P, _P]),
     "sketchprep_reader_message": (_S, [_P]),
@@ -209,18 +209,19 @@ _FIELDS = 11
 
 
 def read_batches(paths: List[str], file_format: Optional[str], word: Optional[str], keep_times: bool,
-                 batch_drawings: int) -> Iterator[List["np.ndarray"]]:
+                 batch_drawings: int, jobs: int) -> Iterator[List["np.ndarray"]]:
     """The batches of ``sketchprep_reader_open``, each as nine arrays (copied, writable): the points
     as one float64 array of x, y (and t when a stroke of the batch has times) rows, shape (2, points)
     or (3, points), then arrays 3…10 of ``sketchprep_reader_next``. The native read runs on a thread
-    of the library's own one batch ahead; each batch costs two calls (its counts, then the copy into
-    the new arrays), during which ctypes releases the GIL. Closing the iterator stops the read.
-    Raises :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
+    of the library's own one batch ahead, decoding on ``jobs`` worker threads (0: the CPUs this
+    process may use); each batch costs two calls (its counts, then the copy into the new arrays),
+    during which ctypes releases the GIL. Closing the iterator stops the read. Raises
+    :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
     import numpy as np
 
     packed = b"".join(os.fsencode(path) + b"\0" for path in paths)
     reader = _lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), (word or "").encode(),
-                                         int(keep_times), batch_drawings)
+                                         int(keep_times), batch_drawings, jobs)
     counts = array("q", bytes(8 * _FIELDS))
     counts_address = counts.buffer_info()[0]
     addresses = (ctypes.c_void_p * _FIELDS)()

@@ -170,13 +170,15 @@ class Reader:
     refused so far, ``read`` counts the drawings handed out."""
 
     def __init__(self, paths: List[str], file_format: Optional[str], input_format: str, word: Optional[str],
-                 strict: bool, batch_size: int, on_rejected: Optional[Callable[[Rejection], None]]) -> None:
+                 strict: bool, batch_size: int, jobs: Optional[int],
+                 on_rejected: Optional[Callable[[Rejection], None]]) -> None:
         self._paths = paths
         self._format = file_format
         self.input_format = input_format
         self._word = word
         self._strict = strict
         self._batch_size = batch_size
+        self._jobs = jobs
         self._on_rejected = on_rejected
         self.rejected: List[Rejection] = []
         self._handed = 0  # drawings of the batches before the current one
@@ -200,7 +202,8 @@ class Reader:
     def _batches(self) -> Iterator[Iterator[SketchDrawing]]:
         """Per batch, an iterator that makes its drawings in C (``map`` over the batch and its
         indices); what the index iterator has left counts the drawings not yet handed out."""
-        batches = _native.read_batches(self._paths, self._format, self._word, True, self._batch_size)
+        batches = _native.read_batches(self._paths, self._format, self._word, True, self._batch_size,
+                                       0 if self._jobs is None else self._jobs)
         try:
             for arrays in batches:
                 self._note_rejected(arrays[7], arrays[8])
@@ -232,9 +235,9 @@ class Reader:
 
 def read(path_or_paths: PathsLike, *, format: Optional[str] = None,  # noqa: A002 (the CLI's name)
          input_format: str = "auto", word: Optional[str] = None, strict: bool = False, batch_size: int = 256,
-         on_rejected: Optional[Callable[[Rejection], None]] = None) -> Reader:
+         jobs: Optional[int] = None, on_rejected: Optional[Callable[[Rejection], None]] = None) -> Reader:
     """The drawings of the files or directories given (one path, as ``str``, ``bytes`` or
-    ``os.PathLike``, or an iterable of them), in the CLI's reading order.
+    ``os.PathLike``, or an iterable of them), in the CLI's reading order, whatever ``jobs``.
 
     ``format`` and ``input_format`` are the CLI's ``--format`` (ndjson, bin, stroke3, csv, svg;
     None: decided by content) and ``--input-format`` (auto, raw, simplified: kept on the reader for
@@ -243,15 +246,19 @@ def read(path_or_paths: PathsLike, *, format: Optional[str] = None,  # noqa: A00
     but listed in the reader's ``rejected`` (and passed to ``on_rejected``), unless ``strict``: then
     the first raises :class:`~sketchprep.errors.DrawingError`. A missing input or one of no
     readable format raises :class:`~sketchprep.errors.SketchPrepError` with the CLI's reason.
+    ``jobs`` is the CLI's ``--jobs``: the threads that decode the records (default: the CPUs this
+    process may use); drawings are handed out in batches of at most ``batch_size``.
     """
     if format is not None and format not in FORMATS:
         raise SketchPrepError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     if input_format not in INPUT_FORMATS:
         raise SketchPrepError(f"unknown input_format {input_format!r}; expected one of {', '.join(INPUT_FORMATS)}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise SketchPrepError(f"jobs must be a number of threads (1 or more; None: the CPUs this process may use), not {jobs!r}")
     paths = path_list(path_or_paths)
     if not paths:
         raise SketchPrepError("sketchprep.read needs at least one path")
-    return Reader(paths, format, input_format, word, strict, batch_size, on_rejected)
+    return Reader(paths, format, input_format, word, strict, batch_size, jobs, on_rejected)
 
 
 def _strings(data: bytes, offsets: np.ndarray) -> List[str]:

@@ -11,6 +11,9 @@ import Foundation
 ///    Kubernetes' CPU limits);
 /// and never less than 1. The machine's core count is only the fallback when none of these says.
 package enum AvailableProcessors {
+    /// The worker thread counts a `--jobs` option or the Python package's `jobs=` may ask for.
+    package static let jobsRange = 1...256
+
     /// The number of CPUs to use by default.
     package static var count: Int {
         let environment = ProcessInfo.processInfo.environment

@@ -54,6 +54,16 @@ package enum BatchRejection: Sendable {
     /// A whole file refused (an image that does not decode): its index in its listing, its path
     /// and the reason.
     case file(index: Int, path: String, reason: String)
+
+    /// The rejection as quarantined from a chunk that is the whole of the input `file` (its
+    /// lines are the file's).
+    package func rejectedLine(inFile file: String) -> RejectedLine {
+        switch self {
+        case let .record(line, reason, bytes): RejectedLine(location: SourceLocation(file: file, line: line), reason: reason, bytes: bytes)
+        case let .sourceError(byteOffset, reason): .sourceError(file, byteOffset: byteOffset, reason: reason)
+        case let .file(_, path, reason): .file(path, reason: reason)
+        }
+    }
 }
 
 extension RecordCounts {

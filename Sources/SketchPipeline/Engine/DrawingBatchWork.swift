@@ -7,7 +7,7 @@ import SketchIO
 /// (``RecordBatchDecoder``), filtered and handed record by record to a stage, with the batch's
 /// counts, rejections in line order and stage seconds (``BatchOutcome``). The one loop every
 /// command and the preprocess map side run on their worker threads; safe to run on any thread
-/// (each call has its own decoder and stage state).
+/// (each call has a decoder and stage state of its own while it runs).
 package struct DrawingBatchWork<Stage: RecordStage>: Sendable {
     /// What each record becomes.
     package var stage: Stage
@@ -23,6 +23,20 @@ package struct DrawingBatchWork<Stage: RecordStage>: Sendable {
     package var keepsTimestamps = true
     /// The line length limit an overlong line went over, for its reason.
     package var maximumLineLength = DrawingLimits.maximumLineBytes
+    /// Whether the seconds spent decoding are measured (`timings.json`'s `parse`: two clock reads
+    /// per record).
+    package var timesParsing = true
+    /// Decoders of finished batches, with their scratch space grown, for the next batches made
+    /// with the same settings: a worker decoding many small batches (one per small input file)
+    /// would otherwise grow a new decoder's buffers for each. At most one per thread that ran this
+    /// work at once.
+    private let decoders = LockedValue<[(settings: DecoderSettings, decoder: RecordBatchDecoder)]>([])
+
+    private struct DecoderSettings: Equatable {
+        var keepsTimestamps: Bool
+        var flatPoints: Bool
+        var maximumLineLength: Int
+    }
 
     /// A worker running `stage` over batches of `chunks`.
     package init(stage: Stage, chunks: [(name: String, format: DrawingFileFormat)]) {
@@ -33,18 +47,24 @@ package struct DrawingBatchWork<Stage: RecordStage>: Sendable {
     /// Decodes and processes `batch`.
     package func callAsFunction(_ batch: RawLineBatch) -> BatchOutcome<Stage.Batch.Output> {
         let chunk = chunks[batch.chunk]
-        var decoder = RecordBatchDecoder(
+        let settings = DecoderSettings(
             keepsTimestamps: keepsTimestamps, flatPoints: stage.input == .flatPoints, maximumLineLength: maximumLineLength)
+        var decoder =
+            decoders.withLock { kept in kept.lastIndex { $0.settings == settings }.map { kept.remove(at: $0).decoder } }
+            ?? RecordBatchDecoder(
+                keepsTimestamps: settings.keepsTimestamps, flatPoints: settings.flatPoints, maximumLineLength: settings.maximumLineLength)
+        defer { decoders.withLock { $0.append((settings, decoder)) } }
         var state = stage.makeBatch(lineCount: batch.entries.count, format: chunk.format, chunk: batch.chunk)
         var counts = RecordCounts()
         var rejections: [BatchRejection] = []
         var seconds = StageSeconds()
         var seenWords = ClassWords()
         var seenCountries: Set<String> = []
-        var t = MonotonicClock.now()
+        let timesParsing = timesParsing
+        var t = timesParsing ? MonotonicClock.now() : 0
         decoder.decode(batch) { entry, decoded, strokes in
-            defer { t = MonotonicClock.now() }
-            seconds.parse += MonotonicClock.lap(&t)
+            defer { if timesParsing { t = MonotonicClock.now() } }
+            if timesParsing { seconds.parse += MonotonicClock.lap(&t) }
             switch decoded {
             case let .record(record, line):
                 counts.read += 1

@@ -108,7 +108,9 @@ package struct RecordStream: Sendable {
     /// Worker threads (1: everything runs on the calling thread).
     package var jobs: Int
     /// Lines per batch: the unit of parallel work.
-    package var linesPerBatch = 1024
+    package var linesPerBatch = Self.defaultLinesPerBatch
+    /// The engine's lines per batch unless a stream says otherwise.
+    package static let defaultLinesPerBatch = 1024
     /// Whether streams (stdin, pipes) are copied to a temporary file first so that their format is
     /// told by content (`DrawingSource.engineInputs(spoolingStreams:)`); otherwise they are NDJSON
     /// unless the reader's format says otherwise.
@@ -169,16 +171,7 @@ package struct RecordStream: Sendable {
         work.maximumLineLength = reader.maximumLineLength
         func consume(_ outcome: BatchOutcome<Stage.Batch.Output>) throws {
             let name = inputs[outcome.chunk].name
-            for rejection in outcome.rejections {
-                switch rejection {
-                case let .record(line, reason, bytes):
-                    try quarantine.add(RejectedLine(location: SourceLocation(file: name, line: line), reason: reason, bytes: bytes))
-                case let .sourceError(byteOffset, reason):
-                    try quarantine.add(.sourceError(name, byteOffset: byteOffset, reason: reason))
-                case let .file(_, path, reason):
-                    try quarantine.add(.file(path, reason: reason))
-                }
-            }
+            for rejection in outcome.rejections { try quarantine.add(rejection.rejectedLine(inFile: name)) }
             tally.add(outcome.counts)
             try write(outcome.output) { line in
                 tally.written -= 1

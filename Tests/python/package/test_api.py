@@ -119,6 +119,53 @@ def test_a_reader_stopped_early_ends_its_read_and_hands_out_no_more(quickdraw):
     assert reader.read == 20
 
 
+def read_everything(paths, **options):
+    """Every drawing a reader hands out, field by field, and its rejections, in order."""
+    reader = sketchprep.read(paths, **options)
+    drawings = [(d.word, d.key_id, d.countrycode, d.timestamp, d.recognized, [s.tolist() for s in d.strokes])
+                for d in reader]
+    return drawings, reader.rejected
+
+
+def test_read_hands_out_the_same_drawings_and_rejections_in_order_for_any_jobs_and_batch_size(quickdraw, tmp_path):
+    lines = (quickdraw / "simplified" / "cat.ndjson").read_text().splitlines()
+    lines = lines * (2100 // len(lines) + 1)  # several engine batches of 1,024 lines
+    lines[700] = '{"word": "cat"}'
+    lines[1500] = lines[1500][:-9]
+    (tmp_path / "long.ndjson").write_text("\n".join(lines) + "\n")
+    paths = [quickdraw / "raw", tmp_path / "long.ndjson", quickdraw / "simplified" / "bicycle.ndjson"]
+    expected, rejected = read_everything(paths, jobs=1)
+    assert len(expected) > 2000 and [(r.file, r.line) for r in rejected] == [(str(tmp_path / "long.ndjson"), 701),
+                                                                           (str(tmp_path / "long.ndjson"), 1501)]
+    for options in [{"jobs": 2}, {"jobs": 3, "batch_size": 7}, {"batch_size": 1}, {"jobs": 2, "batch_size": 5000}, {}]:
+        assert read_everything(paths, **options) == (expected, rejected), options
+
+
+def test_read_batches_hold_at_most_the_batch_size_whatever_the_jobs(quickdraw):
+    from sketchprep import _native
+    for jobs in (1, 2):
+        sizes = [len(arrays[3]) for arrays in _native.read_batches([str(quickdraw / "raw")], None, None, True, 100, jobs)]
+        assert sum(sizes) > 1000 and max(sizes) <= 100 and sum(sizes) / len(sizes) > 50, sizes  # files' batches joined
+
+
+def test_read_refuses_jobs_that_are_not_a_thread_count(quickdraw):
+    path = quickdraw / "simplified" / "cat.ndjson"
+    for jobs in (0, -1, True, 2.0, "2"):
+        with pytest.raises(SketchPrepError, match="jobs must be a number of threads"):
+            sketchprep.read(path, jobs=jobs)
+    with pytest.raises(SketchPrepError, match="jobs must be between 1 and 256"):
+        list(sketchprep.read(path, jobs=257))
+
+
+def test_a_reader_on_several_threads_stopped_early_ends_its_read(quickdraw):
+    reader = sketchprep.read(quickdraw / "raw", batch_size=8, jobs=3)
+    for count, _ in enumerate(reader, 1):
+        if count == 30:
+            break
+    assert reader.read == 30
+    assert len(list(sketchprep.read(quickdraw / "raw" / "cat.ndjson", jobs=3))) > 0
+
+
 def test_read_drawings_build_their_strokes_on_access_as_views_of_their_batch(quickdraw):
     drawing = next(iter(sketchprep.read(quickdraw / "raw" / "cat.ndjson")))
     first, second = drawing.strokes, drawing.strokes

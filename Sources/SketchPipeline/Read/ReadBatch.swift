@@ -2,12 +2,13 @@ import SketchCore
 import SketchFormats
 
 /// The drawings and rejected lines of one `sketchprep.read` batch as flat arrays, the layout
-/// `sketchprep._native.read_batches` turns into numpy arrays and strings. A value the reading
-/// thread owns while it fills it (no class, so appending pays no run-time exclusivity checks),
-/// emptied and refilled batch after batch with its arrays' storage kept (`DrawingReader`).
-struct ReadBatch {
-    /// Array numbers of `sketchprep_reader_copy`.
-    enum Field: Int, CaseIterable {
+/// `sketchprep._native.read_batches` turns into numpy arrays and strings. A value the worker that
+/// decodes an engine batch fills (``ReadStage``; no class, so appending pays no run-time
+/// exclusivity checks); the reading thread hands consecutive ones over as one
+/// (``ReadBatchGroup``).
+package struct ReadBatch: Sendable {
+    /// Array numbers of `sketchprep_reader_copy` (``ReadBatchGroup/copy(into:)``).
+    package enum Field: Int, CaseIterable {
         /// x of every point (float64).
         case x
         /// y of every point (float64).
@@ -33,27 +34,29 @@ struct ReadBatch {
         case rejectedOffsets
     }
 
-    private var xs: [Double] = []
-    private var ys: [Double] = []
+    package private(set) var xs: [Double] = []
+    package private(set) var ys: [Double] = []
     /// One time per point once a stroke of the batch has times (the points before it get 0), else empty.
-    private var ts: [Double] = []
-    private var hasTimes = false
-    private var strokeOffsets: [Int64] = [0]
-    private var drawingOffsets: [Int64] = [0]
-    private var recognized: [UInt8] = []
-    private var timed: [UInt8] = []
-    private var text: [UInt8] = []
-    private var textOffsets: [Int64] = [0]
-    private var rejected: [UInt8] = []
-    private var rejectedOffsets: [Int64] = [0]
+    package private(set) var ts: [Double] = []
+    package private(set) var hasTimes = false
+    package private(set) var strokeOffsets: [Int64] = [0]
+    package private(set) var drawingOffsets: [Int64] = [0]
+    package private(set) var recognized: [UInt8] = []
+    package private(set) var timed: [UInt8] = []
+    package private(set) var text: [UInt8] = []
+    package private(set) var textOffsets: [Int64] = [0]
+    package private(set) var rejected: [UInt8] = []
+    package private(set) var rejectedOffsets: [Int64] = [0]
 
-    var drawingCount: Int64 { Int64(recognized.count) }
-    var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
+    package init() {}
+
+    package var drawingCount: Int64 { Int64(recognized.count) }
+    package var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
 
     /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke
     /// arrays are views without a transpose). The planes grow once for the whole drawing, its
     /// strokes copied into them (growing an array per stroke cost more than the copies).
-    mutating func append(_ record: SketchRecord) {
+    package mutating func append(_ record: SketchRecord) {
         record.drawing.strokes.withUnsafeBufferPointer { strokes in
             var points = 0
             var allTimed = !strokes.isEmpty
@@ -98,7 +101,7 @@ struct ReadBatch {
 
     /// Appends a drawing whose points the reader handed in flat storage (`DrawingSource.readFlat`:
     /// no times), in bulk.
-    mutating func append(_ record: SketchRecord, points strokes: FlatStrokes) {
+    package mutating func append(_ record: SketchRecord, points strokes: FlatStrokes) {
         let start = Int64(xs.count)
         xs.append(contentsOf: strokes.x)
         ys.append(contentsOf: strokes.y)
@@ -122,15 +125,8 @@ struct ReadBatch {
         textOffsets.append(Int64(text.count))
     }
 
-    mutating func reject(_ line: RejectedLine) {
-        for value in [line.location.file, String(line.location.line), line.reason] {
-            rejected += value.utf8
-            rejectedOffsets.append(Int64(rejected.count))
-        }
-    }
-
-    /// Empties the batch, keeping every array's storage for the next.
-    mutating func removeAll() {
+    /// Empties the batch, keeping every array's storage for the next (``ReadBatchPool``).
+    package mutating func removeAll() {
         xs.removeAll(keepingCapacity: true)
         ys.removeAll(keepingCapacity: true)
         ts.removeAll(keepingCapacity: true)
@@ -145,33 +141,10 @@ struct ReadBatch {
         rejectedOffsets.removeSubrange(1...)
     }
 
-    /// The element count of each array, in `Field` order.
-    var counts: [Int] {
-        [
-            xs.count, ys.count, ts.count, strokeOffsets.count, drawingOffsets.count, recognized.count, timed.count,
-            text.count, textOffsets.count, rejected.count, rejectedOffsets.count,
-        ]
-    }
-
-    /// Copies each array into the buffer at its `Field` number in `destinations` (sized from
-    /// `counts`; a NULL one is skipped).
-    func copy(into destinations: UnsafePointer<UnsafeMutableRawPointer?>) {
-        func put<Element>(_ array: [Element], _ field: Field) {
-            guard let destination = destinations[field.rawValue] else { return }
-            array.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { destination.copyMemory(from: base, byteCount: bytes.count) }
-            }
+    package mutating func reject(_ line: RejectedLine) {
+        for value in [line.location.file, String(line.location.line), line.reason] {
+            rejected += value.utf8
+            rejectedOffsets.append(Int64(rejected.count))
         }
-        put(xs, .x)
-        put(ys, .y)
-        put(ts, .t)
-        put(strokeOffsets, .strokeOffsets)
-        put(drawingOffsets, .drawingOffsets)
-        put(recognized, .recognized)
-        put(timed, .timed)
-        put(text, .text)
-        put(textOffsets, .textOffsets)
-        put(rejected, .rejected)
-        put(rejectedOffsets, .rejectedOffsets)
     }
 }
