@@ -86,8 +86,9 @@ final class DrawingReader: @unchecked Sendable {
     /// Waits for the next batch and makes it the current one; false when the read is over (then
     /// `message` says why it failed, nil when it did not).
     func next() -> Bool {
-        pool.give(current)
-        current = ReadBatchGroup()
+        var done = ReadBatchGroup()
+        swap(&done, &current)  // moved out, so that the pool holds the batches' only references
+        pool.give(done)
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         while ready == nil && !finished { pthread_cond_wait(changed, lock) }
