@@ -149,9 +149,7 @@ public struct DrawingSource: Sendable {
         for rejected in rejectedSourceErrors { try onRejected(rejected) }
         let (inputs, unreadable) = engineInputs()
         for rejected in unreadable { try onRejected(rejected) }
-        let batches = InputBatches(
-            sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
-            maximumLineLength: maximumLineLength, recordLimit: recordLimitPerInput)
+        let batches = batches(of: inputs)
         var decoder = RecordBatchDecoder(keepsTimestamps: keepsTimestamps, flatPoints: flatPoints, maximumLineLength: maximumLineLength)
         for batch in batches {
             let file = inputs[batch.chunk].name
@@ -187,8 +185,25 @@ public struct DrawingSource: Sendable {
             if !goesOn { return }
         }
         if requiresAnOpenedInput {
-            try batches.requireAnInputOpened(refused: unreadable.count, count: files.count + rejectedSources.count)
+            try requireAnInputOpened(in: batches, refused: unreadable.count)
         }
+    }
+
+    /// The engine's batches of `inputs` (``engineInputs()``), each input whole and in order, at most
+    /// `linesPerBatch` lines a batch, with this source's line and record caps: how every read of a
+    /// source cuts its inputs.
+    package func batches(of inputs: [EngineInput], linesPerBatch: Int = InputBatches.defaultLinesPerBatch) -> InputBatches {
+        InputBatches(
+            sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
+            maximumLineLength: maximumLineLength, linesPerBatch: linesPerBatch, recordLimit: recordLimitPerInput)
+    }
+
+    /// After the last of `batches` (``batches(of:linesPerBatch:)``): throws
+    /// ``FormatError/Kind/noInputReadable`` when none of this source's inputs could be opened,
+    /// `refused` of them refused before reading (``engineInputs()``'s unreadable ones); the
+    /// message counts every input given, rejected directory entries included.
+    package func requireAnInputOpened(in batches: InputBatches, refused: Int) throws(FormatError) {
+        try batches.requireAnInputOpened(refused: refused, count: files.count + rejectedSources.count)
     }
 
     /// One input file as the streaming engine reads it: its format, and the word of its records

@@ -40,11 +40,14 @@ package final class InputBatches: Sequence, IteratorProtocol {
     /// Per chunk read: stored bytes and SHA-256 (empty when not hashing or not opened).
     package private(set) var digests: [Int: (bytes: Int, sha256: String)] = [:]
 
+    /// Lines per batch, the engine's unit of parallel work, unless a reader says otherwise.
+    package static let defaultLinesPerBatch = 1024
+
     /// Reads `selected` (indices into `sources`, in that order); `recordLimit` stops each source
     /// after that many non-blank lines (`--limit`).
     package init(
         sources: [Source], selected: [Int], hashing: Bool, maximumLineLength: Int = DrawingLimits.maximumLineBytes,
-        linesPerBatch: Int = 1024, recordLimit: Int? = nil
+        linesPerBatch: Int = defaultLinesPerBatch, recordLimit: Int? = nil
     ) {
         self.sources = sources
         pending = selected.reversed()

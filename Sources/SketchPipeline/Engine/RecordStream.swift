@@ -108,9 +108,7 @@ package struct RecordStream: Sendable {
     /// Worker threads (1: everything runs on the calling thread).
     package var jobs: Int
     /// Lines per batch: the unit of parallel work.
-    package var linesPerBatch = Self.defaultLinesPerBatch
-    /// The engine's lines per batch unless a stream says otherwise.
-    package static let defaultLinesPerBatch = 1024
+    package var linesPerBatch = InputBatches.defaultLinesPerBatch
     /// Whether streams (stdin, pipes) are copied to a temporary file first so that their format is
     /// told by content (`DrawingSource.engineInputs(spoolingStreams:)`); otherwise they are NDJSON
     /// unless the reader's format says otherwise.
@@ -162,10 +160,7 @@ package struct RecordStream: Sendable {
         let (inputs, unreadable, spooled) = try reader.engineInputs(spoolingStreams: spoolsStreams)
         defer { DrawingSource.removeSpooled(spooled) }
         for rejected in unreadable { try tally.reject(rejected, into: quarantine) }
-        let batches = InputBatches(
-            sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
-            maximumLineLength: reader.maximumLineLength, linesPerBatch: linesPerBatch,
-            recordLimit: reader.recordLimitPerInput)
+        let batches = reader.batches(of: inputs, linesPerBatch: linesPerBatch)
         var work = DrawingBatchWork(stage: stage, chunks: inputs.map { ($0.name, $0.format) })
         work.keepsTimestamps = reader.keepsTimestamps
         work.maximumLineLength = reader.maximumLineLength
@@ -182,7 +177,7 @@ package struct RecordStream: Sendable {
         try Self.drive(
             batches, jobs: jobs, progress: progress, consumedBytes: { batches.consumedBytes }, work: work.callAsFunction,
             consume: consume)
-        try batches.requireAnInputOpened(refused: unreadable.count, count: reader.files.count + reader.rejectedSources.count)
+        try reader.requireAnInputOpened(in: batches, refused: unreadable.count)
         var rejectedByReason: [String: Int] = [:]
         for (reason, count) in quarantine.countsByReason where count != rejectedBefore[reason] {
             rejectedByReason[reason] = count - (rejectedBefore[reason] ?? 0)

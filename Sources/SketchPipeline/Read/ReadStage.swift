@@ -47,10 +47,7 @@ package struct ReadStage: RecordStage {
         let (inputs, unreadable) = source.engineInputs()
         for rejected in unreadable { refused.reject(rejected) }
         group.append(refused)
-        let batches = InputBatches(
-            sources: inputs.map(\.batchSource), selected: Array(inputs.indices), hashing: false,
-            maximumLineLength: source.maximumLineLength, linesPerBatch: min(batchDrawings, RecordStream.defaultLinesPerBatch),
-            recordLimit: source.recordLimitPerInput)
+        let batches = source.batches(of: inputs, linesPerBatch: min(batchDrawings, InputBatches.defaultLinesPerBatch))
         var work = DrawingBatchWork(
             stage: ReadStage(input: flatPoints ? .flatPoints : .drawings, pool: pool), chunks: inputs.map { ($0.name, $0.format) })
         work.keepsTimestamps = source.keepsTimestamps
@@ -70,6 +67,6 @@ package struct ReadStage: RecordStage {
         } catch is Stopped {
             return
         }
-        try batches.requireAnInputOpened(refused: unreadable.count, count: source.files.count + source.rejectedSources.count)
+        try source.requireAnInputOpened(in: batches, refused: unreadable.count)
     }
 }
