@@ -6,7 +6,7 @@ import Testing
 
 /// `sketchprep.read`'s batches joined without a copy (`ReadBatchGroup`) give the caller exactly the
 /// arrays of one batch holding the same drawings and rejections, and batches reused from the pool
-/// (`ReadBatchPool`) come back empty.
+/// (`ReadBatchPool`) come back empty, with the storage of their arrays.
 @Suite struct ReadBatchGroupTests {
     private func record(_ number: Int, timed: Bool) -> SketchRecord {
         let strokes = (0...(number % 3)).map { stroke in
@@ -67,13 +67,13 @@ import Testing
         }
         var single = ReadBatchGroup()
         single.append(whole)
-        #expect(group.drawingCount == Int64(number))
+        #expect(group.recordCount == Int64(number + sizes.count))  // a rejected line per batch
         #expect(group.counts == single.counts)
         #expect(arrays(group) == arrays(single))
     }
 
-    @Test func batchesGivenBackToThePoolComeBackEmpty() {
-        let pool = ReadBatchPool(capacity: 2)
+    @Test func batchesGivenBackToThePoolComeBackEmptyAndTheGroupIsLeftEmpty() {
+        let pool = ReadBatchPool()
         var group = ReadBatchGroup()
         for number in 0..<3 {
             var batch = pool.take()
@@ -81,11 +81,32 @@ import Testing
             batch.reject(rejection(number))
             group.append(batch)
         }
-        pool.give(group)
+        pool.give(&group)
+        #expect(group.batches.isEmpty && group.recordCount == 0)
         for _ in 0..<3 {
             let batch = pool.take()
             #expect(batch.isEmpty && batch.xs.isEmpty && batch.ts.isEmpty && !batch.hasTimes)
             #expect(batch.strokeOffsets == [0] && batch.textOffsets == [0] && batch.rejectedOffsets == [0])
         }
+    }
+
+    @Test func batchesGivenBackToThePoolKeepTheStorageOfTheirArrays() {
+        let pool = ReadBatchPool()
+        var group = ReadBatchGroup()
+        var storage: [UnsafePointer<Double>?] = []
+        for number in 0..<4 {
+            var batch = pool.take()
+            for drawing in 0..<50 { batch.append(record(number * 50 + drawing, timed: true)) }
+            storage.append(batch.xs.withUnsafeBufferPointer { $0.baseAddress })
+            group.append(batch)
+        }
+        pool.give(&group)
+        var reused: [UnsafePointer<Double>?] = []
+        for _ in 0..<4 {
+            var batch = pool.take()
+            batch.append(record(1, timed: true))
+            reused.append(batch.xs.withUnsafeBufferPointer { $0.baseAddress })
+        }
+        #expect(Set(reused) == Set(storage))
     }
 }

@@ -13,14 +13,14 @@ import SketchPipeline
 /// joined, the one handed over and the caller's are held at once.
 final class DrawingReader: @unchecked Sendable {
     /// What to read: `DrawingSource`'s inputs, format and word, whether NDJSON records keep their
-    /// times, the most drawings a batch holds (engine batches hold as many lines, up to the
-    /// engine's own batch size), and the worker threads.
+    /// times, the most drawings and rejected lines a batch holds (engine batches hold as many
+    /// lines, up to the engine's own batch size), and the worker threads.
     struct Request {
         var inputs: [String]
         var format: DrawingFileFormat?
         var word: String?
         var keepsTimes: Bool
-        var batchDrawings: Int
+        var batchRecords: Int
         var jobs: Int
     }
 
@@ -44,7 +44,7 @@ final class DrawingReader: @unchecked Sendable {
     /// at once, with the reason as its message.
     init(_ request: Request) {
         self.request = request
-        pool = ReadBatchPool(capacity: 2 * request.jobs + 8)
+        pool = ReadBatchPool()
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
         var started = pthread_t()
@@ -68,8 +68,8 @@ final class DrawingReader: @unchecked Sendable {
 
     /// A reader that is over at once with `reason` as its message (refused arguments).
     init(refusing reason: String) {
-        request = Request(inputs: [], format: nil, word: nil, keepsTimes: true, batchDrawings: 1, jobs: 1)
-        pool = ReadBatchPool(capacity: 0)
+        request = Request(inputs: [], format: nil, word: nil, keepsTimes: true, batchRecords: 1, jobs: 1)
+        pool = ReadBatchPool()
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
         failure = CString(reason)
@@ -86,9 +86,7 @@ final class DrawingReader: @unchecked Sendable {
     /// Waits for the next batch and makes it the current one; false when the read is over (then
     /// `message` says why it failed, nil when it did not).
     func next() -> Bool {
-        var done = ReadBatchGroup()
-        swap(&done, &current)  // moved out, so that the pool holds the batches' only references
-        pool.give(done)
+        pool.give(&current)
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         while ready == nil && !finished { pthread_cond_wait(changed, lock) }
@@ -141,7 +139,7 @@ final class DrawingReader: @unchecked Sendable {
             var source = try DrawingSource(inputs: request.inputs, format: request.format, word: request.word)
             source.keepsTimestamps = request.keepsTimes
             try ReadStage.read(
-                source, flatPoints: request.format == .bin, jobs: request.jobs, batchDrawings: request.batchDrawings, pool: pool,
+                source, flatPoints: request.format == .bin, jobs: request.jobs, batchRecords: request.batchRecords, pool: pool,
                 hand: hand)
         } catch {
             reason = CString("\(error)")

@@ -10,23 +10,23 @@ import SketchPipeline
 
 /// Starts reading `pathCount` NUL-terminated paths packed in `paths` (`DrawingSource`: `format` nil
 /// or empty for detection by content, `word` for `.bin` inputs) in batches of at most
-/// `batchDrawings` drawings on `jobs` worker threads (0: the CPUs this process
+/// `batchRecords` drawings and rejected lines together on `jobs` worker threads (0: the CPUs this process
 /// may use, as the CLI's `--jobs` default). Never NULL: refused arguments give a reader that is
 /// over at once, whose message says why.
 @_cdecl("sketchprep_reader_open")
 public func sketchprepReaderOpen(
     _ paths: UnsafePointer<CChar>?, _ pathCount: Int64, _ format: UnsafePointer<CChar>?, _ word: UnsafePointer<CChar>?,
-    _ keepTimes: Int32, _ batchDrawings: Int64, _ jobs: Int64
+    _ keepTimes: Int32, _ batchRecords: Int64, _ jobs: Int64
 ) -> UnsafeMutableRawPointer {
-    let reader = makeReader(paths, pathCount, format, word, keepTimes, batchDrawings, jobs)
+    let reader = makeReader(paths, pathCount, format, word, keepTimes, batchRecords, jobs)
     return Unmanaged.passRetained(reader).toOpaque()
 }
 
 private func makeReader(
     _ paths: UnsafePointer<CChar>?, _ pathCount: Int64, _ format: UnsafePointer<CChar>?, _ word: UnsafePointer<CChar>?,
-    _ keepTimes: Int32, _ batchDrawings: Int64, _ jobs: Int64
+    _ keepTimes: Int32, _ batchRecords: Int64, _ jobs: Int64
 ) -> DrawingReader {
-    guard let paths, (1...Int64(Int32.max)).contains(pathCount), (1...1 << 20).contains(batchDrawings) else {
+    guard let paths, (1...Int64(Int32.max)).contains(pathCount), (1...1 << 20).contains(batchRecords) else {
         return DrawingReader(refusing: "read needs at least one path and a batch size in 1…\(1 << 20)")
     }
     let jobsRange = AvailableProcessors.jobsRange
@@ -58,7 +58,7 @@ private func makeReader(
     return DrawingReader(
         .init(
             inputs: inputs, format: fileFormat, word: CText.optional(word), keepsTimes: keepTimes != 0,
-            batchDrawings: Int(batchDrawings), jobs: jobs == 0 ? AvailableProcessors.count : Int(jobs)))
+            batchRecords: Int(batchRecords), jobs: jobs == 0 ? AvailableProcessors.count : Int(jobs)))
 }
 
 /// Waits for the reader's next batch and writes the element count of each of its arrays

@@ -209,7 +209,7 @@ _FIELDS = 11
 
 
 def read_batches(paths: List[str], file_format: Optional[str], word: Optional[str], keep_times: bool,
-                 batch_drawings: int, jobs: int) -> Iterator[List["np.ndarray"]]:
+                 batch_records: int, jobs: int) -> Iterator[List["np.ndarray"]]:
     """The batches of ``sketchprep_reader_open``, each as nine arrays (copied, writable): the points
     as one float64 array of x, y (and t when a stroke of the batch has times) rows, shape (2, points)
     or (3, points), then arrays 3…10 of ``sketchprep_reader_next``. The native read runs on a thread
@@ -221,7 +221,7 @@ def read_batches(paths: List[str], file_format: Optional[str], word: Optional[st
 
     packed = b"".join(os.fsencode(path) + b"\0" for path in paths)
     reader = _lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), (word or "").encode(),
-                                         int(keep_times), batch_drawings, jobs)
+                                         int(keep_times), batch_records, jobs)
     counts = array("q", bytes(8 * _FIELDS))
     counts_address = counts.buffer_info()[0]
     addresses = (ctypes.c_void_p * _FIELDS)()

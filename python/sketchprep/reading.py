@@ -247,7 +247,8 @@ def read(path_or_paths: PathsLike, *, format: Optional[str] = None,  # noqa: A00
     the first raises :class:`~sketchprep.errors.DrawingError`. A missing input or one of no
     readable format raises :class:`~sketchprep.errors.SketchPrepError` with the CLI's reason.
     ``jobs`` is the CLI's ``--jobs``: the threads that decode the records (default: the CPUs this
-    process may use); drawings are handed out in batches of at most ``batch_size``.
+    process may use); drawings are handed out in batches of at most ``batch_size`` drawings and
+    rejected records together.
     """
     if format is not None and format not in FORMATS:
         raise SketchPrepError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")

@@ -50,7 +50,8 @@ package struct ReadBatch: Sendable {
 
     package init() {}
 
-    package var drawingCount: Int64 { Int64(recognized.count) }
+    /// Drawings and rejected lines.
+    package var recordCount: Int64 { Int64(recognized.count + (rejectedOffsets.count - 1) / 3) }
     package var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
 
     /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke

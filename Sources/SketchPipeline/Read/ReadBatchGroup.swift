@@ -5,8 +5,8 @@
 /// costs nothing until the caller's one copy (``copy(into:)``).
 package struct ReadBatchGroup: Sendable {
     package private(set) var batches: [ReadBatch] = []
-    /// Drawings in every batch.
-    package private(set) var drawingCount: Int64 = 0
+    /// Drawings and rejected lines in every batch.
+    package private(set) var recordCount: Int64 = 0
 
     package init() {}
 
@@ -14,7 +14,7 @@ package struct ReadBatchGroup: Sendable {
 
     /// The batches held, moved out: the group is empty afterwards.
     package mutating func removeBatches() -> [ReadBatch] {
-        drawingCount = 0
+        recordCount = 0
         var batches: [ReadBatch] = []
         swap(&batches, &self.batches)
         return batches
@@ -22,7 +22,7 @@ package struct ReadBatchGroup: Sendable {
 
     /// Adds `batch` after the batches held.
     package mutating func append(_ batch: ReadBatch) {
-        drawingCount += batch.drawingCount
+        recordCount += batch.recordCount
         batches.append(batch)
     }
 

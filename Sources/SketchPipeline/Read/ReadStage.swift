@@ -31,13 +31,14 @@ package struct ReadStage: RecordStage {
 
     /// Reads `source`'s inputs as every command does (its rejected sources first, then
     /// `InputBatches` through ``RecordStream/drive(_:jobs:maxInFlight:progress:consumedBytes:work:consume:)``
-    /// on `jobs` workers, engine batches of at most `min(batchDrawings, 1,024)` lines), and hands
-    /// the drawings to `hand` in input order, engine batches joined while the group holds at most
-    /// `batchDrawings` drawings, each with the rejected lines of its batches. `hand` returns false
+    /// on `jobs` workers, engine batches of at most `min(batchRecords, 1,024)` lines), and hands
+    /// the drawings to `hand` in input order with the rejected lines of their batches, engine
+    /// batches joined while the group holds at most `batchRecords` drawings and rejected lines
+    /// together (so a run of rejected lines is handed on as well, not gathered). `hand` returns false
     /// to stop the read: then no more is read and this returns. Throws what the engine throws, and
     /// `FormatError` when no input could be opened.
     package static func read(
-        _ source: DrawingSource, flatPoints: Bool, jobs: Int, batchDrawings: Int, pool: ReadBatchPool,
+        _ source: DrawingSource, flatPoints: Bool, jobs: Int, batchRecords: Int, pool: ReadBatchPool,
         hand: (inout ReadBatchGroup) -> Bool
     ) throws {
         struct Stopped: Error {}
@@ -47,7 +48,7 @@ package struct ReadStage: RecordStage {
         let (inputs, unreadable) = source.engineInputs()
         for rejected in unreadable { refused.reject(rejected) }
         group.append(refused)
-        let batches = source.batches(of: inputs, linesPerBatch: min(batchDrawings, InputBatches.defaultLinesPerBatch))
+        let batches = source.batches(of: inputs, linesPerBatch: min(batchRecords, InputBatches.defaultLinesPerBatch))
         var work = DrawingBatchWork(
             stage: ReadStage(input: flatPoints ? .flatPoints : .drawings, pool: pool), chunks: inputs.map { ($0.name, $0.format) })
         work.keepsTimestamps = source.keepsTimestamps
@@ -56,7 +57,7 @@ package struct ReadStage: RecordStage {
         func consume(_ outcome: BatchOutcome<ReadBatch>) throws {
             var output = outcome.output
             for rejection in outcome.rejections { output.reject(rejection.rejectedLine(inFile: inputs[outcome.chunk].name)) }
-            if group.drawingCount + output.drawingCount > batchDrawings, !hand(&group) { throw Stopped() }
+            if group.recordCount + output.recordCount > batchRecords, !hand(&group) { throw Stopped() }
             group.append(output)
         }
         do {

@@ -148,6 +148,18 @@ def test_read_batches_hold_at_most_the_batch_size_whatever_the_jobs(quickdraw):
         assert sum(sizes) > 1000 and max(sizes) <= 100 and sum(sizes) / len(sizes) > 50, sizes  # files' batches joined
 
 
+def test_read_hands_rejected_lines_on_in_batches_of_at_most_the_batch_size(quickdraw, tmp_path):
+    from sketchprep import _native
+    drawing = (quickdraw / "simplified" / "cat.ndjson").read_text().splitlines()[0]
+    lines = ['{"word": "cat", "drawing": [[[1, 2], [3]]]}'] * 2500 + [drawing]
+    (tmp_path / "bad.ndjson").write_text("\n".join(lines) + "\n")
+    for jobs in (1, 2):
+        batches = list(_native.read_batches([str(tmp_path / "bad.ndjson")], None, None, True, 100, jobs))
+        records = [len(arrays[3]) + (len(arrays[8]) - 1) // 3 for arrays in batches]
+        assert sum(records) == 2501 and max(records) <= 100, records  # not 2,500 rejected lines gathered at once
+        assert sum(len(arrays[3]) for arrays in batches) == 1
+
+
 def test_read_refuses_jobs_that_are_not_a_thread_count(quickdraw):
     path = quickdraw / "simplified" / "cat.ndjson"
     for jobs in (0, -1, True, 2.0, "2"):

@@ -39,11 +39,11 @@ void *sketchprep_render(const double *x, const double *y, const double *t, int64
 /* Starts reading the `path_count` NUL-terminated paths packed in `paths` the way every command
  * reads them (DrawingSource: `format` NULL or "" for detection by content, `word` for .bin; the
  * engine's batches decoded on `jobs` worker threads, 0 for the CPUs this process may use) from a
- * thread of the library's own, in batches of at most `batch_drawings` drawings and the lines
- * rejected among them, one batch ahead of the caller. Never NULL (refused arguments give a reader
+ * thread of the library's own, in batches of at most `batch_records` drawings and rejected lines
+ * together, one batch ahead of the caller. Never NULL (refused arguments give a reader
  * that is over at once, with its message); free with sketchprep_reader_free. */
 void *sketchprep_reader_open(const char *paths, int64_t path_count, const char *format, const char *word,
-                             int32_t keep_times, int64_t batch_drawings, int64_t jobs);
+                             int32_t keep_times, int64_t batch_records, int64_t jobs);
 
 /* Waits for the reader's next batch and writes the element count of each of its 11 arrays to
  * `counts`: 0 x, 1 y of every point (float64 each), 2 t (float64 per point, 0 where absent; no
