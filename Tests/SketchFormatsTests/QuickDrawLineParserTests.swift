@@ -210,6 +210,55 @@ import Testing
         Self.expectConvertedLikeStrtod(["0.12345678", "1.23456789", "0.1234567", "0.123456789012345678", "9.99999999e-1"])
     }
 
+    @Test(
+        "seeded numbers with a sign or none, 1 to 9 integer digits (leading zeros too), a point with 0 to 18 fraction digits or none, then a separator, an exponent or a stray byte, with 30 bytes after them: each is read to the end of the JSON number its bytes start with, to strtod's double"
+    )
+    func numbersFollowedByMoreBytesReadToTheEndOfTheirJSONNumber() {
+        var random = SeededGenerator(seed: 0x5D0C)
+        let suffixes = [",", "]", " ", "e7", "E-12", "e+3", "e", ".", "x", "-"]
+        for _ in 0..<50_000 {
+            let sign = random.next() % 4 == 0 ? "-" : ""
+            let integer = String((0..<(1 + Int(random.next() % 9))).map { _ in Character(String(random.next() % 10)) })
+            let fractionDigits = Int(random.next() % 20) - 1
+            let fraction =
+                fractionDigits < 0 ? "" : "." + String((0..<fractionDigits).map { _ in Character(String(random.next() % 10)) })
+            let text = Array((sign + integer + fraction + suffixes[Int(random.next() % UInt64(suffixes.count))]).utf8)
+            let expected = Self.jsonNumber(atStartOf: text)
+            let (value, end) = (text + Array(repeating: UInt8(ascii: ","), count: 30)).withUnsafeBufferPointer { bytes in
+                var json = JSONCursor(bytes)
+                return (json.parseNumber(), json.index)
+            }
+            let token = String(decoding: text, as: UTF8.self)
+            #expect(value?.bitPattern == expected?.value.bitPattern, "\(token)")
+            #expect(end == (expected?.length ?? 0), "\(token)")
+        }
+    }
+
+    /// The JSON number `text` starts with (RFC 8259's grammar): its length and `strtod`'s value
+    /// of it; nil when `text` does not start with one.
+    static func jsonNumber(atStartOf text: [UInt8]) -> (length: Int, value: Double)? {
+        var index = 0
+        func isDigit(_ at: Int) -> Bool { at < text.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[at]) }
+        func digits() -> Int {
+            let start = index
+            while isDigit(index) { index += 1 }
+            return index - start
+        }
+        if index < text.count && text[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { return nil }
+        if text[index] == UInt8(ascii: "0") { index += 1 } else { _ = digits() }
+        if index < text.count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return nil }
+        }
+        if index < text.count && text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < text.count && (text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) { index += 1 }
+            guard digits() > 0 else { return nil }
+        }
+        return (index, strtod(String(decoding: text[..<index], as: UTF8.self), nil))
+    }
+
     /// Each JSON number token in `tokens` converts to `strtod`'s double, bit for bit.
     static func expectConvertedLikeStrtod(_ tokens: [String]) {
         for token in tokens {
