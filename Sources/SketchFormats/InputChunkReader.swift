@@ -69,6 +69,9 @@ package final class InputChunkReader: LineBatchReading {
     private let batchLines: Int
     /// Bytes after which a batch ends (at the next line boundary).
     package static let batchByteTarget = 1 << 20
+    /// Bytes a batch's storage is made for: the last batch's and an eighth more (at first
+    /// 128 KiB), so that it is allocated once instead of grown line by line.
+    private var expectedBatchBytes = 1 << 17
     private var lineNumber = 0
     private var openFailure: String?
     private var reportedDamage = false
@@ -134,6 +137,7 @@ package final class InputChunkReader: LineBatchReading {
             }
             return batch
         }
+        batch.bytes.reserveCapacity(expectedBatchBytes)
         while batch.entries.count < batchLines, batch.bytes.count < Self.batchByteTarget, records < recordLimit ?? Int.max,
             let piece = splitter!.next()
         {
@@ -168,6 +172,7 @@ package final class InputChunkReader: LineBatchReading {
             splitter = nil
             return nextBatch()
         }
+        expectedBatchBytes = batch.bytes.count + batch.bytes.count / 8
         return batch
     }
 

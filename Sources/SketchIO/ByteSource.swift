@@ -24,6 +24,8 @@ package final class ByteSource {
     private let descriptor: FileDescriptor
     private let ownsDescriptor: Bool
     private var input: [UInt8]
+    /// Bytes asked of the file per read (the size of `input`).
+    private let readSize: Int
     private var inputStart = 0
     private var inputEnd = 0
     private var sawEndOfInput = false
@@ -75,6 +77,7 @@ package final class ByteSource {
         }
         // Only bytes that `read` has filled are ever looked at, so the buffer needs no zero fill
         // (it cost a 256 KB memset per input file).
+        self.readSize = readSize
         input = [UInt8](unsafeUninitializedCapacity: readSize) { _, initializedCount in initializedCount = readSize }
         if hashing { hash = .here(SHA256Hasher()) }
         try fillInput()
@@ -107,6 +110,9 @@ package final class ByteSource {
     private func readPlain(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if inputStart == inputEnd {
             if sawEndOfInput { return 0 }
+            // Nothing is buffered: a caller with room for a whole read gets it straight from the
+            // file, without the copy through `input`.
+            if buffer.count >= readSize { return try readStored(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<readSize])) }
             try fillInput()
             if inputStart == inputEnd { return 0 }
         }
@@ -118,30 +124,31 @@ package final class ByteSource {
         return count
     }
 
+    /// Refills `input` with the next stored bytes (none at the end).
     private func fillInput() throws {
         inputStart = 0
         inputEnd = 0
-        while !sawEndOfInput && inputEnd == 0 {
-            let count: Int
+        let count = try input.withUnsafeMutableBytes { try readStored(into: $0) }
+        inputEnd = count
+    }
+
+    /// Reads the next stored bytes into `destination` (at most its size and what the range has
+    /// left), hashing and counting them; 0 only at the end of the input.
+    private func readStored(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+        var count = 0
+        while !sawEndOfInput && count == 0 {
             do {
-                let wanted = min(input.count, remainingInRange ?? input.count)
-                count =
-                    wanted == 0
-                    ? 0
-                    : try input.withUnsafeMutableBytes { raw in
-                        try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<wanted]))
-                    }
+                let wanted = min(destination.count, remainingInRange ?? destination.count)
+                count = wanted == 0 ? 0 : try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: destination[0..<wanted]))
                 if let remaining = remainingInRange { remainingInRange = remaining - count }
             } catch {
                 throw IOError(.read, "read error: \(systemErrorText(error))")
             }
             if count == 0 { sawEndOfInput = true }
-            if count > 0, let hash {
-                self.hash = input.withUnsafeBytes { hashing(UnsafeRawBufferPointer(rebasing: $0[0..<count]), into: hash) }
-            }
-            inputEnd = count
+            if count > 0, let hash { self.hash = hashing(UnsafeRawBufferPointer(rebasing: destination[0..<count]), into: hash) }
             consumedInputBytes += count
         }
+        return count
     }
 
     /// `hash` after `bytes`: the first read's bytes are hashed here, a later read starts the
@@ -152,7 +159,7 @@ package final class ByteSource {
             hasher.update(bytes.assumingMemoryBound(to: UInt8.self))
             return .here(hasher)
         case .here(let hasher):
-            let background = BackgroundSHA256(bufferBytes: input.count, continuing: hasher)
+            let background = BackgroundSHA256(bufferBytes: readSize, continuing: hasher)
             background.update(bytes)
             return .inBackground(background)
         case .inBackground(let background):
