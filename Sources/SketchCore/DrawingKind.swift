@@ -18,7 +18,10 @@ public enum DrawingKind: String, Sendable, CaseIterable {
     /// Whether `value` can be a coordinate of a simplified drawing: an integer in 0...255.
     @inlinable
     public static func isSimplifiedCoordinate(_ value: Double) -> Bool {
-        value >= 0 && value <= 255 && value.rounded(.towardZero) == value
+        // Within 0...255 (never for NaN), adding 2⁵² rounds any fraction away, so the value is an
+        // integer exactly when that changes nothing: two additions, where `rounded(.towardZero)`
+        // calls libm's `trunc` and a conversion checks its range.
+        value >= 0 && value <= 255 && (value + 0x1p52) - 0x1p52 == value
     }
 
     /// The kind of `drawing` by ``init(hasTimestamps:allCoordinatesSimplified:)``.

@@ -49,6 +49,21 @@ public struct FlatStrokes: Equatable, Sendable {
         }
     }
 
+    /// Appends the strokes whose points are `x`/`y` (equal counts), back to back: stroke `i` ends
+    /// just before point `strokeEnds[i]` of them (increasing, the last one `x.count`). One copy for
+    /// a whole drawing, where ``appendStroke(x:y:)`` costs one per stroke (`QuickDrawLineParser`
+    /// parses a drawing's strokes into one buffer).
+    package mutating func appendStrokes(
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, strokeEnds ends: UnsafeBufferPointer<Int>
+    ) {
+        precondition(x.count == y.count && (ends.last ?? 0) == x.count, "FlatStrokes: strokes do not end at their points' end")
+        let base = self.x.count
+        self.x.append(contentsOf: x)
+        self.y.append(contentsOf: y)
+        strokeEnds.reserveCapacity(strokeEnds.count + ends.count)
+        for end in ends { strokeEnds.append(base + end) }
+    }
+
     /// Appends a stroke with the points `x`/`y` (equal counts).
     public mutating func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
         precondition(x.count == y.count, "FlatStrokes x/y length mismatch")

@@ -122,6 +122,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         private let batchLines: Int
         private let recordLimit: Int?
         private var records = 0
+        private var reservation = BatchByteReservation()
 
         init(_ request: BatchReaderRequest) {
             cursor = GoogleBinaryCursor(path: request.path, hashing: request.hashing)
@@ -136,6 +137,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
 
         func nextBatch() -> RawLineBatch? {
             var batch = RawLineBatch(chunk: chunk)
+            reservation.reserve(&batch)
             while batch.entries.count < batchLines, batch.bytes.count < InputChunkReader.batchByteTarget,
                 records < recordLimit ?? Int.max
             {
@@ -157,6 +159,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
                         .init(lineInChunk: 0, kind: .sourceError(byteOffset: byteOffset, reason: reason), range: start..<start))
                 }
             }
+            reservation.filled(batch)
             return batch.entries.isEmpty ? nil : batch
         }
     }

@@ -69,9 +69,7 @@ package final class InputChunkReader: LineBatchReading {
     private let batchLines: Int
     /// Bytes after which a batch ends (at the next line boundary).
     package static let batchByteTarget = 1 << 20
-    /// Bytes a batch's storage is made for: the last batch's and an eighth more (at first
-    /// 128 KiB), so that it is allocated once instead of grown line by line.
-    private var expectedBatchBytes = 1 << 17
+    private var reservation = BatchByteReservation()
     private var lineNumber = 0
     private var openFailure: String?
     private var reportedDamage = false
@@ -137,7 +135,7 @@ package final class InputChunkReader: LineBatchReading {
             }
             return batch
         }
-        batch.bytes.reserveCapacity(expectedBatchBytes)
+        reservation.reserve(&batch)
         while batch.entries.count < batchLines, batch.bytes.count < Self.batchByteTarget, records < recordLimit ?? Int.max,
             let piece = splitter!.next()
         {
@@ -172,7 +170,7 @@ package final class InputChunkReader: LineBatchReading {
             splitter = nil
             return nextBatch()
         }
-        expectedBatchBytes = batch.bytes.count + batch.bytes.count / 8
+        reservation.filled(batch)
         return batch
     }
 

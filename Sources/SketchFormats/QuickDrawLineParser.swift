@@ -32,6 +32,8 @@ public struct QuickDrawLineParser {
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var ts: [Double] = []
+    /// Where each stroke of the drawing being parsed ends in `xs`/`ys` (flat strokes).
+    private var strokeEnds: [Int] = []
     private var stringScratch: [UInt8] = []
 
     /// Creates a parser. Its scratch buffers start empty and grow to the longest stroke read
@@ -165,46 +167,71 @@ public struct QuickDrawLineParser {
     }
 
     /// Parses the strokes and decides the drawing's kind (`DrawingKind`) from them as they are in
-    /// the line, whether or not the `t` arrays are kept.
+    /// the line, whether or not the `t` arrays are kept. With `flatStrokes`, the strokes' points
+    /// are parsed one after another into the scratch buffers and copied into it once.
     private mutating func parseDrawing(
         _ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?
     ) throws(FormatError) -> (Drawing, DrawingKind) {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
-        var strokes: [Stroke] = []
-        var strokeCount = 0
-        var pointCount = 0
-        var hasTimestamps = false
-        var allCoordinatesSimplified = true
-        flatStrokes?.removeAll()
         cursor.skipWhitespace()
         if cursor.peek() == UInt8(ascii: "]") {
             throw cursor.error("empty drawing: no strokes")
         }
+        if flatStrokes != nil {
+            flatStrokes!.removeAll()
+            strokeEnds.removeAll(keepingCapacity: true)
+            var none: [Stroke]?
+            let kind = try Self.parseStrokes(
+                &cursor, x: &xs, y: &ys, times: &ts, keepsTimestamps: keepsTimestamps, strokeEnds: &strokeEnds, strokes: &none)
+            let points = strokeEnds.last ?? 0
+            xs.withUnsafeBufferPointer { x in
+                ys.withUnsafeBufferPointer { y in
+                    strokeEnds.withUnsafeBufferPointer { ends in
+                        flatStrokes!.appendStrokes(
+                            x: UnsafeBufferPointer(rebasing: x[..<points]), y: UnsafeBufferPointer(rebasing: y[..<points]), strokeEnds: ends
+                        )
+                    }
+                }
+            }
+            return (Drawing(strokes: []), kind)
+        }
+        var strokes: [Stroke]? = []
+        let kind = try Self.parseStrokes(
+            &cursor, x: &xs, y: &ys, times: &ts, keepsTimestamps: keepsTimestamps, strokeEnds: &strokeEnds, strokes: &strokes)
+        return (Drawing(strokes: strokes!), kind)
+    }
+
+    /// Parses the strokes of a drawing, its opening `[` read, through its closing `]`. With
+    /// `strokes` non-nil, each stroke's points are parsed into the first slots of `x`, `y` (and
+    /// `times`) and appended to it as a `Stroke`; with nil, they are parsed into `x` and `y` one
+    /// stroke after another from slot 0, and each stroke's end is appended to `strokeEnds`.
+    private static func parseStrokes(
+        _ cursor: inout JSONCursor, x: inout [Double], y: inout [Double], times: inout [Double], keepsTimestamps: Bool,
+        strokeEnds: inout [Int], strokes: inout [Stroke]?
+    ) throws(FormatError) -> DrawingKind {
+        var strokeCount = 0
+        var pointCount = 0
+        var hasTimestamps = false
+        var allCoordinatesSimplified = true
+        let flat = strokes == nil
         while true {
             cursor.skipWhitespace()
             strokeCount += 1
             if strokeCount > DrawingLimits.maximumStrokes {
                 throw cursor.error("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
             }
+            let start = flat ? pointCount : 0
             let (count, hasTimes) = try parseStroke(
-                &cursor, number: strokeCount,
-                pointLimit: DrawingLimits.maximumPoints - pointCount)
+                &cursor, number: strokeCount, pointLimit: DrawingLimits.maximumPoints - pointCount,
+                x: &x, y: &y, at: start, times: &times, keepsTimestamps: keepsTimestamps,
+                allCoordinatesSimplified: &allCoordinatesSimplified)
             pointCount += count
             hasTimestamps = hasTimestamps || hasTimes
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    let x = UnsafeBufferPointer(rebasing: xs[..<count])
-                    let y = UnsafeBufferPointer(rebasing: ys[..<count])
-                    if allCoordinatesSimplified {
-                        allCoordinatesSimplified =
-                            x.allSatisfy(DrawingKind.isSimplifiedCoordinate) && y.allSatisfy(DrawingKind.isSimplifiedCoordinate)
-                    }
-                    if flatStrokes != nil {
-                        flatStrokes!.appendStroke(x: x, y: y)
-                    } else {
-                        strokes.append(Stroke(x: Array(x), y: Array(y), t: hasTimes && keepsTimestamps ? Array(ts[..<count]) : []))
-                    }
-                }
+            if !flat {
+                strokes!.append(
+                    Stroke(x: Array(x[..<count]), y: Array(y[..<count]), t: hasTimes && keepsTimestamps ? Array(times[..<count]) : []))
+            } else {
+                strokeEnds.append(pointCount)
             }
             cursor.skipWhitespace()
             if cursor.peek() == UInt8(ascii: ",") {
@@ -212,26 +239,33 @@ public struct QuickDrawLineParser {
                 continue
             }
             try cursor.expect(UInt8(ascii: "]"), "key \"drawing\": expected ',' or ']' after a stroke")
-            let kind = DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified)
-            return (Drawing(strokes: strokes), kind)
+            return DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified)
         }
     }
 
-    /// Reads one stroke's arrays into `xs`/`ys` (and `ts` when timestamps are kept); returns
-    /// its point count and whether it had a `t` array.
-    /// At most `pointLimit` points are read (the drawing's remaining allowance).
-    private mutating func parseStroke(
-        _ cursor: inout JSONCursor, number: Int, pointLimit: Int
+    /// Reads one stroke's arrays into `x`/`y` from slot `start` on (and into `times` from slot 0
+    /// when timestamps are kept); returns its point count and whether it had a `t` array, and
+    /// sets `allCoordinatesSimplified` to false when a coordinate read is not
+    /// `DrawingKind.isSimplifiedCoordinate`. At most `pointLimit` points are read (the drawing's
+    /// remaining allowance).
+    private static func parseStroke(
+        _ cursor: inout JSONCursor, number: Int, pointLimit: Int,
+        x: inout [Double], y: inout [Double], at start: Int, times: inout [Double], keepsTimestamps: Bool,
+        allCoordinatesSimplified: inout Bool
     ) throws(FormatError) -> (count: Int, hasTimes: Bool) {
         try cursor.expect(UInt8(ascii: "["), "stroke \(number): expected an array [x, y] or [x, y, t]")
         cursor.skipWhitespace()
         let coordinateBound = DrawingLimits.maximumCoordinateMagnitude
         let timeBound = DrawingLimits.maximumTimestampMagnitude
-        let xCount = try cursor.parseNumberArray(into: &xs, what: "stroke \(number) x", bound: coordinateBound, limit: pointLimit)
+        let xCount = try cursor.parseNumberArray(
+            into: &x, at: start, what: "stroke \(number) x", bound: coordinateBound, limit: pointLimit,
+            allSimplifiedCoordinates: &allCoordinatesSimplified)
         cursor.skipWhitespace()
         try cursor.expect(UInt8(ascii: ","), "stroke \(number): expected the y array after x")
         cursor.skipWhitespace()
-        let yCount = try cursor.parseNumberArray(into: &ys, what: "stroke \(number) y", bound: coordinateBound, limit: pointLimit)
+        let yCount = try cursor.parseNumberArray(
+            into: &y, at: start, what: "stroke \(number) y", bound: coordinateBound, limit: pointLimit,
+            allSimplifiedCoordinates: &allCoordinatesSimplified)
         cursor.skipWhitespace()
         var tCount: Int?
         if cursor.peek() == UInt8(ascii: ",") {
@@ -239,8 +273,8 @@ public struct QuickDrawLineParser {
             cursor.skipWhitespace()
             tCount =
                 keepsTimestamps
-                ? try cursor.parseNumberArray(into: &ts, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
-                : try cursor.countNumberArray(scratch: &ts, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
+                ? try cursor.parseNumberArray(into: &times, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
+                : try cursor.countNumberArray(scratch: &times, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
             cursor.skipWhitespace()
         }
         if cursor.peek() == UInt8(ascii: ",") {

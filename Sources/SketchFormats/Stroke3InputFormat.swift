@@ -211,6 +211,7 @@ package enum Stroke3InputFormat: InputFormatPlugin {
         /// The next array: its split's place in `splits` and its index there.
         private var next = (split: 0, index: 0)
         private var read = 0
+        private var reservation = BatchByteReservation()
         private var failure: String?
         private var bytes = 0
         private var sha256: String?
@@ -236,6 +237,7 @@ package enum Stroke3InputFormat: InputFormatPlugin {
                 batch.entries.append(.init(lineInChunk: 0, kind: .sourceError(byteOffset: 0, reason: reason), range: 0..<0))
                 return batch
             }
+            reservation.reserve(&batch)
             while batch.entries.count < batchLines, batch.bytes.count < InputChunkReader.batchByteTarget,
                 read < recordLimit ?? Int.max, let splits, next.split < splits.count
             {
@@ -267,6 +269,7 @@ package enum Stroke3InputFormat: InputFormatPlugin {
                 read += 1
                 batch.entries.append(.init(lineInChunk: read, kind: .line, range: start..<batch.bytes.count))
             }
+            reservation.filled(batch)
             return batch.entries.isEmpty ? nil : batch
         }
 

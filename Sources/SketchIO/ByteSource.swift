@@ -33,9 +33,9 @@ package final class ByteSource {
     private var zlib = z_stream()
     private var zlibReady = false
     private var memberFinished = false
-    /// The SHA-256 of the stored bytes read so far, when hashing: computed here for the first
-    /// read, then on a thread of its own (``BackgroundSHA256``), so that an input of one read (a
-    /// small file) starts no thread.
+    /// The SHA-256 of the stored bytes read so far, when hashing: computed here while they fit in
+    /// one `readSize`, then on a thread of its own (``BackgroundSHA256``), so that an input of at
+    /// most one read's size (a small file) starts no thread.
     private enum StoredHash {
         case here(SHA256Hasher)
         case inBackground(BackgroundSHA256)
@@ -80,7 +80,10 @@ package final class ByteSource {
         self.readSize = readSize
         input = [UInt8](unsafeUninitializedCapacity: readSize) { _, initializedCount in initializedCount = readSize }
         if hashing { hash = .here(SHA256Hasher()) }
-        try fillInput()
+        // A small first read shows gzip's magic and any error reading the input at once, and
+        // leaves the rest of a plain input to be read straight into the caller's buffer
+        // (``readPlain(into:)``) instead of copied out of `input`.
+        try fillInput(upTo: Self.firstReadBytes)
         isGzip = inputEnd - inputStart >= 2 && input[inputStart] == 0x1f && input[inputStart + 1] == 0x8b
         if isGzip { try startGzipMember() }
     }
@@ -124,11 +127,16 @@ package final class ByteSource {
         return count
     }
 
-    /// Refills `input` with the next stored bytes (none at the end).
-    private func fillInput() throws {
+    /// Bytes of the read made when opening (at most `readSize`).
+    private static let firstReadBytes = 4096
+
+    /// Refills `input` with the next stored bytes, at most `limit` (none at the end).
+    private func fillInput(upTo limit: Int = .max) throws {
         inputStart = 0
         inputEnd = 0
-        let count = try input.withUnsafeMutableBytes { try readStored(into: $0) }
+        let count = try input.withUnsafeMutableBytes {
+            try readStored(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<min($0.count, limit)]))
+        }
         inputEnd = count
     }
 
@@ -155,7 +163,7 @@ package final class ByteSource {
     /// thread that hashes the rest.
     private func hashing(_ bytes: UnsafeRawBufferPointer, into hash: StoredHash) -> StoredHash {
         switch hash {
-        case .here(var hasher) where consumedInputBytes == 0:
+        case .here(var hasher) where consumedInputBytes + bytes.count <= readSize:
             hasher.update(bytes.assumingMemoryBound(to: UInt8.self))
             return .here(hasher)
         case .here(let hasher):

@@ -25,4 +25,18 @@ import Testing
         #expect(DrawingKind.detect(Drawing(strokes: [Stroke(x: [0, 255], y: [255, 0])])) == .simplified)
         #expect(DrawingKind.detect(Drawing(strokes: [])) == .simplified)
     }
+
+    @Test("a simplified coordinate is an integer in 0...255, whatever the bits: not NaN, not infinite, not beside the bounds")
+    func simplifiedCoordinatesAreTheIntegersFromZeroTo255() {
+        for value in [0, -0.0, 1, 128, 254, 255] as [Double] {
+            #expect(DrawingKind.isSimplifiedCoordinate(value), "\(value)")
+        }
+        let notSimplified: [Double] = [
+            -1, -0.5, -Double.ulpOfOne, 0.5, Double.leastNonzeroMagnitude, 254.5, 255.nextUp, 255.5, 256, 1e300,
+            .infinity, -.infinity, .nan, -.nan, .signalingNaN, 255.nextDown,
+        ]
+        for value in notSimplified {
+            #expect(!DrawingKind.isSimplifiedCoordinate(value), "\(value)")
+        }
+    }
 }

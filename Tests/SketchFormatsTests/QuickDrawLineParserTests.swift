@@ -48,6 +48,89 @@ import Testing
         return true
     }
 
+    @Test("points parsed into flat storage are the drawing's strokes, line after line, a refused line between them")
+    func pointsParsedIntoFlatStorageAreTheDrawingsStrokes() throws {
+        var checked = 0
+        for kind in ["raw", "simplified"] {
+            let directory = TestSupport.quickDrawDirectory(kind)
+            let reader = try QuickDrawReader(inputs: [directory.path])
+            for file in reader.files.prefix(20) {
+                let lines = try Data(contentsOf: URL(fileURLWithPath: file)).split(separator: 0x0A)
+                var parser = QuickDrawLineParser()
+                var flatParser = QuickDrawLineParser(keepsTimestamps: false)
+                var flat = FlatStrokes()
+                for line in lines {
+                    let record = try parser.parse(Array(line))
+                    let flatRecord = try Array(line).withUnsafeBufferPointer { try flatParser.parse($0, strokesInto: &flat) }
+                    #expect(flat.drawing == Drawing(strokes: record.drawing.strokes.map { Stroke(x: $0.x, y: $0.y) }), "\(file)")
+                    #expect(flat.x.count == flat.y.count && flat.x.count == (flat.strokeEnds.last ?? 0))
+                    #expect(flatRecord.kind == record.kind && flatRecord.drawing.strokes.isEmpty)
+                    #expect(record.kind == DrawingKind.detect(record.drawing) && record.kind.rawValue == kind)
+                    // A line refused in its last stroke, after points were parsed into place.
+                    var refused = Array(line)
+                    let end = try #require(refused.lastIndex(of: UInt8(ascii: "]")))
+                    refused.insert(contentsOf: Array(",[[1,2,3],[4,5]]".utf8), at: end)
+                    let reason = refused.withUnsafeBufferPointer { bytes -> String? in
+                        do throws(FormatError) {
+                            _ = try flatParser.parse(bytes, strokesInto: &flat)
+                            return nil
+                        } catch {
+                            return error.reason
+                        }
+                    }
+                    #expect(reason?.contains("x has 3 values but y has 2") == true, "\(reason ?? "parsed")")
+                    #expect(flat.x.count == flat.y.count && flat.x.count == (flat.strokeEnds.last ?? 0))
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    @Test(
+        "a drawing is simplified exactly when every coordinate as written is an integer in 0...255, however it is written",
+        arguments: ["0", "255", "256", "3.0", "2.5e1", "1e2", "3e2", "-0", "-1", "0.5", "255.0000001", "254.9", "1E0", "7", "1000000"])
+    func aDrawingsKindFollowsItsCoordinatesAsWritten(_ coordinate: String) throws {
+        var parser = QuickDrawLineParser()
+        var flatParser = QuickDrawLineParser(keepsTimestamps: false)
+        var flat = FlatStrokes()
+        let expected: DrawingKind = DrawingKind.isSimplifiedCoordinate(try #require(Double(coordinate))) ? .simplified : .raw
+        for drawing in ["[[[1,\(coordinate)],[2,3]]]", "[[[1, 2], [3, 4]], [[5, 6], [7, \(coordinate)]]]", "[[[\(coordinate)],[9]]]"] {
+            let line =
+                Array(
+                    #"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":"#.utf8)
+                + Array(drawing.utf8) + [UInt8(ascii: "}")]
+            #expect(try parser.parse(line).kind == expected, "\(drawing)")
+            #expect(try line.withUnsafeBufferPointer { try flatParser.parse($0, strokesInto: &flat) }.kind == expected, "\(drawing)")
+        }
+    }
+
+    @Test("an array read from a slot on fills the slots from there, keeps those before it and counts its limit from there")
+    func anArrayReadFromASlotOnKeepsTheSlotsBeforeIt() throws {
+        func read(_ text: String, into storage: inout [Double], at start: Int, limit: Int) -> Result<Int, FormatError> {
+            Array(text.utf8).withUnsafeBufferPointer { buffer in
+                var cursor = JSONCursor(buffer)
+                return Result { () throws(FormatError) in
+                    try cursor.parseNumberArray(into: &storage, at: start, what: "values", bound: 1e9, limit: limit)
+                }
+            }
+        }
+        var storage: [Double] = [7, 8, 9]
+        let values = (1...700).map(String.init)
+        #expect(try read("[" + values.joined(separator: ",") + "]", into: &storage, at: 2, limit: 700).get() == 700)
+        #expect(storage[..<2] == [7, 8])
+        #expect(Array(storage[2..<702]) == (1...700).map(Double.init))
+        #expect(storage.count <= 2 + 700 + 1)
+        #expect(try read("[5,6]", into: &storage, at: 702, limit: 2).get() == 2)
+        #expect(storage[702..<704] == [5, 6] && storage[701] == 700)
+        guard case .failure(let error) = read("[1,2,3]", into: &storage, at: 1, limit: 2) else {
+            Issue.record("three values read with a limit of two")
+            return
+        }
+        #expect(error.reason.contains(DrawingLimits.tooManyPoints))
+        #expect(storage[0] == 7)
+    }
+
     @Test func keysMayComeInAnyOrderAndUnknownKeysAreSkipped() throws {
         let record = try TestSupport.parse(
             #"{"drawing":[[[1,2],[3,4]]],"extra":{"a":[1,{"b":null}],"c":"\"x\""},"key_id":"9","#
