@@ -24,14 +24,24 @@ public enum DrawingKind: String, Sendable, CaseIterable {
         value >= 0 && value <= 255 && (value + 0x1p52) - 0x1p52 == value
     }
 
+    /// Whether every value of `values` is ``isSimplifiedCoordinate(_:)``: checked without an early
+    /// exit, so the loop has no branch per value (readers check each coordinate array they parse).
+    @inlinable
+    package static func areSimplifiedCoordinates(_ values: UnsafeBufferPointer<Double>) -> Bool {
+        var others: UInt8 = 0
+        for value in values { others |= isSimplifiedCoordinate(value) ? 0 : 1 }
+        return others == 0
+    }
+
     /// The kind of `drawing` by ``init(hasTimestamps:allCoordinatesSimplified:)``.
     public static func detect(_ drawing: Drawing) -> DrawingKind {
         var hasTimestamps = false
         var allCoordinatesSimplified = true
         for stroke in drawing.strokes {
             if !stroke.t.isEmpty { hasTimestamps = true }
-            if !stroke.x.allSatisfy(isSimplifiedCoordinate) || !stroke.y.allSatisfy(isSimplifiedCoordinate) {
-                allCoordinatesSimplified = false
+            if allCoordinatesSimplified {
+                allCoordinatesSimplified =
+                    stroke.x.withUnsafeBufferPointer(areSimplifiedCoordinates) && stroke.y.withUnsafeBufferPointer(areSimplifiedCoordinates)
             }
         }
         return DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified)

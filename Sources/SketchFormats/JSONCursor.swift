@@ -222,18 +222,6 @@ struct JSONCursor {
         into storage: inout [Double], at start: Int = 0, what: @autoclosure () -> String,
         bound: Double, limit: Int
     ) throws(FormatError) -> Int {
-        var unchecked = false  // false: no value to check
-        return try parseNumberArray(
-            into: &storage, at: start, what: what(), bound: bound, limit: limit, allSimplifiedCoordinates: &unchecked)
-    }
-
-    /// ``parseNumberArray(into:at:what:bound:limit:)`` that, while `allSimplifiedCoordinates` is
-    /// true, sets it to false when a value read is not `DrawingKind.isSimplifiedCoordinate`
-    /// (a drawing's coordinates, array by array, decide its `DrawingKind`).
-    mutating func parseNumberArray(
-        into storage: inout [Double], at start: Int = 0, what: @autoclosure () -> String,
-        bound: Double, limit: Int, allSimplifiedCoordinates: inout Bool
-    ) throws(FormatError) -> Int {
         guard peek() == UInt8(ascii: "[") else { throw error("\(what()): expected an array of numbers") }
         index += 1
         skipWhitespace()
@@ -252,20 +240,6 @@ struct JSONCursor {
             case .finished:
                 if count > limit {
                     throw error("\(DrawingLimits.tooManyPoints): \(what()) goes past \(DrawingLimits.maximumPoints) points in the drawing")
-                }
-                // Checked over the values read, and only while the drawing may still be simplified
-                // (a raw drawing's first array ends it). Made in the loop above, the check cost a
-                // read + decode of raw drawings 3.5 % more instructions and saved one of
-                // simplified drawings 3.5 %.
-                if allSimplifiedCoordinates {
-                    allSimplifiedCoordinates = storage.withUnsafeBufferPointer { values in
-                        // Without an early exit, so the loop has no branch per value.
-                        var others: UInt8 = 0
-                        for value in UnsafeBufferPointer(rebasing: values[start..<(start + count)]) {
-                            others |= DrawingKind.isSimplifiedCoordinate(value) ? 0 : 1
-                        }
-                        return others == 0
-                    }
                 }
                 return count
             case .full:
