@@ -25,11 +25,18 @@ public enum DrawingKind: String, Sendable, CaseIterable {
     }
 
     /// Whether every value of `values` is ``isSimplifiedCoordinate(_:)``: checked without an early
-    /// exit, so the loop has no branch per value (readers check each coordinate array they parse).
+    /// exit and without a branch per value (readers check each coordinate array they parse). The
+    /// range test is one comparison, `|value − 127.5| ≤ 127.5`, which holds for exactly the values
+    /// in 0...255 (−0 among them) and for negative values too small to be integers, which the
+    /// integer test refuses; two tests joined by `&&` compiled to a branch each.
     @inlinable
     package static func areSimplifiedCoordinates(_ values: UnsafeBufferPointer<Double>) -> Bool {
         var others: UInt8 = 0
-        for value in values { others |= isSimplifiedCoordinate(value) ? 0 : 1 }
+        for value in values {
+            let outside: UInt8 = (value - 127.5).magnitude <= 127.5 ? 0 : 1
+            let fraction: UInt8 = (value + 0x1p52) - 0x1p52 == value ? 0 : 1
+            others |= outside | fraction
+        }
         return others == 0
     }
 

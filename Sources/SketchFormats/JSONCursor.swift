@@ -346,50 +346,29 @@ struct JSONCursor {
     }
 
     /// Reads numbers and their separators into `slots[count...]` until the closing `]` (consumed),
-    /// a full buffer (before reading the next number) or an error (cursor at the fault).
+    /// a full buffer (before reading the next number) or an error (cursor at the fault). The
+    /// array's first run of plain integers is read by ``PlainIntegerRun``; whatever it stops at,
+    /// and every value after that, one value at a time by ``parseNumber()``.
     @inline(__always)
     private mutating func parseNumbers(
         into slots: UnsafeMutableBufferPointer<Double>, count: inout Int,
         bound: Double
     ) -> NumberListOutcome {
-        // Bytes from a number's first digit past its comma: 1, or 2 once the array's numbers are
-        // seen to be separated by a comma and one blank (Python's `json.dumps`, so Kaggle's CSV).
-        // Stepping over both at once keeps the blank's check off the chain from one number's
-        // position to the next.
-        var step = 1
+        if count < slots.count {
+            let run = PlainIntegerRun.read(
+                base.unsafelyUnwrapped, count: self.count, from: index, into: slots.baseAddress.unsafelyUnwrapped + count,
+                capacity: slots.count &- count, bound: bound)
+            count &+= run.values
+            index = run.position
+            if run.closed { return .finished }
+        }
         while count < slots.count {
-            let start = index
-            if let (value, closesArray) = plainIntegerAndSeparator(step: step) {
-                guard value <= bound else {
-                    index = start
-                    return .outOfRange
-                }
-                slots[count] = value
-                count += 1
-                if closesArray { return .finished }
-                if step == 2 {
-                    if base.unsafelyUnwrapped[index - 1] == 0x20 { continue }
-                    // No blank after this comma (or the number was read byte by byte): read it again.
-                    (index, count, step) = (start, count - 1, 1)
-                    continue
-                }
-                // What follows the comma: a number at once (NDJSON) or after one blank.
-                let next = peek()
-                if next > 0x20 { continue }
-                if next == 0x20 && index + 1 < self.count && base.unsafelyUnwrapped[index + 1] > 0x20 {
-                    index += 1
-                    step = 2
-                    continue
-                }
-                skipWhitespace()
-                continue
-            }
-            // More blanks than the step took: skipped here, where the next number's read starts.
             let next = peek()
             if next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D {
                 skipWhitespace()
                 continue
             }
+            let start = index
             guard let value = parseNumber() else { return .nonNumeric }
             guard value.magnitude <= bound else {
                 index = start
@@ -412,51 +391,6 @@ struct JSONCursor {
         }
         skipWhitespace()
         return .full
-    }
-
-    /// Reads a plain integer (1 to 15 digits, no sign, no leading zero: the raw files'
-    /// coordinates) and the `,` or `]` right after it, returning its value and whether it closed
-    /// the array; nil, cursor unchanged, for anything else, which `parseNumber` then reads.
-    /// Such an integer is exact in a `Double`, the value `parseNumber` gives it. With `step` 2 an
-    /// integer of up to six digits is read with the byte after its comma, unchecked (the caller
-    /// checks that it is a blank); a longer one is read with its separator alone.
-    @inline(__always)
-    private mutating func plainIntegerAndSeparator(step: Int) -> (value: Double, closesArray: Bool)? {
-        let bytes = base.unsafelyUnwrapped
-        // One to seven digits and the byte after them, from one 8-byte load (no loop whose exit
-        // depends on the number's length); the byte loop below reads the rest.
-        if index + 8 <= count {
-            let chunk = Self.eightBytes(at: bytes + index)
-            let digits = Self.leadingDigitCount(chunk)
-            if digits &+ step < 9 {
-                guard digits > 0, digits == 1 || bytes[index] != UInt8(ascii: "0") else { return nil }
-                let separator = bytes[index + digits]
-                guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: "]") else { return nil }
-                if separator == UInt8(ascii: "]") {
-                    index += digits + 1
-                    return (Double(Int64(Self.value(ofDigits: chunk &<< UInt64(64 - 8 * digits)))), true)
-                }
-                index += digits &+ step
-                // The digits moved to the top of the eight (zeros before them), then converted.
-                return (Double(Int64(Self.value(ofDigits: chunk &<< UInt64(64 - 8 * digits)))), false)
-            }
-        }
-        var position = index
-        var mantissa: UInt64 = 0
-        let digitLimit = Swift.min(count, index + 15)
-        while position < digitLimit {
-            let digit = bytes[position] &- UInt8(ascii: "0")
-            guard digit < 10 else { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            position += 1
-        }
-        guard position < count, position > index,
-            position == index + 1 || bytes[index] != UInt8(ascii: "0")
-        else { return nil }
-        let separator = bytes[position]
-        guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: "]") else { return nil }
-        index = position + 1
-        return (Double(Int64(mantissa)), separator == UInt8(ascii: "]"))
     }
 
     /// Reads one JSON number, or returns nil (cursor unchanged) when the bytes are not one.

@@ -28,15 +28,28 @@ import Testing
 
     @Test("a simplified coordinate is an integer in 0...255, whatever the bits: not NaN, not infinite, not beside the bounds")
     func simplifiedCoordinatesAreTheIntegersFromZeroTo255() {
-        for value in [0, -0.0, 1, 128, 254, 255] as [Double] {
+        for value in Self.simplified {
             #expect(DrawingKind.isSimplifiedCoordinate(value), "\(value)")
         }
-        let notSimplified: [Double] = [
-            -1, -0.5, -Double.ulpOfOne, 0.5, Double.leastNonzeroMagnitude, 254.5, 255.nextUp, 255.5, 256, 1e300,
-            .infinity, -.infinity, .nan, -.nan, .signalingNaN, 255.nextDown,
-        ]
-        for value in notSimplified {
+        for value in Self.notSimplified {
             #expect(!DrawingKind.isSimplifiedCoordinate(value), "\(value)")
         }
     }
+
+    @Test("an array of coordinates is simplified exactly when each of its values is")
+    func anArrayIsSimplifiedExactlyWhenEachValueIs() {
+        for value in Self.simplified + Self.notSimplified {
+            for values in [[value], [0, value, 255], [value, 17, 17, 17, 17, 17, 17, 17, 17]] {
+                let simplified = values.withUnsafeBufferPointer(DrawingKind.areSimplifiedCoordinates)
+                #expect(simplified == DrawingKind.isSimplifiedCoordinate(value), "\(values)")
+            }
+        }
+    }
+
+    private static let simplified: [Double] = [0, -0.0, 1, 63, 64, 127, 128, 254, 255]
+    private static let notSimplified: [Double] = [
+        -1, -0.5, -Double.ulpOfOne, 0.5, Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, 1e-300, -1e-300,
+        63.75, 127.5, -127.5, 254.5, 255.nextUp, 255.5, 256, -255, 0x1p52, -0x1p52, 1e16, -1e16, 1e300, -1e300,
+        .infinity, -.infinity, .nan, -.nan, .signalingNaN, 255.nextDown, Double.greatestFiniteMagnitude,
+    ]
 }

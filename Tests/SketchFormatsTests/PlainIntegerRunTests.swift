@@ -1,0 +1,110 @@
+import SketchCore
+import SketchTestSupport
+import Testing
+
+@testable import SketchFormats
+
+/// `JSONCursor.parseNumberArray` reads an array's run of plain integers with `PlainIntegerRun` and
+/// the rest value by value: the values written, and for anything else the error the value reader
+/// gives at its position, whether a value of another shape, a blank or the end of the line (whose
+/// last 9 bytes the run leaves to the value reader) comes first, last or in between.
+@Suite struct PlainIntegerRunTests {
+    /// Reads the array at the start of `text` with `bound`: its values, or the error's reason.
+    private func read(_ text: String, bound: Double = 1e15) -> Result<[Double], FormatError> {
+        var storage: [Double] = []
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            var cursor = JSONCursor(buffer)
+            return Result { () throws(FormatError) in
+                let count = try cursor.parseNumberArray(into: &storage, what: "values", bound: bound, limit: 100_000)
+                return Array(storage[..<count])
+            }
+        }
+    }
+
+    /// A random value as JSON writes it: mostly plain integers of 1 to 10 digits, sometimes a
+    /// decimal, a negative number or an exponent, which the run leaves to the value reader.
+    private func token(_ random: inout SeededGenerator) -> String {
+        switch random.next() % 16 {
+        case 0: return "\(random.next() % 1000).\(random.next() % 100 + 1)"
+        case 1: return "-\(random.next() % 300)"
+        case 2: return "\(random.next() % 9 + 1)e\(random.next() % 3)"
+        case 3: return "0"
+        default:
+            let digits = Int(random.next() % 10) + 1
+            let low = digits == 1 ? 1 : (1..<digits).reduce(UInt64(1)) { value, _ in value * 10 }
+            return String(low + random.next() % (low * 9))
+        }
+    }
+
+    @Test func generatedArraysReadToTheValuesWritten() throws {
+        var random = SeededGenerator(seed: 31)
+        let separators = [",", ", ", " , ", ",  ", ",\n", ",\t"]
+        for round in 0..<4_000 {
+            let tokens = (0..<Int(random.next() % 40)).map { _ in token(&random) }
+            // Mostly one separator per array, as writers do; sometimes one of the others at random.
+            let usual = random.next() % 3 == 0 ? ", " : ","
+            var text = "["
+            for (index, value) in tokens.enumerated() {
+                if index > 0 { text += random.next() % 8 == 0 ? separators[Int(random.next() % 6)] : usual }
+                text += value
+            }
+            text += "]" + String(repeating: "]", count: Int(random.next() % 30))
+            let expected = tokens.map { Double($0)! }
+            #expect(try read(text).get() == expected, "round \(round): \(text)")
+        }
+    }
+
+    @Test func aFaultAfterManyIntegersIsReportedAtItsPosition() {
+        var random = SeededGenerator(seed: 7)
+        let faults: [(text: String, reason: String)] = [
+            ("x", "non-numeric value at position"), ("", "non-numeric value at position"),
+            ("+3", "non-numeric value at position"), ("05", "expected ',' or ']' after a number"),
+            ("1 2", "expected ',' or ']' after a number"),
+        ]
+        for round in 0..<1_000 {
+            let count = Int(random.next() % 30) + 2  // "[]" is an empty array, not a fault
+            let values = (0..<count).map { _ in String(random.next() % 400) }
+            let fault = faults[round % faults.count]
+            let at = Int(random.next() % UInt64(count))
+            var tokens = values
+            tokens[at] = fault.text
+            let separator = round % 2 == 0 ? "," : ", "
+            let text = "[" + tokens.joined(separator: separator) + "]" + String(repeating: " ", count: round % 40)
+            guard case .failure(let error) = read(text) else {
+                Issue.record("round \(round): \(text) read without error")
+                continue
+            }
+            #expect(error.reason.contains(fault.reason), "round \(round): \(text): \(error.reason)")
+            if fault.reason.hasPrefix("non-numeric") {
+                #expect(error.reason.contains("position \(at + 1) ("), "round \(round): \(text): \(error.reason)")
+            }
+        }
+    }
+
+    @Test func aValueBeyondTheBoundIsReportedAtItsPosition() throws {
+        let values = (1...40).map { $0 == 27 ? "12345678" : String($0) }
+        let text = "[" + values.joined(separator: ",") + "]" + String(repeating: " ", count: 30)
+        guard case .failure(let error) = read(text, bound: 1e6) else {
+            Issue.record("a value of 12345678 read with a bound of 10⁶")
+            return
+        }
+        #expect(error.reason.contains(DrawingLimits.coordinateOutOfRange))
+        #expect(error.reason.contains("position 27"))
+        #expect(try read(text, bound: 12_345_678).get()[26] == 12_345_678)
+    }
+
+    @Test func integersOfEightDigitsAndMoreReadExactly() throws {
+        let values = ["99999999", "10000000", "123456789", "9007199254740993", "999999999999999", "1", "0"]
+        let text = "[" + (values + values + values).joined(separator: ",") + "]" + String(repeating: " ", count: 24)
+        #expect(try read(text, bound: .greatestFiniteMagnitude).get() == (values + values + values).map { Double($0)! })
+    }
+
+    @Test func anArrayLongerThanTheStorageReadsOnWhereTheStorageFilled() throws {
+        for separator in [",", ", "] {
+            let values = (0..<3_000).map { ($0 * 7_919) % 100_000 }
+            let text = "[" + values.map(String.init).joined(separator: separator) + "]"
+            #expect(try read(text).get() == values.map(Double.init))
+        }
+    }
+}
