@@ -347,15 +347,15 @@ struct JSONCursor {
 
     /// Reads numbers and their separators into `slots[count...]` until the closing `]` (consumed),
     /// a full buffer (before reading the next number) or an error (cursor at the fault). The
-    /// array's first run of plain integers is read by ``PlainIntegerRun``; whatever it stops at,
-    /// and every value after that, one value at a time by ``parseNumber()``.
+    /// array's first run of numbers of the files' two shapes is read by ``NumberRun``; whatever it
+    /// stops at, and every value after that, one value at a time by ``parseNumber()``.
     @inline(__always)
     private mutating func parseNumbers(
         into slots: UnsafeMutableBufferPointer<Double>, count: inout Int,
         bound: Double
     ) -> NumberListOutcome {
         if count < slots.count {
-            let run = PlainIntegerRun.read(
+            let run = NumberRun.read(
                 base.unsafelyUnwrapped, count: self.count, from: index, into: slots.baseAddress.unsafelyUnwrapped + count,
                 capacity: slots.count &- count, bound: bound)
             count &+= run.values

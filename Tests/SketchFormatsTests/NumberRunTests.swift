@@ -4,11 +4,12 @@ import Testing
 
 @testable import SketchFormats
 
-/// `JSONCursor.parseNumberArray` reads an array's run of plain integers with `PlainIntegerRun` and
-/// the rest value by value: the values written, and for anything else the error the value reader
-/// gives at its position, whether a value of another shape, a blank or the end of the line (whose
-/// last 9 bytes the run leaves to the value reader) comes first, last or in between.
-@Suite struct PlainIntegerRunTests {
+/// `JSONCursor.parseNumberArray` reads an array's run of plain integers and short decimals with
+/// `NumberRun` and the rest value by value: the values written (the doubles `Double(String)`, a
+/// correctly rounded conversion, gives them), and for anything else the error the value reader gives
+/// at its position, whether a value of another shape, a blank or the end of the line (whose last
+/// bytes the run leaves to the value reader) comes first, last or in between.
+@Suite struct NumberRunTests {
     /// Reads the array at the start of `text` with `bound`: its values, or the error's reason.
     private func read(_ text: String, bound: Double = 1e15) -> Result<[Double], FormatError> {
         var storage: [Double] = []
@@ -22,14 +23,21 @@ import Testing
         }
     }
 
-    /// A random value as JSON writes it: mostly plain integers of 1 to 10 digits, sometimes a
-    /// decimal, a negative number or an exponent, which the run leaves to the value reader.
+    /// A random value as JSON writes it: mostly plain integers of 1 to 10 digits and decimals
+    /// with 1 to 17 fraction digits (the raw files' `33.507999420166016`), sometimes a negative
+    /// number, an exponent or a leading zero, which the run leaves to the value reader.
     private func token(_ random: inout SeededGenerator) -> String {
-        switch random.next() % 16 {
+        switch random.next() % 20 {
         case 0: return "\(random.next() % 1000).\(random.next() % 100 + 1)"
         case 1: return "-\(random.next() % 300)"
         case 2: return "\(random.next() % 9 + 1)e\(random.next() % 3)"
         case 3: return "0"
+        case 4, 5, 6:
+            let fraction = (0..<Int(random.next() % 17 + 1)).map { _ in String(random.next() % 10) }.joined()
+            return "\(random.next() % 100_000).\(fraction)"
+        case 7: return "0.\(random.next() % 1_000_000_000)"
+        case 8: return "-\(random.next() % 300).\(random.next() % 1000)"
+        case 9: return "\(random.next() % 300).\(random.next() % 1000)e-\(random.next() % 3)"
         default:
             let digits = Int(random.next() % 10) + 1
             let low = digits == 1 ? 1 : (1..<digits).reduce(UInt64(1)) { value, _ in value * 10 }
@@ -60,11 +68,15 @@ import Testing
         let faults: [(text: String, reason: String)] = [
             ("x", "non-numeric value at position"), ("", "non-numeric value at position"),
             ("+3", "non-numeric value at position"), ("05", "expected ',' or ']' after a number"),
-            ("1 2", "expected ',' or ']' after a number"),
+            ("1 2", "expected ',' or ']' after a number"), ("1.", "non-numeric value at position"),
+            (".5", "non-numeric value at position"), ("1.5.2", "expected ',' or ']' after a number"),
+            ("05.5", "expected ',' or ']' after a number"), ("2.5 x", "expected ',' or ']' after a number"),
         ]
         for round in 0..<1_000 {
             let count = Int(random.next() % 30) + 2  // "[]" is an empty array, not a fault
-            let values = (0..<count).map { _ in String(random.next() % 400) }
+            let values = (0..<count).map { _ in
+                random.next() % 2 == 0 ? String(random.next() % 400) : "\(random.next() % 400).\(random.next() % 1_000_000_000_000)"
+            }
             let fault = faults[round % faults.count]
             let at = Int(random.next() % UInt64(count))
             var tokens = values
