@@ -82,6 +82,8 @@ enum NumberRun {
             let value: Double
             var length = digits
             if decimals && separator == UInt8(ascii: ".") {
+                // 24 bytes for `shortDecimal`'s loads; a short decimal is at most 19 (18 digits and
+                // its point), so its separator and the byte after a comma lie within them.
                 guard count &- position >= 24, let decimal = JSONCursor.shortDecimal(at: bytes + position),
                     let exact = JSONNumberParser.fastPath(mantissa: decimal.mantissa, exponent: -decimal.fractionDigits, negative: false)
                         ?? JSONNumberParser.decimalPath(mantissa: decimal.mantissa, fractionDigits: decimal.fractionDigits, negative: false)

@@ -119,4 +119,29 @@ import Testing
             #expect(try read(text).get() == values.map(Double.init))
         }
     }
+
+    @Test func valuesEndingTheBytesAreReadWithoutLookingPastThem() throws {
+        // The longest decimals the run reads (18 digits and the point) and its comma as the last
+        // bytes, in arrays whose commas are followed by blanks: the byte after that comma is not
+        // there, and the run's loads stay within the bytes (an address sanitizer's fuzzing run
+        // would report one that does not: Fuzz/Corpus/FuzzNDJSONLine/number-run-end).
+        for prefix in ["[1.5, 2.5, ", "[1, 2.5, ", "[1, 2, ", "[", "[1,2,", "[1, 22, 333, 4444, 55555, "] {
+            for value in ["1234567.12345678901", "123.456789012345678", "1.5", "1234567"] {
+                let bytes = Array((prefix + value + ",").utf8)
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+                defer { buffer.deallocate() }
+                _ = buffer.initialize(from: bytes)
+                var storage: [Double] = []
+                var cursor = JSONCursor(UnsafeBufferPointer(buffer))
+                let outcome = Result { () throws(FormatError) in
+                    try cursor.parseNumberArray(into: &storage, what: "values", bound: 1e15, limit: 100)
+                }
+                guard case .failure(let error) = outcome else {
+                    Issue.record("\(prefix + value + ","): read without error")
+                    continue
+                }
+                #expect(error.reason.contains("non-numeric value at position"), "\(error.reason)")
+            }
+        }
+    }
 }
