@@ -1,5 +1,5 @@
 /// The strokes of one drawing in flat storage: every stroke's coordinates back to back in `x`
-/// and `y`, and where each stroke ends.
+/// and `y` (and its times in `t` when a stroke has them), and where each stroke ends.
 ///
 /// `Simplifier.simplify(_:into:)` fills one of these instead of allocating arrays per stroke,
 /// so a stream of drawings can be converted and written with storage reused from one drawing
@@ -11,6 +11,11 @@ public struct FlatStrokes: Equatable, Sendable {
     public private(set) var y: [Double] = []
     /// For each stroke, the index in `x`/`y` just past its last point.
     public private(set) var strokeEnds: [Int] = []
+    /// The times of all strokes' points (same count as `x`, 0 for the points of a stroke without
+    /// times) once a stroke with times is appended; empty while none is.
+    public private(set) var t: [Double] = []
+    /// How many strokes have times (their `t` values in ``t``).
+    public private(set) var timedStrokeCount = 0
 
     /// Creates empty storage.
     public init() {}
@@ -23,12 +28,16 @@ public struct FlatStrokes: Equatable, Sendable {
         (index == 0 ? 0 : strokeEnds[index - 1])..<strokeEnds[index]
     }
 
-    /// The strokes as a `Drawing` (without timestamps).
+    /// Whether every stroke has times (false without strokes).
+    public var isTimed: Bool { strokeCount > 0 && timedStrokeCount == strokeCount }
+
+    /// The strokes as a `Drawing`, with times when every stroke has them.
     public var drawing: Drawing {
-        Drawing(
+        let timed = isTimed
+        return Drawing(
             strokes: (0..<strokeCount).map { index in
                 let points = pointRange(ofStroke: index)
-                return Stroke(x: Array(x[points]), y: Array(y[points]))
+                return Stroke(x: Array(x[points]), y: Array(y[points]), t: timed ? Array(t[points]) : [])
             })
     }
 
@@ -37,14 +46,20 @@ public struct FlatStrokes: Equatable, Sendable {
         x.removeAll(keepingCapacity: true)
         y.removeAll(keepingCapacity: true)
         strokeEnds.removeAll(keepingCapacity: true)
+        t.removeAll(keepingCapacity: true)
+        timedStrokeCount = 0
     }
 
-    /// Replaces the contents with the points of `drawing`'s strokes (timestamps are not kept).
-    public mutating func replaceContents(with drawing: Drawing) {
+    /// Replaces the contents with the points of `drawing`'s strokes, and with their times when
+    /// `keepingTimes` (a stroke has times when it has one per point).
+    public mutating func replaceContents(with drawing: Drawing, keepingTimes: Bool = false) {
         removeAll()
         for stroke in drawing.strokes {
             stroke.x.withUnsafeBufferPointer { x in
-                stroke.y.withUnsafeBufferPointer { y in appendStroke(x: x, y: y) }
+                stroke.y.withUnsafeBufferPointer { y in
+                    guard keepingTimes && !x.isEmpty && stroke.t.count == x.count else { return appendStroke(x: x, y: y) }
+                    stroke.t.withUnsafeBufferPointer { appendStroke(x: x, y: y, t: $0) }
+                }
             }
         }
     }
@@ -52,23 +67,47 @@ public struct FlatStrokes: Equatable, Sendable {
     /// Appends the strokes whose points are `x`/`y` (equal counts), back to back: stroke `i` ends
     /// just before point `strokeEnds[i]` of them (increasing, the last one `x.count`). One copy for
     /// a whole drawing, where ``appendStroke(x:y:)`` costs one per stroke (`QuickDrawLineParser`
-    /// parses a drawing's strokes into one buffer).
+    /// parses a drawing's strokes into one buffer). With `t` (same count), `timedStrokes` of them
+    /// have times there and the others 0s.
     package mutating func appendStrokes(
-        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, strokeEnds ends: UnsafeBufferPointer<Int>
+        x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, t: UnsafeBufferPointer<Double>? = nil,
+        timedStrokes: Int = 0, strokeEnds ends: UnsafeBufferPointer<Int>
     ) {
         precondition(x.count == y.count && (ends.last ?? 0) == x.count, "FlatStrokes: strokes do not end at their points' end")
+        precondition(t.map { $0.count == x.count && timedStrokes > 0 } ?? (timedStrokes == 0), "FlatStrokes: times do not match points")
         let base = self.x.count
         self.x.append(contentsOf: x)
         self.y.append(contentsOf: y)
+        if let t {
+            self.t.append(contentsOf: repeatElement(0, count: base - self.t.count))
+            self.t.append(contentsOf: t)
+            timedStrokeCount += timedStrokes
+        } else {
+            padTimes()
+        }
         strokeEnds.reserveCapacity(strokeEnds.count + ends.count)
         for end in ends { strokeEnds.append(base + end) }
     }
 
-    /// Appends a stroke with the points `x`/`y` (equal counts).
-    public mutating func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>) {
-        precondition(x.count == y.count, "FlatStrokes x/y length mismatch")
+    /// Gives the points appended without times 0s in ``t`` once a stroke has times.
+    private mutating func padTimes() {
+        if !t.isEmpty { t.append(contentsOf: repeatElement(0, count: x.count - t.count)) }
+    }
+
+    /// Appends a stroke with the points `x`/`y` (equal counts), and the times `t` (same count) if given.
+    public mutating func appendStroke(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, t: UnsafeBufferPointer<Double>? = nil)
+    {
+        precondition(x.count == y.count && (t?.count ?? x.count) == x.count, "FlatStrokes x/y/t length mismatch")
+        let base = self.x.count
         self.x.append(contentsOf: x)
         self.y.append(contentsOf: y)
+        if let t {
+            self.t.append(contentsOf: repeatElement(0, count: base - self.t.count))
+            self.t.append(contentsOf: t)
+            timedStrokeCount += 1
+        } else {
+            padTimes()
+        }
         strokeEnds.append(self.x.count)
     }
 
@@ -91,6 +130,7 @@ public struct FlatStrokes: Equatable, Sendable {
         let start = x.count
         x.append(contentsOf: repeatElement(0, count: count))
         y.append(contentsOf: repeatElement(0, count: count))
+        padTimes()
         x.withUnsafeMutableBufferPointer { x in
             y.withUnsafeMutableBufferPointer { y in
                 fill(UnsafeMutableBufferPointer(rebasing: x[start...]), UnsafeMutableBufferPointer(rebasing: y[start...]))

@@ -122,8 +122,8 @@ public struct DrawingSource: Sendable {
     }
 
     /// Reads every input like ``read(onRecord:onRejected:onProgress:)``, handing each record's
-    /// strokes (points only, no timestamps) in flat storage that is reused from record to record;
-    /// the record's own `drawing` is empty. For readers that only need the points.
+    /// strokes in flat storage that is reused from record to record (their times too where the
+    /// reader keeps them and the input has them); the record's own `drawing` is empty.
     public func readFlat(
         onRecord: (SketchRecord, FlatStrokes, SourceLocation) throws -> Void,
         onRejected: (RejectedLine) throws -> Void,

@@ -14,11 +14,23 @@ package enum GoogleBinaryFormat {
 
     /// The word of a `.bin` file: its base name without `.bin.gz` or `.bin` (any other name as is).
     package static func word(forPath path: String) -> String {
-        let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
-        for suffix in [".bin.gz", ".bin"] where name.hasSuffix(suffix) && name.count > suffix.count {
-            return String(name.dropLast(suffix.count))
+        let suffixes = [".bin.gz", ".bin"]
+        let utf8 = path.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+            for suffix in suffixes where name.hasSuffix(suffix) && name.count > suffix.count {
+                return String(name.dropLast(suffix.count))
+            }
+            return name
         }
-        return name
+        // An ASCII path's characters are its bytes (a "\r\n" pair, one character, is neither '/'
+        // nor part of a suffix), so the same rule reads its bytes: one pass, no character breaking
+        // (which cost 32 K instructions a call, one call per input of a read).
+        let name = utf8[(utf8.lastIndex(of: UInt8(ascii: "/")).map(utf8.index(after:)) ?? utf8.startIndex)...]
+        for suffix in suffixes where name.count > suffix.utf8.count && name.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+            return String(decoding: name.dropLast(suffix.utf8.count), as: UTF8.self)
+        }
+        return String(decoding: name, as: UTF8.self)
     }
 
     /// `YYYY-MM-DD HH:MM:SS UTC` for `seconds` since 1970-01-01 UTC (proleptic Gregorian).

@@ -54,12 +54,12 @@ package struct RecordDecodingScratch {
     }
 
     /// `record` as the decoder hands it out: with ``flatPoints``, its points moved into
-    /// ``strokes`` and its `drawing` emptied (its `kind` kept); without `t` arrays unless the
-    /// parser keeps them. Its kind is the one it was decoded with.
+    /// ``strokes`` and its `drawing` emptied (its `kind` kept); without times unless the parser
+    /// keeps them. Its kind is the one it was decoded with.
     package mutating func deliver(_ record: SketchRecord) -> SketchRecord {
         var delivered = record
         if flatPoints {
-            strokes.replaceContents(with: record.drawing)
+            strokes.replaceContents(with: record.drawing, keepingTimes: parser.keepsTimestamps)
             delivered.drawing = Drawing(strokes: [])
         } else if !parser.keepsTimestamps && record.drawing.strokes.contains(where: { !$0.t.isEmpty }) {
             delivered.drawing = Drawing(strokes: record.drawing.strokes.map { Stroke(x: $0.x, y: $0.y) })

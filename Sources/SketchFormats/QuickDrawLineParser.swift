@@ -50,8 +50,8 @@ public struct QuickDrawLineParser {
         return try parseRecord(&cursor, flatStrokes: &flat)
     }
 
-    /// Parses `line` (without its newline) with its strokes' points (no timestamps) put into
-    /// `strokes` (replacing its contents) instead of the record, whose `drawing` is empty.
+    /// Parses `line` (without its newline) with its strokes' points (and their times, when kept)
+    /// put into `strokes` (replacing its contents) instead of the record, whose `drawing` is empty.
     /// Same checks and errors as `parse(_:)`; reusing `strokes` saves the arrays of every stroke.
     public mutating func parse(
         _ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes
@@ -181,15 +181,18 @@ public struct QuickDrawLineParser {
             flatStrokes!.removeAll()
             strokeEnds.removeAll(keepingCapacity: true)
             var none: [Stroke]?
-            let kind = try Self.parseStrokes(
+            let (kind, timedStrokes) = try Self.parseStrokes(
                 &cursor, x: &xs, y: &ys, times: &ts, keepsTimestamps: keepsTimestamps, strokeEnds: &strokeEnds, strokes: &none)
             let points = strokeEnds.last ?? 0
             xs.withUnsafeBufferPointer { x in
                 ys.withUnsafeBufferPointer { y in
-                    strokeEnds.withUnsafeBufferPointer { ends in
-                        flatStrokes!.appendStrokes(
-                            x: UnsafeBufferPointer(rebasing: x[..<points]), y: UnsafeBufferPointer(rebasing: y[..<points]), strokeEnds: ends
-                        )
+                    ts.withUnsafeBufferPointer { t in
+                        strokeEnds.withUnsafeBufferPointer { ends in
+                            flatStrokes!.appendStrokes(
+                                x: UnsafeBufferPointer(rebasing: x[..<points]), y: UnsafeBufferPointer(rebasing: y[..<points]),
+                                t: timedStrokes > 0 ? UnsafeBufferPointer(rebasing: t[..<points]) : nil, timedStrokes: timedStrokes,
+                                strokeEnds: ends)
+                        }
                     }
                 }
             }
@@ -197,21 +200,25 @@ public struct QuickDrawLineParser {
         }
         var strokes: [Stroke]? = []
         let kind = try Self.parseStrokes(
-            &cursor, x: &xs, y: &ys, times: &ts, keepsTimestamps: keepsTimestamps, strokeEnds: &strokeEnds, strokes: &strokes)
+            &cursor, x: &xs, y: &ys, times: &ts, keepsTimestamps: keepsTimestamps, strokeEnds: &strokeEnds, strokes: &strokes
+        ).kind
         return (Drawing(strokes: strokes!), kind)
     }
 
     /// Parses the strokes of a drawing, its opening `[` read, through its closing `]`. With
     /// `strokes` non-nil, each stroke's points are parsed into the first slots of `x`, `y` (and
-    /// `times`) and appended to it as a `Stroke`; with nil, they are parsed into `x` and `y` one
-    /// stroke after another from slot 0, and each stroke's end is appended to `strokeEnds`.
+    /// `times`) and appended to it as a `Stroke`; with nil, they are parsed into `x` and `y` (and,
+    /// once a stroke has kept times, `times`, 0 for a stroke without) one stroke after another from
+    /// slot 0, and each stroke's end is appended to `strokeEnds`. Returns the drawing's kind and how
+    /// many strokes kept times.
     private static func parseStrokes(
         _ cursor: inout JSONCursor, x: inout [Double], y: inout [Double], times: inout [Double], keepsTimestamps: Bool,
         strokeEnds: inout [Int], strokes: inout [Stroke]?
-    ) throws(FormatError) -> DrawingKind {
+    ) throws(FormatError) -> (kind: DrawingKind, timedStrokes: Int) {
         var strokeCount = 0
         var pointCount = 0
         var hasTimestamps = false
+        var timedStrokes = 0
         var allCoordinatesSimplified = true
         let flat = strokes == nil
         while true {
@@ -221,11 +228,22 @@ public struct QuickDrawLineParser {
                 throw cursor.error("\(DrawingLimits.tooManyStrokes): more than \(DrawingLimits.maximumStrokes) in the drawing")
             }
             let start = flat ? pointCount : 0
+            if flat && keepsTimestamps && times.count < start { times.append(contentsOf: repeatElement(0, count: start - times.count)) }
             let (count, hasTimes) = try parseStroke(
                 &cursor, number: strokeCount, pointLimit: DrawingLimits.maximumPoints - pointCount,
                 x: &x, y: &y, at: start, times: &times, keepsTimestamps: keepsTimestamps)
             pointCount += count
             hasTimestamps = hasTimestamps || hasTimes
+            if flat && keepsTimestamps {
+                // Flat times start at the first stroke that has them; the strokes before it and
+                // the ones without get 0s.
+                if hasTimes {
+                    if timedStrokes == 0 { Self.zero(&times, 0..<start) }
+                    timedStrokes += 1
+                } else if timedStrokes > 0 {
+                    Self.zero(&times, start..<(start + count))
+                }
+            }
             // Only while the drawing may still be simplified (a raw drawing's first stroke ends it).
             // Made inside the number loop instead, the check cost a read + decode of raw drawings
             // 2.8 % more instructions and saved one of simplified drawings 3.5 %.
@@ -250,12 +268,19 @@ public struct QuickDrawLineParser {
                 continue
             }
             try cursor.expect(UInt8(ascii: "]"), "key \"drawing\": expected ',' or ']' after a stroke")
-            return DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified)
+            return (DrawingKind(hasTimestamps: hasTimestamps, allCoordinatesSimplified: allCoordinatesSimplified), timedStrokes)
         }
     }
 
-    /// Reads one stroke's arrays into `x`/`y` from slot `start` on (and into `times` from slot 0
-    /// when timestamps are kept); returns its point count and whether it had a `t` array.
+    /// Sets `range` of `values` to 0, growing `values` to its end.
+    private static func zero(_ values: inout [Double], _ range: Range<Int>) {
+        if values.count < range.upperBound { values.append(contentsOf: repeatElement(0, count: range.upperBound - values.count)) }
+        values.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[range]).update(repeating: 0) }
+    }
+
+    /// Reads one stroke's arrays into `x`/`y` from slot `start` on (and into `times`, from slot
+    /// `start` as well, when timestamps are kept); returns its point count and whether it had a
+    /// `t` array.
     /// At most `pointLimit` points are read (the drawing's remaining allowance).
     private static func parseStroke(
         _ cursor: inout JSONCursor, number: Int, pointLimit: Int,
@@ -279,7 +304,7 @@ public struct QuickDrawLineParser {
             cursor.skipWhitespace()
             tCount =
                 keepsTimestamps
-                ? try cursor.parseNumberArray(into: &times, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
+                ? try cursor.parseNumberArray(into: &times, at: start, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
                 : try cursor.countNumberArray(scratch: &times, what: "stroke \(number) t", bound: timeBound, limit: pointLimit)
             cursor.skipWhitespace()
         }

@@ -40,6 +40,30 @@ import Testing
         #expect(records == expected)
     }
 
+    @Test("a file's word is its base name without .bin.gz or .bin, read from an ASCII path's bytes as from any path's characters")
+    func aFilesWordIsItsBaseNameWithoutItsSuffix() {
+        let expected = [
+            "airplane.bin": "airplane", "/data/The Eiffel Tower.bin.gz": "The Eiffel Tower", "dir/.bin": ".bin",
+            "dir/.bin.gz": ".bin.gz", "dir/a.bin.bin": "a.bin", "dir/": "", "plain": "plain", "x.BIN": "x.BIN",
+            "dir/café.bin": "café", "d/\r\n.bin": "\r\n", "a/b/c.bin.gz.bin": "c.bin.gz", "/": "", "": "",
+        ]
+        for (path, word) in expected { #expect(GoogleBinaryFormat.word(forPath: path) == word, "\(path)") }
+        // The rule by characters, as the word of a non-ASCII path is read.
+        func byCharacters(_ path: String) -> String {
+            let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+            for suffix in [".bin.gz", ".bin"] where name.hasSuffix(suffix) && name.count > suffix.count {
+                return String(name.dropLast(suffix.count))
+            }
+            return name
+        }
+        var generator = SeededGenerator(seed: 29)
+        let pieces = ["/", ".bin", ".gz", ".", "b", "in", "\r\n", "x", " ", "bin"]
+        for _ in 0..<2_000 {
+            let path = (0..<Int(generator.next() % 7)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            #expect(GoogleBinaryFormat.word(forPath: path) == byCharacters(path), "\(path.debugDescription)")
+        }
+    }
+
     @Test func timestampsConvertBothWays() {
         for seconds: UInt32 in [0, 951_782_400, 1_489_007_527, UInt32.max] {
             let text = GoogleBinaryFormat.timestampText(seconds: seconds)

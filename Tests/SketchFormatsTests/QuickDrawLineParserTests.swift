@@ -58,11 +58,17 @@ import Testing
                 let lines = try Data(contentsOf: URL(fileURLWithPath: file)).split(separator: 0x0A)
                 var parser = QuickDrawLineParser()
                 var flatParser = QuickDrawLineParser(keepsTimestamps: false)
+                var timedParser = QuickDrawLineParser()
                 var flat = FlatStrokes()
+                var timed = FlatStrokes()
                 for line in lines {
                     let record = try parser.parse(Array(line))
                     let flatRecord = try Array(line).withUnsafeBufferPointer { try flatParser.parse($0, strokesInto: &flat) }
                     #expect(flat.drawing == Drawing(strokes: record.drawing.strokes.map { Stroke(x: $0.x, y: $0.y) }), "\(file)")
+                    #expect(flat.t.isEmpty && flat.timedStrokeCount == 0)
+                    _ = try Array(line).withUnsafeBufferPointer { try timedParser.parse($0, strokesInto: &timed) }
+                    #expect(timed.drawing == record.drawing, "\(file)")
+                    #expect(timed.t.count == (kind == "raw" ? timed.x.count : 0) && timed.isTimed == (kind == "raw"))
                     #expect(flat.x.count == flat.y.count && flat.x.count == (flat.strokeEnds.last ?? 0))
                     #expect(flatRecord.kind == record.kind && flatRecord.drawing.strokes.isEmpty)
                     #expect(record.kind == DrawingKind.detect(record.drawing) && record.kind.rawValue == kind)
@@ -85,6 +91,40 @@ import Testing
             }
         }
         #expect(checked > 100)
+    }
+
+    @Test("flat storage keeps the times of the strokes that have them, 0 for the others, whatever the line before held")
+    func flatStorageKeepsTheTimesOfTheStrokesThatHaveThem() throws {
+        // Each drawing's strokes: nil for a stroke without times, else its first time.
+        let drawings: [[Double?]] = [[10, 20, 30], [nil, nil], [nil, 40, nil, 50], [60, nil], [nil], [70], [nil, nil, 80]]
+        var parser = QuickDrawLineParser()
+        var unkept = QuickDrawLineParser(keepsTimestamps: false)
+        var flat = FlatStrokes()
+        var untimed = FlatStrokes()
+        for (number, firsts) in drawings.enumerated() {
+            let strokes = firsts.enumerated().map { stroke, first in
+                let x = (0...(stroke + number) % 3).map { Double(stroke * 7 + $0) }
+                return Stroke(x: x, y: x.map { $0 + 1 }, t: first.map { first in x.indices.map { first + Double($0) } } ?? [])
+            }
+            let arrays = strokes.map { stroke in
+                "["
+                    + [stroke.x, stroke.y, stroke.t].filter { !$0.isEmpty }.map { "[\($0.map { String(Int($0)) }.joined(separator: ","))]" }
+                    .joined(separator: ",") + "]"
+            }
+            let line =
+                Array(
+                    #"{"word":"w","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":["#.utf8)
+                + Array(arrays.joined(separator: ",").utf8) + Array("]}".utf8)
+            _ = try line.withUnsafeBufferPointer { try parser.parse($0, strokesInto: &flat) }
+            _ = try line.withUnsafeBufferPointer { try unkept.parse($0, strokesInto: &untimed) }
+            let timedCount = firsts.compactMap { $0 }.count
+            let times = timedCount == 0 ? [] : strokes.flatMap { $0.t.isEmpty ? Array(repeating: 0, count: $0.x.count) : $0.t }
+            #expect(flat.x == strokes.flatMap(\.x) && flat.y == strokes.flatMap(\.y), "drawing \(number)")
+            #expect(flat.t == times && flat.timedStrokeCount == timedCount, "drawing \(number)")
+            #expect(flat.isTimed == (timedCount == strokes.count))
+            #expect(flat.drawing == Drawing(strokes: flat.isTimed ? strokes : strokes.map { Stroke(x: $0.x, y: $0.y) }))
+            #expect(untimed.x == flat.x && untimed.t.isEmpty && untimed.timedStrokeCount == 0)
+        }
     }
 
     @Test(

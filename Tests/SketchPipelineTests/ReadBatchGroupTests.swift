@@ -19,6 +19,13 @@ import Testing
             keyID: "\(number)", drawing: Drawing(strokes: strokes), kind: timed ? .raw : .simplified)
     }
 
+    /// The flat storage a reader hands for `record`'s strokes, with their times.
+    private func points(_ record: SketchRecord) -> FlatStrokes {
+        var flat = FlatStrokes()
+        flat.replaceContents(with: record.drawing, keepingTimes: true)
+        return flat
+    }
+
     private func rejection(_ number: Int) -> RejectedLine {
         RejectedLine(location: SourceLocation(file: "f\(number).ndjson", line: number), reason: "reason \(number)", bytes: [])
     }
@@ -50,15 +57,8 @@ import Testing
             for _ in 0..<size {
                 // Timed and untimed drawings mixed within and across batches; the second batch has no times.
                 let drawing = record(number, timed: index != 1 && number % 2 == 0)
-                if number % 4 == 3 {
-                    var flat = FlatStrokes()
-                    flat.replaceContents(with: drawing.drawing)
-                    whole.append(drawing, points: flat)
-                    part.append(drawing, points: flat)
-                } else {
-                    whole.append(drawing)
-                    part.append(drawing)
-                }
+                whole.append(drawing, points: points(drawing))
+                part.append(drawing, points: points(drawing))
                 number += 1
             }
             part.reject(rejection(index))
@@ -72,12 +72,36 @@ import Testing
         #expect(arrays(group) == arrays(single))
     }
 
+    @Test("a batch's times are 0 before its first timed drawing and for strokes without; a drawing is timed when all its strokes are")
+    func aBatchHoldsTimesOnceADrawingHasThemAndMarksTheDrawingsWhoseStrokesAllHaveThem() {
+        func drawing(_ times: [[Double]?]) -> SketchRecord {
+            let strokes = times.enumerated().map { index, t in
+                let x = (0..<(t?.count ?? 2)).map { Double(index * 10 + $0) }
+                return Stroke(x: x, y: x.map { $0 + 1 }, t: t ?? [])
+            }
+            return SketchRecord(
+                word: "w", countryCode: "US", timestamp: "t", recognized: true, keyID: "1", drawing: Drawing(strokes: strokes),
+                kind: .raw)
+        }
+        let untimed = drawing([nil, nil])
+        let timed = drawing([[5, 6, 7]])
+        let partly = drawing([[8], nil, [9, 10]])
+        var batch = ReadBatch()
+        batch.append(untimed, points: points(untimed))
+        #expect(!batch.hasTimes && batch.ts.isEmpty)
+        for record in [timed, partly, untimed] { batch.append(record, points: points(record)) }
+        #expect(batch.hasTimes && batch.ts == [0, 0, 0, 0, 5, 6, 7, 8, 0, 0, 9, 10, 0, 0, 0, 0])
+        #expect(batch.xs == [0, 1, 10, 11, 0, 1, 2, 0, 10, 11, 20, 21, 0, 1, 10, 11])
+        #expect(batch.strokeOffsets == [0, 2, 4, 7, 8, 10, 12, 14, 16] && batch.drawingOffsets == [0, 2, 3, 6, 8])
+        #expect(batch.timed == [0, 1, 0, 0])
+    }
+
     @Test func batchesGivenBackToThePoolComeBackEmptyAndTheGroupIsLeftEmpty() {
         let pool = ReadBatchPool()
         var group = ReadBatchGroup()
         for number in 0..<3 {
             var batch = pool.take()
-            batch.append(record(number, timed: true))
+            batch.append(record(number, timed: true), points: points(record(number, timed: true)))
             batch.reject(rejection(number))
             group.append(batch)
         }
@@ -96,7 +120,10 @@ import Testing
         var storage: [UnsafePointer<Double>?] = []
         for number in 0..<4 {
             var batch = pool.take()
-            for drawing in 0..<50 { batch.append(record(number * 50 + drawing, timed: true)) }
+            for drawing in 0..<50 {
+                let drawing = record(number * 50 + drawing, timed: true)
+                batch.append(drawing, points: points(drawing))
+            }
             storage.append(batch.xs.withUnsafeBufferPointer { $0.baseAddress })
             group.append(batch)
         }
@@ -104,7 +131,7 @@ import Testing
         var reused: [UnsafePointer<Double>?] = []
         for _ in 0..<4 {
             var batch = pool.take()
-            batch.append(record(1, timed: true))
+            batch.append(record(1, timed: true), points: points(record(1, timed: true)))
             reused.append(batch.xs.withUnsafeBufferPointer { $0.baseAddress })
         }
         #expect(Set(reused) == Set(storage))

@@ -131,15 +131,15 @@ final class DrawingReader: @unchecked Sendable {
         return true
     }
 
-    /// The reading thread: every input through the engine (`ReadStage.read`; flat points for
-    /// `.bin`, which has no times to lose), batch after batch, until the end or `stop()`.
+    /// The reading thread: every input through the engine (`ReadStage.read`), batch after batch,
+    /// until the end or `stop()`.
     private func run() {
         var reason: CString?
         do {
             var source = try DrawingSource(inputs: request.inputs, format: request.format, word: request.word)
             source.keepsTimestamps = request.keepsTimes
             try ReadStage.read(
-                source, flatPoints: request.format == .bin, jobs: request.jobs, batchRecords: request.batchRecords, pool: pool,
+                source, jobs: request.jobs, batchRecords: request.batchRecords, pool: pool,
                 hand: hand)
         } catch {
             reason = CString("\(error)")

@@ -133,18 +133,22 @@ class _Given:
 
 class _Batch:
     """One read batch (``_native.read_batches``), from which its drawings' fields are taken on
-    access: the points (2 or 3 rows) their strokes are cut from, and the text of every drawing
-    (word, key_id, countrycode, timestamp each), decoded at the first access to any of them."""
+    access: the points (2 or 3 rows) their strokes are cut from, with the stroke and drawing
+    offsets and timed flags that cut them, made Python lists at the first access to any drawing's
+    strokes, and the text of every drawing (word, key_id, countrycode, timestamp each), decoded at
+    the first access to any of them."""
 
-    __slots__ = ("_xyt", "_xy", "_starts", "_bounds", "_timed", "_recognized", "_text", "_text_offsets", "_texts")
+    __slots__ = ("_arrays", "_xyt", "_xy", "_starts", "_bounds", "_timed", "_recognized", "_text", "_text_offsets",
+                 "_texts")
 
     def __init__(self, arrays: List[np.ndarray]) -> None:
+        self._arrays = arrays
         self._xyt = arrays[0]
         self._xy = self._xyt[:2]
-        self._starts = arrays[1].tolist()
-        self._bounds = arrays[2].tolist()
+        self._starts: Optional[List[int]] = None
+        self._bounds: List[int] = []
+        self._timed: List[int] = []
         self._recognized = arrays[3]
-        self._timed = arrays[4].tolist()
         self._text = arrays[5]
         self._text_offsets = arrays[6]
         self._texts: Optional[List[str]] = None
@@ -159,8 +163,13 @@ class _Batch:
         return bool(self._recognized[index])
 
     def strokes(self, index: int) -> List[np.ndarray]:
-        source = self._xyt if self._timed[index] else self._xy
         starts = self._starts
+        if starts is None:
+            arrays = self._arrays
+            starts = self._starts = arrays[1].tolist()
+            self._bounds = arrays[2].tolist()
+            self._timed = arrays[4].tolist()
+        source = self._xyt if self._timed[index] else self._xy
         return [source[:, starts[stroke]:starts[stroke + 1]]
                 for stroke in range(self._bounds[index], self._bounds[index + 1])]
 

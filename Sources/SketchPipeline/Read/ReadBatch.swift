@@ -54,61 +54,26 @@ package struct ReadBatch: Sendable {
     package var recordCount: Int64 { Int64(recognized.count + (rejectedOffsets.count - 1) / 3) }
     package var isEmpty: Bool { recognized.isEmpty && rejectedOffsets.count == 1 }
 
-    /// Appends a drawing: its points row by row (x, y, t planes, so the caller's (3, n) stroke
-    /// arrays are views without a transpose). The planes grow once for the whole drawing, its
-    /// strokes copied into them (growing an array per stroke cost more than the copies).
-    package mutating func append(_ record: SketchRecord) {
-        record.drawing.strokes.withUnsafeBufferPointer { strokes in
-            var points = 0
-            var allTimed = !strokes.isEmpty
-            var anyTimed = false
-            for stroke in strokes.indices {
-                let count = strokes[stroke].x.count
-                let timed = count > 0 && strokes[stroke].t.count == count
-                points += count
-                allTimed = allTimed && timed
-                anyTimed = anyTimed || timed
-            }
-            if anyTimed && !hasTimes {
-                ts.append(contentsOf: repeatElement(0, count: xs.count))
-                hasTimes = true
-            }
-            let start = xs.count
-            xs.append(contentsOf: repeatElement(0, count: points))
-            ys.append(contentsOf: repeatElement(0, count: points))
-            if hasTimes { ts.append(contentsOf: repeatElement(0, count: points)) }
-            xs.withUnsafeMutableBufferPointer { xOut in
-                ys.withUnsafeMutableBufferPointer { yOut in
-                    ts.withUnsafeMutableBufferPointer { tOut in
-                        var at = start
-                        for stroke in strokes.indices {
-                            let count = strokes[stroke].x.count
-                            // y beyond x is dropped and missing y is 0; t only where the stroke has one per point.
-                            _ = UnsafeMutableBufferPointer(rebasing: xOut[at..<(at + count)]).update(fromContentsOf: strokes[stroke].x)
-                            _ = UnsafeMutableBufferPointer(rebasing: yOut[at..<(at + count)]).update(
-                                fromContentsOf: strokes[stroke].y.prefix(count))
-                            if count > 0 && strokes[stroke].t.count == count {
-                                _ = UnsafeMutableBufferPointer(rebasing: tOut[at..<(at + count)]).update(fromContentsOf: strokes[stroke].t)
-                            }
-                            at += count
-                            strokeOffsets.append(Int64(at))
-                        }
-                    }
-                }
-            }
-            finishDrawing(record, timed: allTimed)
-        }
-    }
-
-    /// Appends a drawing whose points the reader handed in flat storage (`DrawingSource.readFlat`:
-    /// no times), in bulk.
+    /// Appends a drawing, its points handed in flat storage by the reader (`RecordStageInput.flatPoints`),
+    /// plane by plane (x, y, t rows, so the caller's (3, n) stroke arrays are views without a
+    /// transpose): t once a drawing of the batch has times (0 for the points before it and for
+    /// strokes without).
     package mutating func append(_ record: SketchRecord, points strokes: FlatStrokes) {
         let start = Int64(xs.count)
+        let hasOwnTimes = strokes.timedStrokeCount > 0
+        if hasOwnTimes && !hasTimes {
+            ts.append(contentsOf: repeatElement(0, count: xs.count))
+            hasTimes = true
+        }
         xs.append(contentsOf: strokes.x)
         ys.append(contentsOf: strokes.y)
-        if hasTimes { ts.append(contentsOf: repeatElement(0, count: strokes.x.count)) }
+        if hasOwnTimes {
+            ts.append(contentsOf: strokes.t)
+        } else if hasTimes {
+            ts.append(contentsOf: repeatElement(0, count: strokes.x.count))
+        }
         for end in strokes.strokeEnds { strokeOffsets.append(start + Int64(end)) }
-        finishDrawing(record, timed: false)
+        finishDrawing(record, timed: strokes.isTimed)
     }
 
     private mutating func finishDrawing(_ record: SketchRecord, timed allTimed: Bool) {

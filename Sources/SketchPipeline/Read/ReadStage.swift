@@ -8,24 +8,22 @@ import SketchIO
 /// ``BatchOutcome``). It lives beside the engine so that the engine's worker loop is specialized
 /// for it (from another module the loop ran unspecialized: 9 % more instructions for a `.bin` read).
 package struct ReadStage: RecordStage {
-    /// Full drawings (their times kept as the reader says), or flat points for inputs with no times
-    /// to lose (`.bin`).
-    package let input: RecordStageInput
+    /// Points in flat storage, with their times where the reader keeps them: every format.
+    package var input: RecordStageInput { .flatPoints }
     /// Where each batch's arrays come from.
     package let pool: ReadBatchPool
 
     package func makeBatch(lineCount: Int, format: DrawingFileFormat) -> Batch {
-        Batch(flat: input == .flatPoints, output: pool.take())
+        Batch(output: pool.take())
     }
 
     package struct Batch: RecordStageBatch {
-        let flat: Bool
         package private(set) var output: ReadBatch
 
         package mutating func process(
             _ record: SketchRecord, strokes: FlatStrokes, line: RecordLine, location: SourceLocation
         ) throws(StageRejection) {
-            if flat { output.append(record, points: strokes) } else { output.append(record) }
+            output.append(record, points: strokes)
         }
     }
 
@@ -38,7 +36,7 @@ package struct ReadStage: RecordStage {
     /// to stop the read: then no more is read and this returns. Throws what the engine throws, and
     /// `FormatError` when no input could be opened.
     package static func read(
-        _ source: DrawingSource, flatPoints: Bool, jobs: Int, batchRecords: Int, pool: ReadBatchPool,
+        _ source: DrawingSource, jobs: Int, batchRecords: Int, pool: ReadBatchPool,
         hand: (inout ReadBatchGroup) -> Bool
     ) throws {
         struct Stopped: Error {}
@@ -50,7 +48,7 @@ package struct ReadStage: RecordStage {
         group.append(refused)
         let batches = source.batches(of: inputs, linesPerBatch: min(batchRecords, InputBatches.defaultLinesPerBatch))
         var work = DrawingBatchWork(
-            stage: ReadStage(input: flatPoints ? .flatPoints : .drawings, pool: pool), chunks: inputs.map { ($0.name, $0.format) })
+            stage: ReadStage(pool: pool), chunks: inputs.map { ($0.name, $0.format) })
         work.keepsTimestamps = source.keepsTimestamps
         work.maximumLineLength = source.maximumLineLength
         work.timesParsing = false
