@@ -11,6 +11,7 @@ package struct RecordLine: Sequence {
         case record(SketchRecord)
         case flat(SketchRecord, FlatStrokes)
         case csvRow(UnsafeBufferPointer<UInt8>, KaggleCSV.Layout, word: String)
+        case binaryBlock(UnsafeBufferPointer<UInt8>, word: String)
     }
 
     fileprivate let form: Form
@@ -43,6 +44,13 @@ package struct RecordLine: Sequence {
         stroke3Deltas = nil
     }
 
+    /// The NDJSON line of the Google `.bin` record `block` (one ``GoogleBinaryInputFormat`` decodes)
+    /// of a file whose records have `word`.
+    package init(binaryBlock block: UnsafeBufferPointer<UInt8>, word: String) {
+        form = .binaryBlock(block, word: word)
+        stroke3Deltas = nil
+    }
+
     /// The bytes.
     package var bytes: [UInt8] {
         var line: [UInt8] = []
@@ -53,6 +61,8 @@ package struct RecordLine: Sequence {
         case let .csvRow(row, layout, word):
             // Only rows that decoded are quarantined this way, so the row converts.
             try? KaggleCSV.appendNDJSON(ofRow: row, layout: layout, word: word, to: &line)
+        case let .binaryBlock(block, word):
+            SimplifiedNDJSONWriter.encode(GoogleBinaryInputFormat.record(ofBlock: block, word: word), stroke3Deltas: nil, into: &line)
         }
         return line
     }

@@ -64,6 +64,14 @@ import Testing
         }
     }
 
+    @Test func keyIDsAreWrittenAsTheirDecimalText() {
+        var generator = SeededGenerator(seed: 31)
+        let values: [UInt64] = [0, 1, 9, 10, 99, 100, 4_294_967_296, UInt64.max, UInt64.max - 1, 1_000_000_000_000_000_000]
+        for value in values + (0..<1_000).map({ _ in generator.next() >> (generator.next() % 64) }) {
+            #expect(GoogleBinaryInputFormat.decimalText(value) == String(value))
+        }
+    }
+
     @Test func timestampsConvertBothWays() {
         for seconds: UInt32 in [0, 951_782_400, 1_489_007_527, UInt32.max] {
             let text = GoogleBinaryFormat.timestampText(seconds: seconds)
