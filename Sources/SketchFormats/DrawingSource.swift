@@ -322,19 +322,22 @@ public struct DrawingSource: Sendable {
     /// The format of the file at `path` by content; throws `FormatError` when no rule matches.
     public static func detectFormat(path: String) throws -> DrawingFileFormat {
         let source: ByteSource
-        let quick = DrawingFileFormat.quickSniffLength
+        let quick = DrawingFileFormat.quickSniffLengths.last!
         do { source = try ByteSource(path: path, readSize: quick) } catch {
             throw FormatError(.input, "cannot read \(path): \((error as? IOError)?.reason ?? "\(error)")")
         }
-        // The first bytes decide most inputs (`detect(prefix:)`); the rest of the sniff is read
-        // only when they do not.
+        // The first bytes decide most inputs (`detect(prefix:)`); more are read only when they do
+        // not. A read error leaves the input to be read as NDJSON, whose read then reports it.
         let stream = BufferedByteStream(source: source, capacity: quick)
         var bytes: [UInt8] = []
-        let count = (try? stream.append(quick, to: &bytes)) ?? 0
-        if count == 0 { return .ndjson }  // An empty input holds no records in any format.
-        if let format = DrawingFileFormat.detect(prefix: bytes) { return format }
-        // A read error leaves the input to be read as NDJSON, whose read then reports it.
-        if count == quick, (try? stream.append(DrawingFileFormat.sniffLength - quick, to: &bytes)) == nil { return .ndjson }
+        for length in DrawingFileFormat.quickSniffLengths {
+            let wanted = length - bytes.count
+            guard let count = try? stream.append(wanted, to: &bytes) else { return .ndjson }
+            if bytes.isEmpty { return .ndjson }  // An empty input holds no records in any format.
+            if let format = DrawingFileFormat.detect(prefix: bytes) { return format }
+            if count < wanted { break }  // The input ended: the whole of it is the sniff.
+        }
+        if bytes.count == quick, (try? stream.append(DrawingFileFormat.sniffLength - quick, to: &bytes)) == nil { return .ndjson }
         guard let format = DrawingFileFormat.detect(bytes) else {
             throw FormatError(
                 .input,

@@ -141,6 +141,37 @@ import Testing
         #expect(try DrawingSource.detectFormat(path: csv) == .csv)
     }
 
+    @Test("detection by 4 KiB, then 64 KiB, then the whole sniff answers what the whole sniff answers, around each step's end")
+    func detectionByStepsAnswersWhatTheWholeSniffAnswers() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func record(strokes: Int) -> String {
+            let drawing = Array(repeating: "[[1,2],[3,4]]", count: strokes).joined(separator: ",")
+            return #"{"word":"cat","countrycode":"US","timestamp":"t","recognized":true,"key_id":"1","drawing":["# + drawing + "]}"
+        }
+        var inputs: [[UInt8]] = []
+        for size in [4_096, 65_536] {
+            for delta in [-200, -1, 0, 1, 200] {
+                let target = size + delta
+                // One record of about `target` bytes, then a second line: whole, and cut at `target`.
+                let long = record(strokes: max(1, (target - 90) / 14))
+                let text = Array((long + "\n" + record(strokes: 3) + "\n").utf8)
+                inputs.append(text)
+                inputs.append(Array(text.prefix(target)))
+                let header = "countrycode,drawing,key_id,recognized,timestamp,word\n"
+                inputs.append(Array((header + String(repeating: "x", count: target)).utf8))
+                inputs.append(Array(String(repeating: " ", count: target).utf8) + Array("{}".utf8))
+                inputs.append(Array(String(repeating: "a", count: target).utf8))
+            }
+        }
+        for (number, bytes) in inputs.enumerated() {
+            let path = try Self.write(bytes, named: "input\(number)", in: directory)
+            let whole = DrawingFileFormat.detect(Array(bytes.prefix(DrawingFileFormat.sniffLength)))
+            let detected = try? DrawingSource.detectFormat(path: path)
+            #expect(detected == (bytes.isEmpty ? .ndjson : whole), "input \(number), \(bytes.count) bytes")
+        }
+    }
+
     @Test func binIsCutIntoItsRecordBlocksAndATruncatedRecordIsRejectedOnTheReadingThread() throws {
         let directory = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
