@@ -46,7 +46,7 @@ public struct FlatStrokes: Equatable, Sendable {
         x.removeAll(keepingCapacity: true)
         y.removeAll(keepingCapacity: true)
         strokeEnds.removeAll(keepingCapacity: true)
-        t.removeAll(keepingCapacity: true)
+        if !t.isEmpty { t.removeAll(keepingCapacity: true) }
         timedStrokeCount = 0
     }
 

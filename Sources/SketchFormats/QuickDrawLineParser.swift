@@ -46,8 +46,8 @@ public struct QuickDrawLineParser {
     /// Parses `line` (without its newline).
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) throws(FormatError) -> SketchRecord {
         var cursor = JSONCursor(line)
-        var flat: FlatStrokes?
-        return try parseRecord(&cursor, flatStrokes: &flat)
+        var unused = FlatStrokes()
+        return try parseRecord(&cursor, flat: false, strokes: &unused)
     }
 
     /// Parses `line` (without its newline) with its strokes' points (and their times, when kept)
@@ -57,10 +57,7 @@ public struct QuickDrawLineParser {
         _ line: UnsafeBufferPointer<UInt8>, strokesInto strokes: inout FlatStrokes
     ) throws(FormatError) -> SketchRecord {
         var cursor = JSONCursor(line)
-        var flat: FlatStrokes? = FlatStrokes()
-        swap(&flat!, &strokes)
-        defer { swap(&flat!, &strokes) }
-        return try parseRecord(&cursor, flatStrokes: &flat)
+        return try parseRecord(&cursor, flat: true, strokes: &strokes)
     }
 
     /// Parses `bytes`, the value of a record's `drawing` key that starts at byte `columnOffset` of
@@ -74,15 +71,7 @@ public struct QuickDrawLineParser {
     ) throws(FormatError) -> (drawing: Drawing, kind: DrawingKind, end: Int, skippedLineBreak: Bool) {
         var cursor = JSONCursor(bytes, columnOffset: columnOffset)
         cursor.skipWhitespace()
-        guard flat else {
-            var none: FlatStrokes?
-            let (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &none)
-            return (drawing, kind, cursor.index, cursor.skippedLineBreak)
-        }
-        var target: FlatStrokes? = FlatStrokes()
-        swap(&target!, &strokes)
-        defer { swap(&target!, &strokes) }
-        let (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &target)
+        let (drawing, kind) = try parseDrawing(&cursor, flat: flat, strokes: &strokes)
         return (drawing, kind, cursor.index, cursor.skippedLineBreak)
     }
 
@@ -94,8 +83,11 @@ public struct QuickDrawLineParser {
         return try result.get()
     }
 
-    /// Parses a record; with `flatStrokes` non-nil, the strokes go there and `drawing` is empty.
-    private mutating func parseRecord(_ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?) throws(FormatError) -> SketchRecord {
+    /// Parses a record; with `flat`, the strokes go into `strokes` (replacing its contents) and
+    /// `drawing` is empty, else `strokes` is left as it is.
+    private mutating func parseRecord(
+        _ cursor: inout JSONCursor, flat: Bool, strokes: inout FlatStrokes
+    ) throws(FormatError) -> SketchRecord {
         var word: String?
         var countryCode: String?
         var timestamp: String?
@@ -124,7 +116,7 @@ public struct QuickDrawLineParser {
                 case .timestamp: timestamp = try parseString(&cursor, key: "timestamp")
                 case .keyID: keyID = try parseString(&cursor, key: "key_id")
                 case .recognized: recognized = try cursor.parseBool(key: "recognized")
-                case .drawing: (drawing, kind) = try parseDrawing(&cursor, flatStrokes: &flatStrokes)
+                case .drawing: (drawing, kind) = try parseDrawing(&cursor, flat: flat, strokes: &strokes)
                 case .stroke3Deltas:
                     var deltas: [Double] = []
                     let count = try cursor.parseNumberArray(
@@ -167,18 +159,19 @@ public struct QuickDrawLineParser {
     }
 
     /// Parses the strokes and decides the drawing's kind (`DrawingKind`) from them as they are in
-    /// the line, whether or not the `t` arrays are kept. With `flatStrokes`, the strokes' points
-    /// are parsed one after another into the scratch buffers and copied into it once.
+    /// the line, whether or not the `t` arrays are kept. With `flat`, the strokes' points (and
+    /// kept times) are parsed one after another into the scratch buffers and copied into
+    /// `flatStrokes` once, and the drawing is empty; without, `flatStrokes` is left as it is.
     private mutating func parseDrawing(
-        _ cursor: inout JSONCursor, flatStrokes: inout FlatStrokes?
+        _ cursor: inout JSONCursor, flat: Bool, strokes flatStrokes: inout FlatStrokes
     ) throws(FormatError) -> (Drawing, DrawingKind) {
         try cursor.expect(UInt8(ascii: "["), "key \"drawing\": expected an array of strokes")
         cursor.skipWhitespace()
         if cursor.peek() == UInt8(ascii: "]") {
             throw cursor.error("empty drawing: no strokes")
         }
-        if flatStrokes != nil {
-            flatStrokes!.removeAll()
+        if flat {
+            flatStrokes.removeAll()
             strokeEnds.removeAll(keepingCapacity: true)
             var none: [Stroke]?
             let (kind, timedStrokes) = try Self.parseStrokes(
@@ -186,12 +179,15 @@ public struct QuickDrawLineParser {
             let points = strokeEnds.last ?? 0
             xs.withUnsafeBufferPointer { x in
                 ys.withUnsafeBufferPointer { y in
-                    ts.withUnsafeBufferPointer { t in
-                        strokeEnds.withUnsafeBufferPointer { ends in
-                            flatStrokes!.appendStrokes(
-                                x: UnsafeBufferPointer(rebasing: x[..<points]), y: UnsafeBufferPointer(rebasing: y[..<points]),
-                                t: timedStrokes > 0 ? UnsafeBufferPointer(rebasing: t[..<points]) : nil, timedStrokes: timedStrokes,
-                                strokeEnds: ends)
+                    strokeEnds.withUnsafeBufferPointer { ends in
+                        let x = UnsafeBufferPointer(rebasing: x[..<points])
+                        let y = UnsafeBufferPointer(rebasing: y[..<points])
+                        // The times' buffer only for a drawing with times: taken for every drawing,
+                        // it cost a read + decode of simplified drawings 0.5 % more instructions.
+                        guard timedStrokes > 0 else { return flatStrokes.appendStrokes(x: x, y: y, strokeEnds: ends) }
+                        ts.withUnsafeBufferPointer { t in
+                            flatStrokes.appendStrokes(
+                                x: x, y: y, t: UnsafeBufferPointer(rebasing: t[..<points]), timedStrokes: timedStrokes, strokeEnds: ends)
                         }
                     }
                 }
@@ -244,10 +240,12 @@ public struct QuickDrawLineParser {
                     Self.zero(&times, start..<(start + count))
                 }
             }
-            // Only while the drawing may still be simplified (a raw drawing's first stroke ends it).
-            // Made inside the number loop instead, the check cost a read + decode of raw drawings
-            // 2.8 % more instructions and saved one of simplified drawings 3.5 %.
-            if allCoordinatesSimplified {
+            // Only while the drawing may still be simplified: no stroke with times and no coordinate
+            // of a raw drawing yet (a raw drawing's first stroke ends it; checking the coordinates of
+            // timed strokes too was 1 % of a read + decode of the shared raw drawings). Made inside
+            // the number loop instead, the check cost a read + decode of raw drawings 2.8 % more
+            // instructions and saved one of simplified drawings 3.5 %.
+            if allCoordinatesSimplified && !hasTimestamps {
                 allCoordinatesSimplified =
                     x.withUnsafeBufferPointer {
                         DrawingKind.areSimplifiedCoordinates(UnsafeBufferPointer(rebasing: $0[start..<(start + count)]))
