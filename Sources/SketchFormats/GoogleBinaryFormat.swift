@@ -12,6 +12,13 @@ package enum GoogleBinaryFormat {
     /// Bytes before the first stroke.
     static let headerLength = 17
 
+    /// The uint16 at `offset` of `bytes` (little-endian): a record's n_strokes (at 15) or a
+    /// stroke's n_points.
+    @inline(__always)
+    static func uint16<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> Int where Bytes.Index == Int {
+        Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+    }
+
     /// The word of a `.bin` file: its base name without `.bin.gz` or `.bin` (any other name as is).
     package static func word(forPath path: String) -> String {
         let suffixes = [".bin.gz", ".bin"]
@@ -246,7 +253,7 @@ package final class GoogleBinaryCursor {
                 start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), &block, blockStart)
         }
         let recognized = block[blockStart + 10]
-        let strokeCount = Int(block[blockStart + 15]) | Int(block[blockStart + 16]) << 8
+        let strokeCount = GoogleBinaryFormat.uint16(block, at: blockStart + 15)
         if strokeCount == 0 { problem = "n_strokes is 0" }
         if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
         if block[blockStart + 8] >= 0x80 || block[blockStart + 9] >= 0x80 { problem = problem ?? "country code is not ASCII" }
@@ -267,7 +274,7 @@ package final class GoogleBinaryCursor {
                     blockStart)
             }
             let pointCount =
-                block.count >= countAt + 2 ? Int(block[countAt]) | Int(block[countAt + 1]) << 8 : Int(skipped[0]) | Int(skipped[1]) << 8
+                block.count >= countAt + 2 ? GoogleBinaryFormat.uint16(block, at: countAt) : GoogleBinaryFormat.uint16(skipped, at: 0)
             if pointCount == 0 { problem = problem ?? "stroke \(strokeIndex + 1) has 0 points" }
             pointTotal += pointCount
             if pointTotal > DrawingLimits.maximumPoints {
@@ -296,14 +303,14 @@ package final class GoogleBinaryCursor {
     /// otherwise, and that function reads it field by field.
     private static func consistentRecordLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= GoogleBinaryFormat.headerLength else { return nil }
-        let strokeCount = Int(bytes[15]) | Int(bytes[16]) << 8
+        let strokeCount = GoogleBinaryFormat.uint16(bytes, at: 15)
         guard strokeCount > 0, strokeCount <= DrawingLimits.maximumStrokes, bytes[10] <= 1, bytes[8] < 0x80, bytes[9] < 0x80
         else { return nil }
         var end = GoogleBinaryFormat.headerLength
         var pointTotal = 0
         for _ in 0..<strokeCount {
             guard end + 2 <= bytes.count else { return nil }
-            let pointCount = Int(bytes[end]) | Int(bytes[end + 1]) << 8
+            let pointCount = GoogleBinaryFormat.uint16(bytes, at: end)
             pointTotal += pointCount
             guard pointCount > 0, pointTotal <= DrawingLimits.maximumPoints else { return nil }
             end += 2 + 2 * pointCount

@@ -26,12 +26,12 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         while complete < 4 {
             guard offset + GoogleBinaryFormat.headerLength <= bytes.count else { break }
             if bytes[offset + 10] > 1 || bytes[offset + 8] >= 0x80 || bytes[offset + 9] >= 0x80 { return false }
-            let strokes = Int(bytes[offset + 15]) | Int(bytes[offset + 16]) << 8
+            let strokes = GoogleBinaryFormat.uint16(bytes, at: offset + 15)
             if strokes == 0 { return false }
             offset += GoogleBinaryFormat.headerLength
             for _ in 0..<strokes {
                 guard offset + 2 <= bytes.count else { return endedInside(bytes, complete: complete, isWholeSniff: isWholeSniff) }
-                let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+                let points = GoogleBinaryFormat.uint16(bytes, at: offset)
                 if points == 0 { return false }
                 offset += 2 + 2 * points
                 if offset > bytes.count { return endedInside(bytes, complete: complete, isWholeSniff: isWholeSniff) }
@@ -125,9 +125,9 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
     private static func pointCount(ofBlock bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var total = 0
         var offset = GoogleBinaryFormat.headerLength
-        for _ in 0..<(Int(bytes[15]) | Int(bytes[16]) << 8) {
+        for _ in 0..<GoogleBinaryFormat.uint16(bytes, at: 15) {
             guard offset + 2 <= bytes.count else { return nil }
-            let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            let points = GoogleBinaryFormat.uint16(bytes, at: offset)
             offset += 2 + 2 * points
             guard offset <= bytes.count else { return nil }
             total += points
@@ -142,8 +142,8 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         ofBlock bytes: UnsafeBufferPointer<UInt8>, _ body: (_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Void
     ) {
         var offset = GoogleBinaryFormat.headerLength
-        for _ in 0..<(Int(bytes[15]) | Int(bytes[16]) << 8) {
-            let points = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+        for _ in 0..<GoogleBinaryFormat.uint16(bytes, at: 15) {
+            let points = GoogleBinaryFormat.uint16(bytes, at: offset)
             body(
                 UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)]),
                 UnsafeBufferPointer(rebasing: bytes[(offset + 2 + points)..<(offset + 2 + 2 * points)]))
@@ -154,7 +154,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
     /// A checked block's strokes as `Stroke`s.
     private static func strokes(ofBlock bytes: UnsafeBufferPointer<UInt8>) -> [Stroke] {
         var strokes: [Stroke] = []
-        strokes.reserveCapacity(Int(bytes[15]) | Int(bytes[16]) << 8)
+        strokes.reserveCapacity(GoogleBinaryFormat.uint16(bytes, at: 15))
         forEachStroke(ofBlock: bytes) { x, y in strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) })) }
         return strokes
     }
