@@ -2,11 +2,11 @@
 /// the two shapes the files write: plain integers of 1 to 7 digits (`183`; no sign, leading zero,
 /// fraction or exponent) and decimals of the raw files' other shape (`33.507999420166016`: 1 to 7
 /// integer digits, a point, 1 to 15 fraction digits, `JSONCursor.shortDecimal`). Each value is
-/// followed by `,` or `]`, each comma by the next value at once (Google's files) or by one blank and
-/// the next value (Python's `json.dumps`, Kaggle's CSV). It stops before the first value of any
-/// other shape, or one whose exact conversion needs `strtod`, which the caller reads
-/// (`JSONCursor.parseNumber`), as it does every value within 9 bytes of the end of the bytes and
-/// every decimal within 24.
+/// followed by `,` or `]`, and every comma of the array by the next value at once (Google's files)
+/// or every one by one blank and the next value (Python's `json.dumps`, Kaggle's CSV). It stops
+/// before the first value of any other shape or after any other separator, or at a value whose
+/// exact conversion needs `strtod`, and the caller reads on from there (`JSONCursor.parseNumber`), as
+/// it does every value within 9 bytes of the end of the bytes and every decimal within 24.
 ///
 /// An integer is read from one 8-byte load: its digits and the separator after them from the load,
 /// its value by three multiplies (`JSONCursor.value(ofDigits:)`); a decimal from three
@@ -23,48 +23,89 @@ enum NumberRun {
         var position: Int
         /// Whether the last value read closed the array (its `]` read).
         var closed: Bool
+
+        /// This outcome followed by `next`, read from where this one stopped.
+        func joined(_ next: Outcome) -> Outcome {
+            Outcome(values: values &+ next.values, position: next.position, closed: next.closed)
+        }
     }
 
     /// Reads values from `bytes[position...]` (a value's first byte, or the byte after a comma) into
-    /// `slots[0..<capacity]` while they have the shapes above and are at most `bound`: plain
-    /// integers by the loop made for them alone, then, if it stopped short, integers and decimals by
-    /// the loop made for both (one source, two copies). Google's simplified files and every `t`
-    /// array hold only integers; with the one loop for both, telling decimals apart at every value,
-    /// read + decode under callgrind took 3 % more instructions for 71,000 simplified drawings
-    /// (1,362.9 → 1,403.3 M) and 5 % more for the shared raw ones (524.2 → 551.8 M).
+    /// `slots[0..<capacity]` while they have the shapes above and are at most `bound`, by four copies
+    /// of one loop: plain integers by the copy made for them alone; if it stopped short, integers
+    /// and decimals by the copy for both, or, when it stopped at a blank after a comma, by the two
+    /// copies for arrays whose every comma has its blank (integers, then integers and decimals;
+    /// only the second when the copy for both stopped at such a blank).
+    /// Google's simplified files and every `t` array hold only integers; with one loop for both,
+    /// telling decimals apart at every value, read + decode under callgrind took 3 % more
+    /// instructions for 71,000 simplified drawings (1,362.9 → 1,403.3 M) and 5 % more for the
+    /// shared raw ones (524.2 → 551.8 M). Blanks have copies of their own so that no copy's next
+    /// value waits on the load of the byte after a comma (Kaggle's CSV, read + decode: 0.93 → 0.97×
+    /// NDJSON's per-core rate, Benchmarks/README.md).
     @inline(__always)
     static func read(
         _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
         capacity: Int, bound: Double
     ) -> Outcome {
-        let integers = run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, decimals: false)
+        let integers = run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: .integers)
         guard !integers.closed && integers.values < capacity else { return integers }
-        let rest = mixed(
-            bytes, count: count, from: integers.position, into: slots + integers.values, capacity: capacity &- integers.values,
-            bound: bound)
-        return Outcome(values: integers.values &+ rest.values, position: rest.position, closed: rest.closed)
+        return integers.joined(
+            rest(
+                bytes, count: count, from: integers.position, into: slots + integers.values, capacity: capacity &- integers.values,
+                bound: bound, afterValue: integers.values > 0))
     }
 
-    /// The loop for plain integers and short decimals, made apart from the one for integers alone.
+    /// The values one copy of the loop reads.
+    private enum Shape {
+        /// Plain integers, a comma without a blank.
+        case integers
+        /// Plain integers and short decimals, a comma without a blank.
+        case mixed
+        /// Plain integers, every comma with its blank.
+        case spacedIntegers
+        /// Plain integers and short decimals, every comma with its blank.
+        case spacedMixed
+
+        var decimals: Bool { self == .mixed || self == .spacedMixed }
+        var blanks: Bool { self == .spacedIntegers || self == .spacedMixed }
+    }
+
+    /// The other copies of the loop, after the first stopped short at `start` (`afterValue`: after
+    /// reading a value), made apart from it.
     @inline(never)
-    private static func mixed(
+    private static func rest(
         _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
-        capacity: Int, bound: Double
+        capacity: Int, bound: Double, afterValue: Bool
     ) -> Outcome {
-        run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, decimals: true)
+        // Whether `outcome` (with `values` read before it) stopped at the blank after a comma.
+        func atBlank(_ outcome: Outcome, after values: Bool) -> Bool {
+            (values || outcome.values > 0) && outcome.position < count && bytes[outcome.position] == 0x20
+        }
+        let first = Outcome(values: 0, position: start, closed: false)
+        guard atBlank(first, after: afterValue) else {
+            let mixed = run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: .mixed)
+            guard !mixed.closed && mixed.values < capacity && atBlank(mixed, after: afterValue) else { return mixed }
+            return mixed.joined(
+                run(
+                    bytes, count: count, from: mixed.position &+ 1, into: slots + mixed.values, capacity: capacity &- mixed.values,
+                    bound: bound, shape: .spacedMixed))
+        }
+        let spaced = run(bytes, count: count, from: start &+ 1, into: slots, capacity: capacity, bound: bound, shape: .spacedIntegers)
+        guard !spaced.closed && spaced.values < capacity else { return spaced }
+        return spaced.joined(
+            run(
+                bytes, count: count, from: spaced.position, into: slots + spaced.values, capacity: capacity &- spaced.values,
+                bound: bound, shape: .spacedMixed))
     }
 
-    /// The plain integers from `start` on, and with `decimals` the short decimals too.
+    /// The values of `shape` from `start` on.
     @inline(__always)
     private static func run(
         _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
-        capacity: Int, bound: Double, decimals: Bool
+        capacity: Int, bound: Double, shape: Shape
     ) -> Outcome {
         var position = start
         var values = 0
-        // Bytes from a value's last digit to the next value's first: 1 (`,`), or 2 once the
-        // array's commas are seen to be followed by a blank (`, `).
-        var gap = 1
         // Each value's load reads 8 bytes, and the byte after a comma one more.
         let last = count &- 9
         while values < capacity && position <= last {
@@ -72,16 +113,10 @@ enum NumberRun {
             // 0 to 7 (the top byte's flag set, so eight digits read as seven and a digit after them).
             let digits = JSONCursor.leadingDigitCount(chunk | 0x8000_0000_0000_0000)
             var separator = UInt8(truncatingIfNeeded: chunk &>> UInt64(truncatingIfNeeded: digits &* 8))
-            guard digits > 0, digits == 1 || UInt8(truncatingIfNeeded: chunk) != UInt8(ascii: "0") else {
-                if startsGap(chunk, digits: digits, gap: &gap, afterValue: values > 0) {
-                    position &+= 1
-                    continue
-                }
-                break
-            }
+            guard digits > 0, digits == 1 || UInt8(truncatingIfNeeded: chunk) != UInt8(ascii: "0") else { break }
             let value: Double
             var length = digits
-            if decimals && separator == UInt8(ascii: ".") {
+            if shape.decimals && separator == UInt8(ascii: ".") {
                 // 24 bytes for `shortDecimal`'s loads; a short decimal is at most 19 (18 digits and
                 // its point), so its separator and the byte after a comma lie within them.
                 guard count &- position >= 24, let decimal = JSONCursor.shortDecimal(at: bytes + position),
@@ -100,7 +135,10 @@ enum NumberRun {
                 slots[values] = value
                 values &+= 1
                 position &+= length &+ 1
-                position &+= blankAfterComma(bytes, at: position, gap: &gap)
+                if shape.blanks {
+                    guard bytes[position] == 0x20 else { break }
+                    position &+= 1
+                }
                 continue
             }
             if separator == UInt8(ascii: "]") {
@@ -110,24 +148,5 @@ enum NumberRun {
             break
         }
         return Outcome(values: values, position: position, closed: false)
-    }
-
-    /// Whether the bytes at a position where no value starts are the first blank after a comma
-    /// (`, `), which makes the gap two bytes from here on.
-    @inline(__always)
-    private static func startsGap(_ chunk: UInt64, digits: Int, gap: inout Int, afterValue: Bool) -> Bool {
-        guard digits == 0, gap == 1, afterValue, UInt8(truncatingIfNeeded: chunk) == 0x20 else { return false }
-        gap = 2
-        return true
-    }
-
-    /// The blank to step over at `position`, just after a comma: 1 while the gap is two bytes and
-    /// the blank is there, else 0 (a comma without its blank makes the gap one byte from here on).
-    @inline(__always)
-    private static func blankAfterComma(_ bytes: UnsafePointer<UInt8>, at position: Int, gap: inout Int) -> Int {
-        guard gap == 2 else { return 0 }
-        if bytes[position] == 0x20 { return 1 }
-        gap = 1
-        return 0
     }
 }

@@ -112,6 +112,25 @@ import Testing
         #expect(try read(text, bound: .greatestFiniteMagnitude).get() == (values + values + values).map { Double($0)! })
     }
 
+    @Test func arraysWhoseCommasHaveBlanksReadTheSameWhicheverValueComesFirst() throws {
+        // The loops for blanks take over where the first two stop at one: after integers, after a
+        // decimal first, and on past a comma without its blank or a second blank, which the value
+        // reader takes.
+        let values = ["33.507999420166016", "16", "0", "255", "44.75699996948242", "7", "1234567", "2.5"]
+        let tail = String(repeating: " ", count: 30)
+        for rotation in values.indices {
+            let rotated = Array(values[rotation...] + values[..<rotation])
+            let expected = rotated.map { Double($0)! }
+            #expect(try read("[" + rotated.joined(separator: ", ") + "]" + tail).get() == expected)
+            for odd in [",", ",  ", " ,", ",\t"] {
+                var separators = Array(repeating: ", ", count: rotated.count - 1)
+                separators[rotation % separators.count] = odd
+                let text = zip(rotated, separators + [""]).map { $0 + $1 }.joined()
+                #expect(try read("[" + text + "]" + tail).get() == expected, "\(text)")
+            }
+        }
+    }
+
     @Test func anArrayLongerThanTheStorageReadsOnWhereTheStorageFilled() throws {
         for separator in [",", ", "] {
             let values = (0..<3_000).map { ($0 * 7_919) % 100_000 }
