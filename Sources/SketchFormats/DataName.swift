@@ -31,8 +31,9 @@ public enum DataName {
         if bytes.count > maximumWordBytes {
             return "word is \(bytes.count) bytes long, more than \(maximumWordBytes) (it must fit a file name with its suffixes)"
         }
-        // Over the contiguous UTF-8, as firstControlCharacter(_:) reads it (`utf8.contains` was 1 % of a read).
+        // Over the contiguous UTF-8 (`utf8.contains` was 1 % of a read), at once for the usual word.
         var contiguous = word
+        if contiguous.withUTF8({ isPlain($0, pathSeparators: true) }) { return nil }
         if contiguous.withUTF8({ $0.contains(UInt8(ascii: "/")) || $0.contains(UInt8(ascii: "\\")) }) {
             return "word \(quoted(word)) holds a path separator and cannot be a file name"
         }
@@ -44,9 +45,20 @@ public enum DataName {
 
     /// What is wrong with the text fields of `record`, or nil: ``wordProblem(_:)`` of its word,
     /// then ``textProblem(_:field:)`` of its key_id, country code and timestamp. The one check
-    /// every input format's decoder makes of a record's names.
+    /// every input format's decoder makes of a record's names. A record whose four fields are
+    /// printable ASCII within their caps (the word not empty, `.` or `..`, and without a path
+    /// separator) passes after one look at each field's bytes, eight at a time: through the checks
+    /// field by field, byte by byte, read + decode of 71,000 simplified drawings took 3.9 % more
+    /// instructions, of the same as `.bin` 9.3 % more (Benchmarks/README.md).
     package static func recordProblem(_ record: SketchRecord) -> String? {
-        wordProblem(record.word) ?? textProblem(record.keyID, field: "key_id")
+        if isPlain(record.word, pathSeparators: true, maximumBytes: maximumWordBytes), record.word != ".", record.word != "..",
+            isPlain(record.keyID, pathSeparators: false, maximumBytes: maximumTextBytes),
+            isPlain(record.countryCode, pathSeparators: false, maximumBytes: maximumTextBytes),
+            isPlain(record.timestamp, pathSeparators: false, maximumBytes: maximumTextBytes)
+        {
+            return nil
+        }
+        return wordProblem(record.word) ?? textProblem(record.keyID, field: "key_id")
             ?? textProblem(record.countryCode, field: "countrycode") ?? textProblem(record.timestamp, field: "timestamp")
     }
 
@@ -108,9 +120,46 @@ public enum DataName {
         // Fast path: printable ASCII only, checked over the string's contiguous UTF-8 (iterating
         // `utf8` itself costs 5 % of reading a simplified NDJSON file).
         var contiguous = text
-        if contiguous.withUTF8({ bytes in !bytes.contains { $0 < 0x20 || $0 >= 0x7F } }) { return nil }
+        if contiguous.withUTF8({ isPlain($0, pathSeparators: false) }) { return nil }
         guard let scalar = text.unicodeScalars.first(where: TerminalText.isControl) else { return nil }
         return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+    }
+
+    /// Whether `text` is 1 to `maximumBytes` bytes of ``isPlain(_:pathSeparators:)`` text: what
+    /// ``recordProblem(_:)`` lets through at once.
+    @inline(__always)
+    private static func isPlain(_ text: String, pathSeparators: Bool, maximumBytes: Int) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            (pathSeparators ? !bytes.isEmpty : true) && bytes.count <= maximumBytes && isPlain(bytes, pathSeparators: pathSeparators)
+        } ?? false
+    }
+
+    /// Whether every byte of `bytes` is printable ASCII (0x20–0x7E), and with `pathSeparators`
+    /// none is `/` or `\\`: the text every check above lets through, looked at eight bytes at a
+    /// time. Each test tells only whether some byte of the eight fails it, which is all the answer
+    /// needs; the checks above find which.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>, pathSeparators: Bool) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops: UInt64 = 0x8080_8080_8080_8080
+        // A top bit set where some byte of `word` is zero (exact as to whether one is).
+        @inline(__always) func zeroByte(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & tops }
+        var offset = 0
+        var failed: UInt64 = 0
+        while offset + 8 <= raw.count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            // Below 0x20: the subtraction borrows out of such a byte's top bit (or it had one).
+            failed |= ((word &- 0x20 &* ones) & ~word & tops) | (word & tops) | zeroByte(word ^ 0x7F &* ones)
+            if pathSeparators { failed |= zeroByte(word ^ 0x2F &* ones) | zeroByte(word ^ 0x5C &* ones) }
+            offset += 8
+        }
+        if failed != 0 { return false }
+        while offset < raw.count {
+            let byte = raw[offset]
+            if byte < 0x20 || byte >= 0x7F || (pathSeparators && (byte == 0x2F || byte == 0x5C)) { return false }
+            offset += 1
+        }
+        return true
     }
 }
 

@@ -1,3 +1,4 @@
+import SketchCore
 import SketchIO
 import Testing
 
@@ -38,6 +39,48 @@ import Testing
                     let separator = scalar == "/" || scalar == "\\"
                     #expect((DataName.wordProblem(name) != nil) == (control || separator || name == "." || name == ".."), "\(scalar.value)")
                 }
+            }
+        }
+    }
+
+    @Test func aRecordGetsTheReasonOfItsFirstRefusedField() {
+        // recordProblem lets plain records through at once; every other one gets the reason of the
+        // field-by-field checks, in their order, for any field and any text.
+        let scalars =
+            (0...0x7F).compactMap(Unicode.Scalar.init)
+            + [0x85, 0xA0, 0xE9, 0x2028, 0x1F600].compactMap(Unicode.Scalar.init)
+        var texts = [
+            "", ".", "..", "...", String(repeating: "w", count: DataName.maximumWordBytes),
+            String(repeating: "w", count: DataName.maximumWordBytes + 1), String(repeating: "k", count: DataName.maximumTextBytes),
+            String(repeating: "k", count: DataName.maximumTextBytes + 1),
+        ]
+        for length in [1, 7, 8, 9, 17] {
+            for place in [0, length / 2, length - 1] {
+                for scalar in scalars {
+                    var text = String.UnicodeScalarView((0..<length).map { _ in "a" })
+                    text.replaceSubrange(
+                        text.index(text.startIndex, offsetBy: place)...text.index(text.startIndex, offsetBy: place), with: [scalar])
+                    texts.append(String(text))
+                }
+            }
+        }
+        let plain = ("cat", "4503599627370496", "GB", "2017-03-11 14:47:44.05242 UTC")
+        for text in texts {
+            for field in 0..<4 {
+                var values = plain
+                switch field {
+                case 0: values.0 = text
+                case 1: values.1 = text
+                case 2: values.2 = text
+                default: values.3 = text
+                }
+                let record = SketchRecord(
+                    word: values.0, countryCode: values.2, timestamp: values.3, recognized: true, keyID: values.1,
+                    drawing: Drawing(strokes: []))
+                let expected =
+                    DataName.wordProblem(values.0) ?? DataName.textProblem(values.1, field: "key_id")
+                    ?? DataName.textProblem(values.2, field: "countrycode") ?? DataName.textProblem(values.3, field: "timestamp")
+                #expect(DataName.recordProblem(record) == expected, "field \(field): \(DataName.quoted(text))")
             }
         }
     }
