@@ -144,22 +144,27 @@ public enum DataName {
         let tops: UInt64 = 0x8080_8080_8080_8080
         // A top bit set where some byte of `word` is zero (exact as to whether one is).
         @inline(__always) func zeroByte(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & tops }
+        @inline(__always) func fails(_ word: UInt64) -> UInt64 {
+            // Below 0x20: the subtraction borrows out of such a byte's top bit (or it had one).
+            var failed = ((word &- 0x20 &* ones) & ~word & tops) | (word & tops) | zeroByte(word ^ 0x7F &* ones)
+            if pathSeparators { failed |= zeroByte(word ^ 0x2F &* ones) | zeroByte(word ^ 0x5C &* ones) }
+            return failed
+        }
+        guard raw.count >= 8 else {
+            for byte in raw where byte < 0x20 || byte >= 0x7F || (pathSeparators && (byte == 0x2F || byte == 0x5C)) {
+                return false
+            }
+            return true
+        }
         var offset = 0
         var failed: UInt64 = 0
         while offset + 8 <= raw.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            // Below 0x20: the subtraction borrows out of such a byte's top bit (or it had one).
-            failed |= ((word &- 0x20 &* ones) & ~word & tops) | (word & tops) | zeroByte(word ^ 0x7F &* ones)
-            if pathSeparators { failed |= zeroByte(word ^ 0x2F &* ones) | zeroByte(word ^ 0x5C &* ones) }
+            failed |= fails(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
-        if failed != 0 { return false }
-        while offset < raw.count {
-            let byte = raw[offset]
-            if byte < 0x20 || byte >= 0x7F || (pathSeparators && (byte == 0x2F || byte == 0x5C)) { return false }
-            offset += 1
-        }
-        return true
+        // The last eight bytes, some of them looked at already, for the ones after the last whole eight.
+        if offset < raw.count { failed |= fails(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)) }
+        return failed == 0
     }
 }
 

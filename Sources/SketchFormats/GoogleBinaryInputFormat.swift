@@ -68,19 +68,24 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         var strokes: [Stroke] = []
         if scratch.flatPoints {
             scratch.strokes.removeAll()
-            scratch.strokes.appendPoints(count: totalPoints) { xs, ys in
-                var point = 0
-                forEachStroke(ofBlock: bytes) { x, y in
-                    let xOut = UnsafeMutableBufferPointer(rebasing: xs[point..<(point + x.count)])
-                    let yOut = UnsafeMutableBufferPointer(rebasing: ys[point..<(point + x.count)])
-                    for index in 0..<x.count {
-                        xOut[index] = Double(x[index])
-                        yOut[index] = Double(y[index])
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: GoogleBinaryFormat.uint16(bytes, at: 15)) { ends in
+                var stroke = 0
+                scratch.strokes.appendPoints(count: totalPoints) { xs, ys in
+                    var point = 0
+                    forEachStroke(ofBlock: bytes) { x, y in
+                        let xOut = UnsafeMutableBufferPointer(rebasing: xs[point..<(point + x.count)])
+                        let yOut = UnsafeMutableBufferPointer(rebasing: ys[point..<(point + x.count)])
+                        for index in 0..<x.count {
+                            xOut[index] = Double(x[index])
+                            yOut[index] = Double(y[index])
+                        }
+                        point += x.count
+                        ends[stroke] = point
+                        stroke += 1
                     }
-                    point += x.count
                 }
+                scratch.strokes.endStrokes(at: UnsafeBufferPointer(rebasing: ends[..<stroke]))
             }
-            forEachStroke(ofBlock: bytes) { x, _ in scratch.strokes.endStroke(points: x.count) }
         } else {
             strokes = Self.strokes(ofBlock: bytes)
         }

@@ -39,4 +39,27 @@ import Testing
         flat.removeAll()
         #expect(flat.t.isEmpty && flat.timedStrokeCount == 0 && flat.strokeCount == 0 && !flat.isTimed)
     }
+
+    @Test func strokesEndedTogetherAreTheStrokesEndedOneByOne() {
+        // Points appended as zeros and filled, after a stroke already held, then cut into strokes
+        // (an empty one among them) at once and one by one.
+        var together = FlatStrokes()
+        var oneByOne = FlatStrokes()
+        for flat in [0, 1] {
+            var strokes = flat == 0 ? together : oneByOne
+            strokes.replaceContents(with: Drawing(strokes: [Stroke(x: [1], y: [2])]))
+            strokes.appendPoints(count: 5) { x, y in
+                for index in 0..<5 { (x[index], y[index]) = (Double(10 + index), Double(20 + index)) }
+            }
+            if flat == 0 {
+                [2, 2, 5].withUnsafeBufferPointer { strokes.endStrokes(at: $0) }
+                together = strokes
+            } else {
+                for count in [2, 0, 3] { strokes.endStroke(points: count) }
+                oneByOne = strokes
+            }
+        }
+        #expect(together == oneByOne)
+        #expect(together.x == [1, 10, 11, 12, 13, 14] && together.y == [2, 20, 21, 22, 23, 24] && together.strokeEnds == [1, 3, 3, 6])
+    }
 }
