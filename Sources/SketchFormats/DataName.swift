@@ -24,16 +24,22 @@ public enum DataName {
     /// Why `word` cannot name a class (and a file), or nil when it can: empty, `.` or `..`, a `/`,
     /// `\`, NUL or other control character (``TerminalText/isControl(_:)``), or more than
     /// ``maximumWordBytes`` bytes.
+    @inline(__always)
     public static func wordProblem(_ word: String) -> String? {
+        isPlain(word, pathSeparators: true, maximumBytes: maximumWordBytes) && word != "." && word != ".." ? nil : wordProblemFound(word)
+    }
+
+    /// ``wordProblem(_:)`` one check at a time, for a word `isPlain` did not let through.
+    @inline(never)
+    private static func wordProblemFound(_ word: String) -> String? {
         if word.isEmpty { return "word is empty" }
         if word == "." || word == ".." { return "word \"\(word)\" cannot be a file name" }
         let bytes = word.utf8
         if bytes.count > maximumWordBytes {
             return "word is \(bytes.count) bytes long, more than \(maximumWordBytes) (it must fit a file name with its suffixes)"
         }
-        // Over the contiguous UTF-8 (`utf8.contains` was 1 % of a read), at once for the usual word.
+        // Over the contiguous UTF-8 (`utf8.contains` was 1 % of a read).
         var contiguous = word
-        if contiguous.withUTF8({ isPlain($0, pathSeparators: true) }) { return nil }
         if contiguous.withUTF8({ $0.contains(UInt8(ascii: "/")) || $0.contains(UInt8(ascii: "\\")) }) {
             return "word \(quoted(word)) holds a path separator and cannot be a file name"
         }
@@ -45,26 +51,22 @@ public enum DataName {
 
     /// What is wrong with the text fields of `record`, or nil: ``wordProblem(_:)`` of its word,
     /// then ``textProblem(_:field:)`` of its key_id, country code and timestamp. The one check
-    /// every input format's decoder makes of a record's names. A record whose four fields are
-    /// printable ASCII within their caps (the word not empty, `.` or `..`, and without a path
-    /// separator) passes after one look at each field's bytes, eight at a time: through the checks
-    /// field by field, byte by byte, read + decode of 71,000 simplified drawings took 3.9 % more
-    /// instructions, of the same as `.bin` 9.3 % more (Benchmarks/README.md).
+    /// every input format's decoder makes of a record's names.
     package static func recordProblem(_ record: SketchRecord) -> String? {
-        if isPlain(record.word, pathSeparators: true, maximumBytes: maximumWordBytes), record.word != ".", record.word != "..",
-            isPlain(record.keyID, pathSeparators: false, maximumBytes: maximumTextBytes),
-            isPlain(record.countryCode, pathSeparators: false, maximumBytes: maximumTextBytes),
-            isPlain(record.timestamp, pathSeparators: false, maximumBytes: maximumTextBytes)
-        {
-            return nil
-        }
-        return wordProblem(record.word) ?? textProblem(record.keyID, field: "key_id")
+        wordProblem(record.word) ?? textProblem(record.keyID, field: "key_id")
             ?? textProblem(record.countryCode, field: "countrycode") ?? textProblem(record.timestamp, field: "timestamp")
     }
 
     /// Why `text` (a key_id, country code or timestamp; `field` names it) cannot be written as a
     /// line or a report cell, or nil: a control character, or more than ``maximumTextBytes`` bytes.
+    @inline(__always)
     public static func textProblem(_ text: String, field: String) -> String? {
+        isPlain(text, pathSeparators: false, maximumBytes: maximumTextBytes) ? nil : textProblemFound(text, field: field)
+    }
+
+    /// ``textProblem(_:field:)`` one check at a time, for text `isPlain` did not let through.
+    @inline(never)
+    private static func textProblemFound(_ text: String, field: String) -> String? {
         if text.utf8.count > maximumTextBytes {
             return "\(field) is \(text.utf8.count) bytes long, more than \(maximumTextBytes)"
         }
@@ -116,17 +118,20 @@ public enum DataName {
         "\"" + TerminalText.escaped(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\""
     }
 
+    /// The first control character of `text` (``TerminalText/isControl(_:)``) as `U+XXXX`, or nil.
+    /// Its callers ask it only for text that ``isPlain(_:pathSeparators:maximumBytes:)`` did not
+    /// let through (which includes any text without contiguous UTF-8).
     private static func firstControlCharacter(_ text: String) -> String? {
-        // Fast path: printable ASCII only, checked over the string's contiguous UTF-8 (iterating
-        // `utf8` itself costs 5 % of reading a simplified NDJSON file).
-        var contiguous = text
-        if contiguous.withUTF8({ isPlain($0, pathSeparators: false) }) { return nil }
         guard let scalar = text.unicodeScalars.first(where: TerminalText.isControl) else { return nil }
         return "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
     }
 
-    /// Whether `text` is 1 to `maximumBytes` bytes of ``isPlain(_:pathSeparators:)`` text: what
-    /// ``recordProblem(_:)`` lets through at once.
+    /// Whether `text` is at most `maximumBytes` bytes of ``isPlain(_:pathSeparators:)`` text, and
+    /// with `pathSeparators` (a word) not empty: what ``wordProblem(_:)`` and
+    /// ``textProblem(_:field:)`` let through after one look at the bytes, eight at a time, before
+    /// their checks one by one. With the checks alone (their `.`/`..` comparisons, byte count and a
+    /// closure per byte), read + decode of 71,000 simplified drawings took 3.9 % more instructions,
+    /// of the same as `.bin` 9.3 % more (Benchmarks/README.md).
     @inline(__always)
     private static func isPlain(_ text: String, pathSeparators: Bool, maximumBytes: Int) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in

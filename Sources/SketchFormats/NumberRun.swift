@@ -77,14 +77,12 @@ enum NumberRun {
         _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
         capacity: Int, bound: Double, afterValue: Bool
     ) -> Outcome {
-        // Whether `outcome` (with `values` read before it) stopped at the blank after a comma.
-        func atBlank(_ outcome: Outcome, after values: Bool) -> Bool {
-            (values || outcome.values > 0) && outcome.position < count && bytes[outcome.position] == 0x20
-        }
-        let first = Outcome(values: 0, position: start, closed: false)
-        guard atBlank(first, after: afterValue) else {
+        // Whether `position`, after a value, is the blank after a comma.
+        func blank(at position: Int) -> Bool { position < count && bytes[position] == 0x20 }
+        guard afterValue && blank(at: start) else {
             let mixed = run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: .mixed)
-            guard !mixed.closed && mixed.values < capacity && atBlank(mixed, after: afterValue) else { return mixed }
+            guard !mixed.closed && mixed.values < capacity && (afterValue || mixed.values > 0) && blank(at: mixed.position)
+            else { return mixed }
             return mixed.joined(
                 run(
                     bytes, count: count, from: mixed.position &+ 1, into: slots + mixed.values, capacity: capacity &- mixed.values,
