@@ -154,8 +154,14 @@ package final class SortedRunWriter {
 
     /// Writes `fragments` merged into the dataset order as the run file `path`; its size and
     /// SHA-256 when `measuring`.
+    ///
+    /// A measured run is synced to disk before the checkpoint that lists it is written. Any other
+    /// run is scratch and is not synced: its reduce reads it back from the page cache (checking
+    /// every block's CRC and the block table), a partition's runs are synced with its staging
+    /// area, and a run directory that no checkpoint lists is removed before the dataset is
+    /// committed, so its bytes need never reach the disk (docs/scale.md, "Scratch runs").
     private static func writeRun(_ fragments: [RunFragment], to path: String, measuring: Bool) throws -> MeasuredRun? {
-        let writer = try AtomicFileWriter(path: path)
+        let writer = try AtomicFileWriter(path: path, syncsBeforeRename: measuring)
         var hasher = measuring ? SHA256Hasher() : nil
         func emit(_ bytes: UnsafeRawBufferPointer) throws {
             try writer.write(contiguous: bytes, unbuffered: true)

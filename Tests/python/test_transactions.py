@@ -225,3 +225,43 @@ def test_reduce_parts_write_beside_the_dataset_and_finalize_swaps_it_in(sketchpr
     assert finalized.returncode == 0, finalized.stderr
     assert dataset_bytes(output) == reference["new"]
     assert sorted(os.listdir(output.parent)) == ["out"]
+
+
+def runs_directories(parent):
+    return sorted(name for name in os.listdir(parent) if name.startswith(".sketchprep-runs"))
+
+
+@pytest.mark.parametrize("images", [False, True], ids=["drawings", "images"])
+def test_runs_a_later_run_could_resume_outlive_the_commit_and_scratch_runs_are_gone_before_it(
+        sketchprep, tmp_path, images):
+    """A drawing map over regular files is resumable: its runs directory (runs synced before their
+    checkpoints) stays until the new dataset is in place. An image map has no checkpoints: its
+    unsynced runs are removed once the reduce has read them, before the commit syncs the file
+    system, so they are not written to disk (docs/scale.md, "Scratch runs")."""
+    output = tmp_path / "work" / "out"
+    if images:
+        pipeline = REPO / "Pipelines" / "tuberlin-cnn.yaml"
+        args = [sketchprep, "preprocess", "--pipeline", pipeline, "--input", SHARED / "tuberlin" / "test", "-o", output,
+                "--jobs", "2", "-q"]
+    else:
+        args = command(sketchprep, output, OLD_WORDS)
+    # A dataset there first: the run stops inside the commit, as it swaps the new one in.
+    assert run(args).returncode == 0
+    args.append("--force")
+    env = dict(os.environ, SKETCHPREP_TEST_STOP_AT="swap", SKETCHPREP_TEST_STOP_FILE=str(tmp_path / "stop"))
+    process = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "stop").exists():
+        assert process.poll() is None, process.stderr.read().decode()
+        assert time.monotonic() < deadline, "the run never reached the swap"
+        time.sleep(0.02)
+    try:
+        left = runs_directories(output.parent)
+        if images:
+            assert left == [], left
+        else:
+            assert len(left) == 1 and any(name.startswith("chunk-") for name in os.listdir(output.parent / left[0]))
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+    assert runs_directories(output.parent) == []

@@ -140,16 +140,17 @@ package struct PipelineRunner {
             let check = try compareWithExisting(pipeline: pipelineInfo, sources: measured)
             if let existing = check.upToDate { return try upToDate(existing, pipeline: pipelineInfo) }
             carryOverShards(into: transaction)
+            let resumable = chunks.allSatisfy({ $0.bytes != nil })
             return try withRunsDirectory(pipeline: pipelineInfo) { runs, deadRuns in
                 let map = try writing(into: transaction.staging).mapDrawings(
                     chunks: chunks, selected: Array(chunks.indices), rejectedSources: rejectedSources,
                     quarantinePath: "\(transaction.staging)/\(DatasetLayout.quarantine)", runsDirectory: runs,
                     hashing: measured == nil, measured: measured,
-                    resume: chunks.allSatisfy({ $0.bytes != nil }) ? deadRuns : nil, clock: clock)
+                    resume: resumable ? deadRuns : nil, clock: clock)
                 let sources = try measured ?? map.sourceEntries(chunks, recording: recordedPaths)
                 return try finish(
                     map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
-                    deadRuns: deadRuns, clock: clock)
+                    deadRuns: deadRuns, scratchRuns: resumable ? nil : runs, clock: clock)
             }
         case .images(let images):
             if let partition {
@@ -171,7 +172,7 @@ package struct PipelineRunner {
                 let sources = try measured ?? map.sourceEntries(images.chunks, recording: recordedPaths)
                 return try finish(
                     map, sources: sources, pipeline: pipelineInfo, rebuildReasons: check.differences, into: transaction,
-                    deadRuns: deadRuns, clock: clock)
+                    deadRuns: deadRuns, scratchRuns: runs, clock: clock)
             }
         }
     }
@@ -232,15 +233,20 @@ package struct PipelineRunner {
 
     /// The reduce side of a whole run over `map`, written into `transaction`'s staging area with
     /// its timings, then swapped in; dead runs' directories are removed once it has succeeded.
+    /// `scratchRuns`, the runs directory of a map no later run can resume (no checkpoints: image
+    /// directories, streams), is removed once the reduce has read it, before the commit syncs the
+    /// file system: its runs were not synced (``SortedRunWriter``), and removed first they are
+    /// dropped from the page cache instead of written to disk.
     private func finish(
         _ map: MapOutput, sources: [Manifest.SourceFileEntry], pipeline: Manifest.PipelineInfo, rebuildReasons: [String],
-        into transaction: DatasetTransaction, deadRuns: MapResume, clock: StageClock
+        into transaction: DatasetTransaction, deadRuns: MapResume, scratchRuns: String?, clock: StageClock
     ) throws -> PipelineOutcome {
         var written = try writing(into: transaction.staging).reduce(
             try ReduceInput(map: map, sources: sources, pipeline: pipeline), parts: jobs, clock: clock)
         written.rebuildReasons = rebuildReasons
         written.rejectedByReason = map.rejectedByReason
         written.reusedChunks = map.reusedChunks
+        if let scratchRuns { TemporaryFiles.removeDirectory(scratchRuns, threads: jobs) }
         try clock.write(to: "\(transaction.staging)/\(DatasetLayout.timings)", jobs: jobs, items: written.manifest.records.read)
         let outcome = try commit(transaction, written)
         deadRuns.removeDeadDirectories()
