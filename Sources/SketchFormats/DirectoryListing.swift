@@ -26,31 +26,32 @@ public struct DirectoryListing: Sendable, Equatable {
 
 extension DirectoryWalk {
     /// Lists the files of `directory` whose names satisfy `accepts` — only its own entries, or
-    /// every level below it when `recursive` — sorted byte-wise by path.
+    /// every level below it when `recursive` — sorted byte-wise by path; each directory's entries
+    /// classified on up to `threads` threads (``DirectoryWalk/entries(of:threads:)``).
     package static func list(
-        _ directory: String, recursive: Bool,
+        _ directory: String, recursive: Bool, threads: Int = 1,
         accepts: (String) -> Bool
     ) throws(IOError) -> DirectoryListing {
         var listing = DirectoryListing()
         var visited = Set<FileIdentity>()
         if let identity = FileIdentity(path: directory) { visited.insert(identity) }
-        try walk(directory, recursive: recursive, accepts: accepts, visited: &visited, into: &listing)
+        try walk(directory, recursive: recursive, threads: threads, accepts: accepts, visited: &visited, into: &listing)
         listing.files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return listing
     }
 
     private static func walk(
-        _ directory: String, recursive: Bool, accepts: (String) -> Bool,
+        _ directory: String, recursive: Bool, threads: Int, accepts: (String) -> Bool,
         visited: inout Set<FileIdentity>, into listing: inout DirectoryListing
     ) throws(IOError) {
-        for entry in try entries(of: directory) {
+        for entry in try entries(of: directory, threads: threads) {
             switch entry {
             case let .file(path, name) where accepts(name):
                 listing.files.append(path)
             case let .directory(path, _) where recursive:
                 guard let identity = FileIdentity(path: path), visited.insert(identity).inserted else { continue }
                 do {
-                    try walk(path, recursive: true, accepts: accepts, visited: &visited, into: &listing)
+                    try walk(path, recursive: true, threads: threads, accepts: accepts, visited: &visited, into: &listing)
                 } catch {
                     listing.rejected.append(.file(path, reason: error.description))
                 }

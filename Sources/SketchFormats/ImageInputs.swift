@@ -13,8 +13,10 @@ import Darwin
 public enum ImageInputs {
     /// The files to read in order, with the rejected and skipped directory entries; throws
     /// `FormatError` for a missing path or a directory without any `*.png` entry. With
-    /// `limitPerInput` (`--limit`), a directory gives only its first that-many files.
-    public static func expand(_ inputs: [String], limitPerInput: Int? = nil) throws -> DirectoryListing {
+    /// `limitPerInput` (`--limit`), a directory gives only its first that-many files. A
+    /// directory's entries are classified on up to `threads` threads; the listing is the same for
+    /// any count.
+    public static func expand(_ inputs: [String], limitPerInput: Int? = nil, threads: Int = 1) throws -> DirectoryListing {
         var listing = DirectoryListing()
         for input in inputs {
             let status = try InputExpansion.status(of: input)
@@ -22,7 +24,7 @@ public enum ImageInputs {
                 listing.files.append(input)
                 continue
             }
-            let found = try DirectoryWalk.list(input, recursive: true) { $0.lowercased().hasSuffix(".png") }
+            let found = try DirectoryWalk.list(input, recursive: true, threads: threads) { $0.lowercased().hasSuffix(".png") }
             guard !found.files.isEmpty || !found.rejected.isEmpty || !found.skipped.isEmpty else {
                 throw FormatError(.input, "no *.png files under \(input)")
             }

@@ -42,8 +42,11 @@ package enum DirectoryWalk {
     package static let undecodableNameReason = "file name is \(PathBytes.notUTF8)"
 
     /// The entries of `directory` (hidden names excluded), sorted byte-wise by name; throws
-    /// `IOError` naming the directory when it cannot be listed.
-    package static func entries(of directory: String) throws(IOError) -> [Entry] {
+    /// `IOError` naming the directory when it cannot be listed. With `threads` > 1, a directory
+    /// of at least ``parallelEntries`` entries has them classified (an `lstat`, for a link a
+    /// `stat`, for a file an `access`: the listing's cost) on up to that many threads; the entries
+    /// are the same for any count.
+    package static func entries(of directory: String, threads: Int = 1) throws(IOError) -> [Entry] {
         let names: [[UInt8]]
         do {
             names = try FileSystem.entryNameBytes(of: directory)
@@ -51,13 +54,20 @@ package enum DirectoryWalk {
             throw IOError(.input, "cannot list directory \(directory): \(error.text) (check that it exists and is readable)")
         }
         let base = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
-        var raw: [(bytes: [UInt8], entry: Entry)] = []
-        for bytes in names {
-            if bytes.first == UInt8(ascii: ".") { continue }
-            raw.append((bytes, classify(base: base, nameBytes: bytes)))
+        let visible = names.filter { $0.first != UInt8(ascii: ".") }.sorted { $0.lexicographicallyPrecedes($1) }
+        guard threads > 1 && visible.count >= parallelEntries else {
+            return visible.map { classify(base: base, nameBytes: $0) }
         }
-        return raw.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map(\.entry)
+        let classified = LockedValue([Entry?](repeating: nil, count: visible.count))
+        ConcurrentIndices.forEach(visible.count, threads: threads) { index in
+            let entry = classify(base: base, nameBytes: visible[index])
+            classified.withLock { $0[index] = entry }
+        }
+        return classified.withLock { $0.compactMap { $0 } }
     }
+
+    /// Entries a directory needs before ``entries(of:threads:)`` classifies them on threads.
+    package static let parallelEntries = 64
 
     /// Classifies one entry by `lstat` and, for a symbolic link, `stat` of its target.
     static func classify(base: String, nameBytes: [UInt8]) -> Entry {

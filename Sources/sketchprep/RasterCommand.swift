@@ -68,7 +68,7 @@ struct RasterCommand: ParsableCommand {
     func run() throws {
         let quarantinePath = try CommandOutputs.checkFile(
             inputs: inputs, output: output, of: .imageArray, quarantine: quarantine, report: report.path)
-        let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit)
+        let listing = try ImageInputs.expand(inputs, limitPerInput: limit.limit, threads: jobs.resolved)
         printWarnings(listing.skipped, tool: "raster")
         try OutputTarget.createParentDirectory(of: output)
         try OutputTarget.createParentDirectory(of: quarantinePath)

@@ -28,6 +28,27 @@ import Glibc
         return directory
     }
 
+    @Test("a directory's entries classified on threads are the entries one thread classifies, in the same order")
+    func entriesOnThreadsMatchOneThread() throws {
+        let directory = try hostileDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Past the count that puts the classification on threads, with a subdirectory and hidden names.
+        for index in 0..<(DirectoryWalk.parallelEntries + 37) {
+            try Data([UInt8(index % 256)]).write(to: directory.appendingPathComponent("image-\(index).png"))
+        }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("class"), withIntermediateDirectories: false)
+        try Data([0]).write(to: directory.appendingPathComponent(".hidden.png"))
+        let one = try DirectoryWalk.entries(of: directory.path)
+        #expect(one.count == DirectoryWalk.parallelEntries + 37 + 7)
+        #expect(!one.contains { $0.name.hasPrefix(".") })
+        for threads in [2, 3, 8] {
+            #expect(try DirectoryWalk.entries(of: directory.path, threads: threads) == one)
+            #expect(
+                try DirectoryWalk.list(directory.path, recursive: true, threads: threads) { $0.hasSuffix(".png") }
+                    == DirectoryWalk.list(directory.path, recursive: true) { $0.hasSuffix(".png") })
+        }
+    }
+
     @Test("dangling links, link loops and non-UTF-8 names are rejected with reasons; FIFOs and devices are skipped without being opened")
     func hostileEntriesAreClassified() throws {
         let directory = try hostileDirectory()
