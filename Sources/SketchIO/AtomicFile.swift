@@ -37,6 +37,10 @@ public final class AtomicFileWriter {
     private var flushedBytes = 0
     /// Whether ``commit()`` syncs the file before renaming it.
     private let syncsBeforeRename: Bool
+    /// Bytes handed to the disk ahead of the sync (``startWriteback()``).
+    private var writebackOffset = 0
+    /// Bytes written between two early writebacks.
+    static let writebackBytes = 16 << 20
     /// Number of bytes accepted so far (buffered or flushed).
     public var bytesWritten: Int { flushedBytes + buffer.count }
 
@@ -124,6 +128,7 @@ public final class AtomicFileWriter {
             throw IOError.write(path: path, error: error)
         }
         flushedBytes += bytes.count
+        startWriteback()
     }
 
     /// Appends the UTF-8 encoding of `text`.
@@ -158,6 +163,18 @@ public final class AtomicFileWriter {
         }
         flushedBytes += buffer.count
         buffer.removeAll(keepingCapacity: true)
+        startWriteback()
+    }
+
+    /// For a file ``commit()`` syncs: once ``writebackBytes`` more have been written, starts their
+    /// writing to disk without waiting (`FileSystem.startWriteback`), so the disk works while the
+    /// file grows and the sync at the commit waits only for the last of it.
+    private func startWriteback() {
+        guard syncsBeforeRename && spooledStream == nil && temporaryPath != path, flushedBytes - writebackOffset >= Self.writebackBytes
+        else { return }
+        // A hint: the sync at the commit reports any failure to write.
+        try? FileSystem.startWriteback(descriptor.rawValue, offset: writebackOffset, count: flushedBytes - writebackOffset)
+        writebackOffset = flushedBytes
     }
 
     /// Where spooled streams wait: `sketchprep-spool` in `$TMPDIR` (default `/tmp`).

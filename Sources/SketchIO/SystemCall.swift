@@ -220,6 +220,15 @@ package enum FileSystem {
         _ = try check { fsync(descriptor) }
     }
 
+    /// Starts writing bytes `[offset, offset + count)` of the open file `descriptor` to disk
+    /// without waiting for them (`sync_file_range` with `SYNC_FILE_RANGE_WRITE` on Linux; nothing
+    /// elsewhere): a hint, so that a later ``sync(_:)`` has less left to write.
+    package static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) throws(Errno) {
+        #if os(Linux)
+        _ = try check { sketchprep_start_writeback(descriptor, Int64(offset), Int64(count)) }
+        #endif
+    }
+
     /// Writes every file of the file system holding `descriptor` to disk (`syncfs` on Linux,
     /// `fsync` elsewhere).
     package static func syncFileSystem(_ descriptor: Int32) throws(Errno) {

@@ -36,6 +36,29 @@ import Testing
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: path))) == large + [1, 2, 3] + large + [4])
     }
 
+    @Test("a file written past the early writeback keeps every byte, and its start can still be patched (an NPY header)")
+    func writtenBackBytesStayAndCanBePatched() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.npy").path
+        let writer = try AtomicFileWriter(path: path)
+        let block = [UInt8](repeating: 0xA5, count: 1 << 20)  // 1 MiB
+        let blocks = AtomicFileWriter.writebackBytes / block.count + 1
+        var expected = Data()
+        for index in 0..<blocks {
+            var marked = block
+            marked[index] = UInt8(index)
+            if index % 2 == 0 { try marked.withUnsafeBytes { try writer.write(contiguous: $0) } } else { try writer.write(marked) }
+            expected.append(contentsOf: marked)
+        }
+        try writer.write([7, 7, 7])
+        try writer.overwrite([1, 2, 3, 4], at: 0)
+        try writer.commit()
+        expected.append(contentsOf: [7, 7, 7])
+        expected.replaceSubrange(0..<4, with: [1, 2, 3, 4])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected)
+    }
+
     @Test("a failed rename reports the path and removes the temporary file")
     func failedRenameCleansUp() throws {
         let directory = try TestSupport.temporaryDirectory()
