@@ -11,9 +11,11 @@ import SketchIO
 package enum GoogleBinaryFormat {
     /// Bytes before the first stroke.
     static let headerLength = 17
+    /// Where a record's n_strokes (uint16) starts in its header.
+    static let strokeCountOffset = 15
 
-    /// The uint16 at `offset` of `bytes` (little-endian): a record's n_strokes (at 15) or a
-    /// stroke's n_points.
+    /// The uint16 at `offset` of `bytes` (little-endian): a record's n_strokes (at
+    /// ``strokeCountOffset``) or a stroke's n_points.
     @inline(__always)
     static func uint16<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> Int where Bytes.Index == Int {
         Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
@@ -253,7 +255,7 @@ package final class GoogleBinaryCursor {
                 start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), &block, blockStart)
         }
         let recognized = block[blockStart + 10]
-        let strokeCount = GoogleBinaryFormat.uint16(block, at: blockStart + 15)
+        let strokeCount = GoogleBinaryFormat.uint16(block, at: blockStart + GoogleBinaryFormat.strokeCountOffset)
         if strokeCount == 0 { problem = "n_strokes is 0" }
         if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
         if block[blockStart + 8] >= 0x80 || block[blockStart + 9] >= 0x80 { problem = problem ?? "country code is not ASCII" }
@@ -303,7 +305,7 @@ package final class GoogleBinaryCursor {
     /// otherwise, and that function reads it field by field.
     private static func consistentRecordLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= GoogleBinaryFormat.headerLength else { return nil }
-        let strokeCount = GoogleBinaryFormat.uint16(bytes, at: 15)
+        let strokeCount = GoogleBinaryFormat.uint16(bytes, at: GoogleBinaryFormat.strokeCountOffset)
         guard strokeCount > 0, strokeCount <= DrawingLimits.maximumStrokes, bytes[10] <= 1, bytes[8] < 0x80, bytes[9] < 0x80
         else { return nil }
         var end = GoogleBinaryFormat.headerLength

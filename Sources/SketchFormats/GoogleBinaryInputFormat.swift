@@ -26,7 +26,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         while complete < 4 {
             guard offset + GoogleBinaryFormat.headerLength <= bytes.count else { break }
             if bytes[offset + 10] > 1 || bytes[offset + 8] >= 0x80 || bytes[offset + 9] >= 0x80 { return false }
-            let strokes = GoogleBinaryFormat.uint16(bytes, at: offset + 15)
+            let strokes = GoogleBinaryFormat.uint16(bytes, at: offset + GoogleBinaryFormat.strokeCountOffset)
             if strokes == 0 { return false }
             offset += GoogleBinaryFormat.headerLength
             for _ in 0..<strokes {
@@ -68,7 +68,8 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         var strokes: [Stroke] = []
         if scratch.flatPoints {
             scratch.strokes.removeAll()
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: GoogleBinaryFormat.uint16(bytes, at: 15)) { ends in
+            let strokeCount = GoogleBinaryFormat.uint16(bytes, at: GoogleBinaryFormat.strokeCountOffset)
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: strokeCount) { ends in
                 var stroke = 0
                 scratch.strokes.appendPoints(count: totalPoints) { xs, ys in
                     var point = 0
@@ -130,7 +131,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
     private static func pointCount(ofBlock bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var total = 0
         var offset = GoogleBinaryFormat.headerLength
-        for _ in 0..<GoogleBinaryFormat.uint16(bytes, at: 15) {
+        for _ in 0..<GoogleBinaryFormat.uint16(bytes, at: GoogleBinaryFormat.strokeCountOffset) {
             guard offset + 2 <= bytes.count else { return nil }
             let points = GoogleBinaryFormat.uint16(bytes, at: offset)
             offset += 2 + 2 * points
@@ -147,7 +148,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         ofBlock bytes: UnsafeBufferPointer<UInt8>, _ body: (_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Void
     ) {
         var offset = GoogleBinaryFormat.headerLength
-        for _ in 0..<GoogleBinaryFormat.uint16(bytes, at: 15) {
+        for _ in 0..<GoogleBinaryFormat.uint16(bytes, at: GoogleBinaryFormat.strokeCountOffset) {
             let points = GoogleBinaryFormat.uint16(bytes, at: offset)
             body(
                 UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<(offset + 2 + points)]),
@@ -159,7 +160,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
     /// A checked block's strokes as `Stroke`s.
     private static func strokes(ofBlock bytes: UnsafeBufferPointer<UInt8>) -> [Stroke] {
         var strokes: [Stroke] = []
-        strokes.reserveCapacity(GoogleBinaryFormat.uint16(bytes, at: 15))
+        strokes.reserveCapacity(GoogleBinaryFormat.uint16(bytes, at: GoogleBinaryFormat.strokeCountOffset))
         forEachStroke(ofBlock: bytes) { x, y in strokes.append(Stroke(x: x.map { Double($0) }, y: y.map { Double($0) })) }
         return strokes
     }
