@@ -53,9 +53,13 @@ def verifies(sketchprep, directory):
 
 def stopped_run(sketchprep, output, words, point, stop_file, *extra):
     """Starts a run that stops at `point`; returns the process once it is there."""
+    return stopped(command(sketchprep, output, words, *extra), point, stop_file)
+
+
+def stopped(args, point, stop_file):
+    """Starts the command `args` stopping at `point`; returns the process once it is there."""
     env = dict(os.environ, SKETCHPREP_TEST_STOP_AT=point, SKETCHPREP_TEST_STOP_FILE=str(stop_file))
-    process = subprocess.Popen(command(sketchprep, output, words, *extra), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 60
     while not stop_file.exists():
         assert process.poll() is None, process.stderr.read().decode()
@@ -248,13 +252,7 @@ def test_runs_a_later_run_could_resume_outlive_the_commit_and_scratch_runs_are_g
     # A dataset there first: the run stops inside the commit, as it swaps the new one in.
     assert run(args).returncode == 0
     args.append("--force")
-    env = dict(os.environ, SKETCHPREP_TEST_STOP_AT="swap", SKETCHPREP_TEST_STOP_FILE=str(tmp_path / "stop"))
-    process = subprocess.Popen([str(a) for a in args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    deadline = time.monotonic() + 60
-    while not (tmp_path / "stop").exists():
-        assert process.poll() is None, process.stderr.read().decode()
-        assert time.monotonic() < deadline, "the run never reached the swap"
-        time.sleep(0.02)
+    process = stopped(args, "swap", tmp_path / "stop")
     try:
         left = runs_directories(output.parent)
         if images:
