@@ -12,4 +12,14 @@ package enum BatchSizing {
     package static func records(bytesPerRecord: Int, maximum: Int) -> Int {
         max(1, min(maximum, payloadBytes / max(1, bytesPerRecord)))
     }
+
+    /// Batches of `batchBytes` of output each the engine holds in flight where `full` batches of
+    /// `payloadBytes` would be held: up to four times as many when a batch holds a quarter of
+    /// `payloadBytes` or less, never more output than `full` full batches. Small batches (16
+    /// images of 256² pixels hold 1 MiB) vary in cost more than the ordered hand-over tolerates:
+    /// a worker that is `full` batches ahead of the one the consumer needs next waits, and more
+    /// batches in flight let it go on.
+    package static func inFlight(_ full: Int, batchBytes: Int) -> Int {
+        full * min(4, max(1, payloadBytes / max(1, batchBytes)))
+    }
 }

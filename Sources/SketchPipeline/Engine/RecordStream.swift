@@ -192,7 +192,8 @@ package struct RecordStream: Sendable {
     /// progress shown on `progress` (records, and `consumedBytes` of the input) and finished at
     /// the end. At most `maxInFlight` batches and outcomes are held at once (default
     /// `2 × jobs + 2`; the preprocess map side, whose raster batches may hold one 64 MiB record,
-    /// keeps `2 × jobs`: docs/limits.md). Rethrows the first error `work` or `consume` throws.
+    /// keeps `2 × jobs`, and streams of small image batches more, `BatchSizing.inFlight`:
+    /// docs/limits.md). Rethrows the first error `work` or `consume` throws.
     package static func drive<Batches: Sequence, Output: Sendable>(
         _ batches: Batches, jobs: Int, maxInFlight: Int? = nil, progress: ProgressReporter, consumedBytes: () -> Int?,
         work: @escaping @Sendable (Batches.Element) throws -> BatchOutcome<Output>,

@@ -61,7 +61,8 @@ package struct RasterJob {
         for source in rejectedSources { try tally.reject(source, into: quarantine) }
         // An image kept at its own size has at most PNGImage.maximumPixelCount pixels.
         let pixels = keepsSize ? PNGImage.maximumPixelCount : side * side
-        let perGroup = BatchSizing.records(bytesPerRecord: pixels * (float32 ? 4 : 1), maximum: max(1, filesPerChunk))
+        let bytesPerImage = pixels * (float32 ? 4 : 1)
+        let perGroup = BatchSizing.records(bytesPerRecord: bytesPerImage, maximum: max(1, filesPerChunk))
         let groups = stride(from: 0, to: files.count, by: perGroup).lazy.map { Array($0..<min($0 + perGroup, self.files.count)) }
         func write(_ image: RasterImageStage.Image) throws {
             let target = try writer ?? NPYWriter(path: outputPath, dtype: float32 ? .float32 : .uint8, itemShape: image.shape)
@@ -94,7 +95,8 @@ package struct RasterJob {
             for image in images { try write(image) }
         }
         try RecordStream.drive(
-            groups, jobs: jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction, consume: consume)
+            groups, jobs: jobs, maxInFlight: BatchSizing.inFlight(2 * jobs + 2, batchBytes: perGroup * bytesPerImage),
+            progress: progress, consumedBytes: { nil }, work: work.callAsFunction, consume: consume)
         if tally.commitsOutput {
             try writer?.commit()
             try keys?.commit()

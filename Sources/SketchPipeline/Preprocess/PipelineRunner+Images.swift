@@ -93,12 +93,12 @@ extension PipelineRunner {
                 return .file(try recordedPaths.record(path), reason: reason)
             })
         let files = selected ?? Array(listing.files.indices)
-        let perBatch = BatchSizing.records(
-            bytesPerRecord: options.stroke.side * options.stroke.side * (options.dtype == .float32 ? 4 : 1), maximum: 16)
+        let bytesPerImage = options.stroke.side * options.stroke.side * (options.dtype == .float32 ? 4 : 1)
+        let perBatch = BatchSizing.records(bytesPerRecord: bytesPerImage, maximum: 16)
         let batches = stride(from: 0, to: files.count, by: perBatch).lazy.map { Array(files[$0..<min($0 + perBatch, files.count)]) }
         try RecordStream.drive(
-            batches, jobs: jobs, maxInFlight: 2 * jobs, progress: progress, consumedBytes: { nil }, work: work.callAsFunction,
-            consume: sink.consume)
+            batches, jobs: jobs, maxInFlight: BatchSizing.inFlight(2 * jobs, batchBytes: perBatch * bytesPerImage),
+            progress: progress, consumedBytes: { nil }, work: work.callAsFunction, consume: sink.consume)
         output.absorb(try sink.finish())
         clock.addWall("map_serial", StageClock.cpuSeconds(thread: true) - callingThreadStart)
         try quarantine.finish()
