@@ -11,6 +11,10 @@ import SketchIO
 package enum GoogleBinaryFormat {
     /// Bytes before the first stroke.
     static let headerLength = 17
+    /// Where a record's country code (2 bytes) lies in its header.
+    static let countryOffset = 8
+    /// Where a record's `recognized` byte lies in its header.
+    static let recognizedOffset = 10
     /// Where a record's n_strokes (uint16) starts in its header.
     static let strokeCountOffset = 15
 
@@ -19,6 +23,20 @@ package enum GoogleBinaryFormat {
     @inline(__always)
     static func uint16<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> Int where Bytes.Index == Int {
         Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+    }
+
+    /// Why the record header at `offset` of `bytes` (``headerLength`` bytes) cannot start a
+    /// record, nil when it can: the first of n_strokes 0, `recognized` other than 0 or 1, a
+    /// country code that is not ASCII. The one header rule that reading a record, its fast path
+    /// and format detection share (the stroke limit is the reader's own).
+    @inline(__always)
+    static func headerProblem<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at offset: Int) -> String?
+    where Bytes.Index == Int {
+        if uint16(bytes, at: offset + strokeCountOffset) == 0 { return "n_strokes is 0" }
+        let recognized = bytes[offset + recognizedOffset]
+        if recognized > 1 { return "recognized is \(recognized), not 0 or 1" }
+        if bytes[offset + countryOffset] >= 0x80 || bytes[offset + countryOffset + 1] >= 0x80 { return "country code is not ASCII" }
+        return nil
     }
 
     /// The word of a `.bin` file: its base name without `.bin.gz` or `.bin` (any other name as is).
@@ -254,11 +272,8 @@ package final class GoogleBinaryCursor {
             return rejection(
                 start, cutShortReason(start, "file ends \(got) bytes into the 17-byte record header"), &block, blockStart)
         }
-        let recognized = block[blockStart + 10]
         let strokeCount = GoogleBinaryFormat.uint16(block, at: blockStart + GoogleBinaryFormat.strokeCountOffset)
-        if strokeCount == 0 { problem = "n_strokes is 0" }
-        if recognized > 1 { problem = problem ?? "recognized is \(recognized), not 0 or 1" }
-        if block[blockStart + 8] >= 0x80 || block[blockStart + 9] >= 0x80 { problem = problem ?? "country code is not ASCII" }
+        problem = GoogleBinaryFormat.headerProblem(block, at: blockStart)
         if strokeCount > DrawingLimits.maximumStrokes {
             problem = problem ?? "\(strokeCount) strokes, over the limit of \(DrawingLimits.maximumStrokes)"
         }
@@ -306,8 +321,7 @@ package final class GoogleBinaryCursor {
     private static func consistentRecordLength(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count >= GoogleBinaryFormat.headerLength else { return nil }
         let strokeCount = GoogleBinaryFormat.uint16(bytes, at: GoogleBinaryFormat.strokeCountOffset)
-        guard strokeCount > 0, strokeCount <= DrawingLimits.maximumStrokes, bytes[10] <= 1, bytes[8] < 0x80, bytes[9] < 0x80
-        else { return nil }
+        guard strokeCount <= DrawingLimits.maximumStrokes, GoogleBinaryFormat.headerProblem(bytes, at: 0) == nil else { return nil }
         var end = GoogleBinaryFormat.headerLength
         var pointTotal = 0
         for _ in 0..<strokeCount {

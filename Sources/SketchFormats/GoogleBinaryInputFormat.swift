@@ -25,9 +25,8 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         var complete = 0
         while complete < 4 {
             guard offset + GoogleBinaryFormat.headerLength <= bytes.count else { break }
-            if bytes[offset + 10] > 1 || bytes[offset + 8] >= 0x80 || bytes[offset + 9] >= 0x80 { return false }
+            if GoogleBinaryFormat.headerProblem(bytes, at: offset) != nil { return false }
             let strokes = GoogleBinaryFormat.uint16(bytes, at: offset + GoogleBinaryFormat.strokeCountOffset)
-            if strokes == 0 { return false }
             offset += GoogleBinaryFormat.headerLength
             for _ in 0..<strokes {
                 guard offset + 2 <= bytes.count else { return endedInside(bytes, complete: complete, isWholeSniff: isWholeSniff) }
@@ -108,7 +107,7 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
         let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 11, as: UInt32.self))
         return SketchRecord(
             word: word, countryCode: String(decoding: bytes[8..<10], as: UTF8.self),
-            timestamp: GoogleBinaryFormat.timestampText(seconds: seconds), recognized: bytes[10] == 1,
+            timestamp: GoogleBinaryFormat.timestampText(seconds: seconds), recognized: bytes[GoogleBinaryFormat.recognizedOffset] == 1,
             keyID: decimalText(keyID), drawing: Drawing(strokes: strokes), kind: .simplified)
     }
 
