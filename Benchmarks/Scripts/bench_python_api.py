@@ -17,12 +17,17 @@ when a speed-up is below its minimum in DIR/python_api.json (the rows with strok
 
 For profiling (docs/python.md, Speed): --pieces prints the CPU time of a read's parts (the native
 read with each batch taken but not copied, the batches handed to Python without drawings, the
-whole read) for the raw NDJSON and the .bin files; --profile CASE runs only the sketchprep side of one
-case (ndjson, bin or bitmap) --repeats times, for `perf record -e cpu-clock -g -- python3 …`.
+whole read) for the raw NDJSON and the .bin files; --steady N reads each of them N times in one process
+and prints the median CPU time of reads 2…N and the minor page faults per read (what a process that
+reads again and again costs per read, for comparing two builds in alternating processes); --profile
+CASE runs only the sketchprep side of one case (ndjson, bin or bitmap) --repeats times, for
+`perf record -e cpu-clock -g -- python3 …`.
 """
 import argparse
 import json
 import pathlib
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -116,13 +121,30 @@ def read_pieces(paths, file_format, repeats):
             "whole read": fastest(lambda: api_read(paths, format=file_format), repeats)}
 
 
+def steady_reads(paths, file_format, reads):
+    """The median CPU seconds of reads 2…`reads` of `paths` in this process, and the minor page
+    faults per read over all of them."""
+    seconds = []
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(max(2, reads)):
+        start = time.process_time()
+        api_read(paths, format=file_format)
+        seconds.append(time.process_time() - start)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    return statistics.median(seconds[1:]), faults / len(seconds)
+
+
 def profile(args, raw, simplified):
-    """--pieces and --profile (the module's doc comment)."""
+    """--pieces, --steady and --profile (the module's doc comment)."""
     with tempfile.TemporaryDirectory(prefix="bench-python-api-") as cache:
-        if args.pieces or args.profile == "bin":
+        if args.pieces or args.steady or args.profile == "bin":
             subprocess.run([args.sketchprep, "convert", *map(str, simplified), "--to", "bin", "-o", cache, "-q"], check=True)
         bins = sorted(pathlib.Path(cache).glob("*.bin"))
-        if args.pieces:
+        if args.steady:
+            for name, paths, file_format in (("raw NDJSON", raw, None), (".bin", bins, "bin")):
+                seconds, faults = steady_reads(paths, file_format, args.steady)
+                print(f"  {name:12} {seconds * 1e3:8.2f} ms per read, {faults:6.0f} page faults per read")
+        elif args.pieces:
             for name, paths, file_format in (("raw NDJSON", raw, None), (".bin", bins, "bin")):
                 for piece, seconds in read_pieces(paths, file_format, args.repeats).items():
                     print(f"  {name:12} {piece:20} {seconds * 1e3:8.1f} ms")
@@ -145,13 +167,14 @@ def main():
     parser.add_argument("--report-json")
     parser.add_argument("--thresholds", help="directory holding python_api.json: speed-up name → minimum")
     parser.add_argument("--pieces", action="store_true", help="print the CPU time of a read's parts instead")
+    parser.add_argument("--steady", type=int, metavar="N", help="time N reads of each case in one process instead")
     parser.add_argument("--profile", choices=("ndjson", "bin", "bitmap"), help="run one case's sketchprep side only")
     args = parser.parse_args()
     quickdraw = pathlib.Path(args.shared) / "quickdraw"
     raw = sorted((quickdraw / "raw").glob("*.ndjson"))
     simplified = sorted((quickdraw / "simplified").glob("*.ndjson"))
     rows = {}
-    if args.pieces or args.profile:
+    if args.pieces or args.steady or args.profile:
         return profile(args, raw, simplified)
 
     def measure(name, work, unit_count):

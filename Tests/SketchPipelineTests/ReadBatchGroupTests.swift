@@ -136,4 +136,27 @@ import Testing
         }
         #expect(Set(reused) == Set(storage))
     }
+
+    @Test func thePoolKeepsSpareBatchesOnlyUpToItsByteLimit() {
+        func filled(_ pool: ReadBatchPool) -> ReadBatch {
+            var batch = pool.take()
+            for drawing in 0..<50 { batch.append(record(drawing, timed: true), points: points(record(drawing, timed: true))) }
+            return batch
+        }
+        // The storage one emptied batch keeps, as the pool measures it (emptied in place).
+        let probe = ReadBatchPool()
+        var probed = ReadBatchGroup()
+        probed.append(filled(probe))
+        probe.give(&probed)
+        let one = probe.take().capacityBytes
+        let pool = ReadBatchPool(maximumSpareBytes: 2 * one + one / 2)
+        var group = ReadBatchGroup()
+        for _ in 0..<3 { group.append(filled(pool)) }
+        let storage = group.batches.map { batch in batch.xs.withUnsafeBufferPointer { $0.baseAddress } }
+        pool.give(&group)
+        // Two batches' storage fits the limit; the third batch is let go, so a third take makes a new one.
+        let taken = (0..<3).map { _ in pool.take() }
+        #expect(taken.filter { $0.xs.capacity > 0 }.count == 2)
+        #expect(Set(taken.prefix(2).map { batch in batch.xs.withUnsafeBufferPointer { $0.baseAddress } }).isSubset(of: Set(storage)))
+    }
 }

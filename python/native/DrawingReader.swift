@@ -25,8 +25,9 @@ final class DrawingReader: @unchecked Sendable {
     }
 
     private let request: Request
-    /// The arrays of the batches the caller has copied, for the workers to fill again.
-    private let pool: ReadBatchPool
+    /// The arrays of the batches the caller has copied, for the workers to fill again: the
+    /// process's one pool, so that a read starts with the arrays earlier reads grew.
+    private let pool = ReadBatchPool.shared
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var thread: pthread_t?
@@ -44,7 +45,6 @@ final class DrawingReader: @unchecked Sendable {
     /// at once, with the reason as its message.
     init(_ request: Request) {
         self.request = request
-        pool = ReadBatchPool()
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
         var started = pthread_t()
@@ -69,7 +69,6 @@ final class DrawingReader: @unchecked Sendable {
     /// A reader that is over at once with `reason` as its message (refused arguments).
     init(refusing reason: String) {
         request = Request(inputs: [], format: nil, word: nil, keepsTimes: true, batchRecords: 1, jobs: 1)
-        pool = ReadBatchPool()
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
         failure = CString(reason)

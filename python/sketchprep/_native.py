@@ -17,6 +17,7 @@ import threading
 from array import array
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Tuple
 
+from ._point_buffers import READ_POINTS
 from .errors import DatasetError, DrawingError, SketchPrepError
 
 if TYPE_CHECKING:
@@ -212,10 +213,11 @@ def read_batches(paths: List[str], file_format: Optional[str], word: Optional[st
                  batch_records: int, jobs: int) -> Iterator[List["np.ndarray"]]:
     """The batches of ``sketchprep_reader_open``, each as nine arrays (copied, writable): the points
     as one float64 array of x, y (and t when a stroke of the batch has times) rows, shape (2, points)
-    or (3, points), then arrays 3…10 of ``sketchprep_reader_next``. The native read runs on a thread
-    of the library's own one batch ahead, decoding on ``jobs`` worker threads (0: the CPUs this
-    process may use); each batch costs two calls (its counts, then the copy into the new arrays),
-    during which ctypes releases the GIL. Closing the iterator stops the read. Raises
+    or (3, points), a view of a buffer of ``READ_POINTS`` (one that no array of an earlier batch
+    refers to any more, else a new one), then arrays 3…10 of ``sketchprep_reader_next``. The native
+    read runs on a thread of the library's own one batch ahead, decoding on ``jobs`` worker threads
+    (0: the CPUs this process may use); each batch costs two calls (its counts, then the copy into
+    its arrays), during which ctypes releases the GIL. Closing the iterator stops the read. Raises
     :class:`~sketchprep.errors.SketchPrepError` when reading fails."""
     import numpy as np
 
@@ -229,7 +231,7 @@ def read_batches(paths: List[str], file_format: Optional[str], word: Optional[st
         while _lib.sketchprep_reader_next(reader, counts_address):
             points_count = counts[0]
             rows = 3 if counts[2] else 2
-            points = np.empty((rows, points_count), dtype=np.float64)  # x, y(, t) planes: strokes are views
+            points = READ_POINTS.points(rows, points_count)  # x, y(, t) planes: strokes are views
             arrays = [points]
             for field, dtype in enumerate(_BATCH_FIELDS, 3):
                 arrays.append(np.empty(counts[field], dtype=dtype))

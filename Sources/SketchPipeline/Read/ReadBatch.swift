@@ -91,6 +91,13 @@ package struct ReadBatch: Sendable {
         textOffsets.append(Int64(text.count))
     }
 
+    /// The bytes its arrays' storage holds, used or not.
+    package var capacityBytes: Int {
+        let points = xs.capacity + ys.capacity + ts.capacity
+        let offsets = strokeOffsets.capacity + drawingOffsets.capacity + textOffsets.capacity + rejectedOffsets.capacity
+        return 8 * (points + offsets) + recognized.capacity + timed.capacity + text.capacity + rejected.capacity
+    }
+
     /// Empties the batch, keeping every array's storage for the next (``ReadBatchPool``).
     package mutating func removeAll() {
         xs.removeAll(keepingCapacity: true)

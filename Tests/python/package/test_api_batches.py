@@ -1,8 +1,10 @@
 """The batch paths behind `read` and `bitmap`: a read batch holds drawings with and without times
 side by side (each keeps its own layout), a `.bin` read (the reader's flat points) stops where its
 reader is left, a read drawing's metadata are decoded on access and equal the CLI's, and `bitmap`
-renders into one output whatever the chunking, leaving a refused drawing's image zero."""
+renders into one output whatever the chunking, leaving a refused drawing's image zero; a batch's
+points go into a buffer of an earlier batch only when nothing refers to that buffer any more."""
 import json
+import weakref
 
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ import pytest
 import sketchprep
 from sketchprep import DrawingError
 from sketchprep import rendering
+from sketchprep._point_buffers import PointBuffers
 
 
 def json_drawings(path):
@@ -58,3 +61,45 @@ def test_bitmap_leaves_a_refused_drawing_zero_without_strict_and_names_it_with(q
     with pytest.raises(DrawingError) as raised:
         sketchprep.bitmap([good, refused, good])
     assert raised.value.index == 1
+
+
+def test_drawings_and_strokes_kept_by_the_caller_keep_their_points_while_later_batches_are_read(quickdraw):
+    kept = []
+    for index, drawing in enumerate(sketchprep.read(quickdraw / "raw", batch_size=16)):
+        if index % 7 == 0:
+            kept.append((drawing, [stroke.tolist() for stroke in drawing.strokes]))
+        elif index % 11 == 0:
+            stroke = drawing.strokes[-1][:, 1:]  # a view of a view, the drawing itself let go
+            kept.append((stroke, stroke.tolist()))
+    assert len(kept) > 100
+    for value, points in kept:
+        now = value.tolist() if isinstance(value, np.ndarray) else [stroke.tolist() for stroke in value.strokes]
+        assert now == points
+
+
+def test_point_buffers_hand_a_buffer_out_again_only_when_nothing_refers_to_it():
+    buffers = PointBuffers(keep=3)
+    first = buffers.points(3, 100)
+    owner = weakref.ref(first.base)
+    kept = first[1, 10:20]
+    kept[:] = 7.0
+    del first
+    second = buffers.points(3, 100)
+    assert not np.shares_memory(second, kept)  # a view of the first is alive: a new buffer
+    second[:] = 1.0
+    assert kept.tolist() == [7.0] * 10
+    del kept
+    third = buffers.points(2, 120)  # the first buffer, now unreferenced and large enough
+    assert third.shape == (2, 120) and third.base is owner()
+
+
+def test_point_buffers_hold_at_most_their_count_and_size_and_let_go_of_buffers_in_use():
+    buffers = PointBuffers(keep=2)
+    arrays = [buffers.points(2, 10 * (index + 1)) for index in range(5)]  # all in use: a new one each time
+    owners = [weakref.ref(array.base) for array in arrays]
+    assert len({id(array.base) for array in arrays}) == 5
+    assert len(buffers._buffers) == 2
+    del arrays
+    assert sum(owner() is not None for owner in owners) == 2  # only the two held live on
+    large = PointBuffers(keep=2, largest=1000).points(2, 500)  # more than `largest` values: not held
+    assert large.shape == (2, 500) and large.base is None
