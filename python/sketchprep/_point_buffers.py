@@ -2,6 +2,7 @@
 once nothing refers to it any more, by every read of the process (:data:`READ_POINTS`)."""
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from typing import List
@@ -36,6 +37,11 @@ class PointBuffers:
         self._largest = largest
         self._lock = threading.Lock()
 
+    def after_fork_in_child(self) -> None:
+        """Gives a child process a lock of its own: the parent's may have been held by a thread
+        the child does not have."""
+        self._lock = threading.Lock()
+
     def points(self, rows: int, count: int) -> np.ndarray:
         """A float64 array of shape (rows, count), its values unset: a view of a held buffer that
         nothing else refers to, else of a new one."""
@@ -60,3 +66,5 @@ class PointBuffers:
 #: The buffers of every ``sketchprep.read`` of the process: a read made after another reuses what it
 #: held (three buffers of at most 16 MiB each).
 READ_POINTS = PointBuffers()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=READ_POINTS.after_fork_in_child)

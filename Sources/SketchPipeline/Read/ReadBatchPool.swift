@@ -1,3 +1,4 @@
+import Foundation
 import SketchIO
 
 /// Emptied ``ReadBatch``es whose arrays keep their storage, handed from the caller's side of a
@@ -13,7 +14,14 @@ package final class ReadBatchPool: Sendable {
 
     /// The pool of every `sketchprep.read` of the process: a read made after another (one per
     /// category file, say) starts with the arrays the earlier one grew. It keeps at most 64 MiB.
-    package static let shared = ReadBatchPool(maximumSpareBytes: 64 << 20)
+    /// A fork waits for the pool's lock and the child starts with it free, whatever the parent's
+    /// reading threads were doing (a `pthread_atfork` handler, registered with the pool).
+    package static let shared: ReadBatchPool = {
+        pthread_atfork(
+            { ReadBatchPool.shared.spares.lockForFork() }, { ReadBatchPool.shared.spares.unlockAfterFork() },
+            { ReadBatchPool.shared.spares.unlockAfterFork() })
+        return ReadBatchPool(maximumSpareBytes: 64 << 20)
+    }()
 
     package init(maximumSpareBytes: Int = .max) {
         self.maximumSpareBytes = maximumSpareBytes

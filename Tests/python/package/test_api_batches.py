@@ -4,6 +4,7 @@ reader is left, a read drawing's metadata are decoded on access and equal the CL
 renders into one output whatever the chunking, leaving a refused drawing's image zero; a batch's
 points go into a buffer of an earlier batch only when nothing refers to that buffer any more."""
 import json
+import os
 import weakref
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 import sketchprep
 from sketchprep import DrawingError
 from sketchprep import rendering
-from sketchprep._point_buffers import PointBuffers
+from sketchprep._point_buffers import READ_POINTS, PointBuffers
 
 
 def json_drawings(path):
@@ -103,3 +104,16 @@ def test_point_buffers_hold_at_most_their_count_and_size_and_let_go_of_buffers_i
     assert sum(owner() is not None for owner in owners) == 2  # only the two held live on
     large = PointBuffers(keep=2, largest=1000).points(2, 500)  # more than `largest` values: not held
     assert large.shape == (2, 500) and large.base is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_child_forked_while_the_point_buffers_are_locked_reads_with_a_lock_of_its_own(quickdraw):
+    with READ_POINTS._lock:  # as if another thread were handing out a buffer at the fork
+        child = os.fork()
+        if child == 0:
+            free = READ_POINTS._lock.acquire(timeout=5)
+            if free:
+                READ_POINTS._lock.release()
+            os._exit(0 if free and len(list(sketchprep.read(quickdraw / "raw" / "cat.ndjson"))) > 0 else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
