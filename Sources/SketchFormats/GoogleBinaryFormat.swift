@@ -15,6 +15,8 @@ package enum GoogleBinaryFormat {
     static let countryOffset = 8
     /// Where a record's `recognized` byte lies in its header.
     static let recognizedOffset = 10
+    /// Where a record's timestamp (uint32 seconds) starts in its header.
+    static let timestampOffset = 11
     /// Where a record's n_strokes (uint16) starts in its header.
     static let strokeCountOffset = 15
 

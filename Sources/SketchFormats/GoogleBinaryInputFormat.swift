@@ -104,9 +104,10 @@ package enum GoogleBinaryInputFormat: InputFormatPlugin {
     private static func record(ofBlock bytes: UnsafeBufferPointer<UInt8>, word: String, strokes: [Stroke]) -> SketchRecord {
         let raw = UnsafeRawBufferPointer(bytes)
         let keyID = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-        let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 11, as: UInt32.self))
+        let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: GoogleBinaryFormat.timestampOffset, as: UInt32.self))
+        let country = GoogleBinaryFormat.countryOffset
         return SketchRecord(
-            word: word, countryCode: String(decoding: bytes[8..<10], as: UTF8.self),
+            word: word, countryCode: String(decoding: bytes[country..<country + 2], as: UTF8.self),
             timestamp: GoogleBinaryFormat.timestampText(seconds: seconds), recognized: bytes[GoogleBinaryFormat.recognizedOffset] == 1,
             keyID: decimalText(keyID), drawing: Drawing(strokes: strokes), kind: .simplified)
     }

@@ -20,6 +20,11 @@ def _references(buffers: List[np.ndarray], index: int) -> int:
 _UNREFERENCED = _references([np.empty(0)], 0)
 
 
+def _unreferenced(buffers: List[np.ndarray], index: int) -> bool:
+    """Whether only its list refers to ``buffers[index]``: no array the caller can reach uses it."""
+    return _references(buffers, index) == _UNREFERENCED
+
+
 class PointBuffers:
     """The buffers behind the points arrays of read batches. A batch's points array is a view of a
     buffer, and every numpy view (a drawing's strokes, a slice of them, an array made from
@@ -46,20 +51,21 @@ class PointBuffers:
         """A float64 array of shape (rows, count), its values unset: a view of a held buffer that
         nothing else refers to, else of a new one."""
         size = rows * count
-        if size + size // 4 > self._largest:
+        made = size + size // 4  # a new buffer's size: room for somewhat larger batches after this one
+        if made > self._largest:
             return np.empty((rows, count), dtype=np.float64)
         with self._lock:
-            return self._view(size, rows, count)
+            return self._view(size, made, rows, count)
 
-    def _view(self, size: int, rows: int, count: int) -> np.ndarray:
+    def _view(self, size: int, made: int, rows: int, count: int) -> np.ndarray:
         buffers = self._buffers
         for index in range(len(buffers)):
-            if buffers[index].size >= size and _references(buffers, index) == _UNREFERENCED:
+            if buffers[index].size >= size and _unreferenced(buffers, index):
                 return buffers[index][:size].reshape(rows, count)
         if len(buffers) == self._keep:
-            free = [index for index in range(len(buffers)) if _references(buffers, index) == _UNREFERENCED]
+            free = [index for index in range(len(buffers)) if _unreferenced(buffers, index)]
             del buffers[min(free, key=lambda index: buffers[index].size) if free else 0]
-        buffers.append(np.empty(size + size // 4, dtype=np.float64))
+        buffers.append(np.empty(made, dtype=np.float64))
         return buffers[-1][:size].reshape(rows, count)
 
 

@@ -44,8 +44,10 @@ package final class ReadBatchPool: Sendable {
         var batches = group.removeBatches()
         for index in batches.indices { batches[index].removeAll() }
         spares.withLock { spares in
-            for batch in batches where spares.bytes + batch.capacityBytes <= maximumSpareBytes {
-                spares.bytes += batch.capacityBytes
+            for batch in batches {
+                let bytes = batch.capacityBytes
+                guard spares.bytes + bytes <= maximumSpareBytes else { continue }
+                spares.bytes += bytes
                 spares.batches.append(batch)
             }
         }
