@@ -78,9 +78,11 @@ package enum GoogleBinaryFormat {
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         // uint32 seconds end in 2106: the year has four digits.
         return String(unsafeUninitializedCapacity: 23) { text in
+            // Two digits of a value below 100 (every one put here), without overflow checks.
             func put(_ value: Int, at index: Int) {
-                text[index] = 0x30 + UInt8(value / 10)
-                text[index + 1] = 0x30 + UInt8(value % 10)
+                let value = UInt8(truncatingIfNeeded: value)
+                text[index] = 0x30 &+ value / 10
+                text[index &+ 1] = 0x30 &+ value % 10
             }
             put(year / 100, at: 0)
             put(year % 100, at: 2)

@@ -82,6 +82,21 @@ import Testing
         #expect(GoogleBinaryFormat.seconds(fromTimestamp: "2200-01-01 00:00:00 UTC") == nil)
     }
 
+    @Test func timestampsAreTheGregorianCalendarsUTCDateAndTime() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var generator = SeededGenerator(seed: 59)
+        let edges: [UInt32] = [0, 59, 60, 3_599, 3_600, 86_399, 86_400, 951_868_799, 951_868_800, UInt32.max]
+        for seconds in edges + (0..<2_000).map({ _ in UInt32(truncatingIfNeeded: generator.next()) }) {
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            let expected = String(
+                format: "%04d-%02d-%02d %02d:%02d:%02d UTC", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
+                parts.second!)
+            #expect(GoogleBinaryFormat.timestampText(seconds: seconds) == expected, "\(seconds)")
+        }
+    }
+
     @Test func recordsTheLayoutCannotHoldAreRefused() {
         var bytes: [UInt8] = []
         var wideKey = Self.cat

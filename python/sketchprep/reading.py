@@ -9,7 +9,6 @@ stroke-3 ``.npz`` and SVG files, read by the native library with the reader ever
 """
 from __future__ import annotations
 
-from functools import partial
 from itertools import chain, repeat
 from operator import length_hint
 from typing import Callable, Iterator, List, NamedTuple, Optional, Sequence, Union
@@ -225,7 +224,9 @@ class Reader:
                 indices = iter(range(count))
                 self._current, self._current_size = indices, count
                 columns = zip(repeat(_Batch(arrays), count), indices)
-                yield map(_make_drawing, columns)
+                # tuple.__new__ called by map itself: through functools.partial, a drawing cost about
+                # 25 % more (0.4 ms more per 7,100 drawings on the development machine).
+                yield map(_new_tuple, repeat(SketchDrawing, count), columns)
         finally:
             batches.close()
 
@@ -280,4 +281,4 @@ def _strings(data: bytes, offsets: np.ndarray) -> List[str]:
     return [data[bounds[i]:bounds[i + 1]].decode("utf-8", "surrogateescape") for i in range(len(bounds) - 1)]
 
 
-_make_drawing = partial(tuple.__new__, SketchDrawing)
+_new_tuple = tuple.__new__
