@@ -1,5 +1,11 @@
 import SketchCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Quick, Draw! NDJSON (raw or simplified, plain or gzip): the reading thread cuts lines
 /// (`InputChunkReader`); each line is parsed on a worker by `QuickDrawLineParser`.
 package enum NDJSONInputFormat: InputFormatPlugin {
@@ -48,27 +54,41 @@ package enum NDJSONInputFormat: InputFormatPlugin {
 
     private static func looksLikeNDJSON(_ bytes: ArraySlice<UInt8>, isWholeSniff: Bool) -> Bool? {
         var parser = QuickDrawLineParser(keepsTimestamps: false)
+        var strokes = FlatStrokes()
         var checked = 0
         var start = bytes.startIndex
         while start < bytes.endIndex && checked < 8 {
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+            guard let newline = newlineIndex(in: bytes, from: start) else {
                 guard isWholeSniff else { return nil }
                 // The last sniffed line: judge it only if the input ended there.
                 return checked == 0 && bytes.count >= DrawingFileFormat.sniffLength
-                    || bytes.count < DrawingFileFormat.sniffLength && parses(&parser, bytes[start...])
+                    || bytes.count < DrawingFileFormat.sniffLength && parses(&parser, &strokes, bytes[start...])
             }
             let line = bytes[start..<newline]
             start = newline + 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             checked += 1
-            if parses(&parser, line) { return true }
+            if parses(&parser, &strokes, line) { return true }
         }
         return checked < 8 && !isWholeSniff ? nil : false
     }
 
-    private static func parses(_ parser: inout QuickDrawLineParser, _ line: ArraySlice<UInt8>) -> Bool {
+    /// The index of the first `\n` of `bytes` from `start` on, found by `memchr` (a byte-by-byte
+    /// `firstIndex(of:)` was a third of detecting a raw file).
+    private static func newlineIndex(in bytes: ArraySlice<UInt8>, from start: Int) -> Int? {
+        bytes[start...].withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, 0x0A, buffer.count) else { return nil }
+            return start + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
+        }
+    }
+
+    /// Whether `line` parses as a record: the reader's flat parse (the same checks and errors as
+    /// a parse into a `Drawing`, without arrays per stroke), its points left in `strokes`.
+    private static func parses(
+        _ parser: inout QuickDrawLineParser, _ strokes: inout FlatStrokes, _ line: ArraySlice<UInt8>
+    ) -> Bool {
         var trimmed = line
         if trimmed.last == 0x0D { trimmed = trimmed.dropLast() }
-        return Array(trimmed).withUnsafeBufferPointer { (try? parser.parse($0)) != nil }
+        return trimmed.withUnsafeBufferPointer { (try? parser.parse($0, strokesInto: &strokes)) != nil }
     }
 }

