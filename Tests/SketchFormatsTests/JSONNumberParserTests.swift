@@ -34,8 +34,8 @@ import Testing
         var random = SeededGenerator(seed: 0xE15E)
         var cases: [(UInt64, Int)] = []
         for digits in 1...19 {
-            let low: UInt64 = digits == 1 ? 0 : (1..<digits).reduce(1) { value, _ in value * 10 }
-            let span = digits == 1 ? 10 : low * 9
+            let low = digits == 1 ? 0 : power(10, digits - 1)
+            let span = power(10, digits) - low
             for fractionDigits in 1...19 {
                 for _ in 0..<300 { cases.append((low + random.next() % span, fractionDigits)) }
             }
