@@ -500,23 +500,41 @@ struct JSONCursor {
         let head = eightBytes(at: bytes)
         let integerDigits = leadingDigitCount(head)
         guard integerDigits > 0, integerDigits < 8, bytes[integerDigits] == UInt8(ascii: "."),
-            integerDigits == 1 || bytes[0] != UInt8(ascii: "0")
+            integerDigits == 1 || bytes[0] != UInt8(ascii: "0"),
+            let decimal = shortDecimal(at: bytes, head: head, integerDigits: integerDigits),
+            bytes[decimal.length] | 0x20 != UInt8(ascii: "e")
         else { return nil }
+        return decimal
+    }
+
+    /// ``shortDecimal(at:)`` after its first load: `head` is the eight bytes at `bytes`, whose
+    /// first `integerDigits` (1 to 7, no leading zero before another digit) are digits followed
+    /// by the point; the caller looks at the byte after the digits (an exponent's `e` makes the
+    /// value another shape). `NumberRun` calls it with the load and the count it already made,
+    /// and needs no look for an exponent: only a comma or `]` after the digits takes the value.
+    /// The caller guarantees 24 readable bytes.
+    @inline(__always)
+    static func shortDecimal(
+        at bytes: UnsafePointer<UInt8>, head: UInt64, integerDigits: Int
+    ) -> (mantissa: UInt64, fractionDigits: Int, length: Int)? {
         let first = eightBytes(at: bytes + integerDigits + 1)
-        let second = eightBytes(at: bytes + integerDigits + 9)
         let firstDigits = leadingDigitCount(first)
-        let secondDigits = firstDigits == 8 ? leadingDigitCount(second) : 0
-        let fractionDigits = firstDigits + secondDigits
-        let length = integerDigits + 1 + fractionDigits
-        guard firstDigits > 0, secondDigits < 8, integerDigits + fractionDigits <= 18, bytes[length] | 0x20 != UInt8(ascii: "e")
-        else { return nil }
+        guard firstDigits > 0 else { return nil }
         // Each run of digits moved to the top of its eight (zeros before them), then converted.
-        var mantissa = value(ofDigits: head &<< UInt64(64 - 8 * integerDigits))
-        mantissa = mantissa &* powerOfTen(firstDigits) &+ value(ofDigits: first &<< UInt64(64 - 8 * firstDigits))
+        let integer = value(ofDigits: head &<< UInt64(64 - 8 * integerDigits))
+        if firstDigits < 8 {
+            let mantissa = integer &* powerOfTen(firstDigits) &+ value(ofDigits: first &<< UInt64(64 - 8 * firstDigits))
+            return (mantissa, firstDigits, integerDigits + 1 + firstDigits)
+        }
+        let second = eightBytes(at: bytes + integerDigits + 9)
+        let secondDigits = leadingDigitCount(second)
+        let fractionDigits = 8 + secondDigits
+        guard secondDigits < 8, integerDigits + fractionDigits <= 18 else { return nil }
+        var mantissa = integer &* 100_000_000 &+ value(ofDigits: first)
         if secondDigits > 0 {
             mantissa = mantissa &* powerOfTen(secondDigits) &+ value(ofDigits: second &<< UInt64(64 - 8 * secondDigits))
         }
-        return (mantissa, fractionDigits, length)
+        return (mantissa, fractionDigits, integerDigits + 1 + fractionDigits)
     }
 
     /// 10^`exponent` for 0 ≤ `exponent` ≤ 8. Not a switch over every power up to 10¹⁹ shared with

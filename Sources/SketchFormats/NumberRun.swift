@@ -8,9 +8,10 @@
 /// exact conversion needs `strtod`, and the caller reads on from there (`JSONCursor.parseNumber`), as
 /// it does every value within 9 bytes of the end of the bytes and every decimal within 24.
 ///
-/// An integer is read from one 8-byte load: its digits and the separator after them from the load,
-/// its value by three multiplies (`JSONCursor.value(ofDigits:)`); a decimal from three
-/// (`JSONCursor.shortDecimal`) and converted as `parseNumber` converts it
+/// An integer is read from one 8-byte load: its digits and the separator after them from the load
+/// (with blanks, the comma and its blank too, for up to 6 digits), its value by three multiplies
+/// (`JSONCursor.value(ofDigits:)`); a decimal from that load and up to two more
+/// (`JSONCursor.shortDecimal(at:head:integerDigits:)`) and converted as `parseNumber` converts it
 /// (`JSONNumberParser.fastPath`, else `decimalPath`), so every value is the double `parseNumber`
 /// gives it. The state stays in registers, with no bounds or overflow checks in the loop.
 enum NumberRun {
@@ -134,10 +135,14 @@ enum NumberRun {
             guard digits > 0, digits == 1 || UInt8(truncatingIfNeeded: chunk) != UInt8(ascii: "0") else { break }
             let value: Double
             var length = digits
+            // With blanks: whether the integer's comma and its blank are both in the load (up to 6
+            // digits), so that the blank needs no load of its own.
+            var commaAndBlank = false
             if shape.decimals && separator == UInt8(ascii: ".") {
                 // 24 bytes for `shortDecimal`'s loads; a short decimal is at most 19 (18 digits and
                 // its point), so its separator and the byte after a comma lie within them.
-                guard count &- position >= 24, let decimal = JSONCursor.shortDecimal(at: bytes + position),
+                guard count &- position >= 24,
+                    let decimal = JSONCursor.shortDecimal(at: bytes + position, head: chunk, integerDigits: digits),
                     let exact = JSONNumberParser.fastPath(mantissa: decimal.mantissa, exponent: -decimal.fractionDigits, negative: false)
                         ?? JSONNumberParser.decimalPath(mantissa: decimal.mantissa, fractionDigits: decimal.fractionDigits, negative: false)
                 else { break }
@@ -147,8 +152,17 @@ enum NumberRun {
             } else {
                 // The digits moved to the top of the eight (zeros before them), then converted.
                 value = Double(JSONCursor.value(ofDigits: chunk &<< UInt64(truncatingIfNeeded: 64 &- digits &* 8)))
+                if shape.blanks {
+                    commaAndBlank = UInt16(truncatingIfNeeded: chunk &>> UInt64(truncatingIfNeeded: digits &* 8)) == 0x202C
+                }
             }
             guard !checksBound || value <= bound else { break }
+            if shape.blanks && commaAndBlank {
+                slots[values] = value
+                values &+= 1
+                position &+= length &+ 2
+                continue
+            }
             if separator == UInt8(ascii: ",") {
                 slots[values] = value
                 values &+= 1

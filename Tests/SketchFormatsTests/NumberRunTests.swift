@@ -155,6 +155,25 @@ import Testing
         }
     }
 
+    @Test func integersOfEveryLengthWithBlanksAfterTheirCommasReadAsWithout() throws {
+        // Up to six digits, an integer's comma and blank lie in its own load; a seventh digit
+        // leaves the blank to a load of its own. Every length, before and after every other, with
+        // a blank, a missing blank or a second one after the comma.
+        let values = ["7", "42", "255", "1024", "65535", "999999", "1234567", "0", "9999999", "100000"]
+        let tail = String(repeating: " ", count: 30)
+        for rotation in values.indices {
+            let rotated = Array(values[rotation...] + values[..<rotation])
+            let expected = rotated.map { Double($0)! }
+            #expect(try read("[" + rotated.joined(separator: ", ") + "]" + tail).get() == expected)
+            for odd in [",", ",  ", ",\n", ",\t"] {
+                var separators = Array(repeating: ", ", count: rotated.count - 1)
+                separators[rotation % separators.count] = odd
+                let text = zip(rotated, separators + [""]).map { $0 + $1 }.joined()
+                #expect(try read("[" + text + "]" + tail).get() == expected, "\(text)")
+            }
+        }
+    }
+
     @Test func anArrayLongerThanTheStorageReadsOnWhereTheStorageFilled() throws {
         for separator in [",", ", "] {
             let values = (0..<3_000).map { ($0 * 7_919) % 100_000 }
