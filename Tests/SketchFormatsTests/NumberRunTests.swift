@@ -136,42 +136,39 @@ import Testing
         #expect(try read(text, bound: .greatestFiniteMagnitude).get() == (values + values + values).map { Double($0)! })
     }
 
-    @Test func arraysWhoseCommasHaveBlanksReadTheSameWhicheverValueComesFirst() throws {
-        // The loops for blanks take over where the first two stop at one: after integers, after a
-        // decimal first, and on past a comma without its blank or a second blank, which the value
-        // reader takes.
-        let values = ["33.507999420166016", "16", "0", "255", "44.75699996948242", "7", "1234567", "2.5"]
+    /// Checks that `values` read to their doubles in every rotation, joined by `, `, and with
+    /// each of `odd` in place of one of those separators (a different one in each rotation).
+    private func expectEveryRotationReads(_ values: [String], oddSeparators odd: [String]) throws {
         let tail = String(repeating: " ", count: 30)
         for rotation in values.indices {
             let rotated = Array(values[rotation...] + values[..<rotation])
             let expected = rotated.map { Double($0)! }
             #expect(try read("[" + rotated.joined(separator: ", ") + "]" + tail).get() == expected)
-            for odd in [",", ",  ", " ,", ",\t"] {
+            for separator in odd {
                 var separators = Array(repeating: ", ", count: rotated.count - 1)
-                separators[rotation % separators.count] = odd
+                separators[rotation % separators.count] = separator
                 let text = zip(rotated, separators + [""]).map { $0 + $1 }.joined()
                 #expect(try read("[" + text + "]" + tail).get() == expected, "\(text)")
             }
         }
     }
 
+    @Test func arraysWhoseCommasHaveBlanksReadTheSameWhicheverValueComesFirst() throws {
+        // The loops for blanks take over where the first two stop at one: after integers, after a
+        // decimal first, and on past a comma without its blank or a second blank, which the value
+        // reader takes.
+        try expectEveryRotationReads(
+            ["33.507999420166016", "16", "0", "255", "44.75699996948242", "7", "1234567", "2.5"],
+            oddSeparators: [",", ",  ", " ,", ",\t"])
+    }
+
     @Test func integersOfEveryLengthWithBlanksAfterTheirCommasReadAsWithout() throws {
         // Up to six digits, an integer's comma and blank lie in its own load; a seventh digit
         // leaves the blank to a load of its own. Every length, before and after every other, with
         // a blank, a missing blank or a second one after the comma.
-        let values = ["7", "42", "255", "1024", "65535", "999999", "1234567", "0", "9999999", "100000"]
-        let tail = String(repeating: " ", count: 30)
-        for rotation in values.indices {
-            let rotated = Array(values[rotation...] + values[..<rotation])
-            let expected = rotated.map { Double($0)! }
-            #expect(try read("[" + rotated.joined(separator: ", ") + "]" + tail).get() == expected)
-            for odd in [",", ",  ", ",\n", ",\t"] {
-                var separators = Array(repeating: ", ", count: rotated.count - 1)
-                separators[rotation % separators.count] = odd
-                let text = zip(rotated, separators + [""]).map { $0 + $1 }.joined()
-                #expect(try read("[" + text + "]" + tail).get() == expected, "\(text)")
-            }
-        }
+        try expectEveryRotationReads(
+            ["7", "42", "255", "1024", "65535", "999999", "1234567", "0", "9999999", "100000"],
+            oddSeparators: [",", ",  ", ",\n", ",\t"])
     }
 
     @Test func anArrayLongerThanTheStorageReadsOnWhereTheStorageFilled() throws {
