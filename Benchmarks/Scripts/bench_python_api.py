@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Speed of the Python API beside what Python users have (`make bench`, one core), in CPU seconds of
-this process (all its threads: `time.process_time`), fastest of --repeats runs:
+this process (all its threads: `time.process_time`), in --pairs rounds that run the reference and
+then each sketchprep case, so that a machine changing speed moves both sides of a ratio alike (each
+speed-up is the median of the rounds' ratios, each rate from the median time):
 
 1. `sketchprep.read` of every raw NDJSON file of --shared (drawings with their metadata; their
    numpy strokes are built on access, so a second row also reads every drawing's `strokes`) against
@@ -42,14 +44,16 @@ from raster_reference import vector_to_raster  # noqa: E402 (Google's recipe, as
 from bench_report import finish  # noqa: E402 (the report and threshold check of every Python row)
 
 
+def cpu_seconds(work):
+    """The CPU time of one run of `work`."""
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
 def fastest(work, repeats):
     """The least CPU time of `repeats` runs of `work`."""
-    best = float("inf")
-    for _ in range(max(1, repeats)):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
+    return min(cpu_seconds(work) for _ in range(max(1, repeats)))
 
 
 def json_lines(files):
@@ -163,7 +167,9 @@ def main():
     parser.add_argument("--shared", default="../shared/data")
     parser.add_argument("--sketchprep", required=True, help="the CLI that writes the .bin files")
     parser.add_argument("--drawings", type=int, default=7100, help="simplified drawings to render")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=5,
+                        help="rounds of each comparison: the reference, then each sketchprep case")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of --pieces (fastest of them) and of --profile")
     parser.add_argument("--report-json")
     parser.add_argument("--thresholds", help="directory holding python_api.json: speed-up name → minimum")
     parser.add_argument("--pieces", action="store_true", help="print the CPU time of a read's parts instead")
@@ -173,20 +179,29 @@ def main():
     quickdraw = pathlib.Path(args.shared) / "quickdraw"
     raw = sorted((quickdraw / "raw").glob("*.ndjson"))
     simplified = sorted((quickdraw / "simplified").glob("*.ndjson"))
-    rows = {}
     if args.pieces or args.steady or args.profile:
         return profile(args, raw, simplified)
+    rows = {}
+    speedups = {}
 
-    def measure(name, work, unit_count):
-        seconds = fastest(work, args.repeats)
-        rows[name] = {"seconds": round(seconds, 4), "per_second": round(unit_count / seconds)}
-        return unit_count / seconds
+    def compare(reference, cases, unit_count):
+        """`args.pairs` rounds of the reference and then each case, alternating; each row's rate
+        from its median CPU time, each speed-up the median of the rounds' reference / case ratios."""
+        names = [reference[0], *(name for name, _, _ in cases)]
+        works = [reference[1], *(work for _, work, _ in cases)]
+        rounds = [[cpu_seconds(work) for work in works] for _ in range(max(1, args.pairs))]
+        for column, name in enumerate(names):
+            seconds = statistics.median(round_[column] for round_ in rounds)
+            rows[name] = {"seconds": round(seconds, 4), "per_second": round(unit_count / seconds)}
+        for column, (_, _, speedup) in enumerate(cases, start=1):
+            speedups[speedup] = round(statistics.median(round_[0] / round_[column] for round_ in rounds), 2)
 
     lines = json_lines(raw)
     assert api_read(raw) == lines, "sketchprep.read and json.loads disagree on the drawing count"
-    json_rate = measure("json.loads per raw NDJSON line", lambda: json_lines(raw), lines)
-    read_rate = measure("sketchprep.read raw NDJSON", lambda: api_read(raw), lines)
-    read_strokes_rate = measure("sketchprep.read raw NDJSON, strokes built", lambda: api_read_strokes(raw), lines)
+    compare(("json.loads per raw NDJSON line", lambda: json_lines(raw)),
+            [("sketchprep.read raw NDJSON", lambda: api_read(raw), "read_ndjson_vs_json_loads"),
+             ("sketchprep.read raw NDJSON, strokes built", lambda: api_read_strokes(raw),
+              "read_ndjson_strokes_built_vs_json_loads")], lines)
 
     with tempfile.TemporaryDirectory(prefix="bench-python-api-") as cache:
         subprocess.run([args.sketchprep, "convert", *map(str, simplified), "--to", "bin", "-o", cache, "-q"], check=True)
@@ -194,23 +209,18 @@ def main():
         names = [path.stem for path in bins]
         drawings = quickdraw_package(names, cache)
         assert api_read(bins, format="bin") == drawings, "sketchprep.read and quickdraw disagree on the .bin drawings"
-        package_rate = measure("quickdraw package (QuickDrawDataGroup) .bin", lambda: quickdraw_package(names, cache),
-                               drawings)
-        bin_rate = measure("sketchprep.read .bin", lambda: api_read(bins, format="bin"), drawings)
-        bin_strokes_rate = measure("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
-                                   drawings)
+        compare(("quickdraw package (QuickDrawDataGroup) .bin", lambda: quickdraw_package(names, cache)),
+                [("sketchprep.read .bin", lambda: api_read(bins, format="bin"), "read_bin_vs_quickdraw_package"),
+                 ("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
+                  "read_bin_strokes_built_vs_quickdraw_package")], drawings)
 
     parsed = simplified_strokes(simplified, args.drawings)
-    cairo_rate = measure("pycairo vector_to_raster 28×28", lambda: vector_to_raster(parsed), len(parsed))
-    bitmap_rate = measure("sketchprep.bitmap 28×28", lambda: sketchprep.bitmap(parsed, input_format="simplified"),
-                          len(parsed))
+    vector_to_raster(parsed[:10])  # pycairo's first surface and font set-up outside the rounds
+    compare(("pycairo vector_to_raster 28×28", lambda: vector_to_raster(parsed)),
+            [("sketchprep.bitmap 28×28", lambda: sketchprep.bitmap(parsed, input_format="simplified"),
+              "bitmap_vs_pycairo")], len(parsed))
 
-    speedups = {"read_ndjson_vs_json_loads": round(read_rate / json_rate, 2),
-                "read_bin_vs_quickdraw_package": round(bin_rate / package_rate, 2),
-                "bitmap_vs_pycairo": round(bitmap_rate / cairo_rate, 2),
-                "read_ndjson_strokes_built_vs_json_loads": round(read_strokes_rate / json_rate, 2),
-                "read_bin_strokes_built_vs_quickdraw_package": round(bin_strokes_rate / package_rate, 2)}
-    print(f"python API, one core, fastest of {args.repeats} (CPU time):")
+    print(f"python API, one core, median of {args.pairs} rounds (CPU time; speed-ups: median of the rounds' ratios):")
     for name, row in rows.items():
         print(f"  {name:50} {row['per_second']:>10,} drawings/s")
     for name, value in speedups.items():

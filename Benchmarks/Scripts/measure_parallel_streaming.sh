@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Wall clock of the streaming commands with --jobs 1 (pinned to CPU 0) and --jobs 2 (CPUs 0,1),
 # and the machine's own ceiling: two independent --jobs 1 processes on the two halves of the
-# input, run concurrently on CPUs 0 and 1 (wall = the slower one). Prints a Markdown table.
+# input, run concurrently on CPUs 0 and 1 (wall = the slower one), in REPEATS rounds of the three
+# back to back. Prints Markdown tables of the medians.
 # Usage: Benchmarks/Scripts/measure_parallel_streaming.sh BIN SHARED_DATA WORKDIR [REPEATS]
 set -euo pipefail
 bin=$(realpath "$1"); shared=$(realpath "$2"); work=$3; repeats=${4:-3}
@@ -35,53 +36,63 @@ fi
 # write the new file's data back first (auto_da_alloc), a serial cost of the file system that is
 # the same for every job count and would blur the comparison.
 fresh() { rm -rf out; mkdir out; }
-# seconds CMD...: wall-clock seconds of one run
-seconds() { fresh; /usr/bin/time -f %e -o t.txt "$@" >/dev/null 2>&1; cat t.txt; }
-# best of $repeats
-best() { local b=""; for _ in $(seq "$repeats"); do s=$(seconds "$@"); b=$(python3 -c "print(min(float('$s'), float('${b:-1e9}')))"); done; echo "$b"; }
-# ceiling: the two halves' commands (the first and second half of the arguments, same length)
-# run concurrently on CPUs 0 and 1; the slower one's wall clock, best of $repeats
+# run_times CMD...: "wall cpu" seconds of one run (cpu: user + system)
+run_times() { fresh; /usr/bin/time -f "%e %U %S" -o t.txt "$@" >/dev/null 2>&1; awk '{print $1, $2 + $3}' t.txt; }
+# ceiling: "wall cpu" of CA and CB (the two halves' commands) run concurrently on CPUs 0 and 1:
+# the slower one's wall clock, the two CPU times together
 ceiling() {
-  local b=""
-  for _ in $(seq "$repeats"); do
-    fresh
-    ( /usr/bin/time -f %e -o c0.txt taskset -c 0 "${@:1:$#/2}" >/dev/null 2>&1 ) &
-    ( /usr/bin/time -f %e -o c1.txt taskset -c 1 "${@:$#/2+1}" >/dev/null 2>&1 ) &
-    wait
-    b=$(python3 -c "print(min(max(float(open('c0.txt').read()), float(open('c1.txt').read())), float('${b:-1e9}')))")
-  done
-  echo "$b"
+  fresh
+  ( /usr/bin/time -f "%e %U %S" -o c0.txt taskset -c 0 "${CA[@]}" >/dev/null 2>&1 ) &
+  ( /usr/bin/time -f "%e %U %S" -o c1.txt taskset -c 1 "${CB[@]}" >/dev/null 2>&1 ) &
+  wait
+  awk '{w = $1 > w ? $1 : w; c += $2 + $3} END {print w, c}' c0.txt c1.txt
 }
-row() {  # name, jobs1, jobs2, ceiling
-  python3 -c "
-j1, j2, c = map(float, ('$2', '$3', '$4'))
-print(f'| $1 | {j1:.2f} | {j2:.2f} | {j1 / j2:.2f}× | {c:.2f} | {j1 / c:.2f}× | {100 * c / j2:.0f} % |')"
+# measure NAME: $repeats rounds, each running J1 (jobs 1, CPU 0), J2 (jobs 2, CPUs 0-1) and the
+# ceiling back to back, so that the machine's changes of speed fall on the three alike; prints the
+# row: the median of each time, and the median of the rounds' ratios.
+measure() {
+  local rounds=()
+  for _ in $(seq "$repeats"); do
+    rounds+=("$(run_times taskset -c 0 "${J1[@]}") $(run_times taskset -c 0,1 "${J2[@]}") $(ceiling)")
+  done
+  python3 - "$1" "$cpu_columns" "${rounds[@]}" <<'PY'
+import statistics, sys
+name, cpu_columns, rounds = sys.argv[1], sys.argv[2] == "1", [list(map(float, r.split())) for r in sys.argv[3:]]
+med = lambda f: statistics.median(f(r) for r in rounds)
+j1, c1, j2, c2, c, cc = (med(lambda r, i=i: r[i]) for i in range(6))
+row = (f"| {name} | {j1:.2f} | {j2:.2f} | {med(lambda r: r[0] / r[2]):.2f}× | {c:.2f} | {med(lambda r: r[0] / r[4]):.2f}× "
+       f"| {100 * med(lambda r: r[4] / r[2]):.0f} % |")
+if cpu_columns:
+    row += f" {c1:.2f} | {c2:.2f} | {100 * med(lambda r: r[3] / r[1]):.0f} % | {100 * med(lambda r: r[5] / r[1]):.0f} % |"
+print(row)
+PY
 }
 
+echo "Medians of $repeats rounds (each: jobs 1, jobs 2, ceiling); ratios are medians of the rounds' ratios."
+echo
 echo "| command | jobs 1 (s) | jobs 2 (s) | speed-up | ceiling (s) | ceiling speed-up | jobs 2 / ceiling |"
 echo "|---|---|---|---|---|---|---|"
-j1=$(best taskset -c 0 "$bin" simplify raw.ndjson -o out/s.ndjson -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" simplify raw.ndjson -o out/s.ndjson -q -j 2)
-c=$(ceiling "$bin" simplify raw.a.ndjson -o out/sa.ndjson -q -j 1 "$bin" simplify raw.b.ndjson -o out/sb.ndjson -q -j 1)
-row simplify "$j1" "$j2" "$c"
-j1=$(best taskset -c 0 "$bin" encode raw.ndjson -o out/e.npy -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" encode raw.ndjson -o out/e.npy -q -j 2)
-c=$(ceiling "$bin" encode raw.a.ndjson -o out/ea.npy -q -j 1 "$bin" encode raw.b.ndjson -o out/eb.npy -q -j 1)
-row encode "$j1" "$j2" "$c"
-j1=$(best taskset -c 0 "$bin" bitmap simplified.ndjson -o out/b.npy -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" bitmap simplified.ndjson -o out/b.npy -q -j 2)
-c=$(ceiling "$bin" bitmap simplified.a.ndjson -o out/ba.npy -q -j 1 "$bin" bitmap simplified.b.ndjson -o out/bb.npy -q -j 1)
-row bitmap "$j1" "$j2" "$c"
-j1=$(best taskset -c 0 "$bin" raster png.a png.b -o out/r.npy -q -j 1)
-j2=$(best taskset -c 0,1 "$bin" raster png.a png.b -o out/r.npy -q -j 2)
-c=$(ceiling "$bin" raster png.a -o out/ra.npy -q -j 1 "$bin" raster png.b -o out/rb.npy -q -j 1)
-row raster "$j1" "$j2" "$c"
+cpu_columns=0
+J1=("$bin" simplify raw.ndjson -o out/s.ndjson -q -j 1); J2=("$bin" simplify raw.ndjson -o out/s.ndjson -q -j 2)
+CA=("$bin" simplify raw.a.ndjson -o out/sa.ndjson -q -j 1); CB=("$bin" simplify raw.b.ndjson -o out/sb.ndjson -q -j 1)
+measure simplify
+J1=("$bin" encode raw.ndjson -o out/e.npy -q -j 1); J2=("$bin" encode raw.ndjson -o out/e.npy -q -j 2)
+CA=("$bin" encode raw.a.ndjson -o out/ea.npy -q -j 1); CB=("$bin" encode raw.b.ndjson -o out/eb.npy -q -j 1)
+measure encode
+J1=("$bin" bitmap simplified.ndjson -o out/b.npy -q -j 1); J2=("$bin" bitmap simplified.ndjson -o out/b.npy -q -j 2)
+CA=("$bin" bitmap simplified.a.ndjson -o out/ba.npy -q -j 1); CB=("$bin" bitmap simplified.b.ndjson -o out/bb.npy -q -j 1)
+measure bitmap
+J1=("$bin" raster png.a png.b -o out/r.npy -q -j 1); J2=("$bin" raster png.a png.b -o out/r.npy -q -j 2)
+CA=("$bin" raster png.a -o out/ra.npy -q -j 1); CB=("$bin" raster png.b -o out/rb.npy -q -j 1)
+measure raster
 
 # Every shipped pipeline (Pipelines/*.yaml; PIPELINES=dir to measure others), same columns, plus
-# the CPU seconds (user + system, best of $repeats) of --jobs 1 and --jobs 2: the engine's jobs
-# target is jobs 2 at ≥ 95 % of the ceiling with no more CPU than jobs 1. Drawing pipelines read
-# the raw drawings ×6 (raster256, 25× the CPU per drawing, the shared raw drawings once:
-# raw1.*); tuberlin-cnn the TU-Berlin PNGs ×4 as <class>/ directories, halves tub.a and tub.b.
+# the CPU seconds (user + system) of --jobs 1 and --jobs 2 from the same runs, and the CPU of jobs 2
+# and of the ceiling's two halves together next to jobs 1's: the engine's jobs target is jobs 2 at
+# ≥ 95 % of the ceiling with no more CPU than jobs 1 (the ceiling's CPU shows what running on both
+# cores at once costs the machine itself). Drawing pipelines read the raw drawings ×6 (raster256,
+# 25× the CPU per drawing, the shared raw drawings once: raw1.*); tuberlin-cnn the TU-Berlin PNGs
+# ×4 as <class>/ directories, halves tub.a and tub.b.
 [ -f raw1.ndjson ] || cat "$shared"/quickdraw/raw/*.ndjson > raw1.ndjson
 [ -f raw1.a.ndjson ] || { split -n l/2 -d --additional-suffix=.ndjson raw1.ndjson raw1.part; mv raw1.part00.ndjson raw1.a.ndjson; mv raw1.part01.ndjson raw1.b.ndjson; }
 if [ ! -d tub.b ]; then
@@ -94,11 +105,10 @@ if [ ! -d tub.b ]; then
     done
   done
 fi
-# cpu CMD...: user + system seconds of one run, best of $repeats
-cpu() { local b=""; for _ in $(seq "$repeats"); do fresh; /usr/bin/time -f "%U %S" -o t.txt "$@" >/dev/null 2>&1; s=$(awk '{print $1 + $2}' t.txt); b=$(python3 -c "print(min(float('$s'), float('${b:-1e9}')))"); done; echo "$b"; }
 echo
-echo "| pipeline | jobs 1 (s) | jobs 2 (s) | speed-up | ceiling (s) | ceiling speed-up | jobs 2 / ceiling | CPU jobs 1 (s) | CPU jobs 2 (s) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| pipeline | jobs 1 (s) | jobs 2 (s) | speed-up | ceiling (s) | ceiling speed-up | jobs 2 / ceiling | CPU jobs 1 (s) | CPU jobs 2 (s) | CPU jobs 2 / jobs 1 | CPU ceiling / jobs 1 |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+cpu_columns=1
 for file in "$pipelines"/*.yaml; do
   name=$(basename "$file" .yaml)
   case $name in
@@ -106,11 +116,8 @@ for file in "$pipelines"/*.yaml; do
     *raster256*) whole=(--input raw1.ndjson); a=(--input raw1.a.ndjson); b=(--input raw1.b.ndjson) ;;
     *) whole=(--input raw.ndjson); a=(--input raw.a.ndjson); b=(--input raw.b.ndjson) ;;
   esac
-  pre=(preprocess --pipeline "$file" --force -q)
-  j1=$(best taskset -c 0 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 1)
-  j2=$(best taskset -c 0,1 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 2)
-  c=$(ceiling "$bin" "${pre[@]}" "${a[@]}" -o out/pa -j 1 "$bin" "${pre[@]}" "${b[@]}" -o out/pb -j 1)
-  u1=$(cpu taskset -c 0 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 1)
-  u2=$(cpu taskset -c 0,1 "$bin" "${pre[@]}" "${whole[@]}" -o out/p -j 2)
-  echo "$(row "$name" "$j1" "$j2" "$c") $u1 | $u2 |"
+  pre=("$bin" preprocess --pipeline "$file" --force -q)
+  J1=("${pre[@]}" "${whole[@]}" -o out/p -j 1); J2=("${pre[@]}" "${whole[@]}" -o out/p -j 2)
+  CA=("${pre[@]}" "${a[@]}" -o out/pa -j 1); CB=("${pre[@]}" "${b[@]}" -o out/pb -j 1)
+  measure "$name"
 done
