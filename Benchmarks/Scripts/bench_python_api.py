@@ -42,18 +42,7 @@ import sketchprep
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402 (Google's recipe, as the tests compare against it)
 from bench_report import finish  # noqa: E402 (the report and threshold check of every Python row)
-
-
-def cpu_seconds(work):
-    """The CPU time of one run of `work`."""
-    start = time.process_time()
-    work()
-    return time.process_time() - start
-
-
-def fastest(work, repeats):
-    """The least CPU time of `repeats` runs of `work`."""
-    return min(cpu_seconds(work) for _ in range(max(1, repeats)))
+from bench_raster_reference import fastest, timed  # noqa: E402 (the one timing rule of the Python benchmarks)
 
 
 def json_lines(files):
@@ -121,8 +110,9 @@ def read_pieces(paths, file_format, repeats):
         for _ in _native.read_batches([str(path) for path in paths], file_format, None, True, 256, 0):
             pass
 
-    return {"native read": fastest(native, repeats), "batches in Python": fastest(batches, repeats),
-            "whole read": fastest(lambda: api_read(paths, format=file_format), repeats)}
+    cpu = time.process_time
+    return {"native read": fastest(native, repeats, cpu), "batches in Python": fastest(batches, repeats, cpu),
+            "whole read": fastest(lambda: api_read(paths, format=file_format), repeats, cpu)}
 
 
 def steady_reads(paths, file_format, reads):
@@ -131,9 +121,7 @@ def steady_reads(paths, file_format, reads):
     seconds = []
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(max(2, reads)):
-        start = time.process_time()
-        api_read(paths, format=file_format)
-        seconds.append(time.process_time() - start)
+        seconds.append(timed(lambda: api_read(paths, format=file_format), time.process_time))
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     return statistics.median(seconds[1:]), faults / len(seconds)
 
@@ -189,7 +177,7 @@ def main():
         from its median CPU time, each speed-up the median of the rounds' reference / case ratios."""
         names = [reference[0], *(name for name, _, _ in cases)]
         works = [reference[1], *(work for _, work, _ in cases)]
-        rounds = [[cpu_seconds(work) for work in works] for _ in range(max(1, args.pairs))]
+        rounds = [[timed(work, time.process_time) for work in works] for _ in range(max(1, args.pairs))]
         for column, name in enumerate(names):
             seconds = statistics.median(round_[column] for round_ in rounds)
             rows[name] = {"seconds": round(seconds, 4), "per_second": round(unit_count / seconds)}

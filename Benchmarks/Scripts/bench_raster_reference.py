@@ -34,14 +34,16 @@ def load_drawings(directory, limit):
     return drawings
 
 
+def timed(work, clock=time.perf_counter):
+    """The `clock` time (wall-clock by default) of one run of `work`."""
+    start = clock()
+    work()
+    return clock() - start
+
+
 def fastest(work, repeats, clock=time.perf_counter):
     """The least `clock` time (wall-clock by default) of `repeats` runs of `work`."""
-    best = float("inf")
-    for _ in range(max(1, repeats)):
-        start = clock()
-        work()
-        best = min(best, clock() - start)
-    return best
+    return min(timed(work, clock) for _ in range(max(1, repeats)))
 
 
 def main():
