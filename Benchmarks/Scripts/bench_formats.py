@@ -42,7 +42,7 @@ import zlib
 
 import numpy as np
 
-from bench_raster_reference import fastest  # best of N runs, the one timing rule of the Python benchmarks
+from bench_timing import fastest  # best of N runs, the one timing rule of the Python benchmarks
 
 
 def main():

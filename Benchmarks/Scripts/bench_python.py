@@ -22,7 +22,7 @@ import sketchprep
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
-from bench_raster_reference import fastest  # noqa: E402 (best of N runs, the one timing rule of the Python benchmarks)
+from bench_timing import fastest  # noqa: E402 (best of N runs, the one timing rule of the Python benchmarks)
 from bench_report import finish  # noqa: E402 (the report and threshold check of every Python row)
 from simplify_reference import InvalidDrawing, simplify_drawing  # noqa: E402
 

@@ -42,7 +42,7 @@ import sketchprep
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402 (Google's recipe, as the tests compare against it)
 from bench_report import finish  # noqa: E402 (the report and threshold check of every Python row)
-from bench_raster_reference import fastest, timed  # noqa: E402 (the one timing rule of the Python benchmarks)
+from bench_timing import drain_reader, fastest, timed  # noqa: E402 (the one timing rule of the Python benchmarks)
 
 
 def json_lines(files):
@@ -91,20 +91,10 @@ def simplified_strokes(simplified, count):
 def read_pieces(paths, file_format, repeats):
     """CPU seconds of the native read alone (each batch taken, none copied), of the batches as
     Python gets them (no drawings made) and of the whole read."""
-    from array import array
-
     from sketchprep import _native
 
-    packed = b"".join(str(path).encode() + b"\0" for path in paths)
-    counts = array("q", bytes(8 * 11))
-
     def native():
-        reader = _native._lib.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), b"", 1, 256, 0)
-        try:
-            while _native._lib.sketchprep_reader_next(reader, counts.buffer_info()[0]):
-                pass
-        finally:
-            _native._lib.sketchprep_reader_free(reader)
+        drain_reader(_native._lib, paths, file_format)
 
     def batches():
         for _ in _native.read_batches([str(path) for path in paths], file_format, None, True, 256, 0):

@@ -15,13 +15,13 @@ import io
 import json
 import pathlib
 import sys
-import time
 
 import numpy as np
 from PIL import Image
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "Tests" / "python"))
 from raster_reference import vector_to_raster  # noqa: E402  (the same recipe the tests compare against)
+from bench_timing import fastest  # noqa: E402 (the one timing rule of the Python benchmarks)
 
 
 def load_drawings(directory, limit):
@@ -32,18 +32,6 @@ def load_drawings(directory, limit):
             if len(drawings) == limit:
                 return drawings
     return drawings
-
-
-def timed(work, clock=time.perf_counter):
-    """The `clock` time (wall-clock by default) of one run of `work`."""
-    start = clock()
-    work()
-    return clock() - start
-
-
-def fastest(work, repeats, clock=time.perf_counter):
-    """The least `clock` time (wall-clock by default) of `repeats` runs of `work`."""
-    return min(timed(work, clock) for _ in range(max(1, repeats)))
 
 
 def main():

@@ -18,8 +18,8 @@ import ctypes
 import pathlib
 import statistics
 import time
-from array import array
 
+from bench_timing import drain_reader, timed  # the one timing rule and reader loop of the Python benchmarks
 from sketchprep import _native
 
 
@@ -44,19 +44,10 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="decoding threads of each read (default 1)")
     args = parser.parse_args()
     paths = args.inputs  # the library expands directories (the CLI's reading order)
-    packed = b"".join(path.encode() + b"\0" for path in paths)
-    counts = array("q", bytes(8 * 11))
     libraries = [load(args.before), load(args.after)]
 
     def read(library):
-        start = time.process_time()
-        reader = library.sketchprep_reader_open(packed, len(paths), args.format.encode(), b"", 1, 256, args.jobs)
-        try:
-            while library.sketchprep_reader_next(reader, counts.buffer_info()[0]):
-                pass
-        finally:
-            library.sketchprep_reader_free(reader)
-        return time.process_time() - start
+        return timed(lambda: drain_reader(library, paths, args.format, args.jobs), time.process_time)
 
     for library in libraries:
         read(library)  # each library's first read sets up its runtime and pages in the inputs
