@@ -9,7 +9,10 @@ speed-up is the median of the rounds' ratios, each rate from the median time):
    `json.loads` of each line of the same files;
 2. `sketchprep.read` of Google `.bin` files against the PyPI `quickdraw` package's reader
    (`QuickDrawDataGroup(name, max_drawings=None, cache_dir=…)`, local files: the `.bin` of every
-   simplified NDJSON file of --shared, written once by `sketchprep convert --to bin` into the cache);
+   simplified NDJSON file of --shared, written once by `sketchprep convert --to bin` into the cache,
+   238 files of about 30 drawings each), and again on one category file of Google's size (those
+   files' bytes --category-repeats times, 142,000 drawings by default, where Google's 345 files hold
+   50 M drawings, about 145,000 each: the files the package's cache holds);
 3. `sketchprep.bitmap` (Google's 28×28 recipe) against Google's `vector_to_raster` in pycairo
    (Tests/python/raster_reference.py) on the same simplified drawings, parsed before the timing
    into numpy strokes for both.
@@ -79,6 +82,20 @@ def quickdraw_package(names, cache):
                for name in names)
 
 
+def category_file(bins, cache, repeats):
+    """One `.bin` of the drawings of `bins`, `repeats` times over, named for the first file's word
+    (a category the `quickdraw` package knows) in a directory of its own under `cache`: a file of
+    the size Google's per-category files have. Returns its path and its drawing count."""
+    directory = pathlib.Path(cache) / "category"
+    directory.mkdir()
+    path = directory / bins[0].name
+    contents = b"".join(source.read_bytes() for source in bins)
+    with open(path, "wb") as file:
+        for _ in range(max(1, repeats)):
+            file.write(contents)
+    return path, max(1, repeats) * api_read(bins, format="bin")
+
+
 def simplified_strokes(simplified, count):
     """The first `count` simplified drawings as numpy strokes, as both renderers get them."""
     parsed = []
@@ -145,6 +162,8 @@ def main():
     parser.add_argument("--shared", default="../shared/data")
     parser.add_argument("--sketchprep", required=True, help="the CLI that writes the .bin files")
     parser.add_argument("--drawings", type=int, default=7100, help="simplified drawings to render")
+    parser.add_argument("--category-repeats", type=int, default=20,
+                        help="copies of the .bin files' drawings in the one category file (default 20: 142,000 drawings)")
     parser.add_argument("--pairs", type=int, default=5,
                         help="rounds of each comparison: the reference, then each sketchprep case")
     parser.add_argument("--repeats", type=int, default=3, help="runs of --pieces (fastest of them) and of --profile")
@@ -192,6 +211,18 @@ def main():
                  ("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
                   "read_bin_strokes_built_vs_quickdraw_package")], drawings)
 
+        category, category_drawings = category_file(bins, cache, args.category_repeats)
+        name = category.stem
+        assert quickdraw_package([name], category.parent) == category_drawings, "quickdraw misread the category file"
+        assert api_read([category], format="bin") == category_drawings, "sketchprep.read misread the category file"
+        compare((f"quickdraw package (QuickDrawDataGroup) one .bin of {category_drawings:,}",
+                 lambda: quickdraw_package([name], category.parent)),
+                [(f"sketchprep.read one .bin of {category_drawings:,}", lambda: api_read([category], format="bin"),
+                  "read_category_bin_vs_quickdraw_package"),
+                 (f"sketchprep.read one .bin of {category_drawings:,}, strokes built",
+                  lambda: api_read_strokes([category], format="bin"),
+                  "read_category_bin_strokes_built_vs_quickdraw_package")], category_drawings)
+
     parsed = simplified_strokes(simplified, args.drawings)
     vector_to_raster(parsed[:10])  # each side's first call (module set-up, first surface) outside the rounds
     sketchprep.bitmap(parsed[:10], input_format="simplified")
@@ -201,9 +232,9 @@ def main():
 
     print(f"python API, one core, median of {args.pairs} rounds (CPU time; speed-ups: median of the rounds' ratios):")
     for name, row in rows.items():
-        print(f"  {name:50} {row['per_second']:>10,} drawings/s")
+        print(f"  {name:62} {row['per_second']:>10,} drawings/s")
     for name, value in speedups.items():
-        print(f"  {name:50} {value:>10}×")
+        print(f"  {name:62} {value:>10}×")
     finish("bench python API", {"rows": rows, "speedups": speedups}, speedups, args.report_json, args.thresholds, "python_api.json")
 
 
