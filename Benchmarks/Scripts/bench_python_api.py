@@ -85,7 +85,7 @@ def quickdraw_package(names, cache):
 def category_file(bins, cache, repeats):
     """One `.bin` of the drawings of `bins`, `repeats` times over, named for the first file's word
     (a category the `quickdraw` package knows) in a directory of its own under `cache`: a file of
-    the size Google's per-category files have. Returns its path and its drawing count."""
+    the size Google's per-category files have. Returns its path."""
     directory = pathlib.Path(cache) / "category"
     directory.mkdir()
     path = directory / bins[0].name
@@ -93,7 +93,7 @@ def category_file(bins, cache, repeats):
     with open(path, "wb") as file:
         for _ in range(max(1, repeats)):
             file.write(contents)
-    return path, max(1, repeats) * api_read(bins, format="bin")
+    return path
 
 
 def simplified_strokes(simplified, count):
@@ -211,8 +211,8 @@ def main():
                  ("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
                   "read_bin_strokes_built_vs_quickdraw_package")], drawings)
 
-        category, category_drawings = category_file(bins, cache, args.category_repeats)
-        name = category.stem
+        category = category_file(bins, cache, args.category_repeats)
+        category_drawings, name = max(1, args.category_repeats) * drawings, category.stem
         assert quickdraw_package([name], category.parent) == category_drawings, "quickdraw misread the category file"
         assert api_read([category], format="bin") == category_drawings, "sketchprep.read misread the category file"
         compare((f"quickdraw package (QuickDrawDataGroup) one .bin of {category_drawings:,}",
