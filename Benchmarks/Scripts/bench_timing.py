@@ -1,6 +1,7 @@
 """The one timing rule of the Python benchmarks, and the one loop that drains the native reader.
-Imports nothing beyond the standard library, so a script run in a venv with only the wheel (as
-`compare_native_reads.py` and its wheel test are) can use it."""
+Imports nothing beyond the standard library when loaded (the reader loop takes its count of
+fields from the installed package when called), so a script run in a venv with only the wheel
+(as `compare_native_reads.py` and its wheel test are) can use it."""
 import os
 import time
 from array import array
@@ -25,8 +26,10 @@ def drain_reader(library, paths, file_format="", jobs=0):
     `library` is a ctypes library with the package's declarations of those entry points
     (`sketchprep._native._lib`, or one loaded as `compare_native_reads.py` loads it); `jobs` 0 is
     the CPUs this process may use."""
+    from sketchprep._native import _FIELDS  # the counts sketchprep_reader_next writes per batch
+
     packed = b"".join(os.fsencode(path) + b"\0" for path in paths)
-    counts = array("q", bytes(8 * 11))  # the eleven counts sketchprep_reader_next writes per batch
+    counts = array("q", bytes(8 * _FIELDS))
     reader = library.sketchprep_reader_open(packed, len(paths), (file_format or "").encode(), b"", 1, 256, jobs)
     try:
         while library.sketchprep_reader_next(reader, counts.buffer_info()[0]):
