@@ -29,7 +29,7 @@ public enum PNGEncoder {
     }
 
     /// libdeflate's compression level for an RGB image, chosen by how many images of the kind a
-    /// command writes (Benchmarks/README.md, "Fourth round").
+    /// command writes (Benchmarks/README.md, "Time channels: stroked once, libdeflate for RGB").
     public enum RGBDeflateLevel: Int32, Sendable {
         /// Level 5: raster payloads, one image per record (time-channel rasters); the fastest
         /// level whose PNGs are no larger on average than zlib level 6's.
