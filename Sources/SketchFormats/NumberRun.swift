@@ -42,7 +42,7 @@ enum NumberRun {
     /// telling decimals apart at every value, read + decode under callgrind took 3 % more
     /// instructions for 71,000 simplified drawings (1,362.9 → 1,403.3 M) and 5 % more for the
     /// shared raw ones (524.2 → 551.8 M). Blanks have copies of their own so that no copy's next
-    /// value waits on the load of the byte after a comma (Kaggle's CSV, read + decode: 0.93 → 0.97×
+    /// value waits on the load of the byte after a comma (Kaggle's CSV, read + decode: 0.92 → 0.99×
     /// NDJSON's per-core rate, Benchmarks/README.md).
     @inline(__always)
     static func read(
