@@ -83,7 +83,7 @@ def quickdraw_package(names, cache):
 
 
 def category_file(bins, cache, repeats):
-    """One `.bin` of the drawings of `bins`, `repeats` times over, named for the first file's word
+    """One `.bin` of the drawings of `bins`, `repeats` (at least 1) times over, named for the first file's word
     (a category the `quickdraw` package knows) in a directory of its own under `cache`: a file of
     the size Google's per-category files have. Returns its path."""
     directory = pathlib.Path(cache) / "category"
@@ -91,7 +91,7 @@ def category_file(bins, cache, repeats):
     path = directory / bins[0].name
     contents = b"".join(source.read_bytes() for source in bins)
     with open(path, "wb") as file:
-        for _ in range(max(1, repeats)):
+        for _ in range(repeats):
             file.write(contents)
     return path
 
@@ -211,8 +211,9 @@ def main():
                  ("sketchprep.read .bin, strokes built", lambda: api_read_strokes(bins, format="bin"),
                   "read_bin_strokes_built_vs_quickdraw_package")], drawings)
 
-        category = category_file(bins, cache, args.category_repeats)
-        category_drawings, name = max(1, args.category_repeats) * drawings, category.stem
+        repeats = max(1, args.category_repeats)
+        category = category_file(bins, cache, repeats)
+        category_drawings, name = repeats * drawings, category.stem
         assert quickdraw_package([name], category.parent) == category_drawings, "quickdraw misread the category file"
         assert api_read([category], format="bin") == category_drawings, "sketchprep.read misread the category file"
         compare((f"quickdraw package (QuickDrawDataGroup) one .bin of {category_drawings:,}",

@@ -9,9 +9,10 @@
 /// Why not zlib (`Z_HUFFMAN_ONLY`) or libdeflate: sketch-rnn fragments average about 250 bytes,
 /// and zlib's fixed cost per piece (clearing its 64 KiB hash table on reset, three trees over
 /// 286/30/19 symbols) made it 7.9 to 8.6 µs a fragment against this encoder's 4.0 to 4.1, and an
-/// encode stage 4.44–5.09 s against 3.36–4.11 (docs/scale.md, "Reduce side"); libdeflate always ends its output with a final block, which nothing can
-/// follow. This encoder builds the one tree a literal-only block needs, in scratch memory reused
-/// across calls: no allocation per call but the output's growth. Not thread-safe: one per thread.
+/// encode stage 4.44–5.09 s against 3.36–4.11 (docs/scale.md, "Reduce side"); libdeflate always
+/// ends its output with a final block, which nothing can follow. This encoder builds the one tree
+/// a literal-only block needs, in scratch memory reused across calls: no allocation per call but
+/// the output's growth. Not thread-safe: one per thread.
 package final class HuffmanOnlyDeflate {
     /// Literal/length symbols written: the 256 byte values and end-of-block (HLIT = 257).
     private static let literals = 257
